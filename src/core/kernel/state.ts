@@ -1,0 +1,119 @@
+/**
+ * The abstract kernel state as a value: one entry per field of the schema.
+ * A plain map field (scalars included, as arity-0 maps) is a `MapFn`; a
+ * Refcnt field is its count plus the two ghost permutation functions
+ * (STATE.md 4.6).
+ */
+import { type MapFn, iteMap, ufMap } from '../smt/fn.ts';
+import type { Term } from '../smt/term.ts';
+import { ALL_FIELDS, type FieldSchema } from './schema.ts';
+
+/** Refcnt(Owner, Owned, size_t). */
+export interface RefcntValue {
+  readonly kind: 'refcnt';
+  /** owner -> count */
+  readonly ref: MapFn;
+  /** (owner, slot) -> owned object */
+  readonly perm: MapFn;
+  /** (owner, owned object) -> slot */
+  readonly permInv: MapFn;
+}
+
+/** Refcnt2(Owner, (O1, O2), size_t). */
+export interface Refcnt2Value {
+  readonly kind: 'refcnt2';
+  readonly ref: MapFn;
+  /** (owner, slot) -> first component */
+  readonly perm1: MapFn;
+  /** (owner, slot) -> second component */
+  readonly perm2: MapFn;
+  /** (owner, o1, o2) -> slot */
+  readonly permInv: MapFn;
+}
+
+export type FieldValue = MapFn | RefcntValue | Refcnt2Value;
+
+/** A kernel state: field path -> value. Treat as immutable. */
+export type AbstractState = ReadonlyMap<string, FieldValue>;
+
+export function isRefcnt(v: FieldValue): v is RefcntValue | Refcnt2Value {
+  return 'kind' in v;
+}
+
+const SIZE_T = 64;
+
+/** A fresh, unconstrained value for one field; symbols are named `${prefix}${path}`. */
+export function freshField(schema: FieldSchema, prefix: string): FieldValue {
+  const n = `${prefix}${schema.path}`;
+  switch (schema.kind) {
+    case 'map':
+      return ufMap(n, schema.index, schema.value);
+    case 'refcnt': {
+      const [owner] = schema.index;
+      const [owned] = schema.owned!;
+      return {
+        kind: 'refcnt',
+        ref: ufMap(n, [owner], SIZE_T),
+        perm: ufMap(`${n}.perm`, [owner, SIZE_T], owned),
+        permInv: ufMap(`${n}.perm_inv`, [owner, owned], SIZE_T),
+      };
+    }
+    case 'refcnt2': {
+      const [owner] = schema.index;
+      const [o1, o2] = schema.owned!;
+      return {
+        kind: 'refcnt2',
+        ref: ufMap(n, [owner], SIZE_T),
+        perm1: ufMap(`${n}.perm1`, [owner, SIZE_T], o1),
+        perm2: ufMap(`${n}.perm2`, [owner, SIZE_T], o2),
+        permInv: ufMap(`${n}.perm_inv`, [owner, o1, o2], SIZE_T),
+      };
+    }
+  }
+}
+
+/** Returns a new state in which every field is a fresh symbol. */
+export function freshState(prefix = 'old.'): AbstractState {
+  return new Map(ALL_FIELDS.map((s) => [s.path, freshField(s, prefix)]));
+}
+
+/** Pointwise If on two field values of the same field. */
+export function iteField(c: Term, a: FieldValue, b: FieldValue): FieldValue {
+  if (a === b) return a;
+  if (!isRefcnt(a) || !isRefcnt(b)) {
+    if (isRefcnt(a) || isRefcnt(b)) throw new Error('If: a Refcnt and a map');
+    return iteMap(c, a, b);
+  }
+  if (a.kind === 'refcnt' && b.kind === 'refcnt') {
+    return {
+      kind: 'refcnt',
+      ref: iteMap(c, a.ref, b.ref),
+      perm: iteMap(c, a.perm, b.perm),
+      permInv: iteMap(c, a.permInv, b.permInv),
+    };
+  }
+  if (a.kind === 'refcnt2' && b.kind === 'refcnt2') {
+    return {
+      kind: 'refcnt2',
+      ref: iteMap(c, a.ref, b.ref),
+      perm1: iteMap(c, a.perm1, b.perm1),
+      perm2: iteMap(c, a.perm2, b.perm2),
+      permInv: iteMap(c, a.permInv, b.permInv),
+    };
+  }
+  throw new Error('If: Refcnt kinds differ');
+}
+
+/** Returns a new state that is `a` where `c` holds and `b` elsewhere. */
+export function iteState(c: Term, a: AbstractState, b: AbstractState): AbstractState {
+  if (a === b) return a;
+  if (c.op === 'const') return c.value ? a : b;
+  const out = new Map<string, FieldValue>();
+  for (const [path, va] of a) out.set(path, iteField(c, va, b.get(path)!));
+  return out;
+}
+
+/** The count component of a field (the field itself for a plain map). */
+export function countOf(v: FieldValue): MapFn {
+  return isRefcnt(v) ? v.ref : v;
+}

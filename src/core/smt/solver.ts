@@ -1,0 +1,127 @@
+/**
+ * The Z3 facade. It takes an initialised z3-solver API (Node or browser
+ * loading is the caller's business), checks a set of assertions with a fresh
+ * solver per query and a timeout, and exposes a model as an
+ * `Interpretation` our own evaluator can use.
+ *
+ * A fresh `Solver('QF_AUFBV')` per query matters: push/pop or a second
+ * check() on one solver switch Z3 to its incremental engine, which is 20-200x
+ * slower on these problems.
+ */
+import type { Z3HighLevel } from 'z3-solver';
+import type { Interpretation, Value } from './eval.ts';
+import { toSmtLib } from './smtlib.ts';
+import { BOOL, type FuncDecl, type Term } from './term.ts';
+
+type Ctx = ReturnType<Z3HighLevel['Context']>;
+
+export type CheckResult =
+  | { readonly status: 'unsat'; readonly ms: number }
+  | { readonly status: 'sat'; readonly ms: number; readonly model: SmtModel }
+  | { readonly status: 'unknown'; readonly ms: number; readonly reason: string };
+
+/** A satisfying assignment, readable until `dispose()`. */
+export interface SmtModel extends Interpretation {
+  dispose(): void;
+}
+
+export interface CheckOptions {
+  /** Per-query solver timeout in milliseconds (0 = none). */
+  readonly timeoutMs?: number;
+}
+
+export interface SmtEngine {
+  /** Is the conjunction of `assertions` satisfiable? */
+  check(assertions: readonly Term[], options?: CheckOptions): Promise<CheckResult>;
+  /** The SMT-LIB text of a query, for debugging and export. */
+  dump(assertions: readonly Term[]): string;
+  /** Stops the running check, if any (it then returns unknown). */
+  interrupt(): void;
+}
+
+function hasQuantifier(ts: readonly Term[]): boolean {
+  const seen = new Set<number>();
+  const stack = [...ts];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    if (t.op === 'forall' || t.op === 'exists') return true;
+    for (const a of t.args) stack.push(a);
+  }
+  return false;
+}
+
+/** Wraps an initialised z3-solver module. */
+export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'osvlab'): SmtEngine {
+  const ctx: Ctx = z3.Context(contextName);
+
+  const sortOf = (s: number) => (s === BOOL ? ctx.Bool.sort() : ctx.BitVec.sort(s));
+  const valueOf = (e: unknown, sort: number): Value => {
+    if (sort === BOOL) {
+      if (ctx.isTrue(e as never)) return true;
+      if (ctx.isFalse(e as never)) return false;
+      return false;
+    }
+    if (ctx.isBitVecVal(e as never)) return (e as { value(): bigint }).value();
+    return 0n;
+  };
+
+  return {
+    dump(assertions) {
+      return toSmtLib(assertions).text + '\n(check-sat)\n';
+    },
+
+    interrupt() {
+      ctx.interrupt();
+    },
+
+    async check(assertions, options = {}) {
+      const started = Date.now();
+      const script = toSmtLib(assertions);
+      const solver = hasQuantifier(assertions) ? new ctx.Solver() : new ctx.Solver('QF_AUFBV');
+      if (options.timeoutMs && options.timeoutMs > 0) solver.set('timeout', Math.round(options.timeoutMs));
+      solver.fromString(script.text);
+      const status = await solver.check();
+      const ms = Date.now() - started;
+      if (status === 'unsat') return { status, ms };
+      if (status === 'unknown') return { status, ms, reason: solver.reasonUnknown() };
+
+      const model = solver.model();
+      const consts = new Map<string, Value>();
+      const apps = new Map<string, Value>();
+      const decls = new Map<string, ReturnType<Ctx['Function']['declare']>>();
+      const smtModel: SmtModel = {
+        constant(name, sort) {
+          const hit = consts.get(name);
+          if (hit !== undefined) return hit;
+          const c = sort === BOOL ? ctx.Bool.const(name) : ctx.BitVec.const(name, sort);
+          const v = valueOf(model.eval(c, true), sort);
+          consts.set(name, v);
+          return v;
+        },
+        apply(decl: FuncDecl, args: Value[]) {
+          const k = `${decl.name}(${args.join(',')})`;
+          const hit = apps.get(k);
+          if (hit !== undefined) return hit;
+          let f = decls.get(decl.name);
+          if (!f) {
+            f = ctx.Function.declare(decl.name, ...(decl.domain.map(sortOf) as [never]), sortOf(decl.range) as never);
+            decls.set(decl.name, f);
+          }
+          const zargs = args.map((a, i) =>
+            decl.domain[i] === BOOL ? ctx.Bool.val(a as boolean) : ctx.BitVec.val(a as bigint, decl.domain[i]),
+          );
+          const v = valueOf(model.eval((f.call as (...a: unknown[]) => never)(...zargs), true), decl.range);
+          apps.set(k, v);
+          return v;
+        },
+        dispose() {
+          consts.clear();
+          apps.clear();
+        },
+      };
+      return { status, ms, model: smtModel };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * What a verification returns. Outcomes are tagged unions; `unknown` is never
+ * folded into `timeout`. Everything here is plain JSON-serialisable data (values
+ * are strings), so it crosses worker boundaries and goes into storage as is.
+ */
+import type { Diagnostic } from '../span.ts';
+
+/** One proof obligation and how it fared. */
+export interface ObligationResult {
+  /**
+   * "cond" (cond == (ret == 0)), a field path ("procs.state", "current",
+   * "procs.nr_fds", "files.refcnt", ...), "safety" (the implementation
+   * cannot fail an assert, index out of bounds, divide by zero or shift too
+   * far), "impl-invariants" (the implementation re-establishes its
+   * representation invariants), or a lemma name for declarative checks.
+   */
+  readonly name: string;
+  readonly status: 'proved' | 'failed' | 'timeout' | 'unknown';
+  readonly ms?: number;
+}
+
+/** One value, rendered for people: hex for bit-vectors wider than 8 bits, else decimal; True/False. */
+export type Shown = string;
+
+export interface CexArg {
+  readonly name: string;
+  /** "pid_t", "fd_t (32)", ... */
+  readonly sort: string;
+  readonly value: Shown;
+}
+
+/** One state cell that matters to the failure. */
+export interface CexRow {
+  /** Field path, e.g. "procs.state". */
+  readonly field: string;
+  /** Rendered indices, e.g. ["pid=5"] or ["pid=5", "fd=3"]; empty for scalars. */
+  readonly index: readonly Shown[];
+  readonly old: Shown;
+  /** Value in the spec's post-state. */
+  readonly spec: Shown;
+  /** Value in the implementation's post-state (mapped to the abstract field). */
+  readonly impl: Shown;
+  /** True when spec and impl disagree here (the cell to highlight). */
+  readonly differs: boolean;
+}
+
+export interface Counterexample {
+  readonly args: readonly CexArg[];
+  /** The spec's success condition and the implementation's return value in this state. */
+  readonly specCond: boolean;
+  readonly implRet: string;
+  readonly rows: readonly CexRow[];
+  /** Pre-state facts that matter (e.g. "current = 1"), rendered. */
+  readonly context: readonly string[];
+  /** Spec source line most involved (1-based), when known. */
+  readonly specLine?: number;
+  /** The counterexample was re-evaluated concretely and reproduces the failure. */
+  readonly replayed: boolean;
+  /** Plain-English summary, used in repair prompts and the CLI. */
+  readonly summary: string;
+}
+
+export type Verdict =
+  | { readonly status: 'verified'; readonly obligations: readonly ObligationResult[] }
+  | {
+      readonly status: 'refuted';
+      readonly failed: readonly string[];
+      readonly obligations: readonly ObligationResult[];
+      readonly counterexample?: Counterexample;
+    }
+  | { readonly status: 'spec-error'; readonly error: Diagnostic }
+  | { readonly status: 'timeout'; readonly obligations: readonly ObligationResult[] }
+  | { readonly status: 'unknown'; readonly reason: string; readonly obligations: readonly ObligationResult[] };
+
+export type VerdictStatus = Verdict['status'];

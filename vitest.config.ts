@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    pool: 'forks',
+    // Two cores here: Z3 runs its own threads, so two test files at a time is the sweet spot.
+    maxWorkers: 2,
+  },
+});

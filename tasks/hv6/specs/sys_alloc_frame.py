@@ -1,0 +1,11 @@
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+# uses: alloc_page_table
+
+
+def sys_alloc_frame(old, pid, frm, index, to, perm):
+    # The new table level (FRAME) hangs below an entry of a X86_PT page.
+    return alloc_page_table(old, pid, frm, index, to, perm,
+                            dt.page_type.PAGE_TYPE_X86_PT,
+                            dt.page_type.PAGE_TYPE_FRAME)

@@ -1,0 +1,232 @@
+/**
+ * Everything that can go wrong talking to a model, as one error class with a
+ * stable `kind` and `code`. All are built by the factories below so messages
+ * stay consistent, say what to do, and never contain an API key (provider
+ * text is passed through `redact` first).
+ */
+import type { ProviderKind } from './types.ts';
+
+export type LlmErrorKind =
+  | 'auth'
+  | 'unknown-model'
+  | 'cors'
+  | 'local-unreachable'
+  | 'network'
+  | 'quota'
+  | 'context-length'
+  | 'rate-limited'
+  | 'server'
+  | 'malformed'
+  | 'timeout'
+  | 'bad-request'
+  | 'aborted';
+
+const CODES: Record<LlmErrorKind, string> = {
+  auth: 'LLM001',
+  'unknown-model': 'LLM002',
+  cors: 'LLM003',
+  'local-unreachable': 'LLM004',
+  network: 'LLM005',
+  quota: 'LLM006',
+  'context-length': 'LLM007',
+  'rate-limited': 'LLM008',
+  server: 'LLM009',
+  malformed: 'LLM010',
+  timeout: 'LLM011',
+  'bad-request': 'LLM012',
+  aborted: 'LLM013',
+};
+
+/** Worth sending the same request again after a pause. */
+const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['network', 'rate-limited', 'server', 'malformed', 'timeout']);
+
+/**
+ * Stops a whole run, not just one task: every further request would fail the
+ * same way (or the user asked to stop).
+ */
+const FATAL: ReadonlySet<LlmErrorKind> = new Set(['auth', 'unknown-model', 'cors', 'local-unreachable', 'quota', 'aborted']);
+
+export interface LlmErrorInit {
+  readonly provider?: ProviderKind;
+  readonly status?: number;
+  /** The provider's own words (already redacted). */
+  readonly detail?: string;
+  readonly retryAfterMs?: number;
+}
+
+export class LlmError extends Error {
+  readonly kind: LlmErrorKind;
+  readonly code: string;
+  readonly provider?: ProviderKind;
+  readonly status?: number;
+  readonly detail?: string;
+  /** From a Retry-After header, when the provider sent one. */
+  readonly retryAfterMs?: number;
+
+  constructor(kind: LlmErrorKind, message: string, init: LlmErrorInit = {}) {
+    super(message);
+    this.name = 'LlmError';
+    this.kind = kind;
+    this.code = CODES[kind];
+    this.provider = init.provider;
+    this.status = init.status;
+    this.detail = init.detail;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+
+  get fatal(): boolean {
+    return FATAL.has(this.kind);
+  }
+
+  /** Plain data for storage: kind, code, message, status. */
+  toJSON(): StoredError {
+    return { kind: this.kind, code: this.code, message: this.message, ...(this.status !== undefined ? { status: this.status } : {}) };
+  }
+}
+
+/** An error as stored in an attempt record. */
+export interface StoredError {
+  readonly kind: LlmErrorKind;
+  readonly code: string;
+  readonly message: string;
+  readonly status?: number;
+}
+
+export function isLlmError(e: unknown): e is LlmError {
+  return e instanceof LlmError;
+}
+
+const LABEL: Record<ProviderKind, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  gemini: 'Google Gemini',
+  'openai-compatible': 'The server',
+};
+
+function who(p?: ProviderKind): string {
+  return p ? LABEL[p] : 'The provider';
+}
+
+function said(detail?: string): string {
+  return detail ? ` It said: ${detail}` : '';
+}
+
+export function authError(init: LlmErrorInit): LlmError {
+  return new LlmError(
+    'auth',
+    `${who(init.provider)} rejected the API key (HTTP ${init.status ?? '401'}). Check that the key is right, active, and allowed to use this model.${said(init.detail)}`,
+    init,
+  );
+}
+
+export function missingKeyError(provider: ProviderKind): LlmError {
+  return new LlmError('auth', `No API key for ${LABEL[provider]}. Enter one in the settings (browser) or set OSVLAB_API_KEY (CLI).`, {
+    provider,
+  });
+}
+
+export function unknownModelError(model: string, init: LlmErrorInit): LlmError {
+  return new LlmError(
+    'unknown-model',
+    `${who(init.provider)} does not know the model "${model}" (or this key cannot use it). Check the model id.${said(init.detail)}`,
+    init,
+  );
+}
+
+export function corsError(baseUrl: string, init: LlmErrorInit): LlmError {
+  const fix = localFix(baseUrl);
+  return new LlmError(
+    'cors',
+    `${baseUrl} answers, but the browser blocked the request: the server does not allow this page's origin (CORS). ${fix}`,
+    init,
+  );
+}
+
+export function localUnreachableError(baseUrl: string, init: LlmErrorInit): LlmError {
+  return new LlmError(
+    'local-unreachable',
+    `Could not reach ${baseUrl}. Is the local server running and listening on that port? If it is, it may be refusing this page's origin: ${localFix(baseUrl)}`,
+    init,
+  );
+}
+
+export function networkError(baseUrl: string, init: LlmErrorInit): LlmError {
+  return new LlmError('network', `Could not reach ${baseUrl} (network error). Check the connection and the base URL.${said(init.detail)}`, init);
+}
+
+export function quotaError(init: LlmErrorInit): LlmError {
+  return new LlmError(
+    'quota',
+    `${who(init.provider)} says the account has no quota or credit left (HTTP ${init.status ?? 429}). Add credit or raise the limit, then resume the run.${said(init.detail)}`,
+    init,
+  );
+}
+
+export function contextLengthError(init: LlmErrorInit): LlmError {
+  return new LlmError(
+    'context-length',
+    `The prompt is longer than the model's context window. Use a model with a longer context or fewer shots.${said(init.detail)}`,
+    init,
+  );
+}
+
+export function rateLimitedError(init: LlmErrorInit): LlmError {
+  const wait = init.retryAfterMs !== undefined ? ` It asked to wait ${Math.ceil(init.retryAfterMs / 1000)} s.` : '';
+  return new LlmError('rate-limited', `${who(init.provider)} is rate limiting requests (HTTP 429).${wait}${said(init.detail)}`, init);
+}
+
+export function serverError(init: LlmErrorInit): LlmError {
+  return new LlmError('server', `${who(init.provider)} had a server error (HTTP ${init.status ?? 500}).${said(init.detail)}`, init);
+}
+
+export function malformedError(what: string, init: LlmErrorInit): LlmError {
+  return new LlmError('malformed', `${who(init.provider)} sent a response we could not read: ${what}.`, init);
+}
+
+export function timeoutError(ms: number, init: LlmErrorInit): LlmError {
+  return new LlmError('timeout', `No answer within ${Math.round(ms / 1000)} s; the request was abandoned.`, init);
+}
+
+export function badRequestError(init: LlmErrorInit): LlmError {
+  return new LlmError('bad-request', `${who(init.provider)} refused the request (HTTP ${init.status ?? 400}).${said(init.detail)}`, init);
+}
+
+export function abortedError(): LlmError {
+  return new LlmError('aborted', 'Cancelled.');
+}
+
+function localFix(baseUrl: string): string {
+  if (/:11434\b/.test(baseUrl) || /ollama/i.test(baseUrl)) {
+    return 'For Ollama, start it with OLLAMA_ORIGINS set to this page\'s origin (e.g. OLLAMA_ORIGINS="https://your.host" ollama serve; "*" allows any).';
+  }
+  if (/:1234\b/.test(baseUrl) || /lm.?studio/i.test(baseUrl)) {
+    return 'For LM Studio, turn on "Enable CORS" in the Developer tab\'s server settings and restart the server.';
+  }
+  return 'Enable CORS on the server for this page\'s origin (for Ollama set OLLAMA_ORIGINS; in LM Studio turn on "Enable CORS" in the server settings).';
+}
+
+/**
+ * Removes secrets from provider text: every occurrence of each secret, any
+ * 6+ character fragment of one (providers echo masked keys like
+ * "sk-abc****wxyz"), and anything shaped like a well-known key.
+ */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (!s) continue;
+    out = out.split(s).join('[redacted]');
+  }
+  out = out.replace(/\b(sk-[A-Za-z0-9_\-*.]{3,}|AIza[A-Za-z0-9_\-*]{6,}|[A-Za-z0-9_\-]*\*{3,}[A-Za-z0-9_\-*]*)/g, '[redacted]');
+  for (const s of secrets) {
+    if (!s || s.length < 8) continue;
+    for (let i = 0; i + 6 <= s.length; i++) {
+      const frag = s.slice(i, i + 6);
+      if (out.includes(frag)) out = out.split(frag).join('[redacted]');
+    }
+  }
+  return out;
+}

@@ -1,0 +1,130 @@
+/**
+ * Google Gemini generateContent (POST {base}/models/{model}:generateContent).
+ * The key goes in the x-goog-api-key header, never in the URL.
+ */
+import { malformedError, missingKeyError } from './errors.ts';
+import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
+import { num, obj, str } from './read.ts';
+import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
+import type { LlmErrorKind } from './errors.ts';
+
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+
+/** The JSON body: system text to systemInstruction, assistant turns as role "model". */
+export function geminiBody(r: CompletionRequest): Record<string, unknown> {
+  const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content);
+  const body: Record<string, unknown> = {
+    contents: r.messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+  };
+  if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] };
+  const gen: Record<string, unknown> = {};
+  if (r.temperature !== undefined) gen.temperature = r.temperature;
+  if (r.topP !== undefined) gen.topP = r.topP;
+  if (r.maxTokens !== undefined) gen.maxOutputTokens = r.maxTokens;
+  if (r.seed !== undefined) gen.seed = r.seed;
+  if (r.stop !== undefined && r.stop.length > 0) gen.stopSequences = [...r.stop];
+  if (Object.keys(gen).length > 0) body.generationConfig = gen;
+  return body;
+}
+
+function finish(raw: string | undefined): FinishReason {
+  switch (raw) {
+    case 'STOP':
+      return 'stop';
+    case 'MAX_TOKENS':
+      return 'length';
+    case 'SAFETY':
+    case 'RECITATION':
+    case 'BLOCKLIST':
+    case 'PROHIBITED_CONTENT':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+/** Reads a generateContent response: the first candidate's text parts joined. */
+export function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
+  const body = obj(json);
+  const candidates = body?.candidates;
+  if (!Array.isArray(candidates) || candidates.length === 0) {
+    const blocked = str(obj(body?.promptFeedback)?.blockReason);
+    if (blocked) return { text: '', model: str(body?.modelVersion) ?? requestedModel, usage: usageOf(body), finishReason: 'content-filter', rawFinishReason: blocked, raw: json };
+    throw new Error('no candidates');
+  }
+  const first = obj(candidates[0]);
+  const parts = obj(first?.content)?.parts;
+  const text = Array.isArray(parts) ? parts.map((p) => str(obj(p)?.text) ?? '').join('') : '';
+  const rawFinish = str(first?.finishReason);
+  return {
+    text,
+    model: str(body?.modelVersion) ?? requestedModel,
+    usage: usageOf(body),
+    finishReason: finish(rawFinish),
+    ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
+    raw: json,
+  };
+}
+
+function usageOf(body: Record<string, unknown> | undefined): { input: number; output: number } {
+  const u = obj(body?.usageMetadata);
+  return { input: num(u?.promptTokenCount) ?? 0, output: num(u?.candidatesTokenCount) ?? 0 };
+}
+
+/**
+ * Gemini answers a bad key with 400 API_KEY_INVALID, and both rate limits and
+ * spent free-tier quotas with 429 RESOURCE_EXHAUSTED ("exceeded your current
+ * quota"), which is a wait, not a dead account.
+ */
+function classify(info: ErrorInfo): LlmErrorKind | undefined {
+  if (info.codes.includes('api_key_invalid') || /api key not valid/i.test(info.message)) return 'auth';
+  if (info.status === 429) return 'rate-limited';
+  return undefined;
+}
+
+/** Gemini puts its retry hint in error.details[].retryDelay ("37s"). */
+function retryDelay(info: ErrorInfo): number | undefined {
+  const details = obj(obj(info.body)?.error)?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details) {
+    const delay = str(obj(d)?.retryDelay);
+    const m = delay && /^(\d+(?:\.\d+)?)s$/.exec(delay);
+    if (m) return Math.round(Number(m[1]) * 1000);
+  }
+  return undefined;
+}
+
+export function createGemini(config: ProviderConfig, deps: HttpDeps = {}): Provider {
+  const baseUrl = (config.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '');
+  return {
+    kind: 'gemini',
+    baseUrl,
+    async complete(request, options = {}) {
+      if (!config.apiKey) throw missingKeyError('gemini');
+      const model = request.model.replace(/^models\//, '');
+      const reply = await postJson(
+        {
+          provider: 'gemini',
+          baseUrl,
+          url: `${baseUrl}/models/${encodeURIComponent(model)}:generateContent`,
+          headers: { 'x-goog-api-key': config.apiKey },
+          body: geminiBody(request),
+          model: request.model,
+          timeoutMs: config.timeoutMs ?? 600_000,
+          signal: options.signal,
+          secrets: [config.apiKey],
+          classify,
+          retryDelay,
+        },
+        deps,
+      );
+      try {
+        return { ...readGemini(reply.json, request.model), latencyMs: reply.latencyMs };
+      } catch (e) {
+        throw malformedError((e as Error).message, { provider: 'gemini' });
+      }
+    },
+  };
+}

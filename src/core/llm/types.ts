@@ -1,0 +1,97 @@
+/**
+ * The provider-neutral shape of one chat completion: what we send and what
+ * comes back. Plain JSON data, so requests and answers go into storage and
+ * exports as they are. Nothing here ever holds an API key.
+ */
+
+export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible';
+
+export const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** Sampling parameters; an absent field is left to the provider's default. */
+export interface SamplingParams {
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly maxTokens?: number;
+  /** Honoured by OpenAI, Gemini and most OpenAI-compatible servers; Anthropic has none. */
+  readonly seed?: number;
+  readonly stop?: readonly string[];
+}
+
+export interface CompletionRequest extends SamplingParams {
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  /**
+   * Which of the n samples for the same prompt this is (0-based). Not sent to
+   * the provider; it keeps samples apart in the response cache.
+   */
+  readonly sample?: number;
+}
+
+export interface Usage {
+  readonly input: number;
+  readonly output: number;
+}
+
+/** Why generation stopped, normalised; `raw` keeps the provider's word. */
+export type FinishReason = 'stop' | 'length' | 'content-filter' | 'other';
+
+export interface Completion {
+  readonly text: string;
+  /** The model id the provider says answered (may be more specific than the one asked for). */
+  readonly model: string;
+  readonly usage: Usage;
+  readonly finishReason: FinishReason;
+  readonly rawFinishReason?: string;
+  /** The provider's parsed response body, for debugging; never stored in the cache. */
+  readonly raw?: unknown;
+  readonly latencyMs: number;
+}
+
+export interface CompleteOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** One provider endpoint, speaking its own wire format over fetch. */
+export interface Provider {
+  readonly kind: ProviderKind;
+  /** Base URL without a trailing slash, e.g. "https://api.openai.com/v1". */
+  readonly baseUrl: string;
+  /** One HTTP request, no retries: throws an `LlmError` on failure. */
+  complete(request: CompletionRequest, options?: CompleteOptions): Promise<Completion>;
+}
+
+/** How to reach a provider. The key lives only here, in memory. */
+export interface ProviderConfig {
+  readonly kind: ProviderKind;
+  /** Defaults to the provider's public endpoint; required for openai-compatible. */
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  /** Per-request timeout in milliseconds (default 600 000: long prompts take minutes). */
+  readonly timeoutMs?: number;
+}
+
+/** What was sent, as recorded in attempts and exports: no key, no headers. */
+export interface SentRequest {
+  readonly provider: ProviderKind;
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly params: SamplingParams;
+  readonly sample: number;
+}
+
+/** The sampling parameters present in a request, without undefined fields. */
+export function paramsOf(r: SamplingParams): SamplingParams {
+  const out: { -readonly [K in keyof SamplingParams]: SamplingParams[K] } = {};
+  if (r.temperature !== undefined) out.temperature = r.temperature;
+  if (r.topP !== undefined) out.topP = r.topP;
+  if (r.maxTokens !== undefined) out.maxTokens = r.maxTokens;
+  if (r.seed !== undefined) out.seed = r.seed;
+  if (r.stop !== undefined && r.stop.length > 0) out.stop = [...r.stop];
+  return out;
+}

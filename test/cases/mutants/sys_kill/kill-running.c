@@ -1,0 +1,18 @@
+// expect: refuted procs.state
+// The RUNNING process turns into a ZOMBIE at once instead of being marked.
+#include "kernel.h"
+
+int sys_kill(pid_t pid)
+{
+    struct proc *p;
+
+    if (!is_pid_valid(pid))
+        return -ESRCH;
+    p = get_proc(pid);
+    if (p->state == PROC_UNUSED || p->state == PROC_ZOMBIE)
+        return -EINVAL;
+    p->killed = 1;
+    p->state = PROC_ZOMBIE;
+    proc_ready_del(pid);
+    return 0;
+}

@@ -1,0 +1,19 @@
+// expect: refuted procs.killed
+// The killed flag is never set.
+#include "kernel.h"
+
+int sys_kill(pid_t pid)
+{
+    struct proc *p;
+
+    if (!is_pid_valid(pid))
+        return -ESRCH;
+    p = get_proc(pid);
+    if (p->state == PROC_UNUSED || p->state == PROC_ZOMBIE)
+        return -EINVAL;
+    if (p->state != PROC_RUNNING) {
+        p->state = PROC_ZOMBIE;
+        proc_ready_del(pid);
+    }
+    return 0;
+}

@@ -1,0 +1,193 @@
+/**
+ * Everything the app shows about the kernel: C sources, oracle specs,
+ * functional descriptions and benchmark tasks. This is the one module that
+ * knows where they come from, so switching to the generated bundle
+ * (`src/core/kernel/bundle.ts`) is one change here.
+ *
+ * Until then the files under tasks/hv6/ are read at build time with
+ * `import.meta.glob`, so the app always shows what the repository holds.
+ */
+import type { Task } from '../../core/bench/task.ts';
+import { HANDLERS, type HandlerInfo, entryNames, findHandler } from '../../core/kernel/handlers.ts';
+
+const kernelFiles = import.meta.glob<string>('/tasks/hv6/kernel/**/*.{c,h}', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+const specFiles = import.meta.glob<string>('/tasks/hv6/specs/**/*.py', { query: '?raw', import: 'default', eager: true });
+const descriptionFiles = import.meta.glob<string>('/tasks/hv6/descriptions/*.md', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+const taskFiles = import.meta.glob<Task | Task[] | { tasks: Task[] }>('/tasks/hv6/tasks/**/*.json', {
+  import: 'default',
+  eager: true,
+});
+
+const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+const stem = (p: string) => base(p).replace(/\.[^.]+$/, '');
+
+/** Kernel source files by file name ("sys_proc.c" -> text), sorted. */
+export const KERNEL_SOURCES: ReadonlyMap<string, string> = new Map(
+  Object.entries(kernelFiles)
+    .map(([p, text]) => [p.replace('/tasks/hv6/kernel/', ''), text] as [string, string])
+    .sort(([a], [b]) => a.localeCompare(b)),
+);
+
+const oracle = new Map<string, string>();
+const sharedSpecs = new Map<string, string>();
+for (const [p, text] of Object.entries(specFiles)) {
+  if (p.includes('/_shared/')) sharedSpecs.set(stem(p), text);
+  else oracle.set(stem(p), text);
+}
+
+const descriptions = new Map(Object.entries(descriptionFiles).map(([p, t]) => [stem(p), t]));
+
+function flattenTasks(): Task[] {
+  const out: Task[] = [];
+  for (const v of Object.values(taskFiles)) {
+    if (Array.isArray(v)) out.push(...v);
+    else if (v && 'tasks' in v && Array.isArray(v.tasks)) out.push(...v.tasks);
+    else if (v && 'id' in v) out.push(v as Task);
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+}
+
+/** All benchmark tasks, ordered by id. Empty until the task generator has run. */
+export const TASKS: readonly Task[] = flattenTasks();
+
+const tasksById = new Map(TASKS.map((t) => [t.id, t]));
+
+export function task(id: string): Task | undefined {
+  return tasksById.get(id);
+}
+
+/** The handlers the app offers: those with an oracle spec first (they can be verified), then the rest. */
+export function handlers(): readonly HandlerInfo[] {
+  return [...HANDLERS].sort((a, b) => Number(hasOracle(b.name)) - Number(hasOracle(a.name)));
+}
+
+export function hasOracle(handler: string): boolean {
+  return oracleSpec(handler) !== undefined;
+}
+
+/** The reference spec of `handler`, by its C name or hv6 alias. */
+export function oracleSpec(handler: string): string | undefined {
+  const h = findHandler(handler);
+  if (!h) return undefined;
+  for (const name of entryNames(h)) {
+    const s = oracle.get(name);
+    if (s !== undefined) return s;
+  }
+  return undefined;
+}
+
+export function description(handler: string): string | undefined {
+  const h = findHandler(handler);
+  return h ? (descriptions.get(h.name) ?? (h.alias ? descriptions.get(h.alias) : undefined)) : undefined;
+}
+
+/** An implementation variant of a handler, as the playground offers it. */
+export interface Variant {
+  /** Task id, e.g. "sys_dup-v0". */
+  readonly id: string;
+  readonly label: string;
+  readonly buggy: boolean;
+  readonly task?: Task;
+}
+
+/** The correct implementation first, then the buggy ones in task order. */
+export function variants(handler: string): readonly Variant[] {
+  const ts = TASKS.filter((t) => t.handler === handler);
+  const correct = ts.find((t) => t.bug_count === 0);
+  const out: Variant[] = [{ id: correct?.id ?? `${handler}-v0`, label: 'correct', buggy: false, task: correct }];
+  for (const t of ts) {
+    if (t.bug_count === 0) continue;
+    const classes = [...new Set(t.bug_classes)].join(', ');
+    out.push({ id: t.id, label: `${t.id.slice(handler.length + 1)}: ${t.bug_count} bug${t.bug_count > 1 ? 's' : ''} (${classes})`, buggy: true, task: t });
+  }
+  return out;
+}
+
+/**
+ * Finds the definition of C function `name` in `source` and returns its text
+ * (from the line of its return type to the closing brace), or undefined.
+ */
+export function extractFunction(source: string, name: string): string | undefined {
+  const re = new RegExp(`^[A-Za-z_][\\w \\t\\*]*\\b${name}\\s*\\([^;{]*\\)\\s*\\{`, 'm');
+  const m = re.exec(source);
+  if (!m) return undefined;
+  let depth = 0;
+  for (let i = m.index + m[0].length - 1; i < source.length; i++) {
+    const c = source[i];
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      // Keep a block comment that sits right above the function.
+      let start = m.index;
+      const before = source.slice(0, start);
+      const open = before.lastIndexOf('/*');
+      if (open >= 0 && /^\/\*(?:(?!\*\/)[\s\S])*\*\/\s*$/.test(before.slice(open))) start = open;
+      return source.slice(start, i + 1);
+    }
+  }
+  return undefined;
+}
+
+/** The C code shown for a variant: the task's code if there is one, else the handler from the kernel sources. */
+export function implementationCode(handler: string, variant?: string): string | undefined {
+  const t = variant ? task(variant) : undefined;
+  if (t) return t.code;
+  const v0 = variants(handler)[0];
+  if (v0.task) return v0.task.code;
+  for (const [, text] of KERNEL_SOURCES) {
+    const fn = extractFunction(text, handler);
+    if (fn) return fn;
+  }
+  return undefined;
+}
+
+/** A short fingerprint of the kernel sources and tasks, stamped into share links. */
+export const KERNEL_VERSION: string = (() => {
+  let h = 0x811c9dc5;
+  const feed = (s: string) => {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  };
+  for (const [name, text] of KERNEL_SOURCES) {
+    feed(name);
+    feed(text);
+  }
+  for (const t of TASKS) feed(t.hash);
+  return h.toString(16).padStart(8, '0');
+})();
+
+/** A blank spec for `handler`: the dialect's imports, the entry function and the usual shape. */
+export function skeletonSpec(handler: string): string {
+  const h = findHandler(handler);
+  const args = h ? h.args.map((a) => a.name) : [];
+  const name = h?.alias ?? handler;
+  const lines = [
+    'import z3',
+    'from libirpy import util',
+    'import hv6py.kernel.spec.datatypes as dt',
+    'from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid, is_pn_valid',
+    '',
+    '',
+    `def ${name}(${['old', ...args].join(', ')}):`,
+    '    # When must the kernel return 0?',
+    '    cond = z3.BoolVal(True)',
+    '',
+    '    new = old.copy()',
+    '    # Describe the new state here.',
+    '',
+    '    return cond, util.If(cond, new, old)',
+  ];
+  if (h?.alias) lines.push('', '', `${handler} = ${name}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Spec text shared by several handlers' oracle specs (alloc_page_table, send_recv, ...). */
+export function sharedSpec(name: string): string | undefined {
+  return sharedSpecs.get(name);
+}

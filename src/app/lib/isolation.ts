@@ -1,0 +1,46 @@
+/**
+ * Cross-origin isolation and the service worker (public/sw.js).
+ *
+ * When the server already sends COOP/COEP, the page is isolated and the
+ * service worker is registered later, only for offline use. When it does not,
+ * the service worker is registered at once and the page reloads one time
+ * under its control, which adds the headers. If the page is still not
+ * isolated after that, `isolationProblem` says why in plain words.
+ */
+const RELOADED = 'osvlab.coi-reload';
+
+/** Registers the service worker; resolves to true when the page is about to reload. */
+export async function ensureIsolation(): Promise<boolean> {
+  if (window.crossOriginIsolated) {
+    sessionStorage.removeItem(RELOADED);
+    return false;
+  }
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
+  if (sessionStorage.getItem(RELOADED)) return false; // Tried once already: do not loop.
+  try {
+    const reg = await navigator.serviceWorker.register('./sw.js', { scope: './' });
+    await navigator.serviceWorker.ready;
+    void reg;
+    sessionStorage.setItem(RELOADED, '1');
+    location.reload();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** For offline use: registers the service worker once the page is idle (never during the first load). */
+export function registerForOffline(): void {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  const go = () => void navigator.serviceWorker.register('./sw.js', { scope: './' }).catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(go, { timeout: 8000 });
+  else setTimeout(go, 4000);
+}
+
+/** Why the page is not isolated, in plain words, or undefined when it is. */
+export function isolationProblem(): string | undefined {
+  if (window.crossOriginIsolated) return undefined;
+  if (!window.isSecureContext) return 'This page is served over plain HTTP from a non-local address. Browsers only allow the isolation Z3 needs on HTTPS or localhost.';
+  if (!('serviceWorker' in navigator)) return 'This browser has service workers disabled (private windows often do), and the server does not send the isolation headers.';
+  return 'The server does not send the Cross-Origin-Opener-Policy and Cross-Origin-Embedder-Policy headers, and the service worker that adds them could not take over this page.';
+}

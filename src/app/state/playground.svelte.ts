@@ -1,0 +1,275 @@
+/**
+ * The playground's state: which handler and implementation variant, the spec
+ * being written, live diagnostics, the running verification and its verdict,
+ * the variant matrix, and autosave. Components only read and call this.
+ */
+import type { Diagnostic } from '../../core/span.ts';
+import type { Verdict, VerdictStatus } from '../../core/verify/verdict.ts';
+import { findHandler } from '../../core/kernel/handlers.ts';
+import { CancelledError } from '../../worker/pool.ts';
+import * as content from '../lib/content.ts';
+import { drafts, settings } from '../lib/db.ts';
+import { type SharedState, shareUrl } from '../lib/share.ts';
+import { APP_VERSION } from '../lib/version.ts';
+import type { VerifierService } from './verifier.svelte.ts';
+
+export type RunState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly startedAt: number }
+  | { readonly kind: 'done'; readonly verdict: Verdict; readonly ms: number }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'error'; readonly message: string };
+
+export interface MatrixCell {
+  readonly variant: content.Variant;
+  spec?: VerdictStatus;
+  oracle?: VerdictStatus;
+}
+
+const LANE = 'playground';
+const CHECK_DELAY_MS = 200;
+const SAVE_DELAY_MS = 400;
+
+export class PlaygroundState {
+  handler = $state('sys_kill');
+  variant = $state('');
+  spec = $state('');
+  timeoutMs = $state(30_000);
+  strict = $state(false);
+  showReference = $state(false);
+  revealBug = $state(false);
+  diagnostics = $state.raw<readonly Diagnostic[]>([]);
+  run = $state<RunState>({ kind: 'idle' });
+  /** Ticks while a verification runs, for the elapsed-time display. */
+  now = $state(Date.now());
+  matrix = $state<MatrixCell[]>([]);
+  matrixRunning = $state(false);
+  /** Where the spec editor should scroll to; `n` changes on every request. */
+  reveal = $state<{ line: number; n: number }>({ line: 0, n: 0 });
+  /** Set when the spec came from a share link and has not been edited since. */
+  sharedFrom = $state<SharedState | undefined>(undefined);
+  /** The draft has been restored (or created) for the current handler. */
+  loaded = $state(false);
+  savedAt = $state(0);
+
+  readonly variants = $derived(content.variants(this.handler));
+  readonly currentVariant = $derived(this.variants.find((v) => v.id === this.variant) ?? this.variants[0]);
+  readonly code = $derived(content.implementationCode(this.handler, this.currentVariant?.task ? this.currentVariant.id : undefined));
+  readonly correctCode = $derived(content.implementationCode(this.handler, this.variants[0]?.task ? this.variants[0].id : undefined));
+  readonly reference = $derived(content.oracleSpec(this.handler));
+  readonly info = $derived(findHandler(this.handler));
+  readonly running = $derived(this.run.kind === 'running');
+
+  private checkTimer?: ReturnType<typeof setTimeout>;
+  private saveTimer?: ReturnType<typeof setTimeout>;
+  private ticker?: ReturnType<typeof setInterval>;
+  private checkSeq = 0;
+  private matrixSeq = 0;
+
+  constructor(private readonly verifier: VerifierService) {}
+
+  /** Restores the last handler and its draft. */
+  async restore(): Promise<void> {
+    const last = await settings.get<{ handler?: string; variant?: string }>('playground.last', {});
+    await this.select(last.handler && findHandler(last.handler) ? last.handler : this.handler, last.variant);
+  }
+
+  /** Switches to `handler`, loading its saved draft or a skeleton. */
+  async select(handler: string, variant?: string): Promise<void> {
+    this.flushSave();
+    this.loaded = false;
+    this.handler = handler;
+    this.cancel();
+    this.run = { kind: 'idle' };
+    this.matrix = [];
+    this.revealBug = false;
+    this.sharedFrom = undefined;
+    const draft = await drafts.get(handler);
+    if (this.handler !== handler) return;
+    this.spec = draft?.spec ?? content.skeletonSpec(handler);
+    this.variant = variant ?? draft?.variant ?? this.variants[0].id;
+    if (!this.variants.some((v) => v.id === this.variant)) this.variant = this.variants[0].id;
+    this.loaded = true;
+    this.savedAt = draft?.updatedAt ?? 0;
+    void settings.put('playground.last', { handler, variant: this.variant });
+    this.scheduleCheck();
+  }
+
+  setVariant(id: string): void {
+    this.variant = id;
+    this.run = { kind: 'idle' };
+    void settings.put('playground.last', { handler: this.handler, variant: id });
+    this.scheduleSave();
+  }
+
+  /** The editor changed the spec text. */
+  edit(text: string): void {
+    if (text === this.spec) return;
+    this.spec = text;
+    this.sharedFrom = undefined;
+    this.scheduleCheck();
+    this.scheduleSave();
+  }
+
+  private scheduleCheck(): void {
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => void this.checkNow(), CHECK_DELAY_MS);
+  }
+
+  /** Runs the checker now; only the newest answer is kept. */
+  async checkNow(): Promise<void> {
+    const seq = ++this.checkSeq;
+    const spec = this.spec;
+    const handler = this.handler;
+    try {
+      const diags = await this.verifier.check(spec, handler);
+      if (seq === this.checkSeq) this.diagnostics = diags;
+    } catch {
+      if (seq === this.checkSeq) this.diagnostics = [];
+    }
+  }
+
+  private scheduleSave(): void {
+    if (this.sharedFrom) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.save(), SAVE_DELAY_MS);
+  }
+
+  private flushSave(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      void this.save();
+    }
+  }
+
+  /** Autosaves the current draft for the current handler. */
+  async save(): Promise<void> {
+    this.saveTimer = undefined;
+    if (!this.loaded) return;
+    const updatedAt = Date.now();
+    await drafts.put({ handler: this.handler, spec: this.spec, variant: this.variant, updatedAt });
+    this.savedAt = updatedAt;
+  }
+
+  /** Throws the draft away and starts again from the skeleton. */
+  async resetDraft(): Promise<void> {
+    await drafts.remove(this.handler);
+    this.edit(content.skeletonSpec(this.handler));
+  }
+
+  /** Verifies the spec against the selected variant. A newer call supersedes a running one. */
+  async verify(): Promise<void> {
+    const startedAt = Date.now();
+    this.run = { kind: 'running', startedAt };
+    this.now = startedAt;
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => (this.now = Date.now()), 100);
+    const req = {
+      handler: this.handler,
+      spec: this.spec,
+      variant: this.currentVariant?.task ? this.currentVariant.id : undefined,
+      timeoutMs: this.timeoutMs,
+      strict: this.strict,
+    };
+    try {
+      await this.verifier.warm();
+      if (this.verifier.status.kind === 'no-isolation' || this.verifier.status.kind === 'failed') {
+        throw new Error(this.verifier.status.message);
+      }
+      const verdict = await this.verifier.pool.verify(req, { lane: LANE });
+      if (this.run.kind === 'running' && this.run.startedAt === startedAt) {
+        this.run = { kind: 'done', verdict, ms: Date.now() - startedAt };
+        if (verdict.status === 'spec-error') this.reveal = { line: verdict.error.span.line, n: this.reveal.n + 1 };
+      }
+    } catch (e) {
+      if (e instanceof CancelledError && e.why === 'superseded') return;
+      if (this.run.kind === 'running' && this.run.startedAt === startedAt) {
+        this.run = e instanceof CancelledError ? { kind: 'cancelled' } : { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+      }
+    } finally {
+      if (this.run.kind !== 'running') clearInterval(this.ticker);
+    }
+  }
+
+  /** Stops the running verification (its worker is terminated and replaced). */
+  cancel(): void {
+    if (this.run.kind === 'running') this.run = { kind: 'cancelled' };
+    clearInterval(this.ticker);
+    this.verifier.pool.cancel(LANE);
+  }
+
+  /** Scrolls the spec editor to `line` and puts the cursor there. */
+  goToLine(line: number): void {
+    this.reveal = { line, n: this.reveal.n + 1 };
+  }
+
+  /** The spec's and the oracle's verdicts against every implementation variant, in parallel on the pool. */
+  async runMatrix(): Promise<void> {
+    const seq = ++this.matrixSeq;
+    const cells: MatrixCell[] = this.variants.map((variant) => ({ variant }));
+    this.matrix = cells;
+    this.matrixRunning = true;
+    await this.verifier.warm();
+    const one = async (i: number, which: 'spec' | 'oracle', spec: string | undefined) => {
+      if (spec === undefined) return;
+      const v = cells[i].variant;
+      let status: VerdictStatus;
+      try {
+        const verdict = await this.verifier.pool.verify({
+          handler: this.handler,
+          spec,
+          variant: v.task ? v.id : undefined,
+          timeoutMs: this.timeoutMs,
+        });
+        status = verdict.status;
+      } catch {
+        status = 'unknown';
+      }
+      if (seq === this.matrixSeq) this.matrix[i][which] = status;
+    };
+    const jobs = cells.flatMap((_, i) => [one(i, 'spec', this.spec), one(i, 'oracle', this.reference)]);
+    await Promise.all(jobs);
+    if (seq === this.matrixSeq) this.matrixRunning = false;
+  }
+
+  /** What a share link of the current state holds. */
+  snapshot(kernel: string): SharedState {
+    return {
+      v: 1,
+      handler: this.handler,
+      variant: this.currentVariant?.task ? this.currentVariant.id : undefined,
+      spec: this.spec,
+      options: { timeoutMs: this.timeoutMs, strict: this.strict },
+      app: APP_VERSION,
+      kernel,
+    };
+  }
+
+  shareLink(): Promise<string> {
+    return shareUrl(this.snapshot(content.KERNEL_VERSION));
+  }
+
+  /** Opens a shared state: the spec is shown (not saved over the draft until edited) and verified at once. */
+  async openShared(s: SharedState): Promise<void> {
+    if (!findHandler(s.handler)) throw new Error(`The shared link names an unknown handler "${s.handler}".`);
+    this.flushSave();
+    this.cancel();
+    this.handler = s.handler;
+    this.matrix = [];
+    this.spec = s.spec;
+    this.variant = s.variant && this.variants.some((v) => v.id === s.variant) ? s.variant : this.variants[0].id;
+    this.timeoutMs = s.options.timeoutMs;
+    this.strict = s.options.strict;
+    this.sharedFrom = s;
+    this.loaded = true;
+    this.scheduleCheck();
+    await this.verify();
+  }
+
+  dispose(): void {
+    this.flushSave();
+    clearTimeout(this.checkTimer);
+    clearInterval(this.ticker);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The app's one verifier pool and what the UI shows about it: whether the
+ * page is cross-origin isolated, whether Z3 has loaded, which parts of the
+ * verifier this build has, and the dialect catalog.
+ */
+import type { Diagnostic } from '../../core/span.ts';
+import type { Capabilities, CatalogEntry } from '../../worker/contract.ts';
+import { VerifierPool } from '../../worker/pool.ts';
+
+export type EngineStatus =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'loading'; readonly since: number }
+  | { readonly kind: 'ready'; readonly initMs: number }
+  | { readonly kind: 'failed'; readonly message: string }
+  /** The page cannot be cross-origin isolated, so Z3's threads cannot start. */
+  | { readonly kind: 'no-isolation'; readonly message: string };
+
+export class VerifierService {
+  readonly pool = new VerifierPool();
+  status = $state<EngineStatus>({ kind: 'idle' });
+  capabilities = $state<Capabilities>({ verifier: false, checker: false });
+  catalog = $state.raw<readonly CatalogEntry[]>([]);
+  respawns = $state(0);
+  readonly isolated = typeof window !== 'undefined' && window.crossOriginIsolated === true;
+
+  constructor() {
+    this.pool.onRespawn = () => (this.respawns = this.pool.respawns);
+  }
+
+  /** Starts loading Z3 in the first worker, unless isolation is impossible. */
+  async warm(): Promise<void> {
+    if (this.status.kind === 'loading' || this.status.kind === 'ready') return;
+    if (!this.isolated) {
+      this.status = {
+        kind: 'no-isolation',
+        message:
+          'This page is not cross-origin isolated, so Z3 cannot start its threads and nothing can be verified here. ' +
+          'Serve the site with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, ' +
+          'or open it in a browser with service workers enabled (not a private window in some browsers), which add them after one reload.',
+      };
+      return;
+    }
+    this.status = { kind: 'loading', since: Date.now() };
+    try {
+      const info = await this.pool.warm();
+      this.capabilities = info.capabilities;
+      this.status = { kind: 'ready', initMs: info.initMs };
+    } catch (e) {
+      this.status = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** Loads the dialect catalog and capabilities from the Z3-free lint worker. */
+  async loadCatalog(): Promise<void> {
+    try {
+      const [caps, cat] = await Promise.all([this.pool.lint.capabilities(), this.pool.lint.catalog()]);
+      this.capabilities = caps;
+      this.catalog = cat;
+    } catch {
+      this.catalog = [];
+    }
+  }
+
+  /** Live diagnostics for the editor (never blocked by a running proof). */
+  check(source: string, handler: string): Promise<Diagnostic[]> {
+    return this.pool.lint.check(source, handler);
+  }
+}
+
+export const verifier = new VerifierService();

@@ -1,0 +1,90 @@
+/**
+ * The one typed contract between the page and the verifier worker. The page
+ * holds a `Remote<VerifierApi>` (Comlink) through `pool.ts`; the worker
+ * implements it in `verifier.worker.ts`. Everything that crosses is plain,
+ * structured-cloneable data.
+ */
+import type { Diagnostic } from '../core/span.ts';
+import type { Verdict } from '../core/verify/verdict.ts';
+
+/** What the page asks the verifier to prove (mirrors `core/verify` `verify()`). */
+export interface VerifyRequest {
+  readonly handler: string;
+  readonly spec: string;
+  /** Task id of the implementation variant ("sys_dup-v3"); absent = the correct kernel. */
+  readonly variant?: string;
+  /** C source that replaces handler definitions, for ad-hoc implementations. */
+  readonly implSource?: string;
+  readonly timeoutMs?: number;
+  /** Also run the declarative checks (invariants, lemmas). */
+  readonly strict?: boolean;
+}
+
+/** One entry of the dialect's catalog, for completion and hover. */
+export interface CatalogEntry {
+  readonly label: string;
+  /** "field", "constant", "helper", "function", "module", "sort", "method", ... */
+  readonly kind: string;
+  /** One line: a signature or a sort. */
+  readonly detail: string;
+  /** Markdown documentation. */
+  readonly doc: string;
+  readonly insertText?: string;
+}
+
+/** Result of the built-in Z3 self-test (a small bit-vector validity check). */
+export interface SelfTestResult {
+  /** Z3 answered unsat to the negation of a valid formula, and sat to a satisfiable one. */
+  readonly ok: boolean;
+  readonly validity: 'unsat' | 'sat' | 'unknown';
+  readonly satisfiable: 'unsat' | 'sat' | 'unknown';
+  /** The model's value of x in the satisfiable query, checked by our evaluator. */
+  readonly witness?: string;
+  readonly ms: number;
+}
+
+/** What the worker can do with the parts that have landed so far. */
+export interface Capabilities {
+  /** `core/verify` is present: verify() returns real verdicts. */
+  readonly verifier: boolean;
+  /** `core/spec` is present: check() and catalog() are real. */
+  readonly checker: boolean;
+}
+
+export interface ReadyInfo {
+  readonly z3: boolean;
+  /** Milliseconds spent loading Z3 (fetch + compile + init). */
+  readonly initMs: number;
+  readonly isolated: boolean;
+  readonly capabilities: Capabilities;
+}
+
+export interface VerifierApi {
+  /** Loads Z3 (once per worker); resolves when the worker can solve. */
+  init(): Promise<ReadyInfo>;
+  /** Which parts of the verifier are present, without loading Z3. */
+  capabilities(): Promise<Capabilities>;
+  /** A real Z3 query end to end: proves a bit-vector identity and finds a model. */
+  selfTest(): Promise<SelfTestResult>;
+  /**
+   * A query that takes Z3 a long time (factoring a 62-bit semiprime), for
+   * exercising cancellation and timeouts. Resolves with Z3's answer.
+   */
+  stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;
+  verify(req: VerifyRequest): Promise<Verdict>;
+  /** Live diagnostics for the editor; fast and Z3-free. */
+  check(source: string, handler: string): Promise<Diagnostic[]>;
+  catalog(): Promise<CatalogEntry[]>;
+}
+
+/** Signature of `core/verify/index.ts` `verify`, which the worker calls when it is present. */
+export type VerifyFn = (
+  req: VerifyRequest,
+  env: { engine: import('../core/smt/solver.ts').SmtEngine },
+) => Promise<Verdict>;
+
+/** Signatures of `core/spec/index.ts` that the worker calls when it is present. */
+export interface SpecModule {
+  checkSpec(source: string, handler: string): Diagnostic[];
+  dialectCatalog(): CatalogEntry[];
+}

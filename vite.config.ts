@@ -1,0 +1,55 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig, type Plugin } from 'vite';
+
+// Z3's wasm build uses pthreads, which need SharedArrayBuffer, which needs a
+// cross-origin isolated page. Static hosts that cannot send these headers get
+// them from public/sw.js instead (see docs/app.md).
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** Lists every emitted file in sw-manifest.json, which public/sw.js precaches for offline use. */
+function swManifest(): Plugin {
+  return {
+    name: 'osvlab-sw-manifest',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((f) => !f.endsWith('.map'));
+      this.emitFile({ type: 'asset', fileName: 'sw-manifest.json', source: JSON.stringify({ files }) });
+    },
+  };
+}
+
+export default defineConfig({
+  // Relative asset URLs so the built site works from any sub-path of any static host.
+  base: './',
+  plugins: [svelte(), swManifest()],
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  worker: { format: 'es' },
+  // Without these the dev server discovers them when the worker first imports
+  // them and reloads the page mid-session (and mid-test).
+  optimizeDeps: {
+    include: [
+      'z3-solver',
+      'comlink',
+      'dexie',
+      'monaco-editor/editor',
+      'monaco-editor/features/hover/register',
+      'monaco-editor/features/suggest/register',
+      'monaco-editor/features/diffEditor/register',
+      'monaco-editor/features/find/register',
+      'monaco-editor/languages/definitions/python/register',
+      'monaco-editor/languages/definitions/cpp/register',
+    ],
+  },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 6000,
+  },
+  define: {
+    __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? '0.1.0'),
+  },
+});

@@ -138,21 +138,13 @@ struct intremap {
     uint8_t vector;
 };
 
-#ifdef __GNUC__
-/*
- * The sizes the kernel-table mappings depend on (STATE.md 1.6). Our own
- * front end does not define __GNUC__; gcc checks these.
- */
+/* The sizes the kernel-table mappings depend on (STATE.md 1.6). */
 _Static_assert(sizeof(struct proc) == 368, "struct proc layout");
 _Static_assert(sizeof(struct page_desc) == 32, "struct page_desc layout");
 _Static_assert(sizeof(struct file) == 40, "struct file layout");
 _Static_assert(sizeof(struct pci_func) == 112, "struct pci_func layout");
 _Static_assert(NPCIPAGE == 393216, "PCI hole size");
 _Static_assert(PTE_PERM_MASK == 0x8000000000000E1FUL, "user permission bits");
-#endif
-
-/* Owner value of vectors and ports the kernel keeps for itself. */
-#define RESERVED_PID ((pid_t)-1)
 
 extern struct proc proc_table[NPROC];
 extern pid_t current;
@@ -164,8 +156,8 @@ extern uint8_t dmapages[NDMAPAGE][PAGE_SIZE];
 extern struct page_desc dmapage_desc_table[NDMAPAGE];
 extern struct pci_page pcipages[NPCIPAGE];
 extern pid_t pci_table[NDEVID];       /* owner of each device; 0 = free */
-extern pid_t vector_table[NVECTOR];   /* owner of each vector; 0 = free */
-extern pid_t io_table[NPORT];         /* owner of each port; 0 = free */
+extern pid_t vector_table[NVECTOR];   /* owner of each vector; 0 = free, -1 = kernel */
+extern pid_t io_table[NPORT];         /* owner of each port; 0 = free, -1 = kernel */
 extern struct intremap intremap_table[NINTREMAP];
 
 #endif

@@ -74,14 +74,29 @@ function usageOf(body: Record<string, unknown> | undefined): { input: number; ou
 }
 
 /**
- * Gemini answers a bad key with 400 API_KEY_INVALID, and both rate limits and
- * spent free-tier quotas with 429 RESOURCE_EXHAUSTED ("exceeded your current
- * quota"), which is a wait, not a dead account.
+ * Gemini answers a bad key with 400 API_KEY_INVALID, and every quota breach
+ * with 429 RESOURCE_EXHAUSTED ("exceeded your current quota ... billing").
+ * A per-minute quota is a wait (rate limited); a per-day one will not lift
+ * within a run, so it counts as quota exhausted.
  */
 function classify(info: ErrorInfo): LlmErrorKind | undefined {
   if (info.codes.includes('api_key_invalid') || /api key not valid/i.test(info.message)) return 'auth';
-  if (info.status === 429) return 'rate-limited';
+  if (info.status === 429) return quotaIds(info).some((q) => /PerDay/i.test(q)) ? 'quota' : 'rate-limited';
   return undefined;
+}
+
+function quotaIds(info: ErrorInfo): string[] {
+  const details = obj(obj(info.body)?.error)?.details;
+  if (!Array.isArray(details)) return [];
+  const ids: string[] = [];
+  for (const d of details) {
+    const violations = obj(d)?.violations;
+    if (Array.isArray(violations)) for (const v of violations) {
+      const id = str(obj(v)?.quotaId);
+      if (id) ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /** Gemini puts its retry hint in error.details[].retryDelay ("37s"). */

@@ -27,7 +27,7 @@ import type { ProviderKind } from './types.ts';
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
-/** What adapters can inject: the fetch to use and the clock for timeouts and latency. */
+/** What adapters can inject: the fetch to use and the clock that measures latency. */
 export interface HttpDeps {
   readonly fetch?: FetchFn;
   readonly clock?: Clock;
@@ -72,17 +72,15 @@ export async function postJson(req: PostJson, deps: HttpDeps = {}): Promise<Json
   throwIfAborted(req.signal);
 
   const controller = new AbortController();
-  const timer = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort();
   req.signal?.addEventListener('abort', onAbort, { once: true });
-  clock.sleep(req.timeoutMs, timer.signal).then(
-    () => {
-      timedOut = true;
-      controller.abort();
-    },
-    () => {},
-  );
+  // A wall-clock timer on purpose: an injected test clock that skips waits
+  // (for backoff) would otherwise time every request out at once.
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, req.timeoutMs);
 
   const started = clock.now();
   const ctx = { provider: req.provider };
@@ -101,7 +99,7 @@ export async function postJson(req: PostJson, deps: HttpDeps = {}): Promise<Json
     if (timedOut) throw timeoutError(req.timeoutMs, ctx);
     throw await fetchFailure(e, req, doFetch);
   } finally {
-    timer.abort();
+    clearTimeout(timer);
     req.signal?.removeEventListener('abort', onAbort);
   }
   const latencyMs = clock.now() - started;

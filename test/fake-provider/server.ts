@@ -1,0 +1,387 @@
+/**
+ * A fake LLM provider: a real HTTP server on 127.0.0.1 (random port) that
+ * speaks the OpenAI chat completions, Anthropic Messages and Gemini
+ * generateContent wire formats, including their error bodies, usage fields
+ * and CORS preflights. Tests script it with a queue of replies or a function
+ * that picks a reply from the request, and read back every request it got.
+ *
+ * Routes (any prefix, so a base URL like http://127.0.0.1:PORT/v1 works):
+ *   POST  .../chat/completions                    OpenAI and OpenAI-compatible
+ *   POST  .../messages                            Anthropic
+ *   POST  .../models/{model}:generateContent      Gemini
+ *   OPTIONS anything                              CORS preflight
+ *   GET   anything                                200 "fake provider" (reachability probes)
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Wire = 'openai' | 'anthropic' | 'gemini';
+
+export interface ReceivedRequest {
+  readonly wire: Wire;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The parsed JSON body (undefined when it was not JSON). */
+  readonly body: any;
+  readonly model: string;
+  /** All message text of the request joined with newlines, for matching by content. */
+  readonly prompt: string;
+  /** The key the request carried (Authorization bearer, x-api-key or x-goog-api-key), if any. */
+  readonly key?: string;
+}
+
+export type FakeReply =
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly model?: string;
+      readonly usage?: { readonly input: number; readonly output: number };
+      /** 'length' means the answer was cut at max tokens. */
+      readonly finish?: 'stop' | 'length';
+    }
+  /** 429 with the provider's rate-limit body; `retryAfter` goes in the Retry-After header as is. */
+  | { readonly kind: 'rate-limit'; readonly retryAfter?: string }
+  /** Out of money: 429 insufficient_quota (OpenAI), 400 credit balance (Anthropic), 429 per-day quota (Gemini). */
+  | { readonly kind: 'quota' }
+  | { readonly kind: 'server-error'; readonly status?: number }
+  | { readonly kind: 'auth' }
+  | { readonly kind: 'unknown-model' }
+  | { readonly kind: 'context-too-long' }
+  /** 200 with a body that is not JSON. */
+  | { readonly kind: 'malformed' }
+  /** 200 with JSON of the wrong shape. */
+  | { readonly kind: 'wrong-shape' }
+  | { readonly kind: 'slow'; readonly ms: number; readonly reply: FakeReply }
+  /** Never answers (until the client gives up or the server closes). */
+  | { readonly kind: 'hang' }
+  | { readonly kind: 'raw'; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
+
+export type Responder = (request: ReceivedRequest) => FakeReply;
+
+export interface FakeProviderOptions {
+  /** 'allow' (default) answers preflights with Access-Control-Allow-*; 'refuse' omits them. */
+  readonly cors?: 'allow' | 'refuse';
+  /** When set, requests with any other key get the wire's 401 (400 for Gemini). */
+  readonly key?: string;
+}
+
+export interface FakeProvider {
+  /** http://127.0.0.1:PORT (no trailing slash). */
+  readonly url: string;
+  /** Completion requests received, in order (preflights and GETs excluded). */
+  readonly requests: ReceivedRequest[];
+  /** Preflight (OPTIONS) requests received. */
+  readonly preflights: { path: string; headers: Record<string, string> }[];
+  /** Queues replies; each request takes the next one. */
+  enqueue(...replies: FakeReply[]): void;
+  /** Answers requests the queue does not cover. */
+  respond(fn: Responder): void;
+  /** Forgets queued replies, the responder and the recorded requests. */
+  reset(): void;
+  cors: 'allow' | 'refuse';
+  /** Requests currently being answered (for concurrency assertions). */
+  readonly inFlight: number;
+  /** The most requests ever answered at once. */
+  readonly maxInFlight: number;
+  close(): Promise<void>;
+}
+
+export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
+  const queue: FakeReply[] = [];
+  let responder: Responder | undefined;
+  const requests: ReceivedRequest[] = [];
+  const preflights: { path: string; headers: Record<string, string> }[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let ids = 0;
+
+  const fake: FakeProvider = {
+    url: '',
+    requests,
+    preflights,
+    enqueue: (...r) => void queue.push(...r),
+    respond: (fn) => void (responder = fn),
+    reset() {
+      queue.length = 0;
+      responder = undefined;
+      requests.length = 0;
+      preflights.length = 0;
+      maxInFlight = inFlight;
+    },
+    cors: options.cors ?? 'allow',
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+
+  function corsHeaders(req: IncomingMessage): Record<string, string> {
+    if (fake.cors !== 'allow') return {};
+    return {
+      'access-control-allow-origin': req.headers.origin ?? '*',
+      'access-control-allow-methods': 'POST, GET, OPTIONS',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+      'access-control-expose-headers': 'retry-after, retry-after-ms',
+      'access-control-max-age': '600',
+    };
+  }
+
+  const server: Server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const headers = flatHeaders(req);
+    if (req.method === 'OPTIONS') {
+      preflights.push({ path, headers });
+      res.writeHead(204, corsHeaders(req)).end();
+      return;
+    }
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/plain', ...corsHeaders(req) }).end('fake provider');
+      return;
+    }
+    const text = await readBody(req);
+    const wire = wireOf(path);
+    if (!wire) {
+      res.writeHead(404, { 'content-type': 'application/json', ...corsHeaders(req) }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
+      return;
+    }
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const received: ReceivedRequest = {
+      wire,
+      method: req.method ?? 'POST',
+      path,
+      headers,
+      body,
+      model: modelOf(wire, path, body),
+      prompt: promptOf(wire, body),
+      key: keyOf(headers),
+    };
+    requests.push(received);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
+
+    let reply: FakeReply;
+    if (options.key !== undefined && received.key !== options.key) reply = { kind: 'auth' };
+    else if (wire === 'anthropic' && !headers['anthropic-version']) reply = { kind: 'raw', status: 400, body: anthropicError('invalid_request_error', 'anthropic-version: header is required') };
+    else reply = queue.shift() ?? responder?.(received) ?? { kind: 'raw', status: 500, body: '{"error":{"message":"fake provider: no reply scripted"}}' };
+    send(res, req, received, reply, ++ids);
+  });
+
+  function send(res: ServerResponse, req: IncomingMessage, r: ReceivedRequest, reply: FakeReply, id: number): void {
+    const cors = corsHeaders(req);
+    const json = (status: number, body: unknown, extra: Record<string, string> = {}): void =>
+      void res.writeHead(status, { 'content-type': 'application/json', ...cors, ...extra }).end(JSON.stringify(body));
+    switch (reply.kind) {
+      case 'slow': {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          if (!res.destroyed) send(res, req, r, reply.reply, id);
+        }, reply.ms);
+        timers.add(t);
+        return;
+      }
+      case 'hang':
+        return;
+      case 'raw':
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...cors, ...(reply.headers ?? {}) }).end(reply.body);
+        return;
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json', ...cors }).end('{"choices": [{"message": {"content": "trunc');
+        return;
+      case 'wrong-shape':
+        return json(200, { hello: 'world' });
+      case 'text': {
+        const usage = reply.usage ?? { input: Math.ceil(r.prompt.length / 4), output: Math.ceil(reply.text.length / 4) };
+        return json(200, successBody(r.wire, reply.model ?? r.model, reply.text, usage, reply.finish ?? 'stop', id));
+      }
+      default: {
+        const e = errorBody(r.wire, reply.kind, r);
+        const extra: Record<string, string> = {};
+        if (reply.kind === 'rate-limit' && reply.retryAfter !== undefined) extra['retry-after'] = reply.retryAfter;
+        const status = reply.kind === 'server-error' && reply.status ? reply.status : e.status;
+        return json(status, e.body, extra);
+      }
+    }
+  }
+
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  (fake as { url: string }).url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function wireOf(path: string): Wire | undefined {
+  if (path.endsWith('/chat/completions')) return 'openai';
+  if (path.endsWith('/messages')) return 'anthropic';
+  if (/\/models\/[^/]+:generateContent$/.test(path)) return 'gemini';
+  return undefined;
+}
+
+function modelOf(wire: Wire, path: string, body: any): string {
+  if (wire === 'gemini') return decodeURIComponent(/\/models\/([^/]+):generateContent$/.exec(path)![1]);
+  return typeof body?.model === 'string' ? body.model : '';
+}
+
+function promptOf(wire: Wire, body: any): string {
+  if (!body) return '';
+  const parts: string[] = [];
+  if (wire === 'gemini') {
+    for (const p of body.systemInstruction?.parts ?? []) parts.push(String(p.text ?? ''));
+    for (const c of body.contents ?? []) for (const p of c.parts ?? []) parts.push(String(p.text ?? ''));
+  } else {
+    if (typeof body.system === 'string') parts.push(body.system);
+    for (const m of body.messages ?? []) parts.push(typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+  }
+  return parts.join('\n');
+}
+
+function keyOf(h: Record<string, string>): string | undefined {
+  if (h.authorization?.startsWith('Bearer ')) return h.authorization.slice(7);
+  return h['x-api-key'] ?? h['x-goog-api-key'];
+}
+
+/** OpenAI echoes a masked key in its 401 message; so do we (tests check it is redacted). */
+function masked(key: string | undefined): string {
+  if (!key) return '';
+  return key.length <= 8 ? '****' : `${key.slice(0, 4)}${'*'.repeat(key.length - 8)}${key.slice(-4)}`;
+}
+
+function successBody(wire: Wire, model: string, text: string, usage: { input: number; output: number }, finish: 'stop' | 'length', id: number): unknown {
+  switch (wire) {
+    case 'openai':
+      return {
+        id: `chatcmpl-fake${id}`,
+        object: 'chat.completion',
+        created: 1_700_000_000 + id,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: finish }],
+        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+      };
+    case 'anthropic':
+      return {
+        id: `msg_fake${id}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [{ type: 'text', text }],
+        stop_reason: finish === 'stop' ? 'end_turn' : 'max_tokens',
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: usage.output },
+      };
+    case 'gemini':
+      return {
+        candidates: [{ content: { parts: [{ text }], role: 'model' }, finishReason: finish === 'stop' ? 'STOP' : 'MAX_TOKENS', index: 0 }],
+        usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+        modelVersion: model,
+      };
+  }
+}
+
+function anthropicError(type: string, message: string): string {
+  return JSON.stringify({ type: 'error', error: { type, message } });
+}
+
+type ErrorKind = 'rate-limit' | 'quota' | 'server-error' | 'auth' | 'unknown-model' | 'context-too-long';
+
+function errorBody(wire: Wire, kind: ErrorKind, r: ReceivedRequest): { status: number; body: unknown } {
+  const oa = (status: number, message: string, type: string, code: string | null) => ({
+    status,
+    body: { error: { message, type, param: null, code } },
+  });
+  const an = (status: number, type: string, message: string) => ({ status, body: { type: 'error', error: { type, message } } });
+  const ge = (status: number, gstatus: string, message: string, details?: unknown[]) => ({
+    status,
+    body: { error: { code: status, message, status: gstatus, ...(details ? { details } : {}) } },
+  });
+  switch (wire) {
+    case 'openai':
+      switch (kind) {
+        case 'auth':
+          return oa(401, `Incorrect API key provided: ${masked(r.key)}. You can find your API key in your account settings.`, 'invalid_request_error', 'invalid_api_key');
+        case 'unknown-model':
+          return oa(404, `The model \`${r.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+        case 'context-too-long':
+          return oa(400, "This model's maximum context length is 128000 tokens. However, your messages resulted in 210000 tokens. Please reduce the length of the messages.", 'invalid_request_error', 'context_length_exceeded');
+        case 'rate-limit':
+          return oa(429, `Rate limit reached for ${r.model} on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.`, 'requests', 'rate_limit_exceeded');
+        case 'quota':
+          return oa(429, 'You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota');
+        case 'server-error':
+          return oa(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
+      }
+      break;
+    case 'anthropic':
+      switch (kind) {
+        case 'auth':
+          return an(401, 'authentication_error', 'invalid x-api-key');
+        case 'unknown-model':
+          return an(404, 'not_found_error', `model: ${r.model}`);
+        case 'context-too-long':
+          return an(400, 'invalid_request_error', 'prompt is too long: 215000 tokens > 200000 maximum');
+        case 'rate-limit':
+          return an(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit.');
+        case 'quota':
+          return an(400, 'invalid_request_error', 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.');
+        case 'server-error':
+          return an(500, 'api_error', 'Internal server error');
+      }
+      break;
+    case 'gemini':
+      switch (kind) {
+        case 'auth':
+          return ge(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
+            { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
+          ]);
+        case 'unknown-model':
+          return ge(404, 'NOT_FOUND', `models/${r.model} is not found for API version v1beta, or is not supported for generateContent.`);
+        case 'context-too-long':
+          return ge(400, 'INVALID_ARGUMENT', 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).');
+        case 'rate-limit':
+          return ge(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota, please check your plan and billing details.', [
+            { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' }] },
+            { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '2s' },
+          ]);
+        case 'quota':
+          return ge(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota, please check your plan and billing details.', [
+            { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' }] },
+          ]);
+        case 'server-error':
+          return ge(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in the troubleshooting guide.');
+      }
+  }
+  throw new Error(`unreachable: ${wire} ${kind}`);
+}

@@ -150,7 +150,7 @@ describe('unreachable servers and CORS', () => {
     const base = `http://127.0.0.1:${await closedPort()}/v1`;
     const e = await createProvider({ kind: 'openai-compatible', baseUrl: base })
       .complete(request)
-      .catch((x: unknown) => x as LlmError);
+      .then(() => undefined as never, (x: unknown) => x as LlmError);
     expect(e.kind).toBe('local-unreachable');
     expect(e.code).toBe('LLM004');
     expect(e.message).toContain(base);
@@ -162,7 +162,7 @@ describe('unreachable servers and CORS', () => {
     try {
       const base = `${refusing.url}/v1`;
       const p = createProvider({ kind: 'openai-compatible', baseUrl: base }, { fetch: browserFetch('https://osvlab.example') });
-      const e = await p.complete(request).catch((x: unknown) => x as LlmError);
+      const e = await p.complete(request).then(() => undefined as never, (x: unknown) => x as LlmError);
       expect(e.kind).toBe('cors');
       expect(e.code).toBe('LLM003');
       expect(e.message).toMatch(/OLLAMA_ORIGINS/);
@@ -191,7 +191,7 @@ describe('unreachable servers and CORS', () => {
   it('in a browser, a dead local server is unreachable, not CORS', async () => {
     const base = `http://localhost:${await closedPort()}`;
     const p = createProvider({ kind: 'openai-compatible', baseUrl: base }, { fetch: browserFetch('https://osvlab.example') });
-    const e = await p.complete(request).catch((x: unknown) => x as LlmError);
+    const e = await p.complete(request).then(() => undefined as never, (x: unknown) => x as LlmError);
     expect(e.kind).toBe('local-unreachable');
   });
 

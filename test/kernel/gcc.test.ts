@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENUM_MEMBERS, ERRNO, NPAGES, PTE } from '../../src/core/kernel/constants.ts';
 import * as K from '../../src/core/kernel/constants.ts';
-import { FIRST_SLICE, HANDLERS } from '../../src/core/kernel/handlers.ts';
+import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { ALL_FIELDS } from '../../src/core/kernel/schema.ts';
 
 const ROOT = resolve(__dirname, '../..');
@@ -174,8 +174,14 @@ const HANDLER_NAMES = new Set(HANDLERS.map((h) => h.name));
 describe('C mutants', () => {
   const files = mutantFiles();
 
-  it('has at least two mutants for every first-slice handler', () => {
-    const missing = FIRST_SLICE.filter((h) => cFiles(join(MUTANTS, h)).length < 2);
+  it('has at least two mutants for every handler', () => {
+    const missing = HANDLERS.map((h) => h.name).filter((h) => {
+      try {
+        return cFiles(join(MUTANTS, h)).length < 2;
+      } catch {
+        return true;
+      }
+    });
     expect(missing).toEqual([]);
   });
 

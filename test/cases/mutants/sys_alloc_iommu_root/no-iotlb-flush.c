@@ -1,0 +1,16 @@
+// expect: refuted iotlbinv
+// The new root is installed without flushing the IOTLB.
+#include "kernel.h"
+
+int sys_alloc_iommu_root(devid_t devid, pn_t pn)
+{
+    if (pci_table[devid] != 0)
+        return -EBUSY;
+    if (!is_page_type(pn, PAGE_TYPE_FREE))
+        return -EINVAL;
+    pci_table[devid] = current;
+    alloc_page(current, PAGE_TYPE_IOMMU_PML4, pn);
+    get_proc(current)->nr_devs++;
+    iommu_set_dev_root(devid, (uintptr_t)get_page(pn));
+    return 0;
+}

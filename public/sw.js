@@ -70,7 +70,7 @@ async function handle(request) {
   const cache = await caches.open(CACHE);
   const url = new URL(request.url);
   if (cacheFirst(url)) {
-    const hit = await cache.match(request, { ignoreSearch: true });
+    const hit = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
     if (hit) return isolate(hit);
     const res = await fetch(request);
     if (res.ok) await cache.put(request, res.clone());
@@ -81,7 +81,7 @@ async function handle(request) {
     if (res.ok) await cache.put(request, res.clone());
     return isolate(res);
   } catch (err) {
-    const hit = (await cache.match(request, { ignoreSearch: true })) ?? (request.mode === 'navigate' ? await cache.match('./') : undefined);
+    const hit = (await cache.match(request, { ignoreSearch: true, ignoreVary: true })) ?? (request.mode === 'navigate' ? await cache.match('./') : undefined);
     if (hit) return isolate(hit);
     throw err;
   }

@@ -158,7 +158,7 @@ export class VerifierPool {
   async verify(req: VerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
     const limit = req.timeoutMs ?? 30_000;
     try {
-      return await this.run((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });
+      return await this.run<Verdict>((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });
     } catch (e) {
       if (e instanceof HardTimeoutError) return { status: 'timeout', obligations: [] };
       throw e;

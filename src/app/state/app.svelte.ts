@@ -1,5 +1,11 @@
 /** The app's long-lived state objects, shared by pages so work survives navigation. */
+import { DiagnosticsState } from './diagnostics.svelte.ts';
+import { LessonsState } from './lessons.svelte.ts';
 import { PlaygroundState } from './playground.svelte.ts';
+import { TasksState } from './tasks.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
 
 export const playground = new PlaygroundState(verifier);
+export const diagnostics = new DiagnosticsState(verifier);
+export const lessons = new LessonsState(verifier);
+export const tasks = new TasksState();

@@ -1,0 +1,62 @@
+/**
+ * The task browser: the benchmark's tasks, filtered by handler, bug class and
+ * bug count, and the selected task's description, code and full prompt with
+ * its token count (o200k tokenizer, loaded only when a prompt is shown).
+ */
+import type { BugClass, Task } from '../../core/bench/task.ts';
+import { TASKS, description } from '../lib/content.ts';
+
+/** `core/bench/prompt.ts`, once it lands: builds the full prompt the model sees. */
+type PromptModule = { buildPrompt?: (task: Task, opts?: { shots?: number }) => string | { text: string } };
+const promptModules = import.meta.glob<PromptModule>('/src/core/bench/prompt.ts');
+
+export class TasksState {
+  handler = $state('');
+  bugClass = $state<BugClass | ''>('');
+  bugCount = $state<'' | '0' | '1' | '2' | '3+'>('');
+  query = $state('');
+  selectedId = $state('');
+  prompt = $state<string | undefined>(undefined);
+  promptNote = $state('');
+  tokens = $state<number | undefined>(undefined);
+  private seq = 0;
+
+  readonly all = TASKS;
+  readonly handlers = [...new Set(TASKS.map((t) => t.handler))].sort();
+  readonly filtered = $derived(
+    TASKS.filter(
+      (t) =>
+        (!this.handler || t.handler === this.handler) &&
+        (!this.bugClass || t.bug_classes.includes(this.bugClass)) &&
+        (this.bugCount === '' || (this.bugCount === '3+' ? t.bug_count >= 3 : t.bug_count === Number(this.bugCount))) &&
+        (!this.query || t.id.includes(this.query) || t.description.toLowerCase().includes(this.query.toLowerCase())),
+    ),
+  );
+  readonly selected = $derived(TASKS.find((t) => t.id === this.selectedId));
+
+  descriptionOf(t: Task): string {
+    return t.description || description(t.handler) || '';
+  }
+
+  async select(id: string): Promise<void> {
+    this.selectedId = id;
+    const seq = ++this.seq;
+    this.prompt = undefined;
+    this.tokens = undefined;
+    this.promptNote = '';
+    const t = this.selected;
+    if (!t) return;
+    const load = Object.values(promptModules)[0];
+    const mod = load ? await load() : undefined;
+    if (!mod?.buildPrompt) {
+      this.promptNote = 'The prompt builder (core/bench/prompt.ts) is not in this build yet.';
+      return;
+    }
+    const built = mod.buildPrompt(t);
+    const text = typeof built === 'string' ? built : built.text;
+    if (seq !== this.seq) return;
+    this.prompt = text;
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    if (seq === this.seq) this.tokens = countTokens(text);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The platform in a real Chromium against the built site: cross-origin
+ * isolation, Z3 in the worker answering a real query, cancellation by
+ * terminating the worker, every page rendering, and offline use.
+ */
+import { describe, expect, it } from 'vitest';
+import { newPage, screenshot, waitForEditor } from './harness.ts';
+import { useSite } from './setup.ts';
+
+const env = useSite();
+
+describe('platform', () => {
+  it('loads cross-origin isolated and starts Z3 in a worker', async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    await page.goto(env.site.url);
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+    expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
+    await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
+    await waitForEditor(page);
+    expect(await page.locator('[data-testid="isolation-problem"]').count()).toBe(0);
+    await screenshot(page, 'playground');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('answers a real Z3 query from the worker (self-test)', async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/about');
+    await page.click('[data-testid="self-test"]');
+    const result = page.locator('[data-testid="self-test-result"]');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.getAttribute('data-ok')).toBe('true');
+    const text = await result.textContent();
+    expect(text).toContain('validity unsat');
+    expect(text).toContain('satisfiable sat');
+    // 391 = 17 * 23, and the model's x must be one of the factors.
+    expect(text).toMatch(/x = (17|23)\b/);
+    await screenshot(page, 'about');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('cancels a long query by terminating the worker, and the next query still works', async () => {
+    const { page, context } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/about');
+    await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
+    await page.click('[data-testid="stress"]');
+    await page.waitForSelector('[data-testid="stress-state"][data-state="running"]');
+    // Let Z3 get deep into the query, so only terminating the worker can stop it.
+    await page.waitForTimeout(1500);
+    const t0 = Date.now();
+    await page.click('[data-testid="stress-cancel"]');
+    await page.waitForSelector('[data-testid="stress-state"][data-state="cancelled"]', { timeout: 5000 });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    // The replacement worker answers.
+    await page.click('[data-testid="self-test"]');
+    const result = page.locator('[data-testid="self-test-result"]');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.getAttribute('data-ok')).toBe('true');
+    await context.close();
+  });
+
+  it('renders every page at 1280x800 in light and dark themes', async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    for (const [route, heading] of [
+      ['tasks', 'Tasks'],
+      ['learn', 'Learn'],
+      ['evaluate', 'Evaluate'],
+      ['runs', 'Runs'],
+    ] as const) {
+      await page.goto(`${env.site.url}#/${route}`);
+      await expect.poll(() => page.locator('h1').first().textContent()).toContain(heading);
+      await screenshot(page, route);
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(env.site.url + '#/play');
+    await waitForEditor(page);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).not.toBe('rgb(247, 248, 250)');
+    await screenshot(page, 'playground-dark');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('is keyboard accessible: the skip link and the navigation are reachable with Tab', async () => {
+    const { page, context } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/about');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Playground');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/play');
+    await context.close();
+  });
+
+  it('works offline after the first visit (service worker cache)', async () => {
+    const { page, context } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/about');
+    await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
+    // The service worker registers when the page is idle and precaches the shell and Z3.
+    await page.waitForFunction(
+      async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        return !!reg?.active && (await caches.keys()).length > 0 && !!(await (await caches.open((await caches.keys())[0])).match('z3-built.wasm'));
+      },
+      undefined,
+      { timeout: 60_000, polling: 500 },
+    );
+    await context.setOffline(true);
+    await page.reload();
+    await page.click('[data-testid="self-test"]');
+    const result = page.locator('[data-testid="self-test-result"]');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.getAttribute('data-ok')).toBe('true');
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,452 @@
+/**
+ * The run loop. For every (task, sample): reuse the stored attempt if there
+ * is one, else build the prompt, ask the model (through the response cache),
+ * store the attempt at once, grade it, store the grade; then up to R repair
+ * rounds, each its own attempt. Everything is stored as soon as it exists,
+ * so a run killed at any moment continues where it stopped when started
+ * again, without losing work or sending a request twice.
+ *
+ * The loop knows nothing of prompts, verification or storage technology:
+ * those come in as dependencies.
+ */
+import type { LlmClient } from '../llm/client.ts';
+import { type LlmError, type StoredError, isLlmError } from '../llm/errors.ts';
+import { canonicalJson, sha256Hex } from '../llm/hash.ts';
+import { isLocalUrl } from '../llm/http.ts';
+import { AdaptiveLimiter } from '../llm/limiter.ts';
+import { DEFAULT_PRICES, type PriceTable, costOf, priceFor } from '../llm/prices.ts';
+import type { ChatMessage, Completion, CompletionRequest } from '../llm/types.ts';
+import type { GradeResult } from './grade-types.ts';
+import {
+  type AttemptRecord,
+  type PromptRecord,
+  type RunConfig,
+  type RunProvenance,
+  type RunRecord,
+  type RunStore,
+  type StoredResponse,
+  attemptId,
+} from './run-types.ts';
+import type { Task } from './task.ts';
+
+export interface BuiltPrompt {
+  readonly messages: readonly ChatMessage[];
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+export interface RunnerDeps {
+  /** Every task the run may name (at least those in its config). */
+  readonly tasks: readonly Task[];
+  readonly buildPrompt: (task: Task, shots: number) => BuiltPrompt | Promise<BuiltPrompt>;
+  /** The messages of the next round: the original conversation, the answer and the verifier's diagnosis. */
+  readonly buildRepairPrompt: (original: readonly ChatMessage[], answer: string, diagnosis: string) => readonly ChatMessage[];
+  readonly grade: (task: Task, responseText: string) => Promise<GradeResult>;
+  /** The provider behind the cache, retries and limiter; it must match the run's provider and base URL. */
+  readonly client: LlmClient;
+  readonly store: RunStore;
+  readonly prices?: PriceTable;
+  readonly onProgress?: (progress: RunProgress) => void;
+  readonly signal?: AbortSignal;
+  readonly control?: RunControl;
+  readonly now?: () => number;
+}
+
+export interface RunProgress {
+  /** (task, sample) chains finished, of `total`. */
+  readonly done: number;
+  readonly total: number;
+  /** Chains whose first answer passed. */
+  readonly passed: number;
+  /** Chains that passed in some round. */
+  readonly passedAfterRepair: number;
+  /** Chains that ended on a failed request. */
+  readonly errors: number;
+  readonly tokens: { readonly input: number; readonly output: number };
+  /** USD so far over priced attempts. */
+  readonly cost: number;
+  /** Estimated ms to finish, from this session's pace; null before the first chain finishes. */
+  readonly etaMs: number | null;
+  readonly paused: boolean;
+}
+
+export interface RunOutcome {
+  readonly status: 'done' | 'cancelled' | 'failed';
+  /** The error that stopped a failed run. */
+  readonly error?: StoredError;
+  readonly progress: RunProgress;
+  /** Gradings that threw (an internal error of the grader): those attempts stay ungraded. */
+  readonly gradeErrors: readonly { readonly attemptId: string; readonly message: string }[];
+}
+
+/** Pause, resume and cancel for a running run. */
+export class RunControl {
+  private readonly controller = new AbortController();
+  private paused = false;
+  private waiters: (() => void)[] = [];
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** No new request starts until resume(); requests and gradings under way finish. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Stops at once: requests in flight are abandoned, nothing new is sent. */
+  cancel(): void {
+    this.controller.abort();
+    this.resume();
+  }
+
+  /** Resolves when not paused (or cancelled). */
+  async whileNotPaused(signal?: AbortSignal): Promise<void> {
+    while (this.paused && !this.signal.aborted && !signal?.aborted) {
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+  }
+}
+
+/** A new run record (status "created"). */
+export function createRun(init: {
+  readonly id: string;
+  readonly name?: string;
+  readonly config: RunConfig;
+  readonly provenance: RunProvenance;
+  readonly tasks: readonly Pick<Task, 'id' | 'hash'>[];
+  readonly now: number;
+}): RunRecord {
+  const hashes: Record<string, string> = {};
+  const byId = new Map(init.tasks.map((t) => [t.id, t]));
+  for (const id of init.config.tasks) {
+    const t = byId.get(id);
+    if (!t) throw new Error(`unknown task "${id}"`);
+    hashes[id] = t.hash;
+  }
+  if (!Number.isInteger(init.config.n) || init.config.n < 1) throw new Error(`n must be a positive integer (got ${init.config.n})`);
+  if (!Number.isInteger(init.config.repairRounds) || init.config.repairRounds < 0) throw new Error(`repair rounds must be 0 or more (got ${init.config.repairRounds})`);
+  return {
+    id: init.id,
+    ...(init.name ? { name: init.name } : {}),
+    createdAt: init.now,
+    updatedAt: init.now,
+    config: init.config,
+    provenance: init.provenance,
+    taskHashes: hashes,
+    status: 'created',
+  };
+}
+
+/**
+ * The task ids a selection names: "all", "first:N", "handler:NAME", or a
+ * comma-separated list of task ids. Throws on an unknown id or handler.
+ */
+export function selectTasks(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
+  const sel = selection.trim();
+  if (sel === '' || sel === 'all') return all.map((t) => t.id);
+  const first = /^first:(\d+)$/.exec(sel);
+  if (first) return all.slice(0, Number(first[1])).map((t) => t.id);
+  if (sel.startsWith('handler:')) {
+    const names = sel.slice(8).split(',').map((s) => s.trim());
+    const ids = all.filter((t) => names.includes(t.handler)).map((t) => t.id);
+    for (const n of names) if (!all.some((t) => t.handler === n)) throw new Error(`no tasks for handler "${n}"`);
+    return ids;
+  }
+  const ids = sel.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const known = new Set(all.map((t) => t.id));
+  for (const id of ids) if (!known.has(id)) throw new Error(`unknown task "${id}"`);
+  return ids;
+}
+
+/** The hash a prompt record is stored under. */
+export function promptHash(base: string | undefined, messages: readonly ChatMessage[]): Promise<string> {
+  return sha256Hex(canonicalJson({ base: base ?? null, messages }));
+}
+
+/** The full messages of a stored prompt (following repair prompts back to their base). */
+export async function resolvePrompt(store: Pick<RunStore, 'getPrompt'>, hash: string): Promise<ChatMessage[]> {
+  const chain: PromptRecord[] = [];
+  for (let h: string | undefined = hash; h !== undefined; ) {
+    const p = await store.getPrompt(h);
+    if (!p) throw new Error(`prompt ${h} is missing from the store`);
+    chain.unshift(p);
+    h = p.base;
+    if (chain.length > 100) throw new Error(`prompt ${hash} has a base cycle`);
+  }
+  return chain.flatMap((p) => [...p.messages]);
+}
+
+function isPrefix(prefix: readonly ChatMessage[], full: readonly ChatMessage[]): boolean {
+  return prefix.length <= full.length && prefix.every((m, i) => m.role === full[i].role && m.content === full[i].content);
+}
+
+function storedResponse(c: Completion): StoredResponse {
+  return {
+    text: c.text,
+    model: c.model,
+    usage: c.usage,
+    finishReason: c.finishReason,
+    ...(c.rawFinishReason !== undefined ? { rawFinishReason: c.rawFinishReason } : {}),
+    latencyMs: c.latencyMs,
+  };
+}
+
+/** Runs (or continues) a stored run to the end, cancellation, or a fatal provider error. */
+export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<RunOutcome> {
+  const now = deps.now ?? (() => Date.now());
+  const stored = await deps.store.getRun(runId);
+  if (!stored) throw new Error(`no run "${runId}" in the store`);
+  let run: RunRecord = stored;
+  const cfg = run.config;
+  const { client } = deps;
+  if (client.provider.kind !== cfg.provider || client.provider.baseUrl !== cfg.baseUrl.replace(/\/+$/, '')) {
+    throw new Error(`the client talks to ${client.provider.kind} at ${client.provider.baseUrl}, but run "${runId}" is for ${cfg.provider} at ${cfg.baseUrl}`);
+  }
+  const tasks = new Map(deps.tasks.map((t) => [t.id, t]));
+  for (const id of cfg.tasks) if (!tasks.has(id)) throw new Error(`run "${runId}" names task "${id}", which is not loaded`);
+
+  // Cancellation (the caller's signal or the control) aborts requests in flight;
+  // a fatal provider error only halts new ones, so answers already on their way are kept.
+  const stop = new AbortController();
+  const onStop = () => stop.abort();
+  deps.signal?.addEventListener('abort', onStop, { once: true });
+  deps.control?.signal.addEventListener('abort', onStop, { once: true });
+  if (deps.signal?.aborted || deps.control?.signal.aborted) stop.abort();
+  const cancelled = () => Boolean(deps.signal?.aborted || deps.control?.signal.aborted);
+  let fatal: LlmError | undefined;
+  let halted = false;
+
+  const prices = deps.prices ?? DEFAULT_PRICES;
+  const price = isLocalUrl(cfg.baseUrl) ? { input: 0, output: 0 } : (priceFor(cfg.model, prices) ?? undefined);
+  const gradeSlots = new AdaptiveLimiter({ max: Math.max(1, cfg.gradeConcurrency) });
+  const existing = new Map((await deps.store.listAttempts(runId)).map((a) => [a.id, a]));
+  const writtenPrompts = new Set<string>();
+  const gradeErrors: { attemptId: string; message: string }[] = [];
+
+  const total = cfg.tasks.length * cfg.n;
+  let done = 0;
+  let passed = 0;
+  let passedAfterRepair = 0;
+  let errors = 0;
+  let input = 0;
+  let output = 0;
+  let cost = 0;
+  for (const a of existing.values()) {
+    if (!a.response) continue;
+    input += a.response.usage.input;
+    output += a.response.usage.output;
+    cost += a.cost ?? 0;
+  }
+  const started = now();
+  let worked = 0;
+
+  const progress = (): RunProgress => {
+    const remaining = total - done;
+    const etaMs = worked === 0 ? null : remaining === 0 ? 0 : Math.round(((now() - started) / worked) * remaining);
+    return { done, total, passed, passedAfterRepair, errors, tokens: { input, output }, cost, etaMs, paused: deps.control?.isPaused ?? false };
+  };
+  const report = () => deps.onProgress?.(progress());
+
+  await deps.store.putRun((run = { ...run, status: 'running', updatedAt: now() }));
+  report();
+
+  const savePrompt = async (record: PromptRecord) => {
+    if (writtenPrompts.has(record.hash)) return;
+    await deps.store.putPrompt(record);
+    writtenPrompts.add(record.hash);
+  };
+
+  type ChainEnd = 'finished' | 'error' | 'stopped';
+
+  async function chain(task: Task, sample: number): Promise<ChainEnd> {
+    const built = await deps.buildPrompt(task, cfg.shots);
+    let messages: readonly ChatMessage[] = built.messages;
+    let hash = await promptHash(undefined, messages);
+    await savePrompt({ hash, messages, ...(built.meta ? { meta: built.meta } : {}) });
+    let didWork = false;
+
+    for (let round = 0; round <= cfg.repairRounds; round++) {
+      const id = attemptId(runId, task.id, sample, round);
+      let a = existing.get(id);
+      if (!a?.response) {
+        // Not answered yet (or the request failed before, and errors are not cached): ask.
+        await deps.control?.whileNotPaused(stop.signal);
+        if (stop.signal.aborted || halted) return 'stopped';
+        const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
+        const base = {
+          id,
+          runId,
+          taskId: task.id,
+          sample,
+          round,
+          promptHash: hash,
+          request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
+        };
+        didWork = true;
+        try {
+          const r = await client.complete(request, { signal: stop.signal });
+          const c = costOf(r.completion.usage, price);
+          a = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost: c, createdAt: now() };
+          await deps.store.putAttempt(a);
+          input += r.completion.usage.input;
+          output += r.completion.usage.output;
+          cost += c ?? 0;
+        } catch (e) {
+          if (!isLlmError(e)) throw e;
+          if (stop.signal.aborted && e.kind === 'aborted') return 'stopped';
+          await deps.store.putAttempt({ ...base, cacheKey: await client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
+          if (e.fatal) {
+            fatal ??= e;
+            halted = true;
+            return 'stopped';
+          }
+          return 'error';
+        }
+        existing.set(id, a);
+      }
+
+      let grade = a.grade;
+      if (!grade) {
+        const release = await gradeSlots.acquire(stop.signal).catch(() => undefined);
+        if (!release) return 'stopped';
+        didWork = true;
+        try {
+          grade = await deps.grade(task, a.response!.text);
+        } catch (e) {
+          gradeErrors.push({ attemptId: id, message: e instanceof Error ? e.message : String(e) });
+          return 'error';
+        } finally {
+          release();
+        }
+        a = { ...a, grade, gradedAt: now() };
+        existing.set(id, a);
+        await deps.store.putAttempt(a);
+      }
+
+      if (grade.category === 'pass') {
+        if (round === 0) passed++;
+        passedAfterRepair++;
+        if (didWork) worked++;
+        return 'finished';
+      }
+      if (round === cfg.repairRounds) break;
+      const next = deps.buildRepairPrompt(messages, a.response!.text, grade.diagnosis);
+      const prefix = isPrefix(messages, next);
+      const added = prefix ? next.slice(messages.length) : next;
+      const nextHash = await promptHash(prefix ? hash : undefined, added);
+      await savePrompt({ hash: nextHash, ...(prefix ? { base: hash } : {}), messages: added });
+      messages = next;
+      hash = nextHash;
+    }
+    if (didWork) worked++;
+    return 'finished';
+  }
+
+  const queue: [Task, number][] = [];
+  for (let s = 0; s < cfg.n; s++) for (const id of cfg.tasks) queue.push([tasks.get(id)!, s]);
+  let next = 0;
+  const workers = Math.max(1, cfg.concurrency + cfg.gradeConcurrency);
+  let crash: unknown;
+
+  async function worker(): Promise<void> {
+    while (next < queue.length && !stop.signal.aborted && !halted) {
+      const [task, sample] = queue[next++];
+      let end: ChainEnd;
+      try {
+        end = await chain(task, sample);
+      } catch (e) {
+        crash ??= e;
+        halted = true;
+        return;
+      }
+      if (end === 'stopped') continue;
+      done++;
+      if (end === 'error') errors++;
+      report();
+    }
+  }
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, () => worker()));
+  } finally {
+    deps.signal?.removeEventListener('abort', onStop);
+    deps.control?.signal.removeEventListener('abort', onStop);
+  }
+
+  const status: RunOutcome['status'] = crash !== undefined || fatal ? 'failed' : cancelled() ? 'cancelled' : 'done';
+  const error: StoredError | undefined = fatal
+    ? fatal.toJSON()
+    : crash !== undefined
+      ? { kind: 'server', code: 'RUN001', message: `internal error: ${crash instanceof Error ? crash.message : String(crash)}` }
+      : undefined;
+  const { error: _old, ...rest } = run;
+  await deps.store.putRun({ ...rest, status, updatedAt: now(), ...(error ? { error } : {}) });
+  report();
+  if (crash !== undefined && !fatal) throw crash;
+  return { status, ...(error ? { error } : {}), progress: progress(), gradeErrors };
+}
+
+export interface RegradeResult {
+  readonly regraded: number;
+  /** Tasks whose local content hash differs from the one the run was made with. */
+  readonly changedTasks: readonly string[];
+  readonly errors: readonly { readonly attemptId: string; readonly message: string }[];
+}
+
+/**
+ * Grades every answered attempt of a run again with the local verifier (no
+ * provider, no key), and records the verifier version in the run.
+ */
+export async function regradeRun(
+  runId: string,
+  deps: {
+    readonly tasks: readonly Task[];
+    readonly grade: (task: Task, responseText: string) => Promise<GradeResult>;
+    readonly store: RunStore;
+    readonly verifier: string;
+    readonly now?: () => number;
+    readonly signal?: AbortSignal;
+    readonly onProgress?: (done: number, total: number) => void;
+  },
+): Promise<RegradeResult> {
+  const now = deps.now ?? (() => Date.now());
+  const run = await deps.store.getRun(runId);
+  if (!run) throw new Error(`no run "${runId}" in the store`);
+  const tasks = new Map(deps.tasks.map((t) => [t.id, t]));
+  const changed = Object.entries(run.taskHashes)
+    .filter(([id, h]) => tasks.has(id) && tasks.get(id)!.hash !== h)
+    .map(([id]) => id);
+  const answered = (await deps.store.listAttempts(runId)).filter((a) => a.response);
+  const errors: { attemptId: string; message: string }[] = [];
+  let regraded = 0;
+  for (const [i, a] of answered.entries()) {
+    if (deps.signal?.aborted) break;
+    const task = tasks.get(a.taskId);
+    if (!task) {
+      errors.push({ attemptId: a.id, message: `task "${a.taskId}" is not loaded` });
+      continue;
+    }
+    try {
+      const grade = await deps.grade(task, a.response!.text);
+      await deps.store.putAttempt({ ...a, grade, gradedAt: now() });
+      regraded++;
+    } catch (e) {
+      errors.push({ attemptId: a.id, message: e instanceof Error ? e.message : String(e) });
+    }
+    deps.onProgress?.(i + 1, answered.length);
+  }
+  await deps.store.putRun({ ...run, provenance: { ...run.provenance, verifier: deps.verifier }, updatedAt: now() });
+  return { regraded, changedTasks: changed, errors };
+}

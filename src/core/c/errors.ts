@@ -1,0 +1,118 @@
+/**
+ * Every diagnostic the C front end and the symbolic executor can produce,
+ * built by the factories below. Codes are stable (docs/c-errors.md lists
+ * them): C00x preprocessor, C01x lexer, C02x parser, C03x-C04x names and
+ * types, C05x execution.
+ */
+import { type Diagnostic, codeFrame } from '../span.ts';
+import type { CSpan } from './ast.ts';
+
+/** A diagnostic about C source: a `Diagnostic` plus the file it is in. */
+export interface CDiagnostic extends Diagnostic {
+  readonly span: CSpan;
+  readonly file: string;
+}
+
+/** Thrown inside the front end and the executor; the public API returns its diagnostic. */
+export class CError extends Error {
+  constructor(readonly diagnostic: CDiagnostic) {
+    super(`${diagnostic.code} ${diagnostic.file}:${diagnostic.span.line}:${diagnostic.span.column}: ${diagnostic.message}`);
+    this.name = 'CError';
+  }
+}
+
+function d(code: string, span: CSpan, message: string): CDiagnostic {
+  return { code, message, span, file: span.file };
+}
+
+/** Adds the terminal text (message and code frame) when the file's text is known. */
+export function withDetail(diag: CDiagnostic, files: ReadonlyMap<string, string>): CDiagnostic {
+  if (diag.detail !== undefined) return diag;
+  const text = files.get(diag.file);
+  const where = `${diag.file}:${diag.span.line}:${diag.span.column}`;
+  const head = `error ${diag.code}: ${diag.message}\n  --> ${where}`;
+  return { ...diag, detail: text === undefined ? head : `${head}\n${codeFrame(text, diag.span)}` };
+}
+
+/** A span for problems that have no better place (an empty file, an API misuse). */
+export function nowhere(file: string): CSpan {
+  return { file, line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0 };
+}
+
+// ------------------------------------------------------------------ preprocessor
+
+export const includeNotFound = (span: CSpan, name: string) =>
+  d('C001', span, `cannot find included file "${name}"`);
+export const systemInclude = (span: CSpan, name: string) =>
+  d('C002', span, `#include <${name}>: system headers are not part of the subset; include the kernel's own headers with "..."`);
+export const conditionalMismatch = (span: CSpan, what: string) => d('C003', span, what);
+export const badIfExpression = (span: CSpan, why: string) => d('C004', span, `bad #if expression: ${why}`);
+export const badMacro = (span: CSpan, why: string) => d('C005', span, why);
+export const unsupportedDirective = (span: CSpan, name: string) =>
+  d('C006', span, `the directive #${name} is not supported`);
+export const macroOperator = (span: CSpan, what: string) =>
+  d('C007', span, `${what} is not supported in macros`);
+export const errorDirective = (span: CSpan, text: string) => d('C008', span, `#error ${text}`.trim());
+export const includeDepth = (span: CSpan, name: string) =>
+  d('C009', span, `#include "${name}" nests too deeply (an include cycle without a guard?)`);
+
+// ------------------------------------------------------------------ lexer
+
+export const unexpectedChar = (span: CSpan, ch: string) =>
+  d('C010', span, `unexpected character '${ch}'`);
+export const unterminated = (span: CSpan, what: string) => d('C011', span, `unterminated ${what}`);
+export const badNumber = (span: CSpan, text: string, why: string) =>
+  d('C012', span, `bad number '${text}': ${why}`);
+
+// ------------------------------------------------------------------ parser
+
+export const expected = (span: CSpan, what: string, found: string) =>
+  d('C020', span, `expected ${what}, found ${found}`);
+export const unsupportedStatement = (span: CSpan, what: string) =>
+  d('C021', span, `${what} is not supported (the subset has if, for with a constant trip count, return, break and continue)`);
+export const unsupportedSyntax = (span: CSpan, what: string) => d('C022', span, `${what} is not supported`);
+
+// ------------------------------------------------------------------ names and types
+
+export const undeclared = (span: CSpan, name: string) => d('C030', span, `'${name}' is not declared`);
+export const typeMismatch = (span: CSpan, why: string) => d('C031', span, why);
+export const noMember = (span: CSpan, type: string, name: string) =>
+  d('C032', span, `${type} has no member named '${name}'`);
+export const notLvalue = (span: CSpan, what: string) => d('C033', span, `${what} needs an assignable lvalue`);
+export const conflict = (span: CSpan, why: string) => d('C034', span, why);
+export const incompleteType = (span: CSpan, type: string) => d('C035', span, `${type} is incomplete here`);
+export const globalInitializer = (span: CSpan, name: string) =>
+  d('C036', span, `global '${name}' has an initializer; globals start from an arbitrary state, so initializers are not allowed`);
+export const unsupportedType = (span: CSpan, what: string) => d('C037', span, `${what} is not supported`);
+export const notConstant = (span: CSpan, what: string) => d('C038', span, `${what} must be an integer constant expression`);
+export const bitField = (span: CSpan, width: string) =>
+  d('C039', span, `bit-field of width ${width}: only ': 64' on a 64-bit type is supported`);
+export const pointerArithmetic = (span: CSpan) =>
+  d('C040', span, 'pointer arithmetic is not supported; index an array instead');
+export const structValue = (span: CSpan, type: string) =>
+  d('C041', span, `a value of type ${type} cannot be used here; access its scalar fields instead`);
+export const argCount = (span: CSpan, name: string, want: number, got: number) =>
+  d('C042', span, `'${name}' takes ${want} argument${want === 1 ? '' : 's'}, got ${got}`);
+export const addressOfLocal = (span: CSpan, name: string) =>
+  d('C043', span, `cannot take the address of local '${name}'; pointers may only point into globals`);
+export const staticAssertFailed = (span: CSpan, message: string) =>
+  d('C044', span, `static assertion failed${message ? `: ${message}` : ''}`);
+export const notAFunction = (span: CSpan, name: string) => d('C045', span, `'${name}' is not a function`);
+export const voidValue = (span: CSpan) => d('C046', span, 'a void value is used');
+
+// ------------------------------------------------------------------ execution
+
+export const unknownFunction = (span: CSpan, name: string) =>
+  d('C050', span, `call of '${name}', which has no body and is not a known built-in or hook`);
+export const recursion = (span: CSpan, name: string) =>
+  d('C051', span, `recursive call of '${name}'; the executor inlines calls, so recursion is not supported`);
+export const loopBound = (span: CSpan) =>
+  d('C052', span, 'the loop condition is not constant: a for loop needs a trip count that is constant after constant folding');
+export const stepLimit = (span: CSpan, limit: number) =>
+  d('C053', span, `execution exceeded ${limit} steps (a loop that does not end?)`);
+export const wholeObject = (span: CSpan, why: string) => d('C054', span, why);
+export const nullDeref = (span: CSpan) => d('C055', span, 'dereference of a null or uninitialized pointer');
+export const badPointer = (span: CSpan, why: string) => d('C056', span, why);
+export const internal = (span: CSpan, why: string) => d('C057', span, `internal error: ${why}`);
+export const noSuchFunction = (span: CSpan, name: string) => d('C058', span, `no function named '${name}' with a body`);
+export const badArguments = (span: CSpan, why: string) => d('C059', span, why);

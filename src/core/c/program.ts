@@ -1,0 +1,198 @@
+/**
+ * Linking: preprocesses and parses each translation unit, checks them, and
+ * joins them into one program with a single table of globals and one of
+ * functions. An override unit (a buggy variant, or `--impl FILE`) is linked
+ * last: each function it defines replaces the kernel's function of the same
+ * name for every caller, and it may add helpers of its own.
+ */
+import type { CSpan, FunctionDef, TranslationUnit } from './ast.ts';
+import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema, UnitChecker } from './check.ts';
+import { type CDiagnostic, conflict, withDetail } from './errors.ts';
+import { parse } from './parser.ts';
+import { type SourceFiles, preprocess } from './preprocess.ts';
+import { type StructType, sameType, typeName } from './types.ts';
+
+export type { SourceFiles } from './preprocess.ts';
+export type { Binding, FunctionInfo, GlobalVar, LocalVar } from './check.ts';
+
+/** A checked, linked C program, ready for symbolic execution. */
+export interface CProgram {
+  /** All source text, overrides included (for code frames and span rewriting). */
+  readonly files: SourceFiles;
+  readonly units: readonly TranslationUnit[];
+  /** Every global variable, by name. */
+  readonly globals: ReadonlyMap<string, GlobalVar>;
+  /** The function in effect for each name (an override's, or the kernel's definition, or a bare declaration). */
+  readonly functions: ReadonlyMap<string, FunctionInfo>;
+  /** Expression types and name bindings. */
+  readonly sema: Sema;
+}
+
+export interface Override {
+  readonly path: string;
+  readonly text: string;
+}
+
+export type ParseProgramResult =
+  | { readonly ok: true; readonly program: CProgram }
+  | { readonly ok: false; readonly errors: CDiagnostic[] };
+
+interface FunctionEntry {
+  /** Definitions: at most one per (unit, static) pair, plus overrides. */
+  defs: FunctionInfo[];
+  decl?: FunctionInfo;
+}
+
+class ProgramLinker implements Linker {
+  readonly sema = new Sema();
+  readonly structs = new Map<string, StructType>();
+  readonly sites = new Map<string, string>();
+  readonly globals = new Map<string, GlobalVar>();
+  readonly functions = new Map<string, FunctionEntry>();
+  readonly errors: CDiagnostic[] = [];
+  private localIds = 0;
+
+  struct(id: string): StructType | undefined {
+    return this.structs.get(id);
+  }
+
+  addStruct(s: StructType, site: string): void {
+    this.structs.set(s.id, s);
+    if (site) this.sites.set(s.id, site);
+  }
+
+  structSite(id: string): string | undefined {
+    return this.sites.get(id);
+  }
+
+  declareGlobal(g: GlobalVar, _defined: boolean): void {
+    const old = this.globals.get(g.name);
+    if (!old) {
+      this.globals.set(g.name, g);
+      return;
+    }
+    if (!sameType(old.type, g.type)) {
+      this.fail(conflict(g.span, `'${g.name}' is declared as ${typeName(g.type)} here and as ${typeName(old.type)} at ${where(old.span)}`));
+    }
+  }
+
+  global(name: string): GlobalVar | undefined {
+    return this.globals.get(name);
+  }
+
+  declareFunction(f: FunctionInfo, def: FunctionDef | undefined): void {
+    let e = this.functions.get(f.name);
+    if (!e) {
+      e = { defs: [] };
+      this.functions.set(f.name, e);
+    }
+    const other = e.decl ?? e.defs[0];
+    if (other && !sameType(other.type, f.type)) {
+      this.fail(conflict(f.span, `'${f.name}' is declared as ${typeName(f.type)} here and as ${typeName(other.type)} at ${where(other.span)}`));
+      return;
+    }
+    if (!def) {
+      e.decl ??= f;
+      return;
+    }
+    const clash = e.defs.find((x) => x.fromOverride === f.fromOverride && (x.unit === f.unit || (!x.isStatic && !f.isStatic)));
+    if (clash) {
+      this.fail(conflict(f.span, `'${f.name}' is defined twice (also at ${where(clash.span)})`));
+      return;
+    }
+    e.defs.push(f);
+  }
+
+  resolveFunction(unit: string, name: string): FunctionInfo | undefined {
+    const e = this.functions.get(name);
+    if (!e) return undefined;
+    return (
+      e.defs.find((d) => d.fromOverride) ??
+      e.defs.find((d) => d.unit === unit) ??
+      e.defs.find((d) => !d.isStatic) ??
+      e.defs[0] ??
+      e.decl
+    );
+  }
+
+  nextLocalId(): number {
+    return ++this.localIds;
+  }
+
+  /** The function in effect for callers that have no static one of their own. */
+  effective(name: string): FunctionInfo | undefined {
+    const e = this.functions.get(name);
+    if (!e) return undefined;
+    return e.defs.find((d) => d.fromOverride) ?? e.defs.find((d) => !d.isStatic) ?? e.defs[0] ?? e.decl;
+  }
+
+  private fail(d: CDiagnostic): void {
+    this.errors.push(d);
+  }
+}
+
+function where(s: CSpan): string {
+  return `${s.file}:${s.line}:${s.column}`;
+}
+
+/**
+ * Preprocesses, parses, checks and links the translation units `units` of
+ * `files` (paths of .c files), then the `overrides`. Returns the program,
+ * or every error found (at most the first per unit and phase).
+ */
+export function parseProgram(files: SourceFiles, units: readonly string[], overrides: readonly Override[] = []): ParseProgramResult {
+  const all = new Map(files);
+  for (const o of overrides) all.set(o.path, o.text);
+  const errors: CDiagnostic[] = [];
+  const parsed: { unit: TranslationUnit; override: boolean }[] = [];
+  const sources = [...units.map((u) => ({ path: u, override: false })), ...overrides.map((o) => ({ path: o.path, override: true }))];
+  for (const { path, override } of sources) {
+    const pp = preprocess(all, path);
+    if (pp.errors.length) {
+      errors.push(...pp.errors);
+      continue;
+    }
+    const r = parse(path, pp.tokens);
+    if (!r.ok) errors.push(...r.errors);
+    else parsed.push({ unit: r.unit, override });
+  }
+  if (errors.length) return fail(errors, all);
+
+  const linker = new ProgramLinker();
+  const checkers = parsed.map(({ unit, override }) => new UnitChecker(unit, linker, override));
+  for (const c of checkers) c.declarations();
+  for (const c of checkers) errors.push(...c.errors);
+  errors.push(...linker.errors);
+  if (errors.length) return fail(errors, all);
+
+  for (const c of checkers) c.bodies();
+  for (const c of checkers) errors.push(...c.errors);
+  if (errors.length) return fail(errors, all);
+
+  const functions = new Map<string, FunctionInfo>();
+  for (const name of linker.functions.keys()) functions.set(name, linker.effective(name)!);
+  return {
+    ok: true,
+    program: { files: all, units: parsed.map((p) => p.unit), globals: linker.globals, functions, sema: linker.sema },
+  };
+}
+
+function fail(errors: CDiagnostic[], files: SourceFiles): ParseProgramResult {
+  return { ok: false, errors: errors.map((e) => withDetail(e, files)) };
+}
+
+/** The signature of a function as bit-vector widths (0 for void; pointers are 64-bit unsigned). */
+export function functionSignature(
+  program: CProgram,
+  name: string,
+):
+  | { params: { name: string; width: number; signed: boolean }[]; ret: { width: number; signed: boolean } }
+  | undefined {
+  const f = program.functions.get(name);
+  if (!f) return undefined;
+  const w = (t: FunctionInfo['type']['ret']) =>
+    t.kind === 'int' ? { width: t.width, signed: t.signed } : t.kind === 'pointer' ? { width: 64, signed: false } : { width: 0, signed: false };
+  return { params: f.params.map((p) => ({ name: p.name, ...w(p.type) })), ret: w(f.type.ret) };
+}
+
+export type { Binding as CBinding };

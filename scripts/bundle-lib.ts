@@ -1,0 +1,51 @@
+/**
+ * Collects the kernel sources, oracle specs, shared spec helpers and
+ * descriptions under tasks/hv6 into one JSON value, so that Node, the CLI
+ * and the browser all read the same content with a plain JSON import.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ContentBundle {
+  format: 1;
+  /** sha256 of the kernel sources (hex, first 16 chars): the "kernel version" in share links and runs. */
+  kernelHash: string;
+  kernel: { files: Record<string, string>; units: string[] };
+  specs: Record<string, string>;
+  shared: Record<string, string>;
+  descriptions: Record<string, string>;
+}
+
+function readDir(dir: string, ext: RegExp): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    if (ext.test(name)) out[name] = readFileSync(join(dir, name), 'utf8');
+  }
+  return out;
+}
+
+function strip(files: Record<string, string>, ext: RegExp): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([k, v]) => [k.replace(ext, ''), v]));
+}
+
+export function collectBundle(root: string): ContentBundle {
+  const base = join(root, 'tasks/hv6');
+  const files = readDir(join(base, 'kernel'), /\.(c|h)$/);
+  const units = Object.keys(files).filter((f) => f.endsWith('.c'));
+  const hash = createHash('sha256');
+  for (const [k, v] of Object.entries(files)) hash.update(`${k}\0${v}\0`);
+  return {
+    format: 1,
+    kernelHash: hash.digest('hex').slice(0, 16),
+    kernel: { files, units },
+    specs: strip(readDir(join(base, 'specs'), /\.py$/), /\.py$/),
+    shared: strip(readDir(join(base, 'specs/_shared'), /\.py$/), /\.py$/),
+    descriptions: strip(readDir(join(base, 'descriptions'), /\.md$/), /\.md$/),
+  };
+}
+
+export function bundleText(root: string): string {
+  return `${JSON.stringify(collectBundle(root), null, 1)}\n`;
+}

@@ -1,0 +1,51 @@
+/**
+ * The kernel's content (C sources, oracle specs, descriptions) from the
+ * generated bundle `tasks/hv6/bundle.json` (`npm run bundle` rebuilds it; a
+ * test checks it is current). One JSON import works in Node, Vite and workers.
+ */
+import bundle from '../../../tasks/hv6/bundle.json';
+
+export interface KernelContent {
+  readonly kernelHash: string;
+  /** path -> text, for `#include` resolution. */
+  readonly files: ReadonlyMap<string, string>;
+  /** The translation units to link. */
+  readonly units: readonly string[];
+  readonly specs: Readonly<Record<string, string>>;
+  readonly shared: Readonly<Record<string, string>>;
+  readonly descriptions: Readonly<Record<string, string>>;
+}
+
+export const KERNEL: KernelContent = {
+  kernelHash: bundle.kernelHash,
+  files: new Map(Object.entries(bundle.kernel.files as Record<string, string>)),
+  units: bundle.kernel.units,
+  specs: bundle.specs as Record<string, string>,
+  shared: bundle.shared as Record<string, string>,
+  descriptions: bundle.descriptions as Record<string, string>,
+};
+
+const USES = /^#\s*uses:\s*(.+)$/gm;
+
+/**
+ * Resolves `# uses: name` lines by appending the shared helper definitions
+ * after the text (appending keeps the spec's own line numbers unchanged;
+ * Python resolves names at call time, so order does not matter).
+ */
+export function resolveUses(text: string, shared: Readonly<Record<string, string>> = KERNEL.shared): string {
+  const names = new Set<string>();
+  for (const m of text.matchAll(USES)) for (const n of m[1].split(/[,\s]+/)) if (n) names.add(n);
+  let out = text;
+  for (const n of names) {
+    const body = shared[n];
+    if (body === undefined) throw new Error(`spec helper '${n}' not found in tasks/hv6/specs/_shared`);
+    out += `\n\n# --- shared helper: ${n} ---\n${body}`;
+  }
+  return out;
+}
+
+/** The oracle spec of a handler, ready to run; undefined if there is none. */
+export function oracleSpec(handler: string, content: KernelContent = KERNEL): string | undefined {
+  const text = content.specs[handler];
+  return text === undefined ? undefined : resolveUses(text, content.shared);
+}

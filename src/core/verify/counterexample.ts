@@ -1,0 +1,139 @@
+/**
+ * Turns a refuting model into what a kernel engineer wants to read: the
+ * arguments, the state cells that differ (old, spec's new, implementation's
+ * new), and the pre-state facts the decision depended on. Every value shown
+ * is computed by our own evaluator under the model (the replay).
+ */
+import { type Interpretation, type Value, evaluate } from '../smt/eval.ts';
+import { BOOL, type Term, toSigned } from '../smt/term.ts';
+import { ENUMS } from '../kernel/constants.ts';
+import type { HandlerArg } from '../kernel/handlers.ts';
+import { applications } from './quantified.ts';
+import type { Failure } from './prove.ts';
+import { type FieldObligation, isFieldObligation } from './refinement.ts';
+import type { CexArg, CexRow, Counterexample } from './verdict.ts';
+
+/** Which enum names the values of a field (by abstract path or C leaf). */
+const ENUM_OF: Record<string, Record<string, bigint>> = {
+  'procs.state': ENUMS.proc_state,
+  'pages.type': ENUMS.page_type,
+  'dmapages.type': ENUMS.page_type,
+  'files.type': ENUMS.file_type,
+  'intremaps.state': ENUMS.intremap_state,
+  'proc_table.state': ENUMS.proc_state,
+  'page_desc_table.type': ENUMS.page_type,
+  'dmapage_desc_table.type': ENUMS.page_type,
+  'file_table.type': ENUMS.file_type,
+  'intremap_table.state': ENUMS.intremap_state,
+};
+
+/** Index names for display, by struct. */
+const INDEX_NAMES: Record<string, string[]> = {
+  procs: ['pid', 'fd'],
+  pages: ['pn', 'idx'],
+  dmapages: ['dmapn'],
+  files: ['fn'],
+  pci: ['devid'],
+  pcipages: ['pcipn'],
+  vectors: ['vector'],
+  io: ['port'],
+  intremaps: ['index'],
+};
+
+/** Renders a value: True/False, decimal below 256 (signed where it reads better), hex above, enum names. */
+export function showValue(v: Value, width: number, field?: string): string {
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  const names = field ? ENUM_OF[field] : undefined;
+  if (names) {
+    const hit = Object.entries(names).find(([, x]) => x === v);
+    if (hit) return hit[0];
+  }
+  if (width === BOOL) return String(v);
+  const signed = toSigned(v, width);
+  if (signed < 0n && signed > -4096n) return `${signed}`;
+  return v < 256n ? `${v}` : `0x${v.toString(16)}`;
+}
+
+function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value {
+  return evaluate(t, model, memo);
+}
+
+/** Human name of a pre-state symbol: "c:proc_table.state" -> "procs.state" style keys stay readable. */
+function symbolLabel(fn: string): string {
+  return fn.replace(/^c:/, '').replace(/^old\./, '');
+}
+
+export interface CexInput {
+  readonly model: Interpretation;
+  readonly args: readonly { readonly arg: HandlerArg; readonly term: Term }[];
+  readonly cond: Term;
+  readonly ret: Term;
+  readonly failures: readonly Failure[];
+  readonly replayed: boolean;
+  readonly specLine?: number;
+}
+
+export function buildCounterexample(input: CexInput): Counterexample {
+  const memo = new Map<number, Value>();
+  const { model } = input;
+  const args: CexArg[] = input.args.map(({ arg, term }) => ({
+    name: arg.name,
+    sort: arg.sort,
+    value: showValue(ev(term, model, memo), term.sort),
+  }));
+  const specCond = ev(input.cond, model, memo) === true;
+  const retRaw = ev(input.ret, model, memo) as bigint;
+  const implRet = `${toSigned(retRaw, input.ret.sort)}`;
+
+  const rows: CexRow[] = [];
+  for (const f of input.failures) {
+    if (!isFieldObligation(f.obligation)) continue;
+    rows.push(fieldRow(f.obligation, model, memo));
+  }
+
+  // Pre-state facts the spec's condition and the return value read.
+  const context: string[] = [];
+  const seen = new Set<string>();
+  const apps = applications([input.cond, input.ret]);
+  for (const [fn, list] of apps) {
+    for (const app of list.slice(0, 6)) {
+      const idx = app.args.map((a) => showValue(ev(a, model, memo), a.sort)).join(', ');
+      const label = symbolLabel(fn);
+      const text = `${label}[${idx}] = ${showValue(ev(app, model, memo), app.sort, label)}`;
+      if (!seen.has(text)) {
+        seen.add(text);
+        context.push(text);
+      }
+    }
+  }
+  context.sort();
+
+  const failed = input.failures.map((f) => (f.failedParts.length ? `${f.obligation.name} (${f.failedParts.join(', ')})` : f.obligation.name));
+  const argText = args.map((a) => `${a.name}=${a.value}`).join(', ');
+  const lines = [`With ${argText || 'no arguments'}: the spec's condition is ${specCond ? 'True' : 'False'} and the implementation returns ${implRet}.`];
+  if (failed.length) lines.push(`Failing: ${failed.join('; ')}.`);
+  for (const r of rows.filter((x) => x.differs)) {
+    const at = r.index.length ? `[${r.index.join(', ')}]` : '';
+    lines.push(`${r.field}${at}: was ${r.old}, the spec makes it ${r.spec}, the implementation makes it ${r.impl}.`);
+  }
+  return {
+    args,
+    specCond,
+    implRet,
+    rows,
+    context: context.slice(0, 24),
+    specLine: input.specLine,
+    replayed: input.replayed,
+    summary: lines.join('\n'),
+  };
+}
+
+function fieldRow(ob: FieldObligation, model: Interpretation, memo: Map<number, Value>): CexRow {
+  const names = ob.field.struct ? INDEX_NAMES[ob.field.struct] ?? [] : [];
+  const index = ob.indices.map((x, i) => `${names[i] ?? `i${i}`}=${showValue(ev(x, model, memo), x.sort)}`);
+  const path = ob.field.path;
+  const old = showValue(ev(ob.oldValue, model, memo), ob.oldValue.sort, path);
+  const spec = showValue(ev(ob.specValue, model, memo), ob.specValue.sort, path);
+  const impl = showValue(ev(ob.implValue, model, memo), ob.implValue.sort, path);
+  return { field: path, index, old, spec, impl, differs: spec !== impl };
+}

@@ -1,0 +1,128 @@
+/**
+ * Discharges a list of named obligations with fresh solver queries: all at
+ * once first; on failure, the model itself tells which obligations it
+ * falsifies (re-evaluated by our own evaluator, which is also the replay),
+ * and the remaining ones are checked together again until every obligation
+ * is either proved or refuted.
+ */
+import { type Value, evaluate } from '../smt/eval.ts';
+import * as o from '../smt/ops.ts';
+import type { CheckResult, SmtEngine, SmtModel } from '../smt/solver.ts';
+import type { Term } from '../smt/term.ts';
+import type { ObligationResult } from './verdict.ts';
+
+export interface Obligation {
+  /** "cond", a field path, "safety", "impl-invariants", a lemma name, ... */
+  readonly name: string;
+  /** Must be valid under the assumptions. */
+  readonly goal: Term;
+  /** Labelled sub-goals, to say which part failed (safety conditions, invariants). */
+  readonly parts?: readonly { readonly label: string; readonly goal: Term }[];
+}
+
+export interface Failure {
+  readonly obligation: Obligation;
+  /** Labels of the parts that the model falsifies. */
+  readonly failedParts: readonly string[];
+}
+
+export interface ProofOutcome {
+  readonly results: ObligationResult[];
+  /** Set when at least one obligation is refuted: the first model and what it falsifies. */
+  readonly refutation?: {
+    readonly model: SmtModel;
+    readonly failures: readonly Failure[];
+    /** Our evaluator agreed with Z3: assumptions true and the failures false under the model. */
+    readonly replayed: boolean;
+  };
+  /** Total solver time and number of queries. */
+  readonly solverMs: number;
+  readonly queries: number;
+}
+
+export interface ProveOptions {
+  readonly timeoutMs?: number;
+  /** The instances of the assumed facts for a query whose negated goal is `roots`. */
+  readonly assume: (roots: readonly Term[]) => Term[];
+}
+
+function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
+  return evaluate(t, model, memo) === true;
+}
+
+function undecided(reason: string): 'timeout' | 'unknown' {
+  return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
+}
+
+export async function prove(obligations: readonly Obligation[], engine: SmtEngine, opts: ProveOptions): Promise<ProofOutcome> {
+  const status = new Map<string, ObligationResult>();
+  let solverMs = 0;
+  let queries = 0;
+  let refutation: ProofOutcome['refutation'];
+
+  const check = async (goals: readonly Obligation[]): Promise<{ r: CheckResult; assumptions: Term[] }> => {
+    const negated = o.not(o.and(...goals.map((g) => g.goal)));
+    const assumptions = opts.assume([negated]);
+    const r = await engine.check([...assumptions, negated], { timeoutMs: opts.timeoutMs });
+    solverMs += r.ms;
+    queries++;
+    return { r, assumptions };
+  };
+
+  /** Marks what `model` falsifies among `candidates`; returns false if our evaluator disagrees with Z3. */
+  const record = (model: SmtModel, ms: number, candidates: readonly Obligation[], assumptions: readonly Term[]): boolean => {
+    const memo = new Map<number, Value>();
+    const failures: Failure[] = [];
+    for (const ob of candidates) {
+      if (holds(ob.goal, model, memo)) continue;
+      const failedParts = (ob.parts ?? []).filter((p) => !holds(p.goal, model, memo)).map((p) => p.label);
+      failures.push({ obligation: ob, failedParts });
+      status.set(ob.name, { name: ob.name, status: 'failed', ms });
+    }
+    const consistent = failures.length > 0 && assumptions.every((a) => holds(a, model, memo));
+    if (!refutation) refutation = { model, failures, replayed: consistent };
+    else model.dispose();
+    return consistent;
+  };
+
+  const settleOne = async (ob: Obligation): Promise<void> => {
+    const { r, assumptions } = await check([ob]);
+    if (r.status === 'unsat') status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
+    else if (r.status === 'unknown') status.set(ob.name, { name: ob.name, status: undecided(r.reason), ms: r.ms });
+    else if (!record(r.model, r.ms, [ob], assumptions)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms });
+  };
+
+  let pending = obligations.filter((ob) => {
+    if (ob.goal.op === 'const' && ob.goal.value === true) {
+      status.set(ob.name, { name: ob.name, status: 'proved', ms: 0 });
+      return false;
+    }
+    return true;
+  });
+  while (pending.length > 0) {
+    const { r, assumptions } = await check(pending);
+    if (r.status === 'unsat') {
+      for (const ob of pending) status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
+      break;
+    }
+    if (r.status === 'unknown') {
+      // A smaller query may still be decided: try each obligation on its own.
+      if (pending.length === 1) status.set(pending[0].name, { name: pending[0].name, status: undecided(r.reason), ms: r.ms });
+      else for (const ob of pending) await settleOne(ob);
+      break;
+    }
+    if (!record(r.model, r.ms, pending, assumptions)) {
+      // Our evaluator disagrees with the solver's model: an internal error, never a proof.
+      for (const ob of pending) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms });
+      break;
+    }
+    pending = pending.filter((ob) => !status.has(ob.name));
+  }
+
+  return {
+    results: obligations.map((ob) => status.get(ob.name) ?? { name: ob.name, status: 'unknown' }),
+    refutation,
+    solverMs,
+    queries,
+  };
+}

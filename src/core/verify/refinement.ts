@@ -1,0 +1,95 @@
+/**
+ * Refinement of one handler (DESIGN.md "What is proved"). From a C state σ
+ * that satisfies the representation invariants, and the abstract state S it
+ * represents (equivalent by construction, see kernel/equiv.ts):
+ *
+ *   spec_h(S, a) = (cond, S')      impl_h(σ, a) = (ret, σ')
+ *
+ * prove  cond == (ret == 0),  S'.f == abs(σ').f  for every backed field f
+ * (under the field's guard),  the implementation is safe, and σ' satisfies
+ * the representation invariants again.
+ *
+ * This module only states the obligations; it knows nothing of C or Python
+ * syntax. `prove.ts` discharges them.
+ */
+import * as o from '../smt/ops.ts';
+import { type Term, bvConst } from '../smt/term.ts';
+import { BACKED_FIELDS, type CMemory, abstractRead, backing, skolems } from '../kernel/equiv.ts';
+import { implInvariants } from '../kernel/invariants.ts';
+import type { FieldSchema } from '../kernel/schema.ts';
+import { type AbstractState, countOf } from '../kernel/state.ts';
+import type { Obligation } from './prove.ts';
+import { type Quantified, instantiate, skolemize } from './quantified.ts';
+
+/** One run of both sides from the same start. */
+export interface RefinementStep {
+  /** σ, the C pre-state (fresh symbols). */
+  readonly mem: CMemory;
+  /** S, the abstract pre-state read from σ. */
+  readonly pre: AbstractState;
+  /** The spec's success condition and post-state. */
+  readonly cond: Term;
+  readonly post: AbstractState;
+  /** The implementation's return value (32-bit int), post-memory and safety conditions. */
+  readonly ret: Term;
+  readonly memAfter: CMemory;
+  readonly safety: readonly { readonly label: string; readonly ok: Term }[];
+}
+
+/** A field obligation keeps what is needed to show a counterexample row. */
+export interface FieldObligation extends Obligation {
+  readonly field: FieldSchema;
+  readonly indices: readonly Term[];
+  readonly oldValue: Term;
+  readonly specValue: Term;
+  readonly implValue: Term;
+}
+
+export function isFieldObligation(ob: Obligation): ob is FieldObligation {
+  return 'field' in ob;
+}
+
+/** The value of field `path` of an abstract state at `xs` (a Refcnt's count). */
+export function readField(s: AbstractState, field: FieldSchema, xs: readonly Term[]): Term {
+  return countOf(s.get(field.path)!).apply(xs);
+}
+
+/** cond == (ret == 0): the spec succeeds exactly when the implementation returns 0. */
+export function condObligation(step: RefinementStep): Obligation {
+  return { name: 'cond', goal: o.eq(step.cond, o.eq(step.ret, bvConst(0, step.ret.sort))) };
+}
+
+/** S'.f == abs(σ').f at fresh indices satisfying the field's guard. */
+export function fieldObligations(step: RefinementStep): FieldObligation[] {
+  return BACKED_FIELDS.map((field) => {
+    const xs = skolems(field, 'ref');
+    const specValue = readField(step.post, field, xs);
+    const implValue = abstractRead(step.memAfter, field.path, xs);
+    const oldValue = readField(step.pre, field, xs);
+    const goal = o.implies(backing(field.path)!.guard(xs), o.eq(specValue, implValue));
+    return { name: field.path, goal, field, indices: xs, oldValue, specValue, implValue };
+  });
+}
+
+/** No assert fails, no index is out of bounds, no division by zero, no shift too far. */
+export function safetyObligation(step: RefinementStep): Obligation {
+  const parts = step.safety.map((s) => ({ label: s.label, goal: s.ok }));
+  return { name: 'safety', goal: o.and(...parts.map((p) => p.goal)), parts };
+}
+
+/** σ' satisfies the representation invariants (each skolemised). */
+export function invariantObligation(step: RefinementStep): Obligation {
+  const parts = implInvariants(step.memAfter, step.mem).map((inv) => ({ label: inv.name, goal: skolemize(inv, 'post').goal }));
+  return { name: 'impl-invariants', goal: o.and(...parts.map((p) => p.goal)), parts };
+}
+
+/** All refinement obligations of one step, spec-dependent ones first. */
+export function refinementObligations(step: RefinementStep): Obligation[] {
+  return [condObligation(step), ...fieldObligations(step), safetyObligation(step), invariantObligation(step)];
+}
+
+/** The assumption instances for a query: the representation invariants of σ at the query's terms. */
+export function assumeInvariants(mem: CMemory): (roots: readonly Term[]) => Term[] {
+  const facts: Quantified[] = implInvariants(mem);
+  return (roots) => instantiate(facts, roots);
+}

@@ -1,0 +1,19 @@
+# expect: refuted procs.nr_vectors
+# mistake: the caller does not count the vector
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+
+
+def sys_alloc_vector(old, vector):
+    cur = old.current
+
+    cond = z3.And(
+        # the vector is free (not owned, not reserved by the kernel)
+        old.vectors[vector].owner == z3.BitVecVal(0, dt.pid_t),
+    )
+
+    new = old.copy()
+    new.vectors[vector].owner = cur
+
+    return cond, util.If(cond, new, old)

@@ -1,0 +1,36 @@
+# expect: refuted cond
+# mistake: any page of pid (a page table, say) may be overwritten
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_pn_valid
+
+
+def sys_copy_frame(old, frm, pid, to):
+    cur = old.current
+
+    cond = z3.And(
+        # the source is a RAM page number
+        is_pn_valid(frm),
+        # holding a frame
+        old.pages[frm].type == dt.page_type.PAGE_TYPE_FRAME,
+        # of the caller
+        old.pages[frm].owner == cur,
+        # pid names a real process-table slot
+        is_pid_valid(pid),
+        # the destination is a RAM page number
+        is_pn_valid(to),
+        # of the target process
+        old.pages[to].owner == pid,
+        # the target is the caller, or an embryo child of the caller
+        z3.Or(pid == cur,
+              z3.And(old.procs[pid].ppid == cur,
+                     old.procs[pid].state == dt.proc_state.PROC_EMBRYO)),
+    )
+
+    new = old.copy()
+
+    # Page `to` becomes a word-for-word copy of page `frm`.
+    new.pages.data = lambda p, i, oldfn: util.If(p == to, oldfn(frm, i), oldfn(p, i))
+
+    return cond, util.If(cond, new, old)

@@ -1,0 +1,26 @@
+# expect: refuted files.offset
+# mistake: the offset is reset instead of set
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_fd_valid, is_fn_valid
+
+
+def sys_lseek(old, fd, offset):
+    fn = old.procs[old.current].ofile(fd)
+
+    cond = z3.And(
+        # fd is a descriptor number
+        is_fd_valid(fd),
+        # the caller's fd is open
+        is_fn_valid(fn),
+        # on a file that has a position (an inode)
+        old.files[fn].type == dt.file_type.FD_INODE,
+        # and the new position is not negative (signed comparison)
+        offset >= z3.BitVecVal(0, dt.off_t),
+    )
+
+    new = old.copy()
+    new.files[fn].offset = z3.BitVecVal(0, dt.off_t)
+
+    return cond, util.If(cond, new, old)

@@ -1,0 +1,30 @@
+# expect: refuted cond
+# mistake: the owner is looked up through the vector, not the device
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_intremap_valid
+
+
+def sys_reclaim_intremap(old, index):
+    owner = old.vectors[old.intremaps[index].vector].owner
+
+    cond = z3.And(
+        # index names an interrupt-remapping entry
+        is_intremap_valid(index),
+        # which is in use
+        old.intremaps[index].state == dt.intremap_state.IR_ACTIVE,
+        # its device belongs to a real process
+        is_pid_valid(owner),
+        # which has exited
+        old.procs[owner].state == dt.proc_state.PROC_ZOMBIE,
+    )
+
+    new = old.copy()
+
+    new.intremaps[index].state = dt.intremap_state.IR_FREE
+    new.intremaps[index].devid = z3.BitVecVal(0, dt.devid_t)
+    new.intremaps[index].vector = z3.BitVecVal(0, dt.uint8_t)
+    new.procs[owner].nr_intremaps[index] -= 1
+
+    return cond, util.If(cond, new, old)

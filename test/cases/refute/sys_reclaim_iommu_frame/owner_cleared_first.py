@@ -1,0 +1,32 @@
+# expect: refuted procs.nr_dmapages
+# mistake: the owner is read after it was cleared, so pid 0 loses the page
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_dmapn_valid
+
+
+def sys_reclaim_iommu_frame(old, dmapn):
+    owner = old.dmapages[dmapn].owner
+
+    cond = z3.And(
+        # dmapn is a DMA page number
+        is_dmapn_valid(dmapn),
+        # the DMA page is in use
+        old.dmapages[dmapn].type != dt.page_type.PAGE_TYPE_FREE,
+        # by a real process
+        is_pid_valid(owner),
+        # which has exited
+        old.procs[owner].state == dt.proc_state.PROC_ZOMBIE,
+        # and owns no device that might still write to the page
+        old.procs[owner].nr_devs() == z3.BitVecVal(0, dt.size_t),
+    )
+
+    new = old.copy()
+
+    # Take the page from its owner (read before the owner is cleared), then free it.
+    new.dmapages[dmapn].type = dt.page_type.PAGE_TYPE_FREE
+    new.dmapages[dmapn].owner = z3.BitVecVal(0, dt.pid_t)
+    new.procs[new.dmapages[dmapn].owner].nr_dmapages[dmapn] -= 1
+
+    return cond, util.If(cond, new, old)

@@ -1,0 +1,23 @@
+# expect: refuted cond
+# mistake: vectors of live processes may be taken
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid
+
+
+def sys_reclaim_vector(old, vector):
+    owner = old.vectors[vector].owner
+
+    cond = z3.And(
+        # the vector belongs to a real process
+        is_pid_valid(owner),
+        # and no interrupt-remapping entry of that process can still route to it
+        old.procs[owner].nr_intremaps() == z3.BitVecVal(0, dt.size_t),
+    )
+
+    new = old.copy()
+    new.vectors[vector].owner = z3.BitVecVal(0, dt.pid_t)
+    new.procs[owner].nr_vectors[vector] -= 1
+
+    return cond, util.If(cond, new, old)

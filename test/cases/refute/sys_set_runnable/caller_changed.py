@@ -1,0 +1,22 @@
+# expect: refuted procs.state
+# mistake: the caller instead of the child changes state
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid
+
+
+def sys_set_runnable(old, pid):
+    cond = z3.And(
+        # pid names a real process-table slot
+        is_pid_valid(pid),
+        # the caller is its parent
+        old.procs[pid].ppid == old.current,
+        # and it has not been started yet
+        old.procs[pid].state == dt.proc_state.PROC_EMBRYO,
+    )
+
+    new = old.copy()
+    new.procs[old.current].state = dt.proc_state.PROC_RUNNABLE
+
+    return cond, util.If(cond, new, old)

@@ -1,0 +1,281 @@
+/**
+ * The syntax tree of the spec dialect: the Python subset that hv6 specs use.
+ * Every node carries the span of its source text. Nodes are tagged unions on
+ * `kind`; passes switch over them exhaustively.
+ */
+import type { Span } from '../span.ts';
+
+export interface Module {
+  readonly kind: 'Module';
+  readonly body: readonly Stmt[];
+  readonly span: Span;
+}
+
+export type Stmt =
+  | FunctionDef
+  | Return
+  | Assign
+  | AugAssign
+  | ExprStmt
+  | If
+  | Pass
+  | Import
+  | ImportFrom
+  | Assert;
+
+export interface Param {
+  readonly name: string;
+  readonly default?: Expr;
+  /** `*args` collects the remaining positional arguments. */
+  readonly star: boolean;
+  readonly span: Span;
+}
+
+/** Names a function or lambda binds locally (computed by `check.ts`). */
+export interface Scoped {
+  locals?: ReadonlySet<string>;
+}
+
+export interface FunctionDef extends Scoped {
+  readonly kind: 'FunctionDef';
+  readonly name: string;
+  readonly nameSpan: Span;
+  readonly params: readonly Param[];
+  readonly body: readonly Stmt[];
+  readonly span: Span;
+}
+
+export interface Return {
+  readonly kind: 'Return';
+  readonly value?: Expr;
+  readonly span: Span;
+}
+
+/** `a = b = value`: several targets, assigned left to right. */
+export interface Assign {
+  readonly kind: 'Assign';
+  readonly targets: readonly Expr[];
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export type AugOp = '+' | '-' | '*' | '/' | '//' | '%' | '&' | '|' | '^' | '<<' | '>>' | '**';
+
+export interface AugAssign {
+  readonly kind: 'AugAssign';
+  readonly target: Expr;
+  readonly op: AugOp;
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export interface ExprStmt {
+  readonly kind: 'ExprStmt';
+  readonly expr: Expr;
+  readonly span: Span;
+}
+
+export interface If {
+  readonly kind: 'If';
+  readonly test: Expr;
+  readonly body: readonly Stmt[];
+  /** The `else` block; an `elif` is a nested If here. */
+  readonly orelse: readonly Stmt[];
+  readonly span: Span;
+}
+
+export interface Pass {
+  readonly kind: 'Pass';
+  readonly span: Span;
+}
+
+export interface ImportName {
+  /** Dotted module path, e.g. ["hv6py", "kernel", "spec", "datatypes"]. */
+  readonly module: readonly string[];
+  readonly asname?: string;
+  readonly span: Span;
+}
+
+/** `import a.b.c [as x], ...` */
+export interface Import {
+  readonly kind: 'Import';
+  readonly names: readonly ImportName[];
+  readonly span: Span;
+}
+
+export interface ImportAlias {
+  readonly name: string;
+  readonly asname?: string;
+  readonly span: Span;
+}
+
+/** `from a.b import x [as y], ...` or `from a.b import *`. */
+export interface ImportFrom {
+  readonly kind: 'ImportFrom';
+  readonly module: readonly string[];
+  readonly moduleSpan: Span;
+  /** '*' for a star import. */
+  readonly names: readonly ImportAlias[] | '*';
+  readonly span: Span;
+}
+
+export interface Assert {
+  readonly kind: 'Assert';
+  readonly test: Expr;
+  readonly msg?: Expr;
+  readonly span: Span;
+}
+
+// ------------------------------------------------------------------ expressions
+
+export type Expr =
+  | Name
+  | Constant
+  | TupleExpr
+  | ListExpr
+  | Attribute
+  | Subscript
+  | Slice
+  | Call
+  | BinOp
+  | UnaryOp
+  | BoolOp
+  | Compare
+  | IfExp
+  | Lambda
+  | Comprehension
+  | Starred;
+
+export interface Name {
+  readonly kind: 'Name';
+  readonly id: string;
+  readonly span: Span;
+}
+
+export interface Constant {
+  readonly kind: 'Constant';
+  readonly value: bigint | boolean | null | string;
+  readonly span: Span;
+}
+
+export interface TupleExpr {
+  readonly kind: 'Tuple';
+  readonly elts: readonly Expr[];
+  readonly span: Span;
+}
+
+export interface ListExpr {
+  readonly kind: 'List';
+  readonly elts: readonly Expr[];
+  readonly span: Span;
+}
+
+export interface Attribute {
+  readonly kind: 'Attribute';
+  readonly value: Expr;
+  readonly attr: string;
+  readonly attrSpan: Span;
+  readonly span: Span;
+}
+
+export interface Subscript {
+  readonly kind: 'Subscript';
+  readonly value: Expr;
+  /** `x[a, b]` has a Tuple index; `x[a:b]` a Slice. */
+  readonly index: Expr;
+  readonly span: Span;
+}
+
+export interface Slice {
+  readonly kind: 'Slice';
+  readonly lower?: Expr;
+  readonly upper?: Expr;
+  readonly step?: Expr;
+  readonly span: Span;
+}
+
+export interface Keyword {
+  readonly name: string;
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export interface Call {
+  readonly kind: 'Call';
+  readonly func: Expr;
+  /** Positional arguments; a Starred one is unpacked. */
+  readonly args: readonly Expr[];
+  readonly keywords: readonly Keyword[];
+  readonly span: Span;
+}
+
+export type BinaryOp = AugOp;
+
+export interface BinOp {
+  readonly kind: 'BinOp';
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr;
+  readonly span: Span;
+  /** The operator token. */
+  readonly opSpan: Span;
+}
+
+export interface UnaryOp {
+  readonly kind: 'UnaryOp';
+  readonly op: '-' | '+' | '~' | 'not';
+  readonly operand: Expr;
+  readonly span: Span;
+}
+
+export interface BoolOp {
+  readonly kind: 'BoolOp';
+  readonly op: 'and' | 'or';
+  readonly values: readonly Expr[];
+  readonly span: Span;
+}
+
+export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'is' | 'is not' | 'in' | 'not in';
+
+export interface Compare {
+  readonly kind: 'Compare';
+  readonly left: Expr;
+  readonly ops: readonly CmpOp[];
+  readonly comparators: readonly Expr[];
+  readonly span: Span;
+}
+
+export interface IfExp {
+  readonly kind: 'IfExp';
+  readonly test: Expr;
+  readonly body: Expr;
+  readonly orelse: Expr;
+  readonly span: Span;
+}
+
+export interface Lambda extends Scoped {
+  readonly kind: 'Lambda';
+  readonly params: readonly Param[];
+  readonly body: Expr;
+  readonly span: Span;
+}
+
+export interface ComprehensionFor {
+  readonly target: Expr;
+  readonly iter: Expr;
+  readonly ifs: readonly Expr[];
+}
+
+/** `[elt for ...]` (list) or `(elt for ...)` (generator; evaluated eagerly to a list). */
+export interface Comprehension extends Scoped {
+  readonly kind: 'Comprehension';
+  readonly elt: Expr;
+  readonly generators: readonly ComprehensionFor[];
+  readonly span: Span;
+}
+
+export interface Starred {
+  readonly kind: 'Starred';
+  readonly value: Expr;
+  readonly span: Span;
+}

@@ -1,0 +1,21 @@
+/**
+ * Small helpers for declaring the built-in modules: a function with its
+ * signature and documentation (shown by the editor catalog), and the
+ * flattening of z3py's variadic-or-list arguments.
+ */
+import { isTerm } from '../values.ts';
+import { Builtin, type NativeFn, type PyValue } from '../values.ts';
+
+/** A documented built-in function named `qualified` (e.g. "z3.ULT"). */
+export function fn(qualified: string, sig: string, doc: string, impl: NativeFn, acceptsKeywords = false): Builtin {
+  return new Builtin(qualified, impl, acceptsKeywords, { sig, doc });
+}
+
+/** z3py's `_get_args`: `f(a, b)` and `f([a, b])` mean the same. */
+export function flatArgs(args: PyValue[]): PyValue[] {
+  if (args.length === 1) {
+    const a = args[0];
+    if (typeof a === 'object' && a !== null && !isTerm(a) && (a.kind === 'list' || a.kind === 'tuple')) return [...a.items];
+  }
+  return args;
+}

@@ -1,0 +1,149 @@
+/**
+ * Conversions between Python values and z3 terms, with z3py's rules: a
+ * Python int next to a bit-vector becomes a BitVecVal of that width (mod
+ * 2^w), a Python bool next to a Bool becomes BoolVal, and anything else is a
+ * sort or type error with a message that names both sides.
+ */
+import { BOOL, type Sort, type Term, boolConst, bvConst } from '../smt/term.ts';
+import type { Span } from '../span.ts';
+import { accessorNotValue, badArgument, sortMismatch, typeError, valueError } from './errors.ts';
+import { type CallSite, type PyValue, describe, intOf, isTerm, sortLabel } from './values.ts';
+
+/** "64-bit bit-vector" / "Bool". */
+export function sortPhrase(s: Sort): string {
+  return s === BOOL ? 'Bool' : `${s}-bit bit-vector`;
+}
+
+/**
+ * Throws SPEC029 when `v` is an Accessor or Refcnt accessor: a map read
+ * without all its indices (`old.procs[pid].ofile[fd]`) or a count read
+ * without its call (`old.procs[pid].nr_fds`), used where a value is needed.
+ */
+export function mustBeValue(v: PyValue, span: Span): void {
+  if (typeof v !== 'object' || v === null || isTerm(v)) return;
+  if (v.kind === 'refcnt') {
+    throw accessorNotValue(span, v.field.path, `read the count with a call, e.g. old.${v.field.path.replace('.', '[owner].')}()`);
+  }
+  if (v.kind === 'accessor') {
+    const names = ['i', 'j', 'k'];
+    const shown = v.field.index.map((_, i) => names[i]);
+    const call = `old.${v.field.path.replace('.', `[${shown[0]}].`)}(${shown.slice(1).join(', ')})`;
+    const n = v.field.index.length;
+    if (v.path.length === n) {
+      throw accessorNotValue(span, `${v.field.path} indexed with []`, `subscripting a map does not read it; read with call syntax: ${call}`);
+    }
+    throw accessorNotValue(span, `${v.field.path} with ${v.path.length} of its ${n} indices`, `read it with call syntax: ${call}`);
+  }
+}
+
+/** Converts `v` to a term of sort `sort`, or returns undefined if z3py would not. */
+export function tryToSort(v: PyValue, sort: Sort): Term | undefined {
+  if (isTerm(v)) return v.sort === sort ? v : undefined;
+  if (sort === BOOL) return typeof v === 'boolean' ? boolConst(v) : undefined;
+  if (typeof v === 'bigint' || typeof v === 'boolean') return bvConst(intOf(v), sort);
+  return undefined;
+}
+
+/** A z3 Bool from a Bool term or a Python bool (z3.And/Or/Not/Implies/If conditions). */
+export function toBool(v: PyValue, span: Span, what: string): Term {
+  mustBeValue(v, span);
+  if (isTerm(v)) {
+    if (v.sort !== BOOL) throw sortMismatch(span, `${what} expects a Bool, got a ${v.sort}-bit bit-vector`);
+    return v;
+  }
+  if (typeof v === 'boolean') return boolConst(v);
+  throw typeError(span, `${what} expects a Bool, got ${describe(v)}`);
+}
+
+/** A bit-vector term (no Python ints: the caller has nothing to take a width from). */
+export function toBv(v: PyValue, span: Span, what: string): Term {
+  mustBeValue(v, span);
+  if (isTerm(v)) {
+    if (v.sort === BOOL) throw sortMismatch(span, `${what} expects a bit-vector, got a Bool`);
+    return v;
+  }
+  if (typeof v === 'bigint' || typeof v === 'boolean') {
+    throw typeError(span, `${what} expects a z3 bit-vector, got ${describe(v)}`, 'wrap Python ints with z3.BitVecVal(k, sort)');
+  }
+  throw typeError(span, `${what} expects a z3 bit-vector, got ${describe(v)}`);
+}
+
+/**
+ * Two operands of one bit-vector operation: at least one must be a
+ * bit-vector; a Python int on the other side takes its width.
+ */
+export function bvPair(a: PyValue, b: PyValue, spans: readonly [Span, Span], what: string): [Term, Term] {
+  mustBeValue(a, spans[0]);
+  mustBeValue(b, spans[1]);
+  if (isTerm(a) && a.sort === BOOL) throw sortMismatch(spans[0], `${what} expects bit-vectors, got a Bool`);
+  if (isTerm(b) && b.sort === BOOL) throw sortMismatch(spans[1], `${what} expects bit-vectors, got a Bool`);
+  if (isTerm(a) && isTerm(b)) {
+    if (a.sort !== b.sort) {
+      throw sortMismatch(
+        joinSpansOf(spans),
+        `sort mismatch in ${what}: ${sortPhrase(a.sort)} and ${sortPhrase(b.sort)}`,
+        'use ZeroExt, SignExt or Extract to make the widths agree',
+      );
+    }
+    return [a, b];
+  }
+  if (isTerm(a)) return [a, operandToBv(b, a.sort, spans[1], what)];
+  if (isTerm(b)) return [operandToBv(a, b.sort, spans[0], what), b];
+  throw typeError(joinSpansOf(spans), `${what} needs at least one z3 bit-vector, got ${describe(a)} and ${describe(b)}`);
+}
+
+function operandToBv(v: PyValue, width: number, span: Span, what: string): Term {
+  if (typeof v === 'bigint' || typeof v === 'boolean') return bvConst(intOf(v), width);
+  throw typeError(span, `${what} expects a bit-vector or int, got ${describe(v)}`);
+}
+
+function joinSpansOf(spans: readonly [Span, Span]): Span {
+  const [a, b] = spans;
+  return { line: a.line, column: a.column, offset: a.offset, endLine: b.endLine, endColumn: b.endColumn, endOffset: b.endOffset };
+}
+
+/** A concrete Python int argument (Extract bounds, widths, ...). */
+export function pyInt(v: PyValue, span: Span, what: string): bigint {
+  if (typeof v === 'bigint' || typeof v === 'boolean') return intOf(v);
+  if (isTerm(v) && v.op === 'const' && typeof v.value === 'bigint') {
+    throw typeError(span, `${what} expects a Python int, got a z3 constant`, 'use a plain Python int here');
+  }
+  throw typeError(span, `${what} expects a Python int, got ${describe(v)}`);
+}
+
+/** A small non-negative Python int (a width or a bit position). */
+export function smallInt(v: PyValue, span: Span, what: string, max = 1 << 16): number {
+  const n = pyInt(v, span, what);
+  if (n < 0n || n > BigInt(max)) throw valueError(span, `${what} must be between 0 and ${max}, got ${n}`);
+  return Number(n);
+}
+
+/** A width from an int or a sort (z3.BitVecVal(v, 64) and z3.BitVecVal(v, dt.pid_t)). */
+export function widthArg(v: PyValue, span: Span, what: string): number {
+  if (v !== null && typeof v === 'object' && !isTerm(v) && v.kind === 'sort') {
+    if (v.sort === BOOL) throw sortMismatch(span, `${what} expects a bit-vector sort, got Bool`);
+    return v.sort;
+  }
+  const w = smallInt(v, span, what);
+  if (w === 0) throw valueError(span, `${what}: a bit-vector width must be positive`);
+  return w;
+}
+
+/** Checks the positional argument count of a native function. */
+export function arity(site: CallSite, name: string, args: readonly PyValue[], min: number, max = min): void {
+  if (args.length >= min && args.length <= max) return;
+  const expected =
+    min === max
+      ? `${min} argument${min === 1 ? '' : 's'}`
+      : max === Infinity
+        ? `at least ${min} argument${min === 1 ? '' : 's'}`
+        : `${min} to ${max} arguments`;
+  throw badArgument(site.span, `${name}() takes ${expected} but ${args.length} ${args.length === 1 ? 'was' : 'were'} given`);
+}
+
+/** The span of positional argument i (the call's span when there is none). */
+export function argSpan(site: CallSite, i: number): Span {
+  return site.argSpans[i] ?? site.span;
+}
+
+export { sortLabel };

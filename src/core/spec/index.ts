@@ -1,0 +1,11 @@
+/**
+ * The hv6 spec dialect: parse, check and interpret state-machine specs
+ * written in hv6's Python dialect, producing terms over the symbolic
+ * abstract kernel state.
+ */
+export { parseSpec, runSpec, checkSpec, callSpecFunction } from './run.ts';
+export type { ParseResult, RunOptions, RunResult, RunTrace } from './run.ts';
+export { dialectCatalog } from './catalog.ts';
+export type { CatalogEntry, CatalogKind } from './catalog.ts';
+export { SpecError, SPEC_CODES } from './errors.ts';
+export type { Module } from './ast.ts';

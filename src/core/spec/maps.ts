@@ -1,0 +1,148 @@
+/**
+ * The maps the interpreter stores in kernel-state fields. They implement
+ * `MapFn` (smt/fn.ts) with the same meaning as `updateMap`, `iteMap` and
+ * `lambdaMap`, plus two things the dialect needs:
+ *
+ * - memoisation per index tuple: a chain of state-level `util.If`s whose
+ *   branches share a base map would otherwise be re-read once per path
+ *   (exponential in the chain length); with the memo every (map, indices)
+ *   pair is computed once;
+ * - lazy errors: a Python int written into a field is kept raw, as upstream
+ *   does, and reading it where the index match is symbolic throws the
+ *   "Can not ite object of type int" SpecError (STATE.md 4.5).
+ *
+ * Every constructor returns a new map; nothing is mutated.
+ */
+import type { MapFn } from '../smt/fn.ts';
+import { SortError, and, eq, ite } from '../smt/ops.ts';
+import { BOOL, type Sort, type Term, boolConst, bvConst, isFalse, isTrue, sortName } from '../smt/term.ts';
+import type { SpecError } from './errors.ts';
+
+/** A map that holds a raw Python value for some indices (see module comment). */
+export interface RawMap extends MapFn {
+  /** The raw Python int or bool that this map returns where its write matches. */
+  readonly raw: bigint | boolean;
+  /** True where reading gives the raw value (the write's index match folds to true). */
+  rawAt(args: readonly Term[]): boolean;
+}
+
+export function isRawMap(f: MapFn): f is RawMap {
+  return 'raw' in f;
+}
+
+function key(args: readonly Term[]): string | number {
+  if (args.length === 1) return args[0].id;
+  let k = '';
+  for (const a of args) k += `${a.id},`;
+  return k;
+}
+
+function checkArgs(domain: readonly Sort[], args: readonly Term[]): void {
+  if (args.length !== domain.length) throw new SortError(`map: expected ${domain.length} indices, got ${args.length}`);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i].sort !== domain[i]) {
+      throw new SortError(`map: index ${i + 1} should be ${sortName(domain[i])}, got ${sortName(args[i].sort)}`);
+    }
+  }
+}
+
+/** A memoised map whose value at `args` is `compute(args)`. */
+function memoMap(domain: readonly Sort[], range: Sort, compute: (args: readonly Term[]) => Term): MapFn {
+  const memo = new Map<string | number, Term>();
+  return {
+    domain,
+    range,
+    apply(args) {
+      checkArgs(domain, args);
+      const k = key(args);
+      let v = memo.get(k);
+      if (v === undefined) {
+        v = compute(args);
+        memo.set(k, v);
+      }
+      return v;
+    },
+  };
+}
+
+/** The match condition of a write through `prefix` (the first k indices). */
+function hit(prefix: readonly Term[], args: readonly Term[]): Term {
+  return and(...prefix.map((p, i) => eq(args[i], p)));
+}
+
+/**
+ * Returns a new map equal to `f` except where the first `prefix.length`
+ * indices equal `prefix`: there it is `value` (util.partial_update).
+ */
+export function writeMap(f: MapFn, prefix: readonly Term[], value: Term): MapFn {
+  if (prefix.length === 0) return constantMap(f.domain, value);
+  return memoMap(f.domain, f.range, (args) => ite(hit(prefix, args), value, f.apply(args)));
+}
+
+/** The map that is `value` everywhere. */
+export function constantMap(domain: readonly Sort[], value: Term): MapFn {
+  return { domain, range: value.sort, apply: () => value };
+}
+
+function rawTerm(raw: bigint | boolean, range: Sort): Term {
+  return range === BOOL ? boolConst(raw as boolean) : bvConst(raw as bigint, range);
+}
+
+/**
+ * A write of a raw Python int or bool through `prefix`. Reading it where the
+ * match folds to true gives the value (as a constant of the field's sort),
+ * where it folds to false gives `f`'s value, and anywhere else throws
+ * `onSymbolic()`, as upstream's util.If does.
+ */
+export function writeRawMap(f: MapFn, prefix: readonly Term[], raw: bigint | boolean, onSymbolic: () => SpecError): RawMap {
+  const value = rawTerm(raw, f.range);
+  const inner = memoMap(f.domain, f.range, (args) => {
+    const c = hit(prefix, args);
+    if (isTrue(c)) return value;
+    if (isFalse(c)) return f.apply(args);
+    throw onSymbolic();
+  });
+  return {
+    domain: f.domain,
+    range: f.range,
+    apply: (args) => inner.apply(args),
+    raw,
+    rawAt: (args) => isTrue(hit(prefix, args)),
+  };
+}
+
+/** A scalar (arity-0) or whole-map write of a raw Python value. */
+export function rawConstantMap(domain: readonly Sort[], range: Sort, raw: bigint | boolean): RawMap {
+  const value = rawTerm(raw, range);
+  return { domain, range, apply: () => value, raw, rawAt: () => true };
+}
+
+/**
+ * Returns the map that is `f` where `c` holds and `g` elsewhere. When `f`
+ * holds a raw Python value and `c` is symbolic, reading throws
+ * `onRaw()` (upstream's util.If on the two results).
+ */
+export function iteMaps(c: Term, f: MapFn, g: MapFn, onRaw: () => SpecError): MapFn {
+  if (f === g) return f;
+  if (isTrue(c)) return f;
+  if (isFalse(c)) return g;
+  if (f.range !== g.range || f.domain.length !== g.domain.length) {
+    throw new SortError('If: the two maps have different signatures');
+  }
+  if (isRawMap(f)) {
+    if (f.domain.length === 0) throw onRaw();
+    return memoMap(f.domain, f.range, (args) => {
+      if (f.rawAt(args)) throw onRaw();
+      return ite(c, f.apply(args), g.apply(args));
+    });
+  }
+  return memoMap(f.domain, f.range, (args) => ite(c, f.apply(args), g.apply(args)));
+}
+
+/**
+ * A map computed by `body` at each index tuple, lazily (whole-map lambdas).
+ * `body` is responsible for the value's sort.
+ */
+export function lazyMap(domain: readonly Sort[], range: Sort, body: (args: readonly Term[]) => Term): MapFn {
+  return memoMap(domain, range, body);
+}

@@ -1,0 +1,274 @@
+/**
+ * Python operators on dialect values. Python ints follow Python (bigints,
+ * floor division and modulo, errors on division by zero) with a size cap;
+ * z3 terms follow z3py (STATE.md 4.10): `/` is bvsdiv, `%` is bvsmod, `>>`
+ * is arithmetic, `<`..`>=` are signed, a Python int takes the width of the
+ * other operand, and mixing widths is a sort error.
+ */
+import * as o from '../smt/ops.ts';
+import { BOOL, type Term, bvConst } from '../smt/term.ts';
+import type { Span } from '../span.ts';
+import type { BinaryOp, CmpOp } from './ast.ts';
+import { mustBeValue, sortPhrase } from './coerce.ts';
+import {
+  divisionByZero,
+  intTooLarge,
+  sortMismatch,
+  typeError,
+  valueError,
+} from './errors.ts';
+import { MAX_INT_BITS } from './lexer.ts';
+import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, truthy, typeName } from './values.ts';
+
+const MAX_STR = 1 << 20;
+
+function bitLength(v: bigint): number {
+  if (v < 0n) v = -v;
+  return v === 0n ? 0 : v.toString(16).length * 4;
+}
+
+function capInt(v: bigint, span: Span): bigint {
+  if (bitLength(v) > MAX_INT_BITS) throw intTooLarge(span, MAX_INT_BITS);
+  return v;
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+function floorMod(a: bigint, b: bigint): bigint {
+  const r = a % b;
+  return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+}
+
+/** Python semantics on two ints (bools count as 0/1; & | ^ of two bools stay bool). */
+function intBinop(op: BinaryOp, x: bigint | boolean, y: bigint | boolean, span: Span): PyValue {
+  if (typeof x === 'boolean' && typeof y === 'boolean' && (op === '&' || op === '|' || op === '^')) {
+    return op === '&' ? x && y : op === '|' ? x || y : x !== y;
+  }
+  const a = intOf(x);
+  const b = intOf(y);
+  switch (op) {
+    case '+':
+      return capInt(a + b, span);
+    case '-':
+      return capInt(a - b, span);
+    case '*':
+      if (bitLength(a) + bitLength(b) > MAX_INT_BITS + 1) throw intTooLarge(span, MAX_INT_BITS);
+      return capInt(a * b, span);
+    case '/': // Python 2 (hv6's interpreter): int / int is floor division
+    case '//':
+      if (b === 0n) throw divisionByZero(span);
+      return floorDiv(a, b);
+    case '%':
+      if (b === 0n) throw divisionByZero(span);
+      return floorMod(a, b);
+    case '&':
+      return a & b;
+    case '|':
+      return a | b;
+    case '^':
+      return a ^ b;
+    case '<<':
+      if (b < 0n) throw valueError(span, 'negative shift count');
+      if (a === 0n) return 0n;
+      if (b > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
+      return capInt(a << b, span);
+    case '>>':
+      if (b < 0n) throw valueError(span, 'negative shift count');
+      if (b > BigInt(MAX_INT_BITS)) return a < 0n ? -1n : 0n;
+      return a >> b;
+    case '**': {
+      if (b < 0n) throw valueError(span, 'negative exponents give floats, which specs do not support');
+      if (a === 0n || a === 1n) return b === 0n ? 1n : a;
+      if (a === -1n) return b % 2n === 0n ? 1n : -1n;
+      if (BigInt(bitLength(a) - 1) * b > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
+      return capInt(a ** b, span);
+    }
+  }
+}
+
+const BV_OPS: Partial<Record<BinaryOp, (a: Term, b: Term) => Term>> = {
+  '+': o.add,
+  '-': o.sub,
+  '*': o.mul,
+  '/': o.sdiv,
+  '%': o.smod,
+  '&': o.bvand,
+  '|': o.bvor,
+  '^': o.bvxor,
+  '<<': o.shl,
+  '>>': o.ashr,
+};
+
+/** The operands of a z3 operation as terms of one sort, or an error naming both sorts. */
+function termPair(a: PyValue, b: PyValue, op: string, span: Span): [Term, Term] | undefined {
+  const ta = isTerm(a) ? a : undefined;
+  const tb = isTerm(b) ? b : undefined;
+  if (ta && tb) {
+    if (ta.sort !== tb.sort) {
+      throw sortMismatch(
+        span,
+        `sort mismatch in '${op}': ${sortPhrase(ta.sort)} and ${sortPhrase(tb.sort)}`,
+        ta.sort !== BOOL && tb.sort !== BOOL ? 'use ZeroExt, SignExt or Extract to make the widths agree' : undefined,
+      );
+    }
+    return [ta, tb];
+  }
+  const t = ta ?? tb;
+  const other = ta ? b : a;
+  if (!t) return undefined;
+  let c: Term | undefined;
+  if (t.sort === BOOL) {
+    if (typeof other === 'boolean') c = other ? o.TRUE : o.FALSE;
+    else if (typeof other === 'bigint') {
+      throw sortMismatch(span, `sort mismatch in '${op}': Bool and int ${other}`, 'use z3.BoolVal(True) or z3.BoolVal(False)');
+    }
+  } else if (isPyInt(other)) {
+    c = bvConst(intOf(other), t.sort);
+  }
+  if (!c) return undefined;
+  return ta ? [ta, c] : [c, tb!];
+}
+
+/** `a op b` for every value kind a spec can combine. */
+export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue {
+  if (isPyInt(a) && isPyInt(b)) return intBinop(op, a, b, span);
+  mustBeValue(a, span);
+  mustBeValue(b, span);
+  if (isTerm(a) || isTerm(b)) {
+    const pair = termPair(a, b, op, span);
+    if (pair) {
+      const [x, y] = pair;
+      const f = BV_OPS[op];
+      if (x.sort === BOOL || !f) {
+        const hint = x.sort === BOOL ? 'use z3.And, z3.Or, z3.Not or z3.Xor on Bool terms' : op === '//' ? 'use UDiv for unsigned or / for signed division' : undefined;
+        throw typeError(span, `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, hint);
+      }
+      return f(x, y);
+    }
+  }
+  // Python sequences
+  if (op === '+') {
+    if (typeof a === 'string' && typeof b === 'string') {
+      if (a.length + b.length > MAX_STR) throw valueError(span, 'string too long');
+      return a + b;
+    }
+    if (isSeq(a, 'tuple') && isSeq(b, 'tuple')) return new PyTuple([...a.items, ...b.items]);
+    if (isSeq(a, 'list') && isSeq(b, 'list')) return new PyList([...a.items, ...b.items]);
+  }
+  if (op === '*') {
+    const [s, n] = isPyInt(b) ? [a, intOf(b)] : isPyInt(a) ? [b, intOf(a)] : [undefined, 0n];
+    if (s !== undefined && (typeof s === 'string' || isSeq(s, 'tuple') || isSeq(s, 'list'))) {
+      const len = typeof s === 'string' ? s.length : (s as PyTuple).items.length;
+      const count = n < 0n ? 0 : Number(n > BigInt(MAX_STR) ? BigInt(MAX_STR) : n);
+      if (len * count > MAX_STR) throw valueError(span, 'sequence too long');
+      if (typeof s === 'string') return s.repeat(count);
+      const items: PyValue[] = [];
+      for (let i = 0; i < count; i++) items.push(...(s as PyTuple).items);
+      return (s as PyTuple).kind === 'tuple' ? new PyTuple(items) : new PyList(items);
+    }
+  }
+  if (op === '%' && typeof a === 'string') throw typeError(span, 'string formatting with % is not supported in specs');
+  throw typeError(span, `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+function isSeq(v: PyValue, kind: 'tuple' | 'list'): v is PyTuple | PyList {
+  return typeof v === 'object' && v !== null && !isTerm(v) && v.kind === kind;
+}
+
+export function unary(op: '-' | '+' | '~' | 'not', v: PyValue, span: Span): PyValue {
+  if (op === 'not') return !truthy(v, span, "'not'");
+  if (isPyInt(v)) {
+    const n = intOf(v);
+    return op === '-' ? -n : op === '~' ? ~n : n;
+  }
+  mustBeValue(v, span);
+  if (isTerm(v) && v.sort !== BOOL) return op === '-' ? o.neg(v) : op === '~' ? o.bvnot(v) : v;
+  throw typeError(span, `bad operand type for unary ${op}: '${typeName(v)}'`, isTerm(v) ? 'use z3.Not on Bool terms' : undefined);
+}
+
+/** Python equality of two concrete values (terms only when identical). */
+function pyEquals(a: PyValue, b: PyValue, span: Span): boolean {
+  if (isPyInt(a) && isPyInt(b)) return intOf(a) === intOf(b);
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (isTerm(a) || isTerm(b)) {
+    const r = compare('==', a, b, span);
+    return truthy(r, span, "'=='");
+  }
+  if ((a.kind === 'tuple' && b.kind === 'tuple') || (a.kind === 'list' && b.kind === 'list')) {
+    const x = (a as PyTuple).items;
+    const y = (b as PyTuple).items;
+    return x.length === y.length && x.every((v, i) => pyEquals(v, y[i], span));
+  }
+  if (a.kind === 'sort' && b.kind === 'sort') return a.sort === b.sort;
+  return false;
+}
+
+/** One comparison `a op b` (chains are split by the interpreter). */
+export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue {
+  switch (op) {
+    case 'is':
+      return a === b || (isPyInt(a) && isPyInt(b) && typeof a === typeof b && a === b);
+    case 'is not':
+      return !(a === b);
+    case 'in':
+    case 'not in': {
+      let found: boolean;
+      if (typeof b === 'string') {
+        if (typeof a !== 'string') throw typeError(span, `'in <string>' requires a string as left operand, not ${typeName(a)}`);
+        found = b.includes(a);
+      } else if (isSeq(b, 'tuple') || isSeq(b, 'list')) {
+        found = false;
+        for (const x of b.items) {
+          const eqv = isTerm(a) || isTerm(x) ? compare('==', a, x, span) : pyEquals(a, x, span);
+          if (truthy(eqv, span, "'in'")) {
+            found = true;
+            break;
+          }
+        }
+      } else {
+        throw typeError(span, `argument of type '${typeName(b)}' is not iterable`, isTerm(a) ? 'use util.In(value, [choices]) for a z3 condition' : undefined);
+      }
+      return op === 'in' ? found : !found;
+    }
+  }
+  mustBeValue(a, span);
+  mustBeValue(b, span);
+  if (isTerm(a) || isTerm(b)) {
+    if ((op === '==' || op === '!=') && (a === null || b === null)) return op === '!=';
+    const pair = termPair(a, b, op, span);
+    if (!pair) throw typeError(span, `unsupported comparison ${op} between '${typeName(a)}' and '${typeName(b)}'`);
+    const [x, y] = pair;
+    switch (op) {
+      case '==':
+        return o.eq(x, y);
+      case '!=':
+        return o.not(o.eq(x, y));
+    }
+    if (x.sort === BOOL) throw typeError(span, `unsupported comparison ${op} between Bool terms`);
+    switch (op) {
+      case '<':
+        return o.slt(x, y);
+      case '<=':
+        return o.sle(x, y);
+      case '>':
+        return o.sgt(x, y);
+      case '>=':
+        return o.sge(x, y);
+    }
+  }
+  if (op === '==') return pyEquals(a, b, span);
+  if (op === '!=') return !pyEquals(a, b, span);
+  if (isPyInt(a) && isPyInt(b)) {
+    const x = intOf(a);
+    const y = intOf(b);
+    return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
+  }
+  if (typeof a === 'string' && typeof b === 'string') {
+    return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+  }
+  throw typeError(span, `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+}

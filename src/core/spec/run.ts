@@ -1,0 +1,219 @@
+/**
+ * The public operations on spec text: parse it, run a handler's entry
+ * function on an abstract state, check it for the editor. Errors come back
+ * as Diagnostics, never as exceptions.
+ */
+import { type HandlerInfo, entryNames, findHandler } from '../kernel/handlers.ts';
+import { fieldSchema } from '../kernel/schema.ts';
+import { type AbstractState, type FieldValue, freshState, isRefcnt } from '../kernel/state.ts';
+import type { MapFn } from '../smt/fn.ts';
+import { BOOL, type Term, boolConst, variable } from '../smt/term.ts';
+import type { Diagnostic, Span } from '../span.ts';
+import type * as A from './ast.ts';
+import { checkModule } from './check.ts';
+import { SpecError, START, badRequest, badReturn, entryParams, internalError, missingEntry, notCallable } from './errors.ts';
+import { DEFAULT_LIMITS, Interpreter, type Limits } from './interp.ts';
+import { type KernelStateObj, fromAbstract, toAbstract } from './kernelstate.ts';
+import { parseModule } from './parser.ts';
+import { type PyValue, describe, isTerm } from './values.ts';
+
+export type ParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
+
+export interface RunOptions {
+  /** Step budget (statements + expressions), default 200000. */
+  readonly maxSteps?: number;
+  /** Nested user calls, default 100. */
+  readonly maxDepth?: number;
+  /**
+   * Which changed fields of the post-state to read once at fresh indices
+   * before returning, so that lazy errors (a lambda that fails, a Python int
+   * written into a map) surface now as a Diagnostic: 'backed' (the fields
+   * the refinement compares; the default, as upstream fails only there),
+   * 'all' (ghost fields too), or 'none'.
+   */
+  readonly force?: 'backed' | 'all' | 'none';
+}
+
+export interface RunTrace {
+  /** Interpreter steps used by the entry call. */
+  readonly steps: number;
+}
+
+export type RunResult =
+  | { ok: true; cond: Term; post: AbstractState; entryName: string; trace?: RunTrace }
+  | { ok: false; error: Diagnostic };
+
+// The last few parsed sources: the editor re-checks one text often, the
+// verifier runs one spec against several implementations.
+const parsed = new Map<string, A.Module>();
+const PARSE_CACHE = 16;
+
+function parseChecked(source: string): A.Module {
+  const hit = parsed.get(source);
+  if (hit) return hit;
+  const mod = parseModule(source);
+  checkModule(mod);
+  if (parsed.size >= PARSE_CACHE) parsed.delete(parsed.keys().next().value!);
+  parsed.set(source, mod);
+  return mod;
+}
+
+function toDiagnostic(e: unknown, source: string): Diagnostic {
+  if (e instanceof SpecError) return e.toDiagnostic(source);
+  const msg = e instanceof Error ? e.message : String(e);
+  return internalError(START, msg).toDiagnostic(source);
+}
+
+/** Parses and statically checks a spec. */
+export function parseSpec(source: string): ParseResult {
+  try {
+    return { ok: true, module: parseChecked(source) };
+  } catch (e) {
+    return { ok: false, error: toDiagnostic(e, source) };
+  }
+}
+
+function paramList(h: HandlerInfo): string {
+  return ['old', ...h.args.map((a) => a.name)].join(', ');
+}
+
+/** Checks that the entry function can take (old, *args). */
+function checkEntry(fn: PyValue, name: string, h: HandlerInfo): void {
+  if (typeof fn !== 'object' || fn === null || isTerm(fn)) throw notCallable(START, `the entry ${name} (${describe(fn)})`);
+  if (fn.kind !== 'function') return;
+  const n = h.args.length + 1;
+  const positional = fn.params.filter((p) => !p.star);
+  const required = positional.filter((p) => p.default === undefined).length;
+  const star = fn.params.some((p) => p.star);
+  if (required > n || (positional.length < n && !star)) {
+    const at = fn.node.kind === 'FunctionDef' ? fn.node.nameSpan : fn.node.span;
+    throw entryParams(at, name, n, paramList(h), positional.length);
+  }
+}
+
+function entrySpan(fn: PyValue): Span {
+  if (typeof fn === 'object' && fn !== null && !isTerm(fn) && fn.kind === 'function') {
+    return fn.node.kind === 'FunctionDef' ? fn.node.nameSpan : fn.node.span;
+  }
+  return START;
+}
+
+/** Reads every component of a field value once at fresh indices. */
+function probe(v: FieldValue): void {
+  const read = (f: MapFn) => f.apply(f.domain.map((s, i) => variable(`probe!${i}`, s)));
+  if (!isRefcnt(v)) {
+    read(v);
+    return;
+  }
+  read(v.ref);
+  if (v.kind === 'refcnt') {
+    read(v.perm);
+    read(v.permInv);
+  } else {
+    read(v.perm1);
+    read(v.perm2);
+    read(v.permInv);
+  }
+}
+
+/**
+ * Runs the entry function of `entry` (a handler name; its hv6 alias is
+ * tried too) on `pre` and the symbolic arguments `args`. Returns the
+ * success condition and a new post-state; `pre` is never modified.
+ */
+export function runSpec(source: string, entry: string, pre: AbstractState, args: Term[], opts: RunOptions = {}): RunResult {
+  try {
+    const h = findHandler(entry);
+    if (!h) throw badRequest(`unknown handler '${entry}'`);
+    if (args.length !== h.args.length) {
+      throw badRequest(`${h.name} takes ${h.args.length} arguments (${h.args.map((a) => a.name).join(', ')}) but ${args.length} were given`);
+    }
+    h.args.forEach((a, i) => {
+      if (args[i].sort !== a.width) {
+        throw badRequest(`argument ${a.name} of ${h.name} must be a ${a.width}-bit bit-vector (${a.sort}), got sort ${args[i].sort === BOOL ? 'Bool' : args[i].sort}`);
+      }
+    });
+    const mod = parseChecked(source);
+    const limits: Limits = {
+      maxSteps: opts.maxSteps ?? DEFAULT_LIMITS.maxSteps,
+      maxDepth: opts.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+    };
+    const interp = new Interpreter(source, mod, limits);
+    interp.loadModule();
+    const names = entryNames(h);
+    const entryName = names.find((n) => interp.globals.vars.has(n));
+    if (entryName === undefined) throw missingEntry(START, h.name, names);
+    const fn = interp.globals.vars.get(entryName)!;
+    checkEntry(fn, entryName, h);
+    const old = fromAbstract(pre);
+    interp.lastReturnSpan = undefined;
+    const result = interp.call(fn, [old, ...args], entrySpan(fn));
+    const steps = interp.stepsUsed;
+    const at = interp.lastReturnSpan ?? entrySpan(fn);
+    const { cond, state } = unpackResult(result, entryName, at);
+    const post = toAbstract(state);
+    const force = opts.force ?? 'backed';
+    if (force !== 'none') {
+      interp.run(() => {
+        for (const [path, v] of post) {
+          if (v === pre.get(path)) continue;
+          if (force === 'backed' && fieldSchema(path).ghost) continue;
+          probe(v);
+        }
+      });
+    }
+    return { ok: true, cond, post, entryName, trace: { steps } };
+  } catch (e) {
+    return { ok: false, error: toDiagnostic(e, source) };
+  }
+}
+
+function unpackResult(r: PyValue, name: string, at: Span): { cond: Term; state: KernelStateObj } {
+  if (!(typeof r === 'object' && r !== null && !isTerm(r) && (r.kind === 'tuple' || r.kind === 'list'))) {
+    throw badReturn(at, name, describe(r));
+  }
+  if (r.items.length !== 2) throw badReturn(at, name, describe(r));
+  const [c, s] = r.items;
+  let cond: Term;
+  if (isTerm(c) && c.sort === BOOL) cond = c;
+  else if (typeof c === 'boolean') cond = boolConst(c);
+  else throw badReturn(at, name, `(${describe(c)}, ...): the condition must be a z3 Bool`);
+  if (!(typeof s === 'object' && s !== null && !isTerm(s) && s.kind === 'kstate')) {
+    throw badReturn(at, name, `(cond, ${describe(s)}): the state must be a KernelState`);
+  }
+  return { cond, state: s };
+}
+
+/**
+ * Diagnostics for the editor: parses the spec and runs `handler` on a fresh
+ * symbolic state with fresh arguments; [] when it runs cleanly.
+ */
+export function checkSpec(source: string, handler: string): Diagnostic[] {
+  const p = parseSpec(source);
+  if (!p.ok) return [p.error];
+  const h = findHandler(handler);
+  if (!h) return [badRequest(`unknown handler '${handler}'`).toDiagnostic(source)];
+  const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
+  const r = runSpec(source, h.name, freshState(), args, { force: 'all' });
+  return r.ok ? [] : [r.error];
+}
+
+/**
+ * Calls function `name` of a spec with plain values (Python ints, terms);
+ * for tests and tools that evaluate dialect expressions.
+ */
+export function callSpecFunction(
+  source: string,
+  name: string,
+  args: PyValue[] = [],
+): { ok: true; value: PyValue } | { ok: false; error: Diagnostic } {
+  try {
+    const interp = new Interpreter(source, parseChecked(source));
+    interp.loadModule();
+    const fn = interp.globals.vars.get(name);
+    if (fn === undefined) throw badRequest(`no function '${name}' in the spec`);
+    return { ok: true, value: interp.call(fn, args, START) };
+  } catch (e) {
+    return { ok: false, error: toDiagnostic(e, source) };
+  }
+}

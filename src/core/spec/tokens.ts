@@ -1,0 +1,69 @@
+/**
+ * The tokens of the spec dialect (Python's token set, minus what specs never
+ * need). INDENT and DEDENT carry block structure as in CPython's tokenizer.
+ */
+import type { Span } from '../span.ts';
+
+export type TokenKind =
+  | 'name' // identifiers (keywords are 'keyword')
+  | 'keyword'
+  | 'number' // `num` holds the value
+  | 'string' // `str` holds the decoded text
+  | 'op' // operators and delimiters, `value` is the spelling
+  | 'newline' // end of a logical line
+  | 'indent'
+  | 'dedent'
+  | 'eof';
+
+export interface Token {
+  readonly kind: TokenKind;
+  /** The source spelling (for strings: the raw literal). */
+  readonly value: string;
+  readonly span: Span;
+  /** number: the integer value. */
+  readonly num?: bigint;
+  /** string: the decoded contents. */
+  readonly str?: string;
+  /** string: an f-string (rejected by the parser). */
+  readonly fstring?: boolean;
+}
+
+/** Python 3 keywords. `print` and `exec` stay names (Python 3 semantics). */
+export const KEYWORDS: ReadonlySet<string> = new Set([
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue',
+  'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in',
+  'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+]);
+
+/** Operators and delimiters, longest first so that the lexer can match greedily. */
+export const OPERATORS: readonly string[] = [
+  '**=', '//=', '>>=', '<<=', '...',
+  '->', ':=', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=',
+  '|=', '^=', '@=',
+  '+', '-', '*', '/', '%', '@', '&', '|', '^', '~', '<', '>', '(', ')', '[', ']', '{', '}', ',',
+  ':', '.', ';', '=',
+];
+
+/** How a token is named in "expected X but found Y" messages. */
+export function describeToken(t: Token): string {
+  switch (t.kind) {
+    case 'name':
+      return `name '${t.value}'`;
+    case 'keyword':
+      return `keyword '${t.value}'`;
+    case 'number':
+      return `number ${t.value}`;
+    case 'string':
+      return 'a string';
+    case 'op':
+      return `'${t.value}'`;
+    case 'newline':
+      return 'end of line';
+    case 'indent':
+      return 'an indented block';
+    case 'dedent':
+      return 'end of block';
+    case 'eof':
+      return 'end of file';
+  }
+}

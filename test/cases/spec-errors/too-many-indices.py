@@ -1,0 +1,8 @@
+# expect-error: SPEC008 7:32 too many indices for procs.state: it takes 1, got 2
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid
+def sys_kill(old, pid):
+    cond = old.procs[pid][pid].state == dt.proc_state.PROC_RUNNING
+    return cond, old

@@ -1,0 +1,7 @@
+# expect-error: SPEC020 7:30 unsupported operand type(s) for +: 'KernelState' and 'int'
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid
+def sys_kill(old, pid):
+    return z3.BoolVal(True), old + 1

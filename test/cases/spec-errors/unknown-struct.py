@@ -1,0 +1,8 @@
+# expect-error: SPEC007 7:16 KernelState has no field 'proc'; did you mean 'procs'?
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid
+def sys_kill(old, pid):
+    cond = old.proc[pid].state == dt.proc_state.PROC_RUNNING
+    return cond, old

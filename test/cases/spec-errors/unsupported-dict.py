@@ -1,0 +1,6 @@
+# expect-error: SPEC003 6:9 dict and set literals are not supported in specs
+import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid
+TABLE = {1: 2}

@@ -8,11 +8,11 @@ import { Term, bvConst, fresh } from '../smt/term.ts';
 import type { Call } from './ast.ts';
 import { badPointer, wholeObject, type CDiagnostic } from './errors.ts';
 import {
-  type CMemory, IOTLBINV, type ObjPtr, type Ptr, TLBINV, copyObject, fillObject, leafIndices, leafKey, ptrCases,
+  type CMemory, IOTLBINV, type ObjPtr, type Ptr, TLBINV, copyObject, fillObject, iteMap, lambdaMap, leafIndices, leafKey,
+  ptrCases, updateMap,
 } from './memory.ts';
 import { printExpr } from './print.ts';
 import { type CType, sameType, sizeOf, typeName, truthOf } from './types.ts';
-import { iteMap, lambdaMap, updateMap } from '../smt/fn.ts';
 import type { SafetyKind } from './symex.ts';
 
 /** A value: an integer term, or a pointer. */

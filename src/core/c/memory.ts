@@ -6,7 +6,7 @@
  * globals (a global, then array indices and struct members); a pointer that
  * depends on a branch is an `If` of paths.
  */
-import { type MapFn, lambdaMap, ufMap, updateMap, iteMap } from '../smt/fn.ts';
+import { type MapFn, iteMap as rawIteMap, lambdaMap as rawLambdaMap, ufMap, updateMap as rawUpdateMap } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import { BOOL, type Term, bvConst, isFalse, isTrue, variable } from '../smt/term.ts';
 import type { CProgram } from './program.ts';
@@ -72,6 +72,48 @@ export function freshMemory(program: CProgram, prefix = 'c:'): CMemory {
 /** The address of global `name`: the free 64-bit constant `&name`. */
 export function globalAddress(name: string): Term {
   return variable(`&${name}`, 64);
+}
+
+// ------------------------------------------------------------------ map construction
+
+/**
+ * Remembers a map's value per index tuple. Merged memories share structure
+ * (`If(c, update(m), m)` reads `m` on both sides), so without this a read
+ * through k nested merges costs 2^k calls even though the resulting term is
+ * a small shared DAG. Indices are hash-consed, so their ids are a key.
+ */
+export function cached(f: MapFn): MapFn {
+  const memo = new Map<string, Term>();
+  return {
+    domain: f.domain,
+    range: f.range,
+    apply(args) {
+      let k = '';
+      for (const a of args) k += `${a.id},`;
+      let v = memo.get(k);
+      if (v === undefined) {
+        v = f.apply(args);
+        memo.set(k, v);
+      }
+      return v;
+    },
+  };
+}
+
+/** `updateMap` with a read cache. */
+export function updateMap(f: MapFn, prefix: readonly Term[], value: Term): MapFn {
+  return cached(rawUpdateMap(f, prefix, value));
+}
+
+/** `iteMap` with a read cache. */
+export function iteMap(c: Term, f: MapFn, g: MapFn): MapFn {
+  const m = rawIteMap(c, f, g);
+  return m === f || m === g ? m : cached(m);
+}
+
+/** `lambdaMap` with a read cache. */
+export function lambdaMap(domain: readonly number[], range: number, body: (args: readonly Term[]) => Term): MapFn {
+  return cached(rawLambdaMap(domain, range, body));
 }
 
 // ------------------------------------------------------------------ pointers

@@ -15,7 +15,7 @@
  * unrolled. After a safety condition the path continues as if it held; its
  * condition is assumed in the antecedents of later conditions.
  */
-import { type MapFn, iteMap } from '../smt/fn.ts';
+import type { MapFn } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import { Term, bvConst, fresh, isFalse, isTrue } from '../smt/term.ts';
 import type { Block, Call, CSpan, Expr, Stmt } from './ast.ts';
@@ -26,7 +26,7 @@ import {
 } from './errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from './hooks.ts';
 import {
-  type CMemory, NULL_PTR, type ObjPtr, type Ptr, type Step, accessibleAs, address, globalPtr, mapPtr, mkIfPtr,
+  type CMemory, NULL_PTR, iteMap, type ObjPtr, type Ptr, type Step, accessibleAs, address, globalPtr, mapPtr, mkIfPtr,
   ptrCases, ptrEquals, ptrNonNull, readScalar, writeScalar,
 } from './memory.ts';
 import { printExpr } from './print.ts';

@@ -1,0 +1,107 @@
+/**
+ * `osvlab verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]`
+ * Exit codes: 0 verified, 1 refuted, 2 spec error, 3 timeout/unknown, 4 usage or internal error.
+ */
+import { readFileSync } from 'node:fs';
+import { codeFrame } from '../../core/span.ts';
+import { oracleSpec } from '../../core/kernel/content.ts';
+import { ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
+import type { Verdict } from '../../core/verify/verdict.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+import { nodeEngine } from '../z3-node.ts';
+
+export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} '${path}': ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['spec', 'impl', 'variant', 'timeout'], flags: ['oracle', 'json', 'strict'] });
+  const [handlerName, ...extra] = args.positionals;
+  if (!handlerName) throw new UsageError('which handler? e.g. osvlab verify sys_dup --oracle');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (args.values.has('spec') === args.flags.has('oracle')) throw new UsageError('give exactly one of --spec FILE or --oracle');
+  if (args.values.has('impl') && args.values.has('variant')) throw new UsageError('give at most one of --impl FILE or --variant ID');
+  const handler = requireHandler(handlerName);
+  const specPath = args.values.get('spec');
+  const spec = specPath ? readText(specPath, 'spec') : oracleSpec(handler.name);
+  if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
+  const implSource = args.values.has('impl') ? readText(args.values.get('impl')!, 'implementation') : '';
+  const timeoutMs = intOption(args, 'timeout', 20000);
+  const engine = await nodeEngine();
+  const started = Date.now();
+  let verdict: Verdict;
+  try {
+    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs }, { engine });
+  } catch (e) {
+    if (e instanceof ImplementationError) {
+      if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ handler: handler.name, error: e.message })}\n`);
+      else process.stderr.write(`osvlab verify: ${e.message}\n`);
+      return 4;
+    }
+    throw e;
+  }
+  const ms = Date.now() - started;
+  if (args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify(jsonVerdict(handler.name, verdict, ms))}\n`);
+  } else {
+    process.stdout.write(render(handler.name, verdict, ms, spec, specPath ?? `${handler.name} (oracle)`));
+  }
+  return EXIT[verdict.status];
+}
+
+/** The DESIGN.md JSON shape: {handler, verdict:{status, failed?, counterexample?, error?:{code,message,line,column}}, ms}. */
+export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
+  const verdict: Record<string, unknown> = { status: v.status };
+  if (v.status === 'refuted') {
+    verdict.failed = v.failed;
+    if (v.counterexample) verdict.counterexample = v.counterexample;
+  }
+  if (v.status === 'spec-error') {
+    verdict.error = { code: v.error.code, message: v.error.message, line: v.error.span.line, column: v.error.span.column };
+  }
+  if (v.status === 'unknown') verdict.reason = v.reason;
+  if (v.status !== 'spec-error') verdict.obligations = v.obligations;
+  return { handler, verdict, ms };
+}
+
+function render(handler: string, v: Verdict, ms: number, spec: string, specName: string): string {
+  const out: string[] = [];
+  switch (v.status) {
+    case 'verified':
+      out.push(`${handler}: verified (${v.obligations.length} obligations, ${ms} ms)`);
+      break;
+    case 'spec-error':
+      out.push(`${specName}:${v.error.span.line}:${v.error.span.column}: error ${v.error.code}: ${v.error.message}`);
+      out.push(codeFrame(spec, v.error.span));
+      break;
+    case 'refuted':
+      out.push(`${handler}: refuted (${ms} ms)`);
+      out.push(`failed: ${v.failed.join(', ')}`);
+      if (v.counterexample) {
+        const c = v.counterexample;
+        out.push('', 'counterexample' + (c.replayed ? ' (replayed concretely)' : ' (NOT reproduced by replay: internal error)') + ':');
+        out.push(`  arguments: ${c.args.map((a) => `${a.name}=${a.value}`).join(', ') || '(none)'}`);
+        out.push(`  spec condition: ${c.specCond ? 'True' : 'False'}; implementation returns ${c.implRet}`);
+        if (c.rows.length) {
+          out.push('  field                  index              old            spec           impl');
+          for (const r of c.rows) {
+            out.push(`  ${r.differs ? '*' : ' '} ${r.field.padEnd(20)} ${r.index.join(',').padEnd(18)} ${r.old.padEnd(14)} ${r.spec.padEnd(14)} ${r.impl}`);
+          }
+        }
+        if (c.context.length) out.push('  state read:', ...c.context.map((x) => `    ${x}`));
+      }
+      break;
+    case 'timeout':
+    case 'unknown':
+      out.push(`${handler}: ${v.status}${v.status === 'unknown' ? ` (${v.reason})` : ''} (${ms} ms)`);
+      for (const r of v.obligations.filter((x) => x.status !== 'proved')) out.push(`  ${r.name}: ${r.status}`);
+      break;
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,47 @@
+/**
+ * `osvlab`: the headless front end of the same core the web app runs.
+ * Each command lives in its own module under ./commands.
+ */
+import { UsageError } from './args.ts';
+
+const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
+  verify: () => import('./commands/verify.ts'),
+};
+
+const USAGE = `usage: osvlab <command> [options]
+
+commands:
+  verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]
+  lemmas <handler> [--spec FILE | --oracle] [--json]
+  tasks [--json]            task show <id>
+  prompt <task-id> [--shots N] [--stats]
+  grade --responses FILE.jsonl [--json]
+  run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
+  report DIR [--json]
+  bench [--handlers a,b] [--runs N]
+`;
+
+/** Runs the CLI; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 4;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`osvlab: unknown command '${name}'\n\n${USAGE}`);
+    return 4;
+  }
+  try {
+    const cmd = await load();
+    return await cmd.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`osvlab ${name}: ${e.message}\n`);
+      return 4;
+    }
+    process.stderr.write(`osvlab ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 4;
+  }
+}

@@ -187,7 +187,7 @@ export class UnitChecker {
       const nameSpan = declaredNameSpan(d.declarator);
       if (name === undefined) throw new CError(unsupportedSyntax(d.span, 'a declaration without a name'));
       if (decl.specs.storage === 'typedef') {
-        this.typedefs.set(name, type);
+        this.typedefs.set(name, named(type, name));
         continue;
       }
       if (type.kind === 'function') {
@@ -286,7 +286,7 @@ export class UnitChecker {
       ? existing
       : { kind: 'struct', tag: ts.tag, id, members: [], size: 0, align: 1, complete: false };
     if (ts.tag) this.tags.set(ts.tag, s);
-    const members: { name?: string; type: CType; span: CSpan; align?: number }[] = [];
+    const members: { name?: string; type: CType; span: CSpan; align?: number; bitField?: boolean }[] = [];
     for (const md of ts.members) {
       const base = this.specsType(md.specs);
       for (const m of md.declarators) {
@@ -306,7 +306,7 @@ export class UnitChecker {
         if (name !== undefined && members.some((x) => x.name === name)) {
           throw new CError(conflict(span, `duplicate member '${name}'`));
         }
-        members.push({ name, type, span, align: this.alignedAttr([...md.specs.attributes, ...m.attributes]) });
+        members.push({ name, type, span, align: this.alignedAttr([...md.specs.attributes, ...m.attributes]), bitField: m.bitWidth !== undefined });
       }
     }
     const fresh: StructType = { kind: 'struct', tag: ts.tag, id, members: [], size: 0, align: 1, complete: false };
@@ -588,7 +588,7 @@ export class UnitChecker {
       const { name, type } = this.applyDeclarator(base, d.declarator);
       if (name === undefined) continue;
       if (decl.specs.storage === 'typedef') {
-        this.typedefs.set(name, type);
+        this.typedefs.set(name, named(type, name));
         continue;
       }
       const span = declaredNameSpan(d.declarator);
@@ -838,6 +838,11 @@ export class UnitChecker {
     });
     return ft.ret;
   }
+}
+
+/** An integer type renamed after its typedef, for messages (types compare structurally). */
+function named(t: CType, name: string): CType {
+  return t.kind === 'int' ? { ...t, name } : t;
 }
 
 function stripParens(e: Expr): Expr {

@@ -110,6 +110,8 @@ export const loopBound = (span: CSpan) =>
   d('C052', span, 'the loop condition is not constant: a for loop needs a trip count that is constant after constant folding');
 export const stepLimit = (span: CSpan, limit: number) =>
   d('C053', span, `execution exceeded ${limit} steps (a loop that does not end?)`);
+export const loopLimit = (span: CSpan, limit: number) =>
+  d('C053', span, `the loop ran more than ${limit} iterations (a loop that does not end?)`);
 export const wholeObject = (span: CSpan, why: string) => d('C054', span, why);
 export const nullDeref = (span: CSpan) => d('C055', span, 'dereference of a null or uninitialized pointer');
 export const badPointer = (span: CSpan, why: string) => d('C056', span, why);

@@ -159,9 +159,9 @@ export function lex(file: string, text: string): LexResult {
         i++;
       }
       if (!closed) {
-        errors.push(unterminated(lines.span(start, Math.min(i, n)), c === '"' ? 'string literal' : 'character literal'));
-        bol = false;
-        continue;
+        // Still a token, so that the preprocessor can tell it sits in a skipped group.
+        i = Math.min(i, n);
+        errors.push(unterminated(lines.span(start, i), c === '"' ? 'string literal' : 'character literal'));
       }
       kind = c === '"' ? 'string' : 'char';
     } else {

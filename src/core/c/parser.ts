@@ -614,11 +614,13 @@ class Parser {
         }
         case '&': {
           this.next();
-          return { kind: 'addr', span: this.from(t), operand: this.castExpr() };
+          const operand = this.castExpr();
+          return { kind: 'addr', span: this.from(t), operand };
         }
         case '*': {
           this.next();
-          return { kind: 'deref', span: this.from(t), operand: this.castExpr() };
+          const operand = this.castExpr();
+          return { kind: 'deref', span: this.from(t), operand };
         }
         case '-':
         case '+':

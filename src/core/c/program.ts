@@ -24,6 +24,8 @@ export interface CProgram {
   readonly globals: ReadonlyMap<string, GlobalVar>;
   /** The function in effect for each name (an override's, or the kernel's definition, or a bare declaration). */
   readonly functions: ReadonlyMap<string, FunctionInfo>;
+  /** Struct types by identity: the tag, or `file:offset` of an anonymous definition. */
+  readonly structs: ReadonlyMap<string, StructType>;
   /** Expression types and name bindings. */
   readonly sema: Sema;
 }
@@ -173,7 +175,7 @@ export function parseProgram(files: SourceFiles, units: readonly string[], overr
   for (const name of linker.functions.keys()) functions.set(name, linker.effective(name)!);
   return {
     ok: true,
-    program: { files: all, units: parsed.map((p) => p.unit), globals: linker.globals, functions, sema: linker.sema },
+    program: { files: all, units: parsed.map((p) => p.unit), globals: linker.globals, functions, structs: linker.structs, sema: linker.sema },
   };
 }
 

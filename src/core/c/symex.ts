@@ -21,7 +21,7 @@ import { Term, bvConst, fresh, isFalse, isTrue } from '../smt/term.ts';
 import type { Block, Call, CSpan, Expr, Stmt } from './ast.ts';
 import { type FunctionInfo, type LocalVar, decay } from './check.ts';
 import {
-  type CDiagnostic, CError, badArguments, badPointer, internal, loopBound, noSuchFunction, notLvalue, nowhere,
+  type CDiagnostic, CError, badArguments, badPointer, internal, loopBound, loopLimit, noSuchFunction, notLvalue, nowhere,
   nullDeref, recursion, stepLimit, structValue, unknownFunction, withDetail,
 } from './errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from './hooks.ts';
@@ -502,7 +502,7 @@ class Executor {
     const deaths0 = this.deaths;
     try {
       for (let iter = 0; ; iter++) {
-        if (iter > MAX_LOOP_ITERATIONS) throw new CError(stepLimit(s.span, MAX_LOOP_ITERATIONS));
+        if (iter > MAX_LOOP_ITERATIONS) throw new CError(loopLimit(s.span, MAX_LOOP_ITERATIONS));
         if (s.test) {
           let c: Term;
           try {
@@ -769,7 +769,9 @@ class Executor {
       if (q.type.kind !== 'array') throw new CError(badPointer(e.span, `indexing ${typeName(q.type)}`));
       const arr = q.type;
       const guard = cases.find((c) => c.ptr === q)?.guard ?? o.TRUE;
-      this.check(st, 'bounds', o.implies(guard, o.ult(i, bvConst(BigInt(arr.length), 64))), e.span, this.boundsMessage(e, arr.length));
+      if (upperBound(i) >= BigInt(arr.length)) {
+        this.check(st, 'bounds', o.implies(guard, o.ult(i, bvConst(BigInt(arr.length), 64))), e.span, this.boundsMessage(e, arr.length));
+      }
       const step: Step = { kind: 'index', index: i, length: arr.length, elemSize: sizeOf(arr.of)! };
       return { kind: 'obj', base: q.base, steps: [...q.steps, step], type: arr.of };
     });
@@ -793,7 +795,9 @@ class Executor {
         throw new CError(badPointer(e.span, `${printExpr(e.object)} does not point into an array, so it cannot be indexed`));
       }
       const k = o.add(last.index, i);
-      this.check(st, 'bounds', o.implies(guard, o.ult(k, bvConst(BigInt(last.length), 64))), e.span, this.boundsMessage(e, last.length));
+      if (upperBound(k) >= BigInt(last.length)) {
+        this.check(st, 'bounds', o.implies(guard, o.ult(k, bvConst(BigInt(last.length), 64))), e.span, this.boundsMessage(e, last.length));
+      }
       return { kind: 'obj', base: q.base, steps: [...q.steps.slice(0, -1), { ...last, index: k }], type: q.type };
     });
   }
@@ -950,6 +954,49 @@ class Executor {
     if (th.dead) return ve;
     if (el.dead) return vt;
     return mergeVal(c, vt!, ve!);
+  }
+}
+
+/**
+ * An upper bound on the unsigned value of a bit-vector term, from its shape
+ * alone (constants, masks, zero extension, remainders, right shifts), so
+ * that `a[x & 7]` or `vector_table[(uint8_t)v]` need no bounds condition.
+ */
+function upperBound(t: Term): bigint {
+  const all = (1n << BigInt(t.sort)) - 1n;
+  const k = (x: Term) => (x.op === 'const' ? (x.value as bigint) : undefined);
+  switch (t.op) {
+    case 'const':
+      return t.value as bigint;
+    case 'zext':
+      return upperBound(t.args[0]);
+    case 'sext': {
+      // Sign extension keeps the value when the sign bit is known clear.
+      const x = t.args[0];
+      const b = upperBound(x);
+      return b < 1n << BigInt(x.sort - 1) ? b : all;
+    }
+    case 'bvand':
+      return upperBound(t.args[0]) < upperBound(t.args[1]) ? upperBound(t.args[0]) : upperBound(t.args[1]);
+    case 'urem': {
+      const c = k(t.args[1]);
+      return c !== undefined && c > 0n && c - 1n < upperBound(t.args[0]) ? c - 1n : upperBound(t.args[0]);
+    }
+    case 'udiv': {
+      const c = k(t.args[1]);
+      return c !== undefined && c > 0n ? upperBound(t.args[0]) / c : all;
+    }
+    case 'lshr': {
+      const c = k(t.args[1]);
+      return c !== undefined ? upperBound(t.args[0]) >> c : upperBound(t.args[0]);
+    }
+    case 'ite': {
+      const a = upperBound(t.args[1]);
+      const b = upperBound(t.args[2]);
+      return a > b ? a : b;
+    }
+    default:
+      return all;
   }
 }
 

@@ -41,6 +41,8 @@ export interface StructMember {
   /** Byte offset in the struct. */
   readonly offset: number;
   readonly span: CSpan;
+  /** Declared as a `: 64` bit-field (laid out as a plain 64-bit member). */
+  readonly bitField?: boolean;
 }
 
 export interface StructType {
@@ -178,7 +180,7 @@ export function alignOf(t: CType): number {
  */
 export function layoutStruct(
   s: StructType,
-  members: readonly { name?: string; type: CType; span: CSpan; align?: number }[],
+  members: readonly { name?: string; type: CType; span: CSpan; align?: number; bitField?: boolean }[],
   structAlign = 1,
 ): void {
   let offset = 0;
@@ -187,7 +189,7 @@ export function layoutStruct(
   for (const m of members) {
     const a = Math.max(alignOf(m.type), m.align ?? 1);
     offset = Math.ceil(offset / a) * a;
-    out.push({ name: m.name, type: m.type, offset, span: m.span });
+    out.push({ name: m.name, type: m.type, offset, span: m.span, ...(m.bitField ? { bitField: true } : {}) });
     offset += sizeOf(m.type) ?? 0;
     align = Math.max(align, a);
   }

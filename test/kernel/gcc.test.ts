@@ -84,6 +84,24 @@ function kernelDefinitions(): Map<string, CFunction> {
   return defs;
 }
 
+/**
+ * Builds the kernel with test/kernel/harness.c into a native program and
+ * runs it. `first` are C files linked before the kernel, whose definitions
+ * win over the kernel's (how a mutant replaces a kernel function).
+ */
+function runHarness(first: string[]): { stdout: string; stderr: string } {
+  const exe = join(mkdtempSync(join(tmpdir(), 'osvlab-harness-')), 'harness');
+  const build = spawnSync(
+    'gcc',
+    ['-std=gnu11', '-ffreestanding', '-nostdinc', '-Wall', '-Werror', '-O1', '-I', KERNEL,
+      ...first, ...cFiles(KERNEL), join(__dirname, 'harness.c'), '-Wl,--allow-multiple-definition', '-o', exe],
+    { encoding: 'utf8' },
+  );
+  if (build.status !== 0) return { stdout: '', stderr: `build failed:\n${build.stderr}` };
+  const run = spawnSync(exe, [], { encoding: 'utf8', timeout: 60_000 });
+  return { stdout: run.stdout ?? '', stderr: run.stderr ?? '' };
+}
+
 /** Width in bits of a kernel C parameter type. */
 const C_WIDTH: Record<string, number> = {
   pid_t: 64, pn_t: 64, dmapn_t: 64, fn_t: 64, size_t: 64, pte_t: 64, iommu_pte_t: 64,
@@ -119,6 +137,18 @@ needsGcc('gcc accepts the kernel', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'osvlab-kernel-')), 'constants-check.c');
     writeFileSync(file, src);
     expect(gcc(file)).toBe('');
+  });
+
+  it('runs every handler natively through the harness, keeping the invariants', () => {
+    const r = runHarness([]);
+    expect(r.stderr + r.stdout).toMatch(/^ok \d+\n$/);
+  });
+
+  it('harness fails when a kernel function is replaced by a mutant', () => {
+    for (const m of ['sys_kill/kill-running.c', 'sys_create/offset-kept.c']) {
+      const r = runHarness([join(MUTANTS, m)]);
+      expect(r.stdout, m).toMatch(/^line \d+: /);
+    }
   });
 
   it('rejects a wrong layout (the static-assert check can fail)', () => {

@@ -130,8 +130,7 @@ void copy_words(uint64_t *dst, uint64_t *src, size_t n)
 {
     size_t i;
 
-    for (i = 0; i < NPTENTRIES; i++) {
-        if (i < n)
-            dst[i] = src[i];
-    }
+    /* A select rather than an `if`, so the loop body does not branch. */
+    for (i = 0; i < NPTENTRIES; i++)
+        dst[i] = i < n ? src[i] : dst[i];
 }

@@ -1,11 +1,11 @@
 /**
- * Browser test harness: builds the site when the build is missing or older
- * than its sources, serves dist/ with `vite preview` on a free port (with the
+ * Browser test harness: builds the site for the current sources (reusing a
+ * build of the same sources), serves it with `vite preview` on a free port (with the
  * COOP/COEP headers from vite.config.ts), and drives Debian's Chromium with
  * playwright-core. Used by the e2e tests and by bench/app-load.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
@@ -27,26 +27,29 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-const SOURCES = ['index.html', 'vite.config.ts', 'package.json', 'src', 'public', 'tasks'];
+const SOURCES = ['index.html', 'vite.config.ts', 'package.json', 'scripts', 'src', 'public', 'tasks'];
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
+/** Newest mtime and file count under `path`: changes whenever a source file is edited, added or removed. */
+function scan(path: string, acc = { newest: 0, files: 0 }): { newest: number; files: number } {
+  if (!existsSync(path)) return acc;
   const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = st.mtimeMs;
+  if (!st.isDirectory()) {
+    acc.newest = Math.max(acc.newest, st.mtimeMs);
+    acc.files++;
+    return acc;
+  }
   for (const name of readdirSync(path)) {
     if (name === 'node_modules' || name.startsWith('.')) continue;
-    max = Math.max(max, newestMtime(join(path, name)));
+    scan(join(path, name), acc);
   }
-  return max;
+  return acc;
 }
 
-/** True when dist/ exists and is newer than every source file. */
-export function buildIsFresh(): boolean {
-  const built = join(DIST, 'index.html');
-  if (!existsSync(built) || !existsSync(join(DIST, 'z3-built.wasm'))) return false;
-  const t = statSync(built).mtimeMs;
-  return SOURCES.every((s) => newestMtime(join(ROOT, s)) <= t);
+/** A fingerprint of every source the site is built from. */
+export function sourceFingerprint(): string {
+  const acc = { newest: 0, files: 0 };
+  for (const s of SOURCES) scan(join(ROOT, s), acc);
+  return `${Math.floor(acc.newest)}-${acc.files}`;
 }
 
 function sleep(ms: number) {
@@ -54,12 +57,15 @@ function sleep(ms: number) {
 }
 
 /**
- * Builds the site unless a fresh build exists. Test files run in parallel, so
- * a lock directory makes sure only one of them builds.
+ * Builds the site for the current sources into test-artifacts/site-<fingerprint>/
+ * and returns that directory; a build for the same sources is reused. Each
+ * source state gets its own directory, so a test file that rebuilds after an
+ * edit never pulls files from under a server another test file is using.
+ * A lock directory makes parallel test files build one at a time.
  */
-export async function ensureBuilt(): Promise<void> {
-  const lock = join(ROOT, 'test-artifacts', '.build-lock');
-  mkdirSync(dirname(lock), { recursive: true });
+export async function ensureBuilt(): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const lock = join(ARTIFACTS, '.build-lock');
   for (;;) {
     try {
       mkdirSync(lock);
@@ -67,17 +73,25 @@ export async function ensureBuilt(): Promise<void> {
     } catch {
       // Another test file is building; a lock older than 5 minutes is stale.
       if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true });
-      await sleep(500);
+      await sleep(300);
     }
   }
   try {
-    if (buildIsFresh()) return;
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'copy-z3.mjs')], { cwd: ROOT, stdio: 'pipe' });
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+    const outDir = join(ARTIFACTS, `site-${sourceFingerprint()}`);
+    if (existsSync(join(outDir, '.complete'))) return outDir;
+    // Old builds go, except recent ones another test file may be serving.
+    for (const name of readdirSync(ARTIFACTS)) {
+      const p = join(ARTIFACTS, name);
+      if (name.startsWith('site-') && p !== outDir && Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { recursive: true, force: true });
+    }
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'],
+      { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } },
+    );
+    writeFileSync(join(outDir, '.complete'), new Date().toISOString());
+    return outDir;
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
@@ -89,12 +103,13 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** Serves dist/ with `vite preview` on a free port on 127.0.0.1. */
-export async function serve(): Promise<Site> {
+/** Serves a built site (default: dist/) with `vite preview` on a free port on 127.0.0.1. */
+export async function serve(outDir = DIST): Promise<Site> {
   const server = await preview({
     root: ROOT,
     configFile: join(ROOT, 'vite.config.ts'),
     logLevel: 'silent',
+    build: { outDir },
     preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
   });
   const addr = server.httpServer.address();

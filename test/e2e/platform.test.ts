@@ -104,7 +104,7 @@ describe('platform', () => {
     await page.waitForFunction(
       async () => {
         const reg = await navigator.serviceWorker.getRegistration();
-        return !!reg?.active && (await caches.keys()).length > 0 && !!(await (await caches.open((await caches.keys())[0])).match('z3-built.wasm'));
+        return !!reg?.active && !!navigator.serviceWorker.controller && (await caches.keys()).length > 0 && !!(await (await caches.open((await caches.keys())[0])).match('z3-built.wasm'));
       },
       undefined,
       { timeout: 60_000, polling: 500 },

@@ -12,8 +12,7 @@ export interface Env {
 export function useSite(): Env {
   const env = {} as Env;
   beforeAll(async () => {
-    await ensureBuilt();
-    env.site = await serve();
+    env.site = await serve(await ensureBuilt());
     env.browser = await launch();
   });
   afterAll(async () => {

@@ -1,49 +1,21 @@
 /**
  * Everything the app shows about the kernel: C sources, oracle specs,
  * functional descriptions and benchmark tasks. This is the one module that
- * knows where they come from, so switching to the generated bundle
- * (`src/core/kernel/bundle.ts`) is one change here.
- *
- * Until then the files under tasks/hv6/ are read at build time with
- * `import.meta.glob`, so the app always shows what the repository holds.
+ * knows where they come from. Kernel sources, oracle specs and descriptions
+ * come from the generated bundle (`core/kernel/content.ts`); benchmark tasks
+ * are read at build time from tasks/hv6/tasks/ with `import.meta.glob`.
  */
 import type { Task } from '../../core/bench/task.ts';
 import { HANDLERS, type HandlerInfo, entryNames, findHandler } from '../../core/kernel/handlers.ts';
+import { KERNEL, oracleSpec as bundledOracle } from '../../core/kernel/content.ts';
 
-const kernelFiles = import.meta.glob<string>('/tasks/hv6/kernel/**/*.{c,h}', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
-const specFiles = import.meta.glob<string>('/tasks/hv6/specs/**/*.py', { query: '?raw', import: 'default', eager: true });
-const descriptionFiles = import.meta.glob<string>('/tasks/hv6/descriptions/*.md', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
 const taskFiles = import.meta.glob<Task | Task[] | { tasks: Task[] }>('/tasks/hv6/tasks/**/*.json', {
   import: 'default',
   eager: true,
 });
 
-const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-const stem = (p: string) => base(p).replace(/\.[^.]+$/, '');
-
-/** Kernel source files by file name ("sys_proc.c" -> text), sorted. */
-export const KERNEL_SOURCES: ReadonlyMap<string, string> = new Map(
-  Object.entries(kernelFiles)
-    .map(([p, text]) => [p.replace('/tasks/hv6/kernel/', ''), text] as [string, string])
-    .sort(([a], [b]) => a.localeCompare(b)),
-);
-
-const oracle = new Map<string, string>();
-const sharedSpecs = new Map<string, string>();
-for (const [p, text] of Object.entries(specFiles)) {
-  if (p.includes('/_shared/')) sharedSpecs.set(stem(p), text);
-  else oracle.set(stem(p), text);
-}
-
-const descriptions = new Map(Object.entries(descriptionFiles).map(([p, t]) => [stem(p), t]));
+/** Kernel source files by path ("proc.c" -> text), sorted. */
+export const KERNEL_SOURCES: ReadonlyMap<string, string> = new Map([...KERNEL.files].sort(([a], [b]) => a.localeCompare(b)));
 
 function flattenTasks(): Task[] {
   const out: Task[] = [];
@@ -73,12 +45,12 @@ export function hasOracle(handler: string): boolean {
   return oracleSpec(handler) !== undefined;
 }
 
-/** The reference spec of `handler`, by its C name or hv6 alias. */
+/** The reference spec of `handler`, by its C name or hv6 alias, with its shared helpers resolved. */
 export function oracleSpec(handler: string): string | undefined {
   const h = findHandler(handler);
   if (!h) return undefined;
   for (const name of entryNames(h)) {
-    const s = oracle.get(name);
+    const s = bundledOracle(name);
     if (s !== undefined) return s;
   }
   return undefined;
@@ -86,7 +58,8 @@ export function oracleSpec(handler: string): string | undefined {
 
 export function description(handler: string): string | undefined {
   const h = findHandler(handler);
-  return h ? (descriptions.get(h.name) ?? (h.alias ? descriptions.get(h.alias) : undefined)) : undefined;
+  if (!h) return undefined;
+  return KERNEL.descriptions[h.name] ?? (h.alias ? KERNEL.descriptions[h.alias] : undefined);
 }
 
 /** An implementation variant of a handler, as the playground offers it. */
@@ -148,19 +121,14 @@ export function implementationCode(handler: string, variant?: string): string | 
   return undefined;
 }
 
-/** A short fingerprint of the kernel sources and tasks, stamped into share links. */
-export const KERNEL_VERSION: string = (() => {
-  let h = 0x811c9dc5;
-  const feed = (s: string) => {
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  };
-  for (const [name, text] of KERNEL_SOURCES) {
-    feed(name);
-    feed(text);
-  }
-  for (const t of TASKS) feed(t.hash);
-  return h.toString(16).padStart(8, '0');
-})();
+/** The kernel's fingerprint (from the bundle), stamped into share links. */
+export const KERNEL_VERSION: string = KERNEL.kernelHash;
+
+/** The C replacement definitions of a buggy variant, for the verifier; undefined for the correct kernel. */
+export function implSourceOf(variant: string | undefined): string | undefined {
+  const t = variant ? task(variant) : undefined;
+  return t && t.impl_override.trim() ? t.impl_override : undefined;
+}
 
 /** A blank spec for `handler`: the dialect's imports, the entry function and the usual shape. */
 export function skeletonSpec(handler: string): string {
@@ -185,9 +153,4 @@ export function skeletonSpec(handler: string): string {
   ];
   if (h?.alias) lines.push('', '', `${handler} = ${name}`);
   return lines.join('\n') + '\n';
-}
-
-/** Spec text shared by several handlers' oracle specs (alloc_page_table, send_recv, ...). */
-export function sharedSpec(name: string): string | undefined {
-  return sharedSpecs.get(name);
 }

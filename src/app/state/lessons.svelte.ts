@@ -20,7 +20,7 @@ export type Grade =
 const LANE = 'lesson';
 
 export class LessonsState {
-  current = $state<Lesson>(LESSONS[0]);
+  current = $state.raw<Lesson>(LESSONS[0]);
   answer = $state(LESSONS[0].exercise.starter);
   diagnostics = $state.raw<readonly Diagnostic[]>([]);
   grade = $state<Grade>({ kind: 'idle' });

@@ -65,6 +65,8 @@ export class PlaygroundState {
   private ticker?: ReturnType<typeof setInterval>;
   private checkSeq = 0;
   private matrixSeq = 0;
+  /** Bumped by every switch of handler or spec source, so a slow draft load cannot overwrite a newer choice. */
+  private generation = 0;
 
   constructor(private readonly verifier: VerifierService) {}
 
@@ -77,6 +79,7 @@ export class PlaygroundState {
   /** Switches to `handler`, loading its saved draft or a skeleton. */
   async select(handler: string, variant?: string): Promise<void> {
     this.flushSave();
+    const gen = ++this.generation;
     this.loaded = false;
     this.handler = handler;
     this.cancel();
@@ -85,7 +88,7 @@ export class PlaygroundState {
     this.revealBug = false;
     this.sharedFrom = undefined;
     const draft = await drafts.get(handler);
-    if (this.handler !== handler) return;
+    if (gen !== this.generation) return;
     this.spec = draft?.spec ?? content.skeletonSpec(handler);
     this.variant = variant ?? draft?.variant ?? this.variants[0].id;
     if (!this.variants.some((v) => v.id === this.variant)) this.variant = this.variants[0].id;
@@ -169,6 +172,7 @@ export class PlaygroundState {
       handler: this.handler,
       spec: this.spec,
       variant: this.currentVariant?.task ? this.currentVariant.id : undefined,
+      implSource: content.implSourceOf(this.currentVariant?.id),
       timeoutMs: this.timeoutMs,
       strict: this.strict,
     };
@@ -220,6 +224,7 @@ export class PlaygroundState {
           handler: this.handler,
           spec,
           variant: v.task ? v.id : undefined,
+          implSource: content.implSourceOf(v.id),
           timeoutMs: this.timeoutMs,
         });
         status = verdict.status;
@@ -254,6 +259,7 @@ export class PlaygroundState {
   async openShared(s: SharedState): Promise<void> {
     if (!findHandler(s.handler)) throw new Error(`The shared link names an unknown handler "${s.handler}".`);
     this.flushSave();
+    ++this.generation;
     this.cancel();
     this.handler = s.handler;
     this.matrix = [];

@@ -1,9 +1,10 @@
 /*
  * Page ownership. A page is FREE (owner 0) or owned by a valid pid with a
  * type; every owned page is counted in its owner's nr_pages. FREE pages
- * other than page 0 also sit on a circular free list through
- * page_desc_table[].link, with page 0 as the head. Nothing in a system call
- * walks that list; it only has to stay well formed (every link < NPAGE).
+ * also sit on a circular free list through page_desc_table[].link whose
+ * head is page 0, free or not (page 0 is never linked or unlinked). Nothing
+ * in a system call walks that list; it only has to stay well formed (every
+ * link < NPAGE).
  */
 #include "kernel.h"
 

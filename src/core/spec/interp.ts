@@ -156,11 +156,7 @@ export class Interpreter implements FunctionCaller {
   }
 
   private site(span: Span, argSpans: readonly Span[]): CallSite {
-    return {
-      span,
-      argSpans,
-      invoke: (f, args, kw) => this.callValue(f, args, kw, this.site(span, [])),
-    };
+    return new Site(this, span, argSpans);
   }
 
   private tick(span: Span): void {
@@ -685,7 +681,8 @@ export class Interpreter implements FunctionCaller {
     return this.callValue(f, args, kwargs, this.site(e.span, argSpans));
   }
 
-  private callValue(f: PyValue, args: PyValue[], kwargs: ReadonlyMap<string, PyValue> | undefined, site: CallSite): PyValue {
+  /** @internal Used by call sites. */
+  callValue(f: PyValue, args: PyValue[], kwargs: ReadonlyMap<string, PyValue> | undefined, site: CallSite): PyValue {
     const noKw = (name: string) => {
       if (kwargs && kwargs.size) {
         throw badArgument(site.span, `${name}() takes no keyword arguments`);
@@ -751,46 +748,51 @@ export class Interpreter implements FunctionCaller {
 
   /** Python's argument binding: positionals, *args, keywords, defaults. */
   private bind(fn: PyFunction, args: PyValue[], kwargs: ReadonlyMap<string, PyValue> | undefined, env: Env, span: Span): void {
-    const ps = fn.params;
-    const positional = ps.filter((p) => !p.star);
-    const star = ps.find((p) => p.star);
+    const { positional, star, required } = fn.shape;
     const name = fn.name;
-    if (args.length > positional.length && !star) {
-      const required = positional.filter((p) => p.default === undefined).length;
+    const vars = env.vars;
+    const n = positional.length;
+    if (args.length > n && !star) {
       const takes =
-        required === positional.length
-          ? `${positional.length} positional argument${positional.length === 1 ? '' : 's'}`
-          : `from ${required} to ${positional.length} positional arguments`;
+        required === n ? `${n} positional argument${n === 1 ? '' : 's'}` : `from ${required} to ${n} positional arguments`;
       throw argumentCount(span, name, takes, args.length);
     }
-    const set = new Set<string>();
-    positional.forEach((p, i) => {
-      if (i < args.length) {
-        env.vars.set(p.name, args[i]);
-        set.add(p.name);
-      }
-    });
-    if (star) env.vars.set(star.name, new PyTuple(args.slice(positional.length)));
+    const given = Math.min(args.length, n);
+    for (let i = 0; i < given; i++) vars.set(positional[i].name, args[i]);
+    if (star) vars.set(star.name, new PyTuple(args.slice(n)));
     if (kwargs) {
       for (const [k, v] of kwargs) {
-        const p = positional.find((q) => q.name === k);
-        if (!p) throw badArgument(span, `${name}() got an unexpected keyword argument '${k}'`);
-        if (set.has(k)) throw badArgument(span, `${name}() got multiple values for argument '${k}'`);
-        env.vars.set(k, v);
-        set.add(k);
+        const i = positional.findIndex((q) => q.name === k);
+        if (i < 0) throw badArgument(span, `${name}() got an unexpected keyword argument '${k}'`);
+        if (i < given || vars.has(k)) throw badArgument(span, `${name}() got multiple values for argument '${k}'`);
+        vars.set(k, v);
       }
     }
+    if (given === n) return;
     const missing: string[] = [];
-    positional.forEach((p, i) => {
-      if (set.has(p.name)) return;
-      const d = fn.defaults[ps.indexOf(p)];
-      if (d !== undefined) env.vars.set(p.name, d);
+    for (let i = given; i < n; i++) {
+      const p = positional[i];
+      if (vars.has(p.name)) continue;
+      const d = fn.defaults[fn.params.indexOf(p)];
+      if (d !== undefined) vars.set(p.name, d);
       else missing.push(`'${p.name}'`);
-      void i;
-    });
+    }
     if (missing.length) {
       const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
       throw badArgument(span, `${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${list}`);
     }
+  }
+}
+
+/** A call site: the span of the call, of its arguments, and a way back into the interpreter. */
+class Site implements CallSite {
+  constructor(
+    private readonly interp: Interpreter,
+    readonly span: Span,
+    readonly argSpans: readonly Span[],
+  ) {}
+
+  invoke(f: PyValue, args: PyValue[], kw?: ReadonlyMap<string, PyValue>): PyValue {
+    return this.interp.callValue(f, args, kw, new Site(this.interp, this.span, []));
   }
 }

@@ -117,7 +117,8 @@ class Lexer {
     // End of input: close the last logical line and every open block.
     const end = this.here();
     const last = this.tokens[this.tokens.length - 1];
-    if (last && last.kind !== 'newline' && last.kind !== 'dedent') {
+    // Inside an unclosed bracket the parser should see the end of file, not a line end.
+    if (last && last.kind !== 'newline' && last.kind !== 'dedent' && this.depth === 0) {
       this.tokens.push({ kind: 'newline', value: '', span: this.span(...end) });
     }
     while (this.indents.length > 1) {

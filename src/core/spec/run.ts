@@ -151,7 +151,7 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
     const steps = interp.stepsUsed;
     const at = interp.lastReturnSpan ?? entrySpan(fn);
     const { cond, state } = unpackResult(result, entryName, at);
-    const post = toAbstract(state);
+    const post = attachSource(toAbstract(state), pre, source);
     const force = opts.force ?? 'backed';
     if (force !== 'none') {
       interp.run(() => {
@@ -166,6 +166,34 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
   } catch (e) {
     return { ok: false, error: toDiagnostic(e, source) };
   }
+}
+
+/**
+ * Wraps the changed maps of `post` so that a SpecError thrown when one is
+ * read later (lazy lambdas, raw Python ints) carries the spec text for its
+ * code frame.
+ */
+function attachSource(post: AbstractState, pre: AbstractState, source: string): AbstractState {
+  const wrap = (f: MapFn): MapFn => ({
+    domain: f.domain,
+    range: f.range,
+    apply(args) {
+      try {
+        return f.apply(args);
+      } catch (e) {
+        if (e instanceof SpecError) e.source ??= source;
+        throw e;
+      }
+    },
+  });
+  const out = new Map<string, FieldValue>();
+  for (const [path, v] of post) {
+    if (v === pre.get(path)) out.set(path, v);
+    else if (!isRefcnt(v)) out.set(path, wrap(v));
+    else if (v.kind === 'refcnt') out.set(path, { kind: 'refcnt', ref: wrap(v.ref), perm: wrap(v.perm), permInv: wrap(v.permInv) });
+    else out.set(path, { kind: 'refcnt2', ref: wrap(v.ref), perm1: wrap(v.perm1), perm2: wrap(v.perm2), permInv: wrap(v.permInv) });
+  }
+  return out;
 }
 
 function unpackResult(r: PyValue, name: string, at: Span): { cond: Term; state: KernelStateObj } {

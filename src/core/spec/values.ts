@@ -82,6 +82,8 @@ export class Env {
 /** A user `def` or `lambda`, closed over the frame it was defined in (late binding). */
 export class PyFunction {
   readonly kind = 'function';
+  private shapeCache: ParamShape | undefined;
+
   constructor(
     readonly name: string,
     readonly params: readonly A.Param[],
@@ -90,6 +92,26 @@ export class PyFunction {
     readonly node: A.FunctionDef | A.Lambda,
     readonly closure: Env,
   ) {}
+
+  /** The parameters split for argument binding (computed once). */
+  get shape(): ParamShape {
+    if (!this.shapeCache) {
+      const positional = this.params.filter((p) => !p.star);
+      this.shapeCache = {
+        positional,
+        star: this.params.find((p) => p.star),
+        required: positional.filter((p) => p.default === undefined).length,
+      };
+    }
+    return this.shapeCache;
+  }
+}
+
+export interface ParamShape {
+  readonly positional: readonly A.Param[];
+  readonly star: A.Param | undefined;
+  /** Positional parameters without a default. */
+  readonly required: number;
 }
 
 export class ModuleValue {

@@ -282,9 +282,10 @@ export class UnitChecker {
       if (ts.tag) this.tags.set(ts.tag, existing);
       return existing;
     }
-    const s: StructType = existing && !existing.complete
-      ? existing
-      : { kind: 'struct', tag: ts.tag, id, members: [], size: 0, align: 1, complete: false };
+    // The object this definition names: a forward declaration it completes, or
+    // (when another unit defined the tag already) that definition, which the
+    // members must then match.
+    const s: StructType = existing ?? { kind: 'struct', tag: ts.tag, id, members: [], size: 0, align: 1, complete: false };
     if (ts.tag) this.tags.set(ts.tag, s);
     const members: { name?: string; type: CType; span: CSpan; align?: number; bitField?: boolean }[] = [];
     for (const md of ts.members) {

@@ -33,9 +33,17 @@ const PUNCTS = [
   '+', '-', '*', '/', '%', '&', '|', '^', '=', '<', '>', '#',
 ];
 
+const PUNCT_BY_CHAR = new Map<string, string[]>();
+for (const p of PUNCTS) {
+  const list = PUNCT_BY_CHAR.get(p[0]) ?? [];
+  list.push(p);
+  PUNCT_BY_CHAR.set(p[0], list);
+}
+
 /** Maps offsets of one text to 1-based lines and columns. */
 export class LineMap {
-  private readonly starts: number[] = [0];
+  /** Offsets where lines begin (line n starts at starts[n - 1]). */
+  readonly starts: number[] = [0];
 
   constructor(
     readonly file: string,
@@ -82,6 +90,8 @@ export interface LexResult {
 /** Splits `text` (the contents of `file`) into tokens, ending with an `eof` token. */
 export function lex(file: string, text: string): LexResult {
   const lines = new LineMap(file, text);
+  const lineStarts = lines.starts;
+  let lineNo = 1;
   const tokens: Token[] = [];
   const errors: CDiagnostic[] = [];
   let i = 0;
@@ -165,7 +175,7 @@ export function lex(file: string, text: string): LexResult {
       }
       kind = c === '"' ? 'string' : 'char';
     } else {
-      const p = PUNCTS.find((q) => text.startsWith(q, i));
+      const p = PUNCT_BY_CHAR.get(c)?.find((q) => text.startsWith(q, i));
       if (!p) {
         errors.push(unexpectedChar(lines.span(i, i + 1), c));
         i++;
@@ -174,7 +184,14 @@ export function lex(file: string, text: string): LexResult {
       i += p.length;
       kind = 'punct';
     }
-    tokens.push({ kind, text: text.slice(start, i), span: lines.span(start, i), bol, space });
+    // Tokens never span a newline (continuations aside), so the line is the current one.
+    while (lineNo < lineStarts.length && lineStarts[lineNo] <= start) lineNo++;
+    const ls = lineStarts[lineNo - 1];
+    const span: CSpan =
+      i <= (lineStarts[lineNo] ?? Infinity)
+        ? { file, line: lineNo, column: start - ls + 1, endLine: lineNo, endColumn: i - ls + 1, offset: start, endOffset: i }
+        : lines.span(start, i);
+    tokens.push({ kind, text: text.slice(start, i), span, bol, space });
     bol = false;
     space = false;
   }

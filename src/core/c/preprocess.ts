@@ -22,7 +22,7 @@ import {
   systemInclude,
   unsupportedDirective,
 } from './errors.ts';
-import { type Token, intLiteral, decodeEscapes, lex } from './lexer.ts';
+import { type LexResult, type Token, intLiteral, decodeEscapes, lex } from './lexer.ts';
 
 /** path -> text; `#include "x.h"` is looked up here. */
 export type SourceFiles = ReadonlyMap<string, string>;
@@ -75,9 +75,12 @@ interface Cond {
   readonly span: CSpan;
 }
 
-/** Preprocesses the translation unit `path` of `files`. */
-export function preprocess(files: SourceFiles, path: string): PreprocessResult {
-  const pp = new Preprocessor(files);
+/**
+ * Preprocesses the translation unit `path` of `files`. `lexed` may carry
+ * the tokens of files across units (headers are lexed once per program).
+ */
+export function preprocess(files: SourceFiles, path: string, lexed: Map<string, LexResult> = new Map()): PreprocessResult {
+  const pp = new Preprocessor(files, lexed);
   const text = files.get(path);
   if (text === undefined) {
     return { tokens: [eofAt(nowhere(path))], errors: [includeNotFound(nowhere(path), path)], macros: pp.macros, files: [] };
@@ -101,12 +104,20 @@ class Preprocessor {
   mainEof?: CSpan;
   private budget = MAX_EXPANSION_TOKENS;
 
-  constructor(private readonly files: SourceFiles) {}
+  constructor(
+    private readonly files: SourceFiles,
+    private readonly lexed: Map<string, LexResult>,
+  ) {}
 
   file(path: string, text: string, depth: number): void {
     if (this.once.has(path)) return;
     if (!this.read.includes(path)) this.read.push(path);
-    const { tokens, errors: lexErrors } = lex(path, text);
+    let lexedFile = this.lexed.get(path);
+    if (!lexedFile) {
+      lexedFile = lex(path, text);
+      this.lexed.set(path, lexedFile);
+    }
+    const { tokens, errors: lexErrors } = lexedFile;
     if (depth === 0) this.mainEof = tokens[tokens.length - 1].span;
     const conds: Cond[] = [];
     const inactive: [number, number][] = [];

@@ -8,6 +8,7 @@
 import type { CSpan, FunctionDef, TranslationUnit } from './ast.ts';
 import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema, UnitChecker } from './check.ts';
 import { type CDiagnostic, conflict, withDetail } from './errors.ts';
+import type { LexResult } from './lexer.ts';
 import { parse } from './parser.ts';
 import { type SourceFiles, preprocess } from './preprocess.ts';
 import { type StructType, sameType, typeName } from './types.ts';
@@ -148,8 +149,9 @@ export function parseProgram(files: SourceFiles, units: readonly string[], overr
   const errors: CDiagnostic[] = [];
   const parsed: { unit: TranslationUnit; override: boolean }[] = [];
   const sources = [...units.map((u) => ({ path: u, override: false })), ...overrides.map((o) => ({ path: o.path, override: true }))];
+  const lexed = new Map<string, LexResult>();
   for (const { path, override } of sources) {
-    const pp = preprocess(all, path);
+    const pp = preprocess(all, path, lexed);
     if (pp.errors.length) {
       errors.push(...pp.errors);
       continue;

@@ -554,7 +554,7 @@ export class UnitChecker {
       case 'return': {
         const ret = this.ctx!.fn.type.ret;
         if (!s.value) {
-          if (ret.kind !== 'void') throw new CError(typeMismatch(s.span, `'${this.ctx!.fn.name}' must return a ${typeName(ret)} value`));
+          if (ret.kind !== 'void') throw new CError(typeMismatch(s.span, `'${this.ctx!.fn.name}' must return a value of type ${typeName(ret)}`));
           return;
         }
         const vt = this.expr(s.value);

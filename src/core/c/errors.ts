@@ -113,7 +113,8 @@ export const stepLimit = (span: CSpan, limit: number) =>
 export const loopLimit = (span: CSpan, limit: number) =>
   d('C053', span, `the loop ran more than ${limit} iterations (a loop that does not end?)`);
 export const wholeObject = (span: CSpan, why: string) => d('C054', span, why);
-export const nullDeref = (span: CSpan) => d('C055', span, 'dereference of a null or uninitialized pointer');
+export const stringDeref = (span: CSpan) =>
+  d('C055', span, 'dereference of a string literal (only hooks such as panic may receive one)');
 export const badPointer = (span: CSpan, why: string) => d('C056', span, why);
 export const internal = (span: CSpan, why: string) => d('C057', span, `internal error: ${why}`);
 export const noSuchFunction = (span: CSpan, name: string) => d('C058', span, `no function named '${name}' with a body`);

@@ -48,6 +48,9 @@ const UNSUPPORTED_STMTS: Record<string, string> = {
   goto: 'goto',
 };
 
+/** Deeper nesting is refused before the JavaScript stack runs out. */
+const MAX_DEPTH = 500;
+
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '^=', '|=']);
 
 const BINARY_PREC: Record<string, number> = {
@@ -83,6 +86,7 @@ function describe(t: Token): string {
 
 class Parser {
   private pos = 0;
+  private depth = 0;
   private prev: Token;
   readonly typedefs = new Set<string>();
 
@@ -462,6 +466,15 @@ class Parser {
   }
 
   private statement(): Stmt {
+    if (++this.depth > MAX_DEPTH) throw new CError(unsupportedSyntax(this.tok.span, `nesting deeper than ${MAX_DEPTH} levels`));
+    try {
+      return this.statementInner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statementInner(): Stmt {
     const t = this.tok;
     if (t.kind === 'punct') {
       if (t.text === '{') return this.block();
@@ -590,6 +603,16 @@ class Parser {
   }
 
   private castExpr(): Expr {
+    // Every level of nesting (parentheses, unary operators, statements) passes here or through statement().
+    if (++this.depth > MAX_DEPTH) throw new CError(unsupportedSyntax(this.tok.span, `nesting deeper than ${MAX_DEPTH} levels`));
+    try {
+      return this.castExprInner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private castExprInner(): Expr {
     const start = this.tok;
     if (this.is('(') && this.startsType(this.peek())) {
       this.next();

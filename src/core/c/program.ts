@@ -7,7 +7,7 @@
  */
 import type { CSpan, FunctionDef, TranslationUnit } from './ast.ts';
 import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema, UnitChecker } from './check.ts';
-import { type CDiagnostic, conflict, withDetail } from './errors.ts';
+import { type CDiagnostic, conflict, internal, nowhere, withDetail } from './errors.ts';
 import type { LexResult } from './lexer.ts';
 import { parse } from './parser.ts';
 import { type SourceFiles, preprocess } from './preprocess.ts';
@@ -144,6 +144,16 @@ function where(s: CSpan): string {
  * or every error found (at most the first per unit and phase).
  */
 export function parseProgram(files: SourceFiles, units: readonly string[], overrides: readonly Override[] = []): ParseProgramResult {
+  try {
+    return link(files, units, overrides);
+  } catch (e) {
+    // Bad input must not crash the caller (a stack overflow on absurd nesting, a bug of ours).
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, errors: [internal(nowhere(units[0] ?? overrides[0]?.path ?? '<program>'), why)] };
+  }
+}
+
+function link(files: SourceFiles, units: readonly string[], overrides: readonly Override[]): ParseProgramResult {
   const all = new Map(files);
   for (const o of overrides) all.set(o.path, o.text);
   const errors: CDiagnostic[] = [];

@@ -22,7 +22,7 @@ import type { Block, Call, CSpan, Expr, Stmt } from './ast.ts';
 import { type FunctionInfo, type LocalVar, decay } from './check.ts';
 import {
   type CDiagnostic, CError, badArguments, badPointer, internal, loopBound, loopLimit, noSuchFunction, notLvalue, nowhere,
-  nullDeref, recursion, stepLimit, structValue, unknownFunction, withDetail,
+  stringDeref, recursion, stepLimit, structValue, unknownFunction, withDetail,
 } from './errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from './hooks.ts';
 import {
@@ -787,7 +787,7 @@ class Executor {
         this.check(st, 'bounds', o.not(guard), e.span, `${printExpr(e.object)} may be a null pointer`);
         return q;
       }
-      if (q.kind === 'str') throw new CError(nullDeref(e.span));
+      if (q.kind === 'str') throw new CError(stringDeref(e.span));
       if (!accessibleAs(q.type, want)) throw new CError(badPointer(e.span, `access to ${typeName(want)} through a pointer to ${typeName(q.type)}`));
       const last = q.steps[q.steps.length - 1];
       if (last?.kind !== 'index') {
@@ -824,7 +824,7 @@ class Executor {
       } else if (c.ptr.kind === 'null') {
         this.check(st, 'bounds', o.not(c.guard), e.span, `null pointer dereference in ${printExpr(e)}`);
         vals.push(bvConst(0n, type.width));
-      } else throw new CError(nullDeref(e.span));
+      } else throw new CError(stringDeref(e.span));
     }
     let v = vals[vals.length - 1];
     for (let k = vals.length - 2; k >= 0; k--) v = o.ite(guards[k], vals[k], v);
@@ -845,7 +845,7 @@ class Executor {
         st.mem = writeScalar(st.mem, c.ptr as ObjPtr, v, c.guard);
       } else if (c.ptr.kind === 'null') {
         this.check(st, 'bounds', o.not(c.guard), e.span, `null pointer dereference in ${printExpr(e)}`);
-      } else throw new CError(nullDeref(e.span));
+      } else throw new CError(stringDeref(e.span));
     }
   }
 

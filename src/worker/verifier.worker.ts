@@ -27,7 +27,7 @@ import type {
 } from './contract.ts';
 import { loadZ3 } from './z3-browser.ts';
 
-type VerifyModule = { verify: VerifyFn };
+type VerifyModule = { verify: VerifyFn; loadProgram?: () => unknown };
 
 const verifyModules = import.meta.glob<VerifyModule>('../core/verify/index.ts');
 const specModules = import.meta.glob<SpecModule>('../core/spec/index.ts');
@@ -73,6 +73,13 @@ function notLanded(what: string): Verdict {
 const api: VerifierApi = {
   async init(): Promise<ReadyInfo> {
     await getEngine();
+    // Parse the kernel now rather than on the first Verify (about half a second).
+    const mod = await verifyModule();
+    try {
+      mod?.loadProgram?.();
+    } catch {
+      // A kernel that does not compile is reported by verify() itself.
+    }
     return { z3: true, initMs, isolated: self.crossOriginIsolated === true, capabilities: capabilities() };
   },
 

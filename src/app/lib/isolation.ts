@@ -29,12 +29,24 @@ export async function ensureIsolation(): Promise<boolean> {
   }
 }
 
-/** For offline use: registers the service worker once the page is idle (never during the first load). */
-export function registerForOffline(): void {
+/**
+ * For offline use: registers the service worker after `settled` (Z3 loaded) and
+ * a quiet moment, never during the first load, where its precaching would
+ * compete with the app for the network and the CPU.
+ */
+export function registerForOffline(settled: Promise<unknown>, maxWaitMs = 20_000): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   const go = () => void navigator.serviceWorker.register('./sw.js', { scope: './' }).catch(() => undefined);
-  if ('requestIdleCallback' in window) requestIdleCallback(go, { timeout: 8000 });
-  else setTimeout(go, 4000);
+  const later = () => ('requestIdleCallback' in window ? requestIdleCallback(go, { timeout: 5000 }) : setTimeout(go, 2000));
+  let done = false;
+  const once = () => {
+    if (!done) {
+      done = true;
+      setTimeout(later, 1000);
+    }
+  };
+  settled.then(once, once);
+  setTimeout(once, maxWaitMs);
 }
 
 /** Why the page is not isolated, in plain words, or undefined when it is. */

@@ -51,6 +51,8 @@ export class PlaygroundState {
   /** The draft has been restored (or created) for the current handler. */
   loaded = $state(false);
   savedAt = $state(0);
+  /** How many verifications have finished in this tab (for the results' `data-runs`). */
+  finished = $state(0);
 
   readonly variants = $derived(content.variants(this.handler));
   readonly currentVariant = $derived(this.variants.find((v) => v.id === this.variant) ?? this.variants[0]);
@@ -184,6 +186,7 @@ export class PlaygroundState {
       const verdict = await this.verifier.pool.verify(req, { lane: LANE });
       if (this.run.kind === 'running' && this.run.startedAt === startedAt) {
         this.run = { kind: 'done', verdict, ms: Date.now() - startedAt };
+        this.finished++;
         if (verdict.status === 'spec-error') this.reveal = { line: verdict.error.span.line, n: this.reveal.n + 1 };
       }
     } catch (e) {

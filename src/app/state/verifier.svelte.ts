@@ -22,8 +22,12 @@ export class VerifierService {
   catalog = $state.raw<readonly CatalogEntry[]>([]);
   respawns = $state(0);
   readonly isolated = typeof window !== 'undefined' && window.crossOriginIsolated === true;
+  /** Resolves once loading Z3 has succeeded or failed (never rejects). */
+  readonly settled: Promise<void>;
+  private settle!: () => void;
 
   constructor() {
+    this.settled = new Promise((r) => (this.settle = r));
     this.pool.onRespawn = () => (this.respawns = this.pool.respawns);
   }
 
@@ -38,6 +42,7 @@ export class VerifierService {
           'Serve the site with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, ' +
           'or open it in a browser with service workers enabled (not a private window in some browsers), which add them after one reload.',
       };
+      this.settle();
       return;
     }
     this.status = { kind: 'loading', since: Date.now() };
@@ -47,6 +52,8 @@ export class VerifierService {
       this.status = { kind: 'ready', initMs: info.initMs };
     } catch (e) {
       this.status = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+    } finally {
+      this.settle();
     }
   }
 

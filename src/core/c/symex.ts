@@ -274,6 +274,7 @@ class Executor {
   private deaths = 0;
   private returns = 0;
   private breaks = 0;
+  private factsOf?: { pc: Term; asm: Term; set: Set<number> };
 
   constructor(
     private readonly program: CProgram,
@@ -295,8 +296,48 @@ class Executor {
     return this.frames[this.frames.length - 1];
   }
 
+  /** The conjuncts known on the current path: its condition and the safety conditions it passed. */
+  private facts(st: State): Set<number> {
+    if (this.factsOf?.pc === st.pc && this.factsOf.asm === st.asm) return this.factsOf.set;
+    const set = new Set<number>();
+    for (const c of conjuncts(st.pc)) set.add(c.id);
+    for (const c of conjuncts(st.asm)) set.add(c.id);
+    this.factsOf = { pc: st.pc, asm: st.asm, set };
+    return set;
+  }
+
+  /**
+   * Simplifies a Bool using the facts of the path: a known conjunct is true,
+   * its negation false, through `and`, `or` and `not`. Handlers re-test what
+   * they checked already (an accessor asserting a pid the handler
+   * validated), so this drops conditions and paths that cannot matter.
+   */
+  private simplify(st: State, c: Term): Term {
+    if (c.op === 'const') return c;
+    const facts = this.facts(st);
+    if (facts.size === 0) return c;
+    const go = (t: Term): Term => {
+      if (facts.has(t.id)) return o.TRUE;
+      switch (t.op) {
+        case 'not': {
+          const a = go(t.args[0]);
+          return a === t.args[0] ? t : o.not(a);
+        }
+        case 'and':
+        case 'or': {
+          const args = t.args.map(go);
+          return args.every((a, i) => a === t.args[i]) ? t : t.op === 'and' ? o.and(...args) : o.or(...args);
+        }
+        default:
+          return facts.has(o.not(t).id) ? o.FALSE : t;
+      }
+    };
+    return go(c);
+  }
+
   /** Records a safety condition on the current path and assumes it from now on. */
   private check(st: State, kind: SafetyKind, cond: Term, span: CSpan, message: string): void {
+    cond = this.simplify(st, cond);
     if (isTrue(cond)) return;
     const ok = o.implies(o.and(st.pc, st.asm), cond);
     if (!isTrue(ok)) this.safety.push({ kind, ok, span, file: span.file, message });
@@ -563,10 +604,10 @@ class Executor {
     return decay(this.sema.typeOf(e));
   }
 
-  /** A controlling expression as a Bool. */
+  /** A controlling expression as a Bool, simplified by what the path knows. */
   private cond(st: State, e: Expr): Term {
     const v = this.rvalue(st, e);
-    return isTerm(v) ? truthOf(v) : ptrNonNull(v);
+    return this.simplify(st, isTerm(v) ? truthOf(v) : ptrNonNull(v));
   }
 
   /** The value of an expression that must have one. */

@@ -180,7 +180,7 @@ describe('parser', () => {
   it('limits nesting instead of overflowing the stack', () => {
     const deep = `x = ${'('.repeat(5000)}1${')'.repeat(5000)}\n`;
     const e = parseError(deep);
-    expect([e.code, e.message]).toEqual(['SPEC019', 'expression nested too deeply']);
+    expect([e.code, e.message]).toEqual(['SPEC019', 'code nested too deeply (more than 100 levels)']);
   });
 
   it('parseSpec returns data, never throws', () => {

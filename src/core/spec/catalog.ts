@@ -72,7 +72,7 @@ const FIELD_DOC: Record<string, string> = {
   current: 'The running process. Handlers that switch processes write it.',
   iotlbinv: 'Set when the IOTLB was flushed; write it with new.flush_iotlb().',
   'procs.state': 'Life-cycle state of the process (dt.proc_state).',
-  'procs.ppid': 'Parent pid.',
+  'procs.ppid': 'Pid of the parent process.',
   'procs.killed': 'Marked for death; a killed process becomes a zombie at its next switch.',
   'procs.ipc_from': 'Sender the process accepts IPC from (0: anyone).',
   'procs.ipc_val': 'Value received by the last IPC.',
@@ -92,8 +92,8 @@ const FIELD_DOC: Record<string, string> = {
   'procs.hvm': 'Page holding the virtual-machine control state.',
   'procs.page_table_root': 'The PML4 page of the process.',
   'procs.use_io_bitmap': 'Whether the process uses an I/O permission bitmap.',
-  'procs.io_bitmap_a': 'First I/O bitmap page.',
-  'procs.io_bitmap_b': 'Second I/O bitmap page.',
+  'procs.io_bitmap_a': 'First page of the I/O permission bitmap.',
+  'procs.io_bitmap_b': 'Second page of the I/O permission bitmap.',
   'procs.intr': 'Pending-interrupt bitset, four 64-bit words; read with old.procs[pid].intr(idx).',
   'procs.tlbinv': 'Set when the TLB of the process was flushed; write it with new.flush_tlb(pid).',
   'pages.data': 'Word idx (0..511) of page pn; read with old.pages[pn].data(idx).',
@@ -104,19 +104,19 @@ const FIELD_DOC: Record<string, string> = {
   'pages.pgtable_type': 'Ghost: a PGTYPE_* kind naming the region the entry points into.',
   'pages.pgtable_reverse_pn': 'Ghost: the page-table page that points to this page.',
   'pages.pgtable_reverse_idx': 'Ghost: the entry index in that page-table page.',
-  'dmapages.owner': 'Pid owning the DMA page.',
-  'dmapages.type': 'Type of the DMA page.',
+  'dmapages.owner': 'Pid owning the DMA page (0 when free).',
+  'dmapages.type': 'Page type of the DMA page (FREE or IOMMU_FRAME).',
   'files.type': 'File type (dt.file_type); FD_NONE for an unused file.',
   'files.refcnt': 'Number of (pid, fd) slots referring to the file (Refcnt2); update with [(pid, fd)] += 1.',
   'files.value': 'Opaque value stored in the file.',
-  'files.omode': 'Open mode.',
-  'files.offset': 'Current offset.',
+  'files.omode': 'The mode the file was opened with.',
+  'files.offset': 'Current read/write offset in the file.',
   'pci.owner': 'Pid owning the device (0: free).',
   'pci.page_table_root': 'Ghost: root of the device IOMMU page table.',
   'pcipages.owner': 'Device the PCI page belongs to.',
   'pcipages.valid': 'Whether the PCI page exists.',
   'vectors.owner': 'Pid owning the interrupt vector.',
-  'io.owner': 'Pid owning the I/O port.',
+  'io.owner': 'Pid owning the I/O port (0: free, -1: reserved).',
   'intremaps.state': 'State of the remapping entry (dt.intremap_state).',
   'intremaps.devid': 'Device of the remapping entry.',
   'intremaps.vector': 'Vector of the remapping entry.',
@@ -145,6 +145,44 @@ const CONST_DOC: Record<string, string> = {
   PTE_PFN_SHIFT: 'Shift of the frame number in an entry (12).',
   DMAR_PTE_ADDR_SHIFT: 'Shift of the address in an IOMMU entry (12).',
 };
+
+const PTE_DOC: Record<string, string> = {
+  PTE_P: 'Present bit (bit 0) of an x86 page-table entry.',
+  PTE_W: 'Writable bit (bit 1).',
+  PTE_U: 'User-accessible bit (bit 2).',
+  PTE_PWT: 'Write-through bit (bit 3).',
+  PTE_PCD: 'Cache-disable bit (bit 4).',
+  PTE_A: 'Accessed bit (bit 5).',
+  PTE_D: 'Dirty bit (bit 6).',
+  PTE_PS: 'Page-size bit (bit 7).',
+  PTE_G: 'Global bit (bit 8).',
+  PTE_AVL: 'Bits 9-11, free for software use.',
+  PTE_NX: 'Execute-disable bit (bit 63).',
+  DMAR_PTE_R: 'IOMMU entry read permission (bit 0).',
+  DMAR_PTE_W: 'IOMMU entry write permission (bit 1).',
+  DMAR_PTE_SNP: 'IOMMU entry snoop bit (bit 11).',
+  DMAR_PTE_TM: 'IOMMU entry transient-mapping bit (bit 62).',
+};
+
+const SORT_DOC: Record<string, string> = {
+  bool_t: 'z3 Bool: flags such as killed and tlbinv.',
+  pid_t: 'Process id, 64 bits; the C type is signed, so < and > compare signed.',
+  fd_t: 'File descriptor, 32 bits and signed (C int): fd = -1 is invalid.',
+  devid_t: 'PCI device id, 16 bits.',
+  pn_t: 'RAM page number, 64 bits.',
+  dmapn_t: 'DMA page number, 64 bits.',
+  fn_t: 'File-table index, 64 bits; 0 means no file.',
+  off_t: 'File offset, 64 bits and signed.',
+  pte_t: 'x86 page-table entry, 64 bits.',
+  dmar_pte_t: 'IOMMU page-table entry, 64 bits.',
+  int: '32-bit bit-vector (the same as int32_t).',
+};
+
+function sortDoc(name: string, width: number): string {
+  if (SORT_DOC[name]) return SORT_DOC[name];
+  if (name.endsWith('_state_t') || name.endsWith('_type_t')) return `Enumeration values (${name.replace(/_t$/, '')}), forced to 64 bits.`;
+  return `${width}-bit bit-vector (${name}).`;
+}
 
 function fieldDetail(f: FieldSchema): { detail: string; insertText?: string } {
   const width = (s: string) => (K.SORTS[s] === 0 ? 'Bool' : `${K.SORTS[s]}-bit`);
@@ -198,11 +236,11 @@ export function dialectCatalog(): CatalogEntry[] {
   }
   for (const [name, v] of Object.entries(DT_BITVECS)) {
     const doc =
-      CONST_DOC[name] ?? (name.startsWith('PGTYPE_') ? 'Ghost kind of a page-table entry (pgtable_type).' : 'Page-table entry bit.');
+      CONST_DOC[name] ?? PTE_DOC[name] ?? 'Ghost kind of a page-table entry, stored in pgtable_type: what the entry points into.';
     out.push({ label: name, kind: 'constant', detail: `dt.${name} = 0x${v.toString(16)} : BitVec(64)`, doc });
   }
   for (const [name, w] of Object.entries(K.SORTS)) {
-    out.push({ label: name, kind: 'sort', detail: `dt.${name} : ${w === 0 ? 'BoolSort' : `BitVecSort(${w})`}`, doc: `The sort of ${name} values.` });
+    out.push({ label: name, kind: 'sort', detail: `dt.${name} : ${w === 0 ? 'BoolSort' : `BitVecSort(${w})`}`, doc: sortDoc(name, w) });
   }
   for (const [e, members] of Object.entries(K.ENUMS)) {
     out.push({ label: e, kind: 'enum', detail: `dt.${e} : enum of ${e}_t (64-bit)`, doc: `Members are 64-bit constants: dt.${e}.${Object.keys(members)[0]}.` });

@@ -118,13 +118,16 @@ export function smallInt(v: PyValue, span: Span, what: string, max = 1 << 16): n
   return Number(n);
 }
 
+/** The widest bit-vector a spec may build. */
+export const MAX_WIDTH = 4096;
+
 /** A width from an int or a sort (z3.BitVecVal(v, 64) and z3.BitVecVal(v, dt.pid_t)). */
 export function widthArg(v: PyValue, span: Span, what: string): number {
   if (v !== null && typeof v === 'object' && !isTerm(v) && v.kind === 'sort') {
     if (v.sort === BOOL) throw sortMismatch(span, `${what} expects a bit-vector sort, got Bool`);
     return v.sort;
   }
-  const w = smallInt(v, span, what);
+  const w = smallInt(v, span, what, MAX_WIDTH);
   if (w === 0) throw valueError(span, `${what}: a bit-vector width must be positive`);
   return w;
 }

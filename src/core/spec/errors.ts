@@ -216,7 +216,7 @@ export function depthLimit(span: Span, limit: number): SpecError {
 }
 
 export function nestingLimit(span: Span): SpecError {
-  return err('SPEC019', span, 'expression nested too deeply');
+  return err('SPEC019', span, 'code nested too deeply (more than 100 levels)');
 }
 
 export function typeError(span: Span, message: string, hint?: string): SpecError {

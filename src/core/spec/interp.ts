@@ -13,8 +13,7 @@ import { SortError } from '../smt/ops.ts';
 import { BOOL, type Term } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import type * as A from './ast.ts';
-import { iterate } from './builtins/python.ts';
-import { pythonBuiltins } from './builtins/python.ts';
+import { iterate, pythonBuiltins } from './builtins/python.ts';
 import { enumMemberPath } from './builtins/dt.ts';
 import {
   SpecError,
@@ -39,6 +38,7 @@ import {
   unknownModule,
   unknownName,
   unpackMismatch,
+  valueError,
 } from './errors.ts';
 import {
   type FunctionCaller,
@@ -56,7 +56,7 @@ import {
 } from './kernelstate.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { resolveModule } from './modules.ts';
-import { binop, compare, unary } from './pyops.ts';
+import { MAX_SEQ, binop, compare, unary } from './pyops.ts';
 import { tryToSort } from './coerce.ts';
 import {
   Builtin,
@@ -286,7 +286,7 @@ export class Interpreter implements FunctionCaller {
   private unpackable(v: PyValue, span: Span): readonly PyValue[] {
     if (typeof v === 'object' && v !== null && !isTerm(v) && (v.kind === 'tuple' || v.kind === 'list')) return v.items;
     if (typeof v === 'string') return [...v];
-    throw typeError(span, `cannot unpack non-iterable ${typeName(v)} object`, isTerm(v) ? undefined : undefined);
+    throw typeError(span, `cannot unpack non-iterable ${typeName(v)} object`);
   }
 
   private augAssign(s: A.AugAssign, env: Env): void {
@@ -304,7 +304,7 @@ export class Interpreter implements FunctionCaller {
         const f = cur.field;
         throw refcntMisuse(
           s.span,
-          `${f.path} ${s.op}= ${'...'} needs the owned object`,
+          `${f.path} ${s.op}= ... needs the owned object`,
           f.kind === 'refcnt2' ? `write new.${f.path.replace('.', '[fn].')}[(pid, fd)] ${s.op}= 1` : `write new.${f.path.replace('.', '[owner].')}[obj] ${s.op}= 1`,
         );
       }
@@ -450,7 +450,7 @@ export class Interpreter implements FunctionCaller {
   private evalItems(elts: readonly A.Expr[], env: Env): PyValue[] {
     const out: PyValue[] = [];
     for (const x of elts) {
-      if (x.kind === 'Starred') out.push(...iterate(this.eval(x.value, env), x));
+      if (x.kind === 'Starred') for (const v of iterate(this.eval(x.value, env), x)) out.push(v);
       else out.push(this.eval(x, env));
     }
     return out;
@@ -530,8 +530,9 @@ export class Interpreter implements FunctionCaller {
             const list = obj;
             return new Builtin(`list.${attr}`, (args, _kw, site) => {
               if (args.length !== 1) throw badArgument(site.span, `${attr}() takes exactly one argument (${args.length} given)`);
-              if (attr === 'append') list.items.push(args[0]);
-              else list.items.push(...iterate(args[0], site));
+              const more = attr === 'append' ? [args[0]] : iterate(args[0], site);
+              if (list.items.length + more.length > MAX_SEQ) throw valueError(site.span, 'sequence too long');
+              for (const v of [...more]) list.items.push(v);
               return null;
             });
           }

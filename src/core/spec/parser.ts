@@ -316,6 +316,7 @@ class Parser {
     }
     this.next();
     if (!this.at('indent')) throw expectedError(this.tok.span, 'an indented block', describeToken(this.tok));
+    this.enter(this.tok.span);
     this.next();
     const body: A.Stmt[] = [];
     while (this.tok.kind !== 'dedent' && this.tok.kind !== 'eof') {
@@ -326,6 +327,7 @@ class Parser {
       body.push(...this.statement());
     }
     this.next();
+    this.leave();
     return body;
   }
 
@@ -429,9 +431,11 @@ class Parser {
 
   private lambda(): A.Lambda {
     const start = this.next().span;
+    this.enter(start);
     const params = this.params(':');
     this.expectOp(':');
     const body = this.test();
+    this.leave();
     return { kind: 'Lambda', params, body, span: this.from(start) };
   }
 
@@ -565,7 +569,9 @@ class Parser {
     const base = this.atomExpr();
     if (this.isOp('**')) {
       const opTok = this.next();
+      this.enter(opTok.span);
       const exp = this.factor();
+      this.leave();
       return { kind: 'BinOp', op: '**', left: base, right: exp, span: this.from(start), opSpan: opTok.span };
     }
     return base;

@@ -20,7 +20,8 @@ import {
 import { MAX_INT_BITS } from './lexer.ts';
 import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, truthy, typeName } from './values.ts';
 
-const MAX_STR = 1 << 20;
+/** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
+export const MAX_SEQ = 100_000;
 
 function bitLength(v: bigint): number {
   if (v < 0n) v = -v;
@@ -152,21 +153,25 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
   // Python sequences
   if (op === '+') {
     if (typeof a === 'string' && typeof b === 'string') {
-      if (a.length + b.length > MAX_STR) throw valueError(span, 'string too long');
+      if (a.length + b.length > MAX_SEQ) throw valueError(span, 'string too long');
       return a + b;
     }
-    if (isSeq(a, 'tuple') && isSeq(b, 'tuple')) return new PyTuple([...a.items, ...b.items]);
-    if (isSeq(a, 'list') && isSeq(b, 'list')) return new PyList([...a.items, ...b.items]);
+    const both = (isSeq(a, 'tuple') && isSeq(b, 'tuple')) || (isSeq(a, 'list') && isSeq(b, 'list'));
+    if (both) {
+      const [x, y] = [a as PyTuple, b as PyTuple];
+      if (x.items.length + y.items.length > MAX_SEQ) throw valueError(span, 'sequence too long');
+      return x.kind === 'tuple' ? new PyTuple([...x.items, ...y.items]) : new PyList([...x.items, ...y.items]);
+    }
   }
   if (op === '*') {
     const [s, n] = isPyInt(b) ? [a, intOf(b)] : isPyInt(a) ? [b, intOf(a)] : [undefined, 0n];
     if (s !== undefined && (typeof s === 'string' || isSeq(s, 'tuple') || isSeq(s, 'list'))) {
       const len = typeof s === 'string' ? s.length : (s as PyTuple).items.length;
-      const count = n < 0n ? 0 : Number(n > BigInt(MAX_STR) ? BigInt(MAX_STR) : n);
-      if (len * count > MAX_STR) throw valueError(span, 'sequence too long');
+      const count = n < 0n ? 0 : Number(n > BigInt(MAX_SEQ) ? BigInt(MAX_SEQ) : n);
+      if (len * count > MAX_SEQ) throw valueError(span, 'sequence too long');
       if (typeof s === 'string') return s.repeat(count);
       const items: PyValue[] = [];
-      for (let i = 0; i < count; i++) items.push(...(s as PyTuple).items);
+      for (let i = 0; i < count; i++) for (const v of (s as PyTuple).items) items.push(v);
       return (s as PyTuple).kind === 'tuple' ? new PyTuple(items) : new PyList(items);
     }
   }
@@ -210,10 +215,12 @@ function pyEquals(a: PyValue, b: PyValue, span: Span): boolean {
 /** One comparison `a op b` (chains are split by the interpreter). */
 export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue {
   switch (op) {
+    // Identity: primitives compare by value (small ints and interned strings in CPython),
+    // terms are hash-consed, objects compare by reference.
     case 'is':
-      return a === b || (isPyInt(a) && isPyInt(b) && typeof a === typeof b && a === b);
+      return a === b;
     case 'is not':
-      return !(a === b);
+      return a !== b;
     case 'in':
     case 'not in': {
       let found: boolean;

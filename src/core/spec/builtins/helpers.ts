@@ -60,8 +60,8 @@ export function helpersModule(): ModuleValue {
       o.and(o.sgt(x, c(0, x.sort)), o.slt(x, c(K.NPROC, x.sort))),
     ),
     predicate('is_pid_bounded', 64, 'pid <u NPROC (0 <= pid <= 63).', (x) => o.ult(x, c(K.NPROC, x.sort))),
-    predicate('is_pn_valid', 64, 'pn <u NPAGE.', (x) => o.ult(x, c(K.NPAGE, x.sort))),
-    predicate('is_dmapn_valid', 64, 'dmapn <u NDMAPAGE.', (x) => o.ult(x, c(K.NDMAPAGE, x.sort))),
+    predicate('is_pn_valid', 64, 'A valid RAM page number: pn <u NPAGE (unsigned).', (x) => o.ult(x, c(K.NPAGE, x.sort))),
+    predicate('is_dmapn_valid', 64, 'A valid DMA page number: dmapn <u NDMAPAGE (unsigned).', (x) => o.ult(x, c(K.NDMAPAGE, x.sort))),
     predicate('is_pcipn_valid', 64, 'pcipn <u NPCIPAGE (a range check only).', (x) => o.ult(x, c(K.NPCIPAGE, x.sort))),
     predicate('is_fn_valid', 64, 'fn >u 0 and fn <u NFILE (unsigned): 1 <= fn <= 127.', (x) =>
       o.and(o.ugt(x, c(0, x.sort)), o.ult(x, c(K.NFILE, x.sort))),
@@ -69,7 +69,7 @@ export function helpersModule(): ModuleValue {
     predicate('is_fd_valid', 32, 'fd >=s 0 and fd <s NOFILE (signed 32-bit): 0 <= fd <= 15.', (x) =>
       o.and(o.sge(x, c(0, x.sort)), o.slt(x, c(K.NOFILE, x.sort))),
     ),
-    predicate('is_intremap_valid', 64, 'index <u NINTREMAP.', (x) => o.ult(x, c(K.NINTREMAP, x.sort))),
+    predicate('is_intremap_valid', 64, 'A valid interrupt-remapping index: index <u NINTREMAP.', (x) => o.ult(x, c(K.NINTREMAP, x.sort))),
     predicate('is_page_table_type', 64, 'The type is one of the four x86 page-table types.', (x) => oneOf(x, PT_TYPES.map((t) => PT[t]))),
     predicate('is_iommu_page_table_type', 64, 'The type is one of the four IOMMU page-table types.', (x) =>
       oneOf(x, IOMMU_TYPES.map((t) => PT[t])),

@@ -5,11 +5,11 @@
  */
 import { arity, argSpan, pyInt } from '../coerce.ts';
 import { typeError, valueError } from '../errors.ts';
-import { binop, compare } from '../pyops.ts';
+import { MAX_SEQ, binop, compare } from '../pyops.ts';
 import { type Builtin, type CallSite, PyList, PyTuple, type PyValue, describe, isPyInt, isTerm, pyStr, truthy, typeName } from '../values.ts';
 import { fn } from './define.ts';
 
-export const MAX_RANGE = 100_000;
+export const MAX_RANGE = MAX_SEQ;
 
 /** The items of a Python iterable (tuple, list, str). */
 export function iterate(v: PyValue, site: { span: CallSite['span'] }): readonly PyValue[] {

@@ -8,9 +8,9 @@ import * as o from '../../smt/ops.ts';
 import { substitute } from '../../smt/subst.ts';
 import { BOOL, type Sort, type Term, boolConst, boundVar, bvConst, freshName, isFalse, isTrue, variable } from '../../smt/term.ts';
 import { ufMap } from '../../smt/fn.ts';
-import { arity, argSpan, bvPair, mustBeValue, pyInt, smallInt, sortPhrase, toBool, toBv, tryToSort, widthArg } from '../coerce.ts';
+import { MAX_WIDTH, arity, argSpan, bvPair, mustBeValue, pyInt, smallInt, sortPhrase, toBool, toBv, tryToSort, widthArg } from '../coerce.ts';
 import { sortMismatch, typeError, unsupportedConstruct, valueError } from '../errors.ts';
-import { type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue, describe, isPyInt, isTerm } from '../values.ts';
+import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue, describe, isPyInt, isTerm } from '../values.ts';
 import { fn, flatArgs } from './define.ts';
 
 type Impl = (args: PyValue[], site: CallSite) => PyValue;
@@ -28,7 +28,7 @@ def('And', 'And(*conds)', 'Conjunction of z3 Bools (Python bools allowed); And()
 def('Or', 'Or(*conds)', 'Disjunction of z3 Bools (Python bools allowed); Or() is False.', (args, site) =>
   o.or(...boolArgs('Or', args, site)),
 );
-def('Not', 'Not(c)', 'Negation of a z3 Bool.', (args, site) => {
+def('Not', 'Not(c)', 'Negation of a z3 Bool (Python not does not work on terms).', (args, site) => {
   arity(site, 'Not', args, 1);
   return o.not(toBool(args[0], argSpan(site, 0), 'z3.Not'));
 });
@@ -88,7 +88,7 @@ cmp('ULE', o.ule, 'Unsigned less-or-equal on bit-vectors.');
 cmp('UGT', o.ugt, 'Unsigned greater-than on bit-vectors.');
 cmp('UGE', o.uge, 'Unsigned greater-or-equal on bit-vectors.');
 cmp('UDiv', o.udiv, 'Unsigned division (the / operator is signed); x / 0 is all ones.');
-cmp('URem', o.urem, 'Unsigned remainder.');
+cmp('URem', o.urem, 'Unsigned remainder; x URem 0 is x.');
 cmp('SRem', o.srem, 'Signed remainder, sign of the dividend (the % operator takes the sign of the divisor).');
 cmp('LShR', o.lshr, 'Logical (unsigned) shift right (the >> operator is arithmetic).');
 
@@ -100,20 +100,25 @@ def('Extract', 'Extract(hi, lo, x)', 'Bits hi..lo of x, a bit-vector of width hi
   if (lo > hi || hi >= x.sort) throw valueError(site.span, `Extract(${hi}, ${lo}) does not fit a ${x.sort}-bit value`);
   return o.extract(hi, lo, x);
 });
+function widened(x: Term, n: number, site: CallSite): Term {
+  if (x.sort + n > MAX_WIDTH) throw valueError(site.span, `the result would be wider than ${MAX_WIDTH} bits`);
+  return x;
+}
+
 def('ZeroExt', 'ZeroExt(n, x)', 'x widened by n zero bits.', (args, site) => {
   arity(site, 'ZeroExt', args, 2);
-  const n = smallInt(args[0], argSpan(site, 0), 'z3.ZeroExt count', 4096);
-  return o.zext(n, toBv(args[1], argSpan(site, 1), 'z3.ZeroExt'));
+  const n = smallInt(args[0], argSpan(site, 0), 'z3.ZeroExt count', MAX_WIDTH);
+  return o.zext(n, widened(toBv(args[1], argSpan(site, 1), 'z3.ZeroExt'), n, site));
 });
 def('SignExt', 'SignExt(n, x)', 'x widened by n copies of its sign bit.', (args, site) => {
   arity(site, 'SignExt', args, 2);
-  const n = smallInt(args[0], argSpan(site, 0), 'z3.SignExt count', 4096);
-  return o.sext(n, toBv(args[1], argSpan(site, 1), 'z3.SignExt'));
+  const n = smallInt(args[0], argSpan(site, 0), 'z3.SignExt count', MAX_WIDTH);
+  return o.sext(n, widened(toBv(args[1], argSpan(site, 1), 'z3.SignExt'), n, site));
 });
 def('Concat', 'Concat(*xs)', 'The bit-vectors side by side, the first one in the high bits.', (args, site) => {
   const xs = flatArgs(args).map((a, i) => toBv(a, argSpan(site, i), 'z3.Concat'));
   if (xs.length === 0) throw valueError(site.span, 'z3.Concat needs at least one argument');
-  if (xs.reduce((w, x) => w + x.sort, 0) > 4096) throw valueError(site.span, 'z3.Concat result is wider than 4096 bits');
+  if (xs.reduce((w, x) => w + x.sort, 0) > MAX_WIDTH) throw valueError(site.span, `the result would be wider than ${MAX_WIDTH} bits`);
   return o.concat(...xs);
 });
 
@@ -165,7 +170,7 @@ def('BitVecSort', 'BitVecSort(n)', 'The sort of n-bit bit-vectors.', (args, site
   arity(site, 'BitVecSort', args, 1);
   return new SortValue(widthArg(args[0], argSpan(site, 0), 'z3.BitVecSort'));
 });
-def('BoolSort', 'BoolSort()', 'The sort of z3 Bools.', (args, site) => {
+def('BoolSort', 'BoolSort()', 'The sort of z3 Bool terms.', (args, site) => {
   arity(site, 'BoolSort', args, 0);
   return new SortValue(BOOL);
 });
@@ -253,15 +258,16 @@ export function z3Module(): ModuleValue {
   const attrs = new Map<string, PyValue>();
   for (const [name, sig, doc, impl] of defs) attrs.set(name, fn(`z3.${name}`, sig, doc, (args, _kw, site) => impl(args, site)));
   for (const name of unsupportedZ3) {
+    // No catalog info: these are names to refuse helpfully, not part of the dialect.
     attrs.set(
       name,
-      fn(`z3.${name}`, `${name}(...)`, 'Not part of the dialect.', (_args, _kw, site) => {
+      new Builtin(`z3.${name}`, (_args, _kw, site) => {
         throw unsupportedConstruct(
           site.span,
           `z3 integer, real, array and solver functions (z3.${name})`,
           'the dialect works on bit-vectors and Bools only',
         );
-      }),
+      }, true),
     );
   }
   cached = new ModuleValue('z3', attrs);

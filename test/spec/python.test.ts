@@ -1,0 +1,130 @@
+/**
+ * The Python side of the dialect: imports under every spelling specs use,
+ * entry lookup through hv6 aliases, and Python semantics on Python values.
+ */
+import { describe, expect, it } from 'vitest';
+import { freshState } from '../../src/core/kernel/state.ts';
+import { bvConst, variable } from '../../src/core/smt/term.ts';
+import { callSpecFunction, runSpec } from '../../src/core/spec/index.ts';
+import { PyList, PyTuple, type PyValue } from '../../src/core/spec/values.ts';
+
+function value(src: string): PyValue {
+  const r = callSpecFunction(`${src}\n`, 'f');
+  if (!r.ok) throw new Error(`${r.error.code} ${r.error.message}`);
+  return r.value;
+}
+
+const expr = (e: string, prelude = '') => value(`${prelude}\ndef f():\n    return ${e}`);
+
+describe('imports', () => {
+  it('binds the built-in modules under every spelling', () => {
+    const src = `
+import z3
+from z3 import And, ULT
+from z3 import *
+from libirpy import util
+import libirpy.util as util2
+import util as util3
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec import datatypes as dt2
+import datatypes as dt3
+from hv6py.kernel.spec.datatypes import *
+from hv6py.kernel.spec.helpers import (
+    is_pid_valid,
+    is_fd_valid,
+)
+from helpers import is_fn_valid as fnok
+from hv6py.kernel.spec.base import Accessor, BaseStruct, Struct, Map, Refcnt, Refcnt2
+import hv6py.kernel.spec.helpers
+import types
+import copy
+from __future__ import print_function
+
+def f():
+    return (util is util2 and util2 is util3, dt is dt2 and dt2 is dt3, NPROC, And is z3.And,
+            hv6py.kernel.spec.helpers.is_pid_valid is is_pid_valid, fnok(1), BitVecVal(3, 8))
+`;
+    const v = value(src) as PyTuple;
+    expect(v.items.slice(0, 4)).toEqual([true, true, 64n, true]);
+    expect(v.items[4]).toBe(true);
+    expect(v.items[6]).toBe(bvConst(3n, 8));
+  });
+
+  it('finds the entry by handler name or hv6 alias', () => {
+    const body = (name: string, alias = '') => `import z3
+def ${name}(old, pid, pml4, stack, hvm):
+    return z3.BoolVal(True), old
+${alias}`;
+    const args = ['pid', 'pml4', 'stack', 'hvm'].map((n) => variable(n, 64));
+    const a = runSpec(body('sys_clone', 'clone_proc = sys_clone'), 'clone_proc', freshState(), args);
+    const b = runSpec(body('sys_clone'), 'clone_proc', freshState(), args);
+    const c = runSpec(body('clone_proc'), 'clone_proc', freshState(), args);
+    expect([a.ok && a.entryName, b.ok && b.entryName, c.ok && c.entryName]).toEqual(['clone_proc', 'sys_clone', 'clone_proc']);
+    const wrongArgs = runSpec(body('clone_proc'), 'clone_proc', freshState(), args.slice(1));
+    expect(!wrongArgs.ok && [wrongArgs.error.code, wrongArgs.error.message]).toEqual([
+      'SPEC030',
+      'clone_proc takes 4 arguments (pid, pml4, stack, hvm) but 3 were given',
+    ]);
+  });
+});
+
+describe('Python values', () => {
+  it('int arithmetic follows Python (floor division and modulo, bigints)', () => {
+    expect(expr('(-7 // 2, -7 % 2, 7 % -2, 2 ** 70, 1 << 64, -1 >> 3, ~5, 7 / 2)')).toEqual(
+      new PyTuple([-4n, 1n, -1n, 2n ** 70n, 1n << 64n, -1n, -6n, 3n]),
+    );
+    expect(expr('(True + True, True & False, 3 == 3 == 3, 1 < 2 < 2)')).toEqual(new PyTuple([2n, false, true, false]));
+  });
+
+  it('and/or return operands; conditional expressions; chained comparisons', () => {
+    expect(expr('(0 or 5, 3 and 0, None or "x", 1 if [] else 2)')).toEqual(new PyTuple([5n, 0n, 'x', 2n]));
+  });
+
+  it('tuples, lists, slices, comprehensions, unpacking and builtins', () => {
+    const src = `
+def helper(a, b=10, *rest):
+    return a + b + len(rest)
+
+def f():
+    xs = [i * i for i in range(6) if i % 2 == 0]
+    a, (b, c) = 1, (2, 3)
+    ys = list(range(3))
+    ys.append(9)
+    ys[0] += 5
+    return (xs, xs[-1], xs[1:], ys, a + b + c, helper(1), helper(1, 2, 3, 4), helper(b=1, a=2),
+            min(3, 1, 2), max([4, 7]), sum([1, 2, 3]), 'ab' * 2, (1, 2) + (3,), 2 in xs, tuple(zip([1, 2], 'ab')))
+`;
+    const v = value(src) as PyTuple;
+    expect(v.items).toEqual([
+      new PyList([0n, 4n, 16n]),
+      16n,
+      new PyList([4n, 16n]),
+      new PyList([5n, 1n, 2n, 9n]),
+      6n,
+      11n,
+      5n,
+      3n,
+      1n,
+      7n,
+      6n,
+      'abab',
+      new PyTuple([1n, 2n, 3n]),
+      false,
+      new PyTuple([new PyTuple([1n, 'a']), new PyTuple([2n, 'b'])]),
+    ]);
+  });
+
+  it('closures bind late and functions see module names defined after them', () => {
+    const src = `
+def f():
+    fs = [lambda: k * 2 for k in range(3)]
+    return (fs[0](), later())
+
+def later():
+    return LIMIT
+
+LIMIT = 7
+`;
+    expect(value(src)).toEqual(new PyTuple([4n, 7n]));
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * A pool of grading worker threads, one per core by default. Each job has a
+ * wall-clock limit; a worker that exceeds it (a hung solver) is terminated
+ * and replaced, and the job is recorded as a timeout, never lost.
+ */
+import { cpus } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { extractSpec } from '../core/bench/answer.ts';
+import type { GradeResult } from '../core/bench/grade-types.ts';
+import type { Task } from '../core/bench/task.ts';
+
+interface Pending {
+  readonly id: number;
+  readonly task: Task;
+  readonly response: string;
+  readonly variants?: readonly Task[];
+  readonly resolve: (r: GradeResult) => void;
+  readonly reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  job?: Pending;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface GradePoolOptions {
+  /** Worker threads (default: number of cores). */
+  readonly size?: number;
+  /** Solver timeout per query inside a worker (ms). */
+  readonly timeoutMs?: number;
+  /** Wall-clock limit per job before the worker is killed (ms). */
+  readonly jobLimitMs?: number;
+}
+
+export class GradePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  readonly timeoutMs: number;
+  readonly jobLimitMs: number;
+  /** Workers terminated for exceeding the job limit. */
+  killed = 0;
+
+  constructor(opts: GradePoolOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? 20000;
+    this.jobLimitMs = opts.jobLimitMs ?? this.timeoutMs * 6 + 30000;
+    const n = Math.max(1, opts.size ?? cpus().length);
+    for (let i = 0; i < n; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url));
+    const slot: Slot = { worker, ready: Promise.resolve() };
+    slot.ready = new Promise((resolve) => {
+      const onReady = (m: { ready?: boolean }) => {
+        if (m.ready) {
+          worker.off('message', onReady);
+          resolve();
+        }
+      };
+      worker.on('message', onReady);
+    });
+    worker.on('message', (m: { id?: number; ok?: boolean; result?: GradeResult; message?: string }) => {
+      if (m.id === undefined || !slot.job || slot.job.id !== m.id) return;
+      const job = slot.job;
+      this.finish(slot);
+      if (m.ok) job.resolve(m.result!);
+      else job.reject(new Error(m.message));
+      this.pump();
+    });
+    worker.on('error', (e) => {
+      const job = slot.job;
+      this.replace(slot);
+      job?.reject(e);
+    });
+    worker.unref();
+    return slot;
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = undefined;
+  }
+
+  private replace(slot: Slot): void {
+    this.finish(slot);
+    void slot.worker.terminate();
+    if (this.closed) return;
+    const idx = this.slots.indexOf(slot);
+    if (idx >= 0) this.slots[idx] = this.spawn();
+    this.pump();
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.job || this.queue.length === 0) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      void slot.ready.then(() => {
+        if (slot.job !== job) return;
+        slot.timer = setTimeout(() => {
+          this.killed++;
+          this.replace(slot);
+          job.resolve(timedOut(job.response, this.jobLimitMs));
+        }, this.jobLimitMs);
+        slot.worker.postMessage({ id: job.id, task: job.task, response: job.response, timeoutMs: this.timeoutMs, variants: job.variants });
+      });
+    }
+  }
+
+  /** Grades one answer in a worker. */
+  grade(task: Task, response: string, variants?: readonly Task[]): Promise<GradeResult> {
+    if (this.closed) return Promise.reject(new Error('the grading pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, response, variants, resolve, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}
+
+function timedOut(response: string, limitMs: number): GradeResult {
+  return {
+    category: 'timeout',
+    extracted: extractSpec(response),
+    verdict: { status: 'timeout', obligations: [] },
+    diagnosis: `The verifier did not finish within ${Math.round(limitMs / 1000)} s and was stopped.`,
+    ms: limitMs,
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * One grading worker thread: owns its Z3 instance, grades one answer at a
+ * time on request from the pool (grade-pool.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { gradeResponse } from '../core/bench/grade.ts';
+import type { Task } from '../core/bench/task.ts';
+import { nodeEngine } from './z3-node.ts';
+
+interface Job {
+  readonly id: number;
+  readonly task: Task;
+  readonly response: string;
+  readonly timeoutMs: number;
+  readonly variants?: readonly Task[];
+}
+
+const port = parentPort!;
+port.on('message', async (job: Job) => {
+  try {
+    const engine = await nodeEngine();
+    const result = await gradeResponse(job.task, job.response, { engine, timeoutMs: job.timeoutMs, variants: job.variants });
+    port.postMessage({ id: job.id, ok: true, result });
+  } catch (e) {
+    port.postMessage({ id: job.id, ok: false, message: e instanceof Error ? e.message : String(e) });
+  }
+});
+port.postMessage({ ready: true });

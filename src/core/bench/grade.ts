@@ -1,0 +1,122 @@
+/**
+ * Grading one model answer for one task (DESIGN.md "Grading a model's
+ * answer"): extract the spec, verify it against the correct implementation
+ * (pass / syntax / semantic / timeout), then, on request, the declarative
+ * checks (strict), the shown buggy variant (bug-following) and every variant
+ * of the handler (the matrix).
+ */
+import { codeFrame } from '../span.ts';
+import type { SmtEngine } from '../smt/solver.ts';
+import type { KernelContent } from '../kernel/content.ts';
+import { ImplementationError, verify } from '../verify/index.ts';
+import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
+import { extractSpec } from './answer.ts';
+import type { GradeCategory, GradeResult } from './grade-types.ts';
+import type { Task } from './task.ts';
+
+export interface GradeEnv {
+  readonly engine: SmtEngine;
+  readonly kernel?: KernelContent;
+  /** Solver timeout per query (ms). */
+  readonly timeoutMs?: number;
+  /** All variants of the task's handler, for the variant matrix (omit to skip the matrix). */
+  readonly variants?: readonly Task[];
+  /** The declarative checks for `strict` (omit to skip). */
+  readonly strictCheck?: (handler: string, spec: string) => Promise<boolean>;
+}
+
+export function categoryOf(v: Verdict): GradeCategory {
+  switch (v.status) {
+    case 'verified':
+      return 'pass';
+    case 'refuted':
+      return 'semantic';
+    case 'spec-error':
+      return 'syntax';
+    case 'timeout':
+    case 'unknown':
+      return 'timeout';
+  }
+}
+
+/** The verifier's diagnosis in words, for a repair prompt. */
+export function diagnosis(v: Verdict, spec: string): string {
+  switch (v.status) {
+    case 'verified':
+      return 'The verifier proved the spec correct.';
+    case 'spec-error': {
+      const e = v.error;
+      return `The spec could not be evaluated: error ${e.code} at line ${e.span.line}, column ${e.span.column}: ${e.message}\n${codeFrame(spec, e.span)}`;
+    }
+    case 'refuted': {
+      const head = `The spec does not match the kernel's behaviour. Failing obligations: ${v.failed.join(', ')}.`;
+      return v.counterexample ? `${head}\nCounterexample:\n${v.counterexample.summary}` : head;
+    }
+    case 'timeout':
+      return 'The verifier timed out on this spec; simplify it (fewer nested conditionals, no quantifiers) and make sure every condition and effect matches the description.';
+    case 'unknown':
+      return `The verifier could not decide (${v.reason}).`;
+  }
+}
+
+/** Grades `response` for `task`. Never throws for a bad answer; throws only for internal errors. */
+export async function gradeResponse(task: Task, response: string, env: GradeEnv): Promise<GradeResult> {
+  const started = Date.now();
+  const spec = extractSpec(response);
+  if (spec === null) {
+    return {
+      category: 'syntax',
+      extracted: null,
+      diagnosis: 'The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.',
+      ms: Date.now() - started,
+    };
+  }
+  const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs };
+  const verdict = await verify(base, { engine: env.engine, kernel: env.kernel });
+  const category = categoryOf(verdict);
+  let bugFollowing: boolean | undefined;
+  let matrix: Record<string, VerdictStatus> | undefined;
+  if (verdict.status !== 'spec-error') {
+    const statusOn = async (implSource: string): Promise<VerdictStatus> => {
+      if (!implSource.trim()) return verdict.status;
+      try {
+        return (await verify({ ...base, implSource }, { engine: env.engine, kernel: env.kernel })).status;
+      } catch (e) {
+        if (e instanceof ImplementationError) return 'unknown';
+        throw e;
+      }
+    };
+    if (task.bug_count > 0) bugFollowing = (await statusOn(task.impl_override)) === 'verified';
+    if (env.variants) {
+      matrix = {};
+      for (const v of env.variants) matrix[v.id] = await statusOn(v.impl_override);
+    }
+  }
+  const strict = category === 'pass' && env.strictCheck ? await env.strictCheck(task.handler, spec) : undefined;
+  return {
+    category,
+    extracted: spec,
+    verdict,
+    ...(strict !== undefined ? { strict } : {}),
+    ...(bugFollowing !== undefined ? { bugFollowing } : {}),
+    ...(matrix ? { matrix } : {}),
+    diagnosis: diagnosis(verdict, spec),
+    ms: Date.now() - started,
+  };
+}
+
+/** A stand-in task for grading against the correct implementation when only a handler is known. */
+export function handlerOnlyTask(handler: string): Task {
+  return {
+    id: `${handler}-v0`,
+    handler,
+    declaration: '',
+    description: '',
+    code: '',
+    bug_classes: [],
+    bug_count: 0,
+    provenance: [],
+    impl_override: '',
+    hash: '',
+  };
+}

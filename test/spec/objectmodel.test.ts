@@ -136,6 +136,23 @@ def f(old, pid, fd):
     }
   });
 
+  it('a lambda read twice sees the variables as they are at each read', () => {
+    const r = run(
+      `def sys_copy_frame(old, frm, pid, to):
+    new = old.copy()
+    k = util.i64(1)
+    new.pages.data = lambda pn, idx, oldfn: oldfn(pn, idx) + k
+    a = new.pages.data(to, 0)
+    k = util.i64(2)
+    b = new.pages.data(to, 0)
+    base = old.pages[to].data(0)
+    return z3.And(z3.eq(a, base + 1), z3.eq(b, base + 2)), new
+`,
+      'sys_copy_frame',
+    );
+    expect(isTrue(r.cond)).toBe(true);
+  });
+
   it('scalars, flush_tlb and flush_iotlb', () => {
     const r = run(
       `def sys_kill(old, pid):

@@ -53,6 +53,22 @@ describe('robustness', () => {
     for (const [src, code] of cases) expect(codeOf(src), src.slice(0, 200)).toEqual([code]);
   });
 
+  it('reads through a long chain of state-level Ifs stay linear (no exponential re-reads)', () => {
+    const src = `${H}
+def chain(s, n, pid):
+    if n == 0:
+        return s
+    t = s.copy()
+    t.procs[pid].ppid = s.procs[pid].ppid + 1
+    t.procs[n].state = dt.proc_state.PROC_ZOMBIE
+    return chain(util.If(z3.Bool('c' + str(n)), t, s), n - 1, pid)
+
+${ENTRY}    s = chain(old, 60, pid)
+    return s.procs[pid].ppid == 0, s
+`;
+    expect(codeOf(src)).toEqual([]);
+  });
+
   it('random mutations give diagnostics, never exceptions or internal errors', () => {
     let seed = 12345;
     const rnd = () => {

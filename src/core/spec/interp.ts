@@ -55,6 +55,7 @@ import {
   structAttr,
 } from './kernelstate.ts';
 import { MAX_INT_BITS } from './lexer.ts';
+import { bumpEpoch } from './maps.ts';
 import { resolveModule } from './modules.ts';
 import { MAX_SEQ, binop, compare, unary } from './pyops.ts';
 import { tryToSort } from './coerce.ts';
@@ -84,6 +85,20 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = { maxSteps: 200_000, maxDepth: 100 };
+
+/** Statements that may change what a stored lambda sees (see maps.ts `bumpEpoch`). */
+const MUTATING: Record<A.Stmt['kind'], boolean> = {
+  FunctionDef: true,
+  Return: false,
+  Assign: true,
+  AugAssign: true,
+  ExprStmt: true,
+  If: false,
+  Pass: false,
+  Import: true,
+  ImportFrom: true,
+  Assert: false,
+};
 
 class Ret {
   constructor(
@@ -185,6 +200,7 @@ export class Interpreter implements FunctionCaller {
 
   private exec(s: A.Stmt, env: Env): Ret | undefined {
     this.tick(s.span);
+    if (MUTATING[s.kind]) bumpEpoch();
     try {
       return this.execInner(s, env);
     } catch (e) {
@@ -348,6 +364,7 @@ export class Interpreter implements FunctionCaller {
     if (typeof obj === 'object' && obj !== null && !isTerm(obj)) {
       switch (obj.kind) {
         case 'list': {
+          bumpEpoch();
           const i = this.seqIndex(obj.items.length, idx, span, 'list');
           obj.items[i] = value;
           return;
@@ -468,6 +485,7 @@ export class Interpreter implements FunctionCaller {
       const items = iterate(this.eval(g.iter, gi === 0 ? env : inner), g.iter);
       for (const item of items) {
         this.tick(g.iter.span);
+        bumpEpoch();
         this.assign(g.target, item, inner);
         if (g.ifs.every((c) => truthy(this.eval(c, inner), c.span, "a comprehension's 'if'"))) loop(gi + 1);
       }
@@ -530,6 +548,7 @@ export class Interpreter implements FunctionCaller {
             const list = obj;
             return new Builtin(`list.${attr}`, (args, _kw, site) => {
               if (args.length !== 1) throw badArgument(site.span, `${attr}() takes exactly one argument (${args.length} given)`);
+              bumpEpoch();
               const more = attr === 'append' ? [args[0]] : iterate(args[0], site);
               if (list.items.length + more.length > MAX_SEQ) throw valueError(site.span, 'sequence too long');
               for (const v of [...more]) list.items.push(v);

@@ -30,7 +30,7 @@ import {
   typeError,
   unknownField,
 } from './errors.ts';
-import { type RawMap, constantMap, iteMaps, lazyMap, rawConstantMap, writeMap, writeRawMap } from './maps.ts';
+import { type RawMap, bumpEpoch, constantMap, iteMaps, lazyMap, rawConstantMap, writeMap, writeRawMap } from './maps.ts';
 import { refcnt2Step, refcntStep } from './refcnt.ts';
 import { Builtin, MapFnValue, type PyValue, describe, intOf, isTerm, typeName } from './values.ts';
 
@@ -142,6 +142,7 @@ export function stateAttr(ks: KernelStateObj, name: string, span: Span): PyValue
     case 'flush_tlb':
       return new Builtin('KernelState.flush_tlb', (args, _kw, site) => {
         if (args.length !== 1) throw badArgument(site.span, `flush_tlb() takes 1 argument (pid) but ${args.length} were given`);
+        bumpEpoch();
         const procs = ks.structs.get('procs')!;
         const field = FIELD_BY_STRUCT.get('procs')!.get('tlbinv')!;
         const pid = coerceIndex(args[0], field, 0, site.argSpans[0] ?? site.span);
@@ -151,6 +152,7 @@ export function stateAttr(ks: KernelStateObj, name: string, span: Span): PyValue
     case 'flush_iotlb':
       return new Builtin('KernelState.flush_iotlb', (args, _kw, site) => {
         if (args.length) throw badArgument(site.span, `flush_iotlb() takes no arguments but ${args.length} were given`);
+        bumpEpoch();
         ks.scalars.set('iotlbinv', constantMap([], TRUE));
         return null;
       });
@@ -160,6 +162,7 @@ export function stateAttr(ks: KernelStateObj, name: string, span: Span): PyValue
 }
 
 export function setStateAttr(ks: KernelStateObj, name: string, value: PyValue, span: Span): void {
+  bumpEpoch();
   const field = SCALAR_BY_NAME.get(name);
   if (!field) {
     if (STRUCT_BY_NAME.has(name)) {
@@ -256,6 +259,7 @@ export function indexRefcnt(acc: RefcntAccessor, index: PyValue, span: Span): Re
  * for Refcnt2).
  */
 export function refcntUpdate(acc: RefcntAccessor, item: PyValue, op: string, delta: PyValue, span: Span): void {
+  bumpEpoch();
   const field = acc.field;
   const form =
     field.kind === 'refcnt2' ? `new.${field.path.replace('.', '[fn].')}[(pid, fd)] += 1` : `new.${field.path.replace('.', '[owner].')}[obj] += 1`;
@@ -355,6 +359,7 @@ function fieldValue(value: PyValue, field: FieldSchema, span: Span): Term | bigi
 }
 
 function writeField(s: StructObj, field: FieldSchema, path: readonly PyValue[], value: PyValue, span: Span, caller: FunctionCaller): void {
+  bumpEpoch();
   if (field.kind !== 'map') {
     throw invalidWrite(
       span,

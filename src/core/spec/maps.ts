@@ -6,7 +6,11 @@
  * - memoisation per index tuple: a chain of state-level `util.If`s whose
  *   branches share a base map would otherwise be re-read once per path
  *   (exponential in the chain length); with the memo every (map, indices)
- *   pair is computed once;
+ *   pair is computed once. Whole-map lambdas bind their free variables late
+ *   (a read sees the variables as they are at that moment), so every memo is
+ *   dropped when the interpreter may have changed something a lambda can see
+ *   (`bumpEpoch`, called on every mutating statement): the memo then serves
+ *   one read at a time while a spec runs, and every read after it returns;
  * - lazy errors: a Python int written into a field is kept raw, as upstream
  *   does, and reading it where the index match is symbolic throws the
  *   "Can not ite object of type int" SpecError (STATE.md 4.5).
@@ -30,6 +34,16 @@ export function isRawMap(f: MapFn): f is RawMap {
   return 'raw' in f;
 }
 
+// Advanced whenever spec code may have changed a variable, a list or a state
+// table. Memo entries from an older epoch are stale. One counter for all
+// interpreters: another run only costs a recomputation, never a wrong value.
+let epoch = 0;
+
+/** Invalidates every map memo (called by the interpreter before a mutation). */
+export function bumpEpoch(): void {
+  epoch++;
+}
+
 function key(args: readonly Term[]): string | number {
   if (args.length === 1) return args[0].id;
   let k = '';
@@ -49,11 +63,16 @@ function checkArgs(domain: readonly Sort[], args: readonly Term[]): void {
 /** A memoised map whose value at `args` is `compute(args)`. */
 function memoMap(domain: readonly Sort[], range: Sort, compute: (args: readonly Term[]) => Term): MapFn {
   const memo = new Map<string | number, Term>();
+  let seen = epoch;
   return {
     domain,
     range,
     apply(args) {
       checkArgs(domain, args);
+      if (seen !== epoch) {
+        memo.clear();
+        seen = epoch;
+      }
       const k = key(args);
       let v = memo.get(k);
       if (v === undefined) {

@@ -6,6 +6,7 @@ import { UsageError } from './args.ts';
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   verify: () => import('./commands/verify.ts'),
+  bench: () => import('./commands/bench.ts'),
 };
 
 const USAGE = `usage: osvlab <command> [options]

@@ -84,10 +84,21 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'os
       solver.fromString(script.text);
       const status = await solver.check();
       const ms = Date.now() - started;
-      if (status === 'unsat') return { status, ms };
-      if (status === 'unknown') return { status, ms, reason: solver.reasonUnknown() };
+      // Z3's memory lives in the WASM heap, which the JS garbage collector does
+      // not see: release solvers and models explicitly, or the heap fills up
+      // over a long grading run and Z3 fails with "memory access out of bounds".
+      if (status === 'unsat') {
+        solver.release();
+        return { status, ms };
+      }
+      if (status === 'unknown') {
+        const reason = solver.reasonUnknown();
+        solver.release();
+        return { status, ms, reason };
+      }
 
       const model = solver.model();
+      let disposed = false;
       const consts = new Map<string, Value>();
       const apps = new Map<string, Value>();
       const decls = new Map<string, ReturnType<Ctx['Function']['declare']>>();
@@ -117,8 +128,12 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'os
           return v;
         },
         dispose() {
+          if (disposed) return;
+          disposed = true;
           consts.clear();
           apps.clear();
+          model.release();
+          solver.release();
         },
       };
       return { status, ms, model: smtModel };

@@ -58,6 +58,12 @@ export type TimedVerdict = Verdict & { readonly ms: number };
 const programs = new Map<string, CProgram>();
 const implProofs = new Map<string, Promise<ProofOutcome>>();
 
+/** Forgets cached implementation runs and proofs (benchmarks use it to time cold verifications). */
+export function clearVerifierCaches(): void {
+  implProofs.clear();
+  for (const p of programs.values()) implRuns.delete(p);
+}
+
 /** The kernel program with an optional override unit, parsed once per distinct text. */
 export function loadProgram(implSource = '', kernel: KernelContent = KERNEL): CProgram {
   const key = `${kernel.kernelHash}\0${implSource}`;

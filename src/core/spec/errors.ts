@@ -181,8 +181,8 @@ export function symbolicBool(span: Span, where: string): SpecError {
 
 export function iteOfPython(span: Span, typeName: string, context?: string): SpecError {
   const notes = [
-    'util.If does not convert a plain Python int or bool in its first branch; write z3 terms',
-    'such as z3.BitVecVal(k, sort), util.i64(k) or z3.BoolVal(b)',
+    'util.If does not convert a plain Python int or bool in its first branch; write z3 terms such as ' +
+      'z3.BitVecVal(k, sort), util.i64(k) or z3.BoolVal(b)',
   ];
   if (context) notes.unshift(context);
   return err('SPEC013', span, `Can not ite object of type ${typeName}`, notes);

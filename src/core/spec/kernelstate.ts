@@ -19,6 +19,7 @@ import { BOOL, type Sort, type Term, boolConst, bvConst, bvValue } from '../smt/
 import type { Span } from '../span.ts';
 import { mustBeValue, sortPhrase } from './coerce.ts';
 import {
+  SpecError,
   badArgument,
   closest,
   invalidWrite,
@@ -427,7 +428,15 @@ function lambdaField(field: FieldSchema, old: MapFn, fn: PyValue, span: Span, ca
   }
   const at = typeof fn === 'object' && fn !== null && !isTerm(fn) && fn.kind === 'function' ? fn.node.span : span;
   return lazyMap(old.domain, old.range, (args) => {
-    const r = caller.callLazy(fn, [...args], kwargs, at);
+    let r: PyValue;
+    try {
+      r = caller.callLazy(fn, [...args], kwargs, span);
+    } catch (e) {
+      if (e instanceof SpecError && !e.trace.some((t) => t.startsWith('evaluated lazily'))) {
+        e.trace.push(`evaluated lazily, when ${field.path} is read (assigned at line ${span.line})`);
+      }
+      throw e;
+    }
     if (isTerm(r)) {
       if (r.sort !== field.value) {
         throw sortMismatch(at, `the function assigned to ${field.path} returned ${describe(r)}; the field holds ${sortPhrase(field.value)} values`);

@@ -5,7 +5,15 @@
  * structured-cloneable data.
  */
 import type { Diagnostic } from '../core/span.ts';
+import type { GradeResult } from '../core/bench/grade-types.ts';
+import type { Task } from '../core/bench/task.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
+
+export interface GradeOptions {
+  readonly timeoutMs?: number;
+  /** Every variant of the task's handler, for the variant matrix. */
+  readonly variants?: readonly Task[];
+}
 
 /** What the page asks the verifier to prove (mirrors `core/verify` `verify()`). */
 export interface VerifyRequest {
@@ -72,6 +80,12 @@ export interface VerifierApi {
    */
   stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;
   verify(req: VerifyRequest): Promise<Verdict>;
+  /**
+   * Grades one model answer for one task (core/bench/grade.ts): extraction,
+   * refinement against the correct kernel, bug-following, and the variant
+   * matrix when `variants` are given.
+   */
+  grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult>;
   /** Live diagnostics for the editor; fast and Z3-free. */
   check(source: string, handler: string): Promise<Diagnostic[]>;
   catalog(): Promise<CatalogEntry[]>;
@@ -82,6 +96,13 @@ export type VerifyFn = (
   req: VerifyRequest,
   env: { engine: import('../core/smt/solver.ts').SmtEngine },
 ) => Promise<Verdict>;
+
+/** Signature of `core/bench/grade.ts` `gradeResponse`. */
+export type GradeFn = (
+  task: Task,
+  response: string,
+  env: { engine: import('../core/smt/solver.ts').SmtEngine; timeoutMs?: number; variants?: readonly Task[] },
+) => Promise<GradeResult>;
 
 /** Signatures of `core/spec/index.ts` that the worker calls when it is present. */
 export interface SpecModule {

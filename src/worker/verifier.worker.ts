@@ -24,13 +24,18 @@ import type {
   VerifierApi,
   VerifyFn,
   VerifyRequest,
+  GradeFn,
+  GradeOptions,
 } from './contract.ts';
+import type { GradeResult } from '../core/bench/grade-types.ts';
+import type { Task } from '../core/bench/task.ts';
 import { loadZ3 } from './z3-browser.ts';
 
 type VerifyModule = { verify: VerifyFn; loadProgram?: () => unknown };
 
 const verifyModules = import.meta.glob<VerifyModule>('../core/verify/index.ts');
 const specModules = import.meta.glob<SpecModule>('../core/spec/index.ts');
+const gradeModules = import.meta.glob<{ gradeResponse: GradeFn }>('../core/bench/grade.ts');
 
 function optional<T>(mods: Record<string, () => Promise<T>>): Promise<T | undefined> {
   const load = Object.values(mods)[0];
@@ -149,6 +154,12 @@ const api: VerifierApi = {
       return notLanded('The refinement verifier (core/verify)');
     }
     return mod.verify(req, { engine: await getEngine() });
+  },
+
+  async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+    const mod = await optional(gradeModules);
+    if (!mod) throw new Error('The grader (core/bench/grade.ts) is not part of this build yet.');
+    return mod.gradeResponse(task, response, { engine: await getEngine(), timeoutMs: options.timeoutMs, variants: options.variants });
   },
 
   async check(source: string, handler: string): Promise<Diagnostic[]> {

@@ -1,7 +1,9 @@
 /** The app's long-lived state objects, shared by pages so work survives navigation. */
 import { DiagnosticsState } from './diagnostics.svelte.ts';
+import { EvaluateState } from './evaluate.svelte.ts';
 import { LessonsState } from './lessons.svelte.ts';
 import { PlaygroundState } from './playground.svelte.ts';
+import { RunsState } from './runs.svelte.ts';
 import { TasksState } from './tasks.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
 
@@ -9,3 +11,5 @@ export const playground = new PlaygroundState(verifier);
 export const diagnostics = new DiagnosticsState(verifier);
 export const lessons = new LessonsState(verifier);
 export const tasks = new TasksState();
+export const runs = new RunsState();
+export const evaluate = new EvaluateState(verifier);

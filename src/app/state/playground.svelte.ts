@@ -276,6 +276,22 @@ export class PlaygroundState {
     await this.verify();
   }
 
+  /**
+   * Shows a spec a model wrote (from a run's attempt) on the variant it was
+   * shown, without touching the draft until it is edited.
+   */
+  async openAttempt(handler: string, variant: string | undefined, spec: string): Promise<void> {
+    await this.openShared({
+      v: 1,
+      handler,
+      variant,
+      spec,
+      options: { timeoutMs: this.timeoutMs, strict: this.strict },
+      app: APP_VERSION,
+      kernel: content.KERNEL_VERSION,
+    });
+  }
+
   dispose(): void {
     this.flushSave();
     clearTimeout(this.checkTimer);

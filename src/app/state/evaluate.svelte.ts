@@ -1,0 +1,227 @@
+/**
+ * The Evaluate page: provider settings (the key stays in memory unless the
+ * user asks to remember it on this device), a connection test, the run
+ * configuration, and the run itself with live progress, pause, resume,
+ * cancel, and resume after a reload. The run loop is core/bench's; grading
+ * happens in the verifier pool.
+ */
+import { type BuiltPrompt, RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
+import type { RunConfig } from '../../core/bench/run-types.ts';
+import type { Task } from '../../core/bench/task.ts';
+import { LlmClient } from '../../core/llm/client.ts';
+import { isLlmError } from '../../core/llm/errors.ts';
+import { createProvider } from '../../core/llm/provider.ts';
+import type { ChatMessage, ProviderKind } from '../../core/llm/types.ts';
+import { TASKS } from '../lib/content.ts';
+import { APP_VERSION } from '../lib/version.ts';
+import { repository } from './runs.svelte.ts';
+import type { VerifierService } from './verifier.svelte.ts';
+
+/** core/bench/prompt.ts, once it lands. */
+interface PromptModule {
+  buildPrompt?: (task: Task, shots: number) => BuiltPrompt | Promise<BuiltPrompt>;
+  buildRepairPrompt?: (original: readonly ChatMessage[], answer: string, diagnosis: string) => readonly ChatMessage[];
+}
+const promptModules = import.meta.glob<PromptModule>('/src/core/bench/prompt.ts');
+
+const DEFAULT_URLS: Record<ProviderKind, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta',
+  'openai-compatible': 'http://localhost:11434/v1',
+};
+
+const SETTINGS_KEY = 'osvlab.provider';
+const keyStorageKey = (kind: ProviderKind) => `osvlab.key.${kind}`;
+
+export type Connection =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'testing' }
+  | { readonly kind: 'ok'; readonly model: string; readonly latencyMs: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export type RunPhase =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly runId: string }
+  | { readonly kind: 'finished'; readonly runId: string; readonly status: string; readonly message?: string };
+
+export class EvaluateState {
+  provider = $state<ProviderKind>('openai');
+  baseUrl = $state(DEFAULT_URLS.openai);
+  model = $state('');
+  /** The API key: in memory only, unless `remember` is on. */
+  apiKey = $state('');
+  remember = $state(false);
+  connection = $state<Connection>({ kind: 'idle' });
+
+  selection = $state('first:5');
+  n = $state(1);
+  shots = $state(0);
+  repairRounds = $state(0);
+  concurrency = $state(4);
+  temperature = $state(0);
+  runName = $state('');
+
+  phase = $state<RunPhase>({ kind: 'idle' });
+  progress = $state<RunProgress | undefined>(undefined);
+  /** Stored runs that did not finish (e.g. the tab was closed): they can be resumed. */
+  unfinished = $state.raw<{ id: string; name?: string; model: string }[]>([]);
+  private control?: RunControl;
+
+  readonly selected = $derived.by(() => {
+    try {
+      return { ids: selectTasks(TASKS, this.selection), error: '' };
+    } catch (e) {
+      return { ids: [] as string[], error: e instanceof Error ? e.message : String(e) };
+    }
+  });
+
+  constructor(private readonly verifier: VerifierService) {
+    if (typeof localStorage === 'undefined') return;
+    try {
+      const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') as Partial<{ provider: ProviderKind; baseUrl: string; model: string }>;
+      if (saved.provider) this.provider = saved.provider;
+      if (saved.baseUrl) this.baseUrl = saved.baseUrl;
+      if (saved.model) this.model = saved.model;
+    } catch {
+      // Damaged settings: start from the defaults.
+    }
+    const key = localStorage.getItem(keyStorageKey(this.provider));
+    if (key) {
+      this.apiKey = key;
+      this.remember = true;
+    }
+  }
+
+  setProvider(kind: ProviderKind): void {
+    this.provider = kind;
+    this.baseUrl = DEFAULT_URLS[kind];
+    const key = localStorage.getItem(keyStorageKey(kind));
+    this.apiKey = key ?? '';
+    this.remember = key !== null;
+    this.connection = { kind: 'idle' };
+    this.saveSettings();
+  }
+
+  /** Saves provider, URL and model (never the key) for next time. */
+  saveSettings(): void {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify({ provider: this.provider, baseUrl: this.baseUrl, model: this.model }));
+  }
+
+  /** Applies "remember on this device": stores or forgets the key. */
+  applyRemember(): void {
+    if (this.remember && this.apiKey) localStorage.setItem(keyStorageKey(this.provider), this.apiKey);
+    else localStorage.removeItem(keyStorageKey(this.provider));
+  }
+
+  /** Sends one tiny request to check the URL, key and model. */
+  async testConnection(): Promise<void> {
+    this.connection = { kind: 'testing' };
+    try {
+      const provider = createProvider({ kind: this.provider, baseUrl: this.baseUrl, apiKey: this.apiKey || undefined, timeoutMs: 30_000 });
+      const c = await provider.complete({ model: this.model, messages: [{ role: 'user', content: 'Reply with the word OK.' }], maxTokens: 8 });
+      this.connection = { kind: 'ok', model: c.model, latencyMs: c.latencyMs };
+    } catch (e) {
+      this.connection = { kind: 'failed', message: isLlmError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** What the Start button still lacks, in words; empty when a run can start. */
+  async missing(): Promise<string[]> {
+    const out: string[] = [];
+    if (TASKS.length === 0) out.push('the benchmark tasks (tasks/hv6/tasks/) are not in this build');
+    const mod = await loadPromptModule();
+    if (!mod?.buildPrompt || !mod.buildRepairPrompt) out.push('the prompt builder (core/bench/prompt.ts) is not in this build');
+    if (!this.model) out.push('a model name');
+    if (this.selected.ids.length === 0) out.push('at least one task');
+    return out;
+  }
+
+  async refreshUnfinished(): Promise<void> {
+    const runs = await repository().listRuns();
+    this.unfinished = runs
+      .filter((r) => r.status === 'running' || r.status === 'created')
+      .filter((r) => this.phase.kind !== 'running' || this.phase.runId !== r.id)
+      .map((r) => ({ id: r.id, name: r.name, model: r.config.model }));
+  }
+
+  /** Creates a run from the configuration and starts it. */
+  async start(): Promise<void> {
+    const config: RunConfig = {
+      provider: this.provider,
+      baseUrl: this.baseUrl,
+      model: this.model,
+      params: { temperature: this.temperature },
+      tasks: this.selected.ids,
+      shots: this.shots,
+      n: this.n,
+      repairRounds: this.repairRounds,
+      concurrency: this.concurrency,
+      gradeConcurrency: this.verifier.pool.size,
+    };
+    const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`;
+    const run = createRun({
+      id,
+      name: this.runName || undefined,
+      config,
+      provenance: { app: APP_VERSION, verifier: APP_VERSION },
+      tasks: TASKS,
+      now: Date.now(),
+    });
+    await repository().putRun(run);
+    await this.resume(id);
+  }
+
+  /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
+  async resume(id: string): Promise<void> {
+    const mod = await loadPromptModule();
+    if (!mod?.buildPrompt || !mod.buildRepairPrompt) throw new Error('The prompt builder is not in this build.');
+    const stored = await repository().getRun(id);
+    if (!stored) throw new Error(`No run "${id}".`);
+    this.control = new RunControl();
+    this.phase = { kind: 'running', runId: id };
+    this.progress = undefined;
+    void this.refreshUnfinished();
+    await this.verifier.warm();
+    try {
+      const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
+      const outcome = await runBenchmark(id, {
+        tasks: TASKS,
+        buildPrompt: mod.buildPrompt,
+        buildRepairPrompt: mod.buildRepairPrompt,
+        grade: (task, text) => {
+          const variants = TASKS.filter((t) => t.handler === task.handler);
+          return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: 30_000, variants }), { hardTimeoutMs: 600_000 });
+        },
+        client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
+        store: repository(),
+        control: this.control,
+        onProgress: (p) => (this.progress = p),
+      });
+      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: outcome.error?.message };
+      this.progress = outcome.progress;
+    } catch (e) {
+      this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };
+    }
+    void this.refreshUnfinished();
+  }
+
+  pause(): void {
+    this.control?.pause();
+    if (this.progress) this.progress = { ...this.progress, paused: true };
+  }
+
+  resumeRunning(): void {
+    this.control?.resume();
+    if (this.progress) this.progress = { ...this.progress, paused: false };
+  }
+
+  cancel(): void {
+    this.control?.cancel();
+  }
+}
+
+async function loadPromptModule(): Promise<PromptModule | undefined> {
+  const load = Object.values(promptModules)[0];
+  return load ? load() : undefined;
+}

@@ -3,7 +3,6 @@
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt
-from hv6py.kernel.spec.helpers import is_pid_valid
 
 
 def extintr(old, vector):

@@ -3,7 +3,7 @@
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt
-from hv6py.kernel.spec.helpers import is_pid_valid, is_pn_valid, is_fd_valid, is_fn_valid
+from hv6py.kernel.spec.helpers import is_pid_valid, is_pn_valid
 
 
 def sys_recv(old, pid, pn, fd):

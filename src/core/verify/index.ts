@@ -174,7 +174,7 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
       ? { status, obligations, ms }
       : status === 'timeout'
         ? { status, obligations, ms }
-        : { status: 'unknown', reason: 'the solver could not decide some obligations', obligations, ms };
+        : { status: 'unknown', reason: obligations.find((r) => r.reason)?.reason ?? 'the solver could not decide some obligations', obligations, ms };
   }
   const refutation = specSide.refutation ?? implSide.refutation;
   const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);

@@ -50,6 +50,8 @@ function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
   return evaluate(t, model, memo) === true;
 }
 
+const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
+
 function undecided(reason: string): 'timeout' | 'unknown' {
   return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
 }
@@ -88,8 +90,8 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
   const settleOne = async (ob: Obligation): Promise<void> => {
     const { r, assumptions } = await check([ob]);
     if (r.status === 'unsat') status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
-    else if (r.status === 'unknown') status.set(ob.name, { name: ob.name, status: undecided(r.reason), ms: r.ms });
-    else if (!record(r.model, r.ms, [ob], assumptions)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms });
+    else if (r.status === 'unknown') status.set(ob.name, { name: ob.name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
+    else if (!record(r.model, r.ms, [ob], assumptions)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
   };
 
   let pending = obligations.filter((ob) => {
@@ -107,13 +109,13 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
     }
     if (r.status === 'unknown') {
       // A smaller query may still be decided: try each obligation on its own.
-      if (pending.length === 1) status.set(pending[0].name, { name: pending[0].name, status: undecided(r.reason), ms: r.ms });
+      if (pending.length === 1) status.set(pending[0].name, { name: pending[0].name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
       else for (const ob of pending) await settleOne(ob);
       break;
     }
     if (!record(r.model, r.ms, pending, assumptions)) {
       // Our evaluator disagrees with the solver's model: an internal error, never a proof.
-      for (const ob of pending) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms });
+      for (const ob of pending) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
       break;
     }
     pending = pending.filter((ob) => !status.has(ob.name));

@@ -17,6 +17,8 @@ export interface ObligationResult {
   readonly name: string;
   readonly status: 'proved' | 'failed' | 'timeout' | 'unknown';
   readonly ms?: number;
+  /** Why the solver gave no answer (timeout/unknown), or why a model was not trusted. */
+  readonly reason?: string;
 }
 
 /** One value, rendered for people: hex for bit-vectors wider than 8 bits, else decimal; True/False. */

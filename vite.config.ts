@@ -39,6 +39,7 @@ export default defineConfig({
       'monaco-editor/editor',
       'monaco-editor/features/hover/register',
       'monaco-editor/features/suggest/register',
+      'monaco-editor/editor/contrib/suggest/browser/suggestController.js',
       'monaco-editor/features/diffEditor/register',
       'monaco-editor/features/find/register',
       'monaco-editor/languages/definitions/python/register',

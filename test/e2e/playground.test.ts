@@ -123,6 +123,41 @@ describe('playground', () => {
     await context.close();
   });
 
+  itChecker('completes dialect names and documents them on hover', async () => {
+    const { page, context } = await newPage(env.browser);
+    await openPlayground(page);
+    await setEditorText(page, ORACLE_KILL);
+    await page.click('[data-testid="spec-editor"] .view-lines');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nx = dt.proc_state.');
+    const suggest = page.locator('.suggest-widget');
+    await expect.poll(() => suggest.textContent(), { timeout: 10_000 }).toContain('PROC_ZOMBIE');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('PROC_RUNNING\ny = old.procs[pid].');
+    await expect.poll(() => suggest.textContent(), { timeout: 10_000 }).toContain('nr_children');
+    await page.keyboard.press('Escape');
+    // Hover over a helper shows its signature and documentation.
+    const lines = ORACLE_KILL.split('\n');
+    const lineNumber = lines.findIndex((l) => /^\s+is_pid_valid\(pid\)/.test(l)) + 1;
+    const column = lines[lineNumber - 1].indexOf('is_pid_valid') + 3;
+    const at = await page.$eval(
+      '[data-testid="spec-editor"]',
+      (el, pos) => {
+        type Ed = { revealLine(n: number): void; getScrolledVisiblePosition(p: object): { top: number; left: number; height: number } | null; getDomNode(): HTMLElement };
+        const ed = (el as HTMLElement & { monacoEditor: Ed }).monacoEditor;
+        ed.revealLine(pos.lineNumber);
+        const p = ed.getScrolledVisiblePosition(pos)!;
+        const r = ed.getDomNode().getBoundingClientRect();
+        return { x: r.left + p.left + 2, y: r.top + p.top + p.height / 2 };
+      },
+      { lineNumber, column },
+    );
+    await page.mouse.move(at.x, at.y);
+    await expect.poll(() => page.locator('.monaco-hover').first().textContent(), { timeout: 10_000 }).toContain('is_pid_valid(');
+    await screenshot(page, 'playground-completion');
+    await context.close();
+  });
+
   it('restores the autosaved draft after a reload', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page, 'sys_reap');

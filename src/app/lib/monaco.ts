@@ -18,6 +18,9 @@ import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/linesOperations/register';
 import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/suggest/register';
+// The suggest widget itself has no features/ entry in 0.57 (features/suggest only adds
+// inline completions); without this import completion never opens.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/languages/definitions/cpp/register';
 import 'monaco-editor/languages/definitions/python/register';
@@ -54,72 +57,91 @@ const KIND: Record<string, monaco.languages.CompletionItemKind> = {
   constant: monaco.languages.CompletionItemKind.Constant,
   enum: monaco.languages.CompletionItemKind.EnumMember,
   helper: monaco.languages.CompletionItemKind.Function,
-  function: monaco.languages.CompletionItemKind.Function,
+  z3: monaco.languages.CompletionItemKind.Function,
+  util: monaco.languages.CompletionItemKind.Function,
   method: monaco.languages.CompletionItemKind.Method,
-  module: monaco.languages.CompletionItemKind.Module,
   sort: monaco.languages.CompletionItemKind.TypeParameter,
-  struct: monaco.languages.CompletionItemKind.Struct,
-  keyword: monaco.languages.CompletionItemKind.Keyword,
 };
 
+/** A catalog entry with where it lives: its namespace ("z3", "dt", "dt.proc_state", "" for top level) or its struct. */
+interface Placed {
+  readonly entry: CatalogEntry;
+  /** The dotted prefix the name is reached through; "" for top-level names; undefined for attributes of a state. */
+  readonly qualifier?: string;
+  /** For fields: the sub-struct ("procs") or "" for KernelState's own fields. */
+  readonly struct?: string;
+}
+
 /**
- * The catalog as the completion and hover providers use it. Entries are
- * looked up by full label ("dt.PROC_ZOMBIE", "z3.And") and by last component
- * ("PROC_ZOMBIE", "state"), so `old.procs[pid].st|` finds the field `state`.
+ * Where an entry is reached from, read off its one-line signature: "z3.And(...)"
+ * lives in z3, "dt.proc_state.PROC_RUNNING = 3" in dt.proc_state, a field
+ * "procs[pid].state : ..." is an attribute of procs, "is_pid_valid(x)" is top level.
  */
+function place(e: CatalogEntry): Placed {
+  if (e.kind === 'field') {
+    const m = /^([A-Za-z_]\w*)\[/.exec(e.detail);
+    return { entry: e, struct: m && m[1] !== e.label ? m[1] : '' };
+  }
+  if (e.kind === 'method') return { entry: e };
+  const full = /^[A-Za-z_][\w.]*/.exec(e.detail)?.[0] ?? e.label;
+  const qualifier = full.endsWith('.' + e.label) ? full.slice(0, -(e.label.length + 1)) : '';
+  return { entry: e, qualifier };
+}
+
+/** The spec dialect's names, indexed for completion and hover. */
 class DialectIndex {
-  entries: readonly CatalogEntry[] = [];
-  private byLabel = new Map<string, CatalogEntry>();
-  private byLast = new Map<string, CatalogEntry[]>();
+  private placed: Placed[] = [];
+  private namespaces = new Set<string>();
+  private structs = new Set<string>();
 
   set(entries: readonly CatalogEntry[]): void {
-    this.entries = entries;
-    this.byLabel = new Map(entries.map((e) => [e.label, e]));
-    this.byLast = new Map();
-    for (const e of entries) {
-      const last = e.label.slice(e.label.lastIndexOf('.') + 1);
-      const list = this.byLast.get(last) ?? [];
-      list.push(e);
-      this.byLast.set(last, list);
+    this.placed = entries.map(place);
+    this.namespaces = new Set(this.placed.map((p) => p.qualifier).filter((q): q is string => !!q));
+    this.structs = new Set(this.placed.filter((p) => p.entry.kind === 'field' && p.struct === '').map((p) => p.entry.label));
+  }
+
+  get size(): number {
+    return this.placed.length;
+  }
+
+  /** Entries offered after `qualifier.`: a namespace's members, or a state's fields and methods. */
+  after(qualifier: string): CatalogEntry[] {
+    if (this.namespaces.has(qualifier)) return this.placed.filter((p) => p.qualifier === qualifier).map((p) => p.entry);
+    const last = qualifier.slice(qualifier.lastIndexOf('.') + 1);
+    const struct = this.structs.has(last) ? last : '';
+    const out = new Map<string, CatalogEntry>();
+    for (const p of this.placed) {
+      const wanted = (p.entry.kind === 'field' && p.struct === struct) || (!struct && p.entry.kind === 'method');
+      if (wanted && !out.has(p.entry.label)) out.set(p.entry.label, p.entry);
     }
+    return [...out.values()];
   }
 
-  /** Entries offered after `qualifier.` ("dt", "z3", "util", "dt.proc_state") or, for state access, by kind. */
-  after(qualifier: string): { entry: CatalogEntry; insert: string }[] {
-    const prefix = qualifier + '.';
-    const direct = this.entries
-      .filter((e) => e.label.startsWith(prefix))
-      .map((e) => ({ entry: e, rest: e.label.slice(prefix.length) }))
-      .filter((x) => !x.rest.includes('.'))
-      .map((x) => ({ entry: x.entry, insert: x.entry.insertText ?? x.rest }));
-    if (direct.length) return direct;
-    // Attribute access on a state expression: offer fields, structs and methods by their last name.
-    return this.entries
-      .filter((e) => e.kind === 'field' || e.kind === 'struct' || e.kind === 'method')
-      .map((e) => ({ entry: e, insert: e.insertText ?? e.label.slice(e.label.lastIndexOf('.') + 1) }));
+  /** Top-level names: helpers and the modules. */
+  topLevel(): CatalogEntry[] {
+    const modules = [...this.namespaces].filter((n) => !n.includes('.'));
+    const mods: CatalogEntry[] = modules.map((m) => ({ label: m, kind: 'module', detail: `module ${m}`, doc: `The \`${m}\` namespace of the spec dialect.` }));
+    return [...mods, ...this.placed.filter((p) => p.qualifier === '').map((p) => p.entry)];
   }
 
-  /** Top-level names: modules, helpers, builtins. */
-  topLevel(): { entry: CatalogEntry; insert: string }[] {
-    return this.entries.filter((e) => !e.label.includes('.')).map((e) => ({ entry: e, insert: e.insertText ?? e.label }));
-  }
-
+  /** The entry a dotted name ("z3.And", "old.procs.state", "dt.proc_state.PROC_ZOMBIE") refers to. */
   find(dotted: string): CatalogEntry | undefined {
-    const exact = this.byLabel.get(dotted);
-    if (exact) return exact;
-    const parts = dotted.split('.');
-    // Drop leading parts until something matches ("old.procs.state" -> "procs.state").
-    for (let i = 1; i < parts.length; i++) {
-      const hit = this.byLabel.get(parts.slice(i).join('.'));
-      if (hit) return hit;
-    }
-    return this.byLast.get(parts[parts.length - 1])?.[0];
+    const dot = dotted.lastIndexOf('.');
+    const name = dotted.slice(dot + 1);
+    const qualifier = dot >= 0 ? dotted.slice(0, dot) : '';
+    const candidates = this.placed.filter((p) => p.entry.label === name);
+    if (!candidates.length) return undefined;
+    if (this.namespaces.has(qualifier)) return candidates.find((p) => p.qualifier === qualifier)?.entry ?? candidates[0].entry;
+    if (dot < 0) return (candidates.find((p) => p.qualifier === '') ?? candidates[0]).entry;
+    const last = qualifier.slice(qualifier.lastIndexOf('.') + 1);
+    const struct = this.structs.has(last) ? last : '';
+    return (candidates.find((p) => p.entry.kind === 'field' && p.struct === struct) ?? candidates.find((p) => p.qualifier === undefined) ?? candidates[0]).entry;
   }
 }
 
 export const dialect = new DialectIndex();
 
-/** The dotted name ending at `column` on `line`, with subscripts removed ("old.procs[pid].state" -> "old.procs.state"). */
+/** The dotted name ending at `column` on `line`, with subscripts and calls removed ("old.procs[pid].state" -> "old.procs.state"). */
 export function dottedNameBefore(line: string, column: number): string {
   let text = line.slice(0, column - 1);
   // Remove balanced [...] and (...) groups so indexing does not break the chain.
@@ -149,10 +171,10 @@ export function registerDialectProviders(): void {
       const dot = dotted.lastIndexOf('.');
       const items = dot >= 0 ? dialect.after(dotted.slice(0, dot)) : dialect.topLevel();
       return {
-        suggestions: items.map(({ entry, insert }) => ({
-          label: { label: insert, description: entry.detail },
-          kind: KIND[entry.kind] ?? monaco.languages.CompletionItemKind.Text,
-          insertText: insert,
+        suggestions: items.map((entry) => ({
+          label: { label: entry.label, description: entry.detail },
+          kind: KIND[entry.kind] ?? monaco.languages.CompletionItemKind.Module,
+          insertText: entry.insertText ?? entry.label,
           detail: entry.detail,
           documentation: { value: entry.doc },
           range,
@@ -167,7 +189,7 @@ export function registerDialectProviders(): void {
       if (!word) return null;
       const line = model.getLineContent(position.lineNumber);
       const dotted = dottedNameBefore(line, word.endColumn);
-      const entry = dialect.find(dotted) ?? dialect.find(word.word);
+      const entry = dialect.find(dotted);
       if (!entry) return null;
       return {
         range: new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn),

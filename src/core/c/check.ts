@@ -571,6 +571,10 @@ export class UnitChecker {
         return;
       case 'empty':
         return;
+      default: {
+        const never: never = s;
+        throw new Error(`unknown statement ${(never as Stmt).kind}`);
+      }
     }
   }
 
@@ -693,7 +697,7 @@ export class UnitChecker {
         const b = this.lookup(e.name);
         if (!b) throw new CError(undeclared(e.span, e.name));
         this.sema.bindings.set(e, b);
-        return b.kind === 'enum' ? b.type : b.type;
+        return b.type;
       }
       case 'paren':
         return this.expr(e.inner);

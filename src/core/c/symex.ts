@@ -216,6 +216,19 @@ function foldChain<T>(guards: readonly Term[], vals: readonly (T | undefined)[],
   return acc;
 }
 
+/**
+ * Merges the assumptions of paths under an If-chain, keeping the conjuncts
+ * they all share as plain conjuncts (so they stay usable as facts).
+ */
+function mergeAssumptions(guards: readonly Term[], asms: readonly Term[]): Term {
+  if (asms.every((a) => a === asms[0])) return asms[0];
+  const sets = asms.map((a) => new Set(conjuncts(a).map((c) => c.id)));
+  const common = conjuncts(asms[0]).filter((c) => sets.every((set) => set.has(c.id)));
+  const shared = new Set(common.map((c) => c.id));
+  const rests = asms.map((a) => o.and(...conjuncts(a).filter((c) => !shared.has(c.id))));
+  return o.and(...common, foldChain(guards, rests, o.ite)!);
+}
+
 function mergeVal(c: Term, a: Val, b: Val): Val {
   if (a === b) return a;
   if (isTerm(a) && isTerm(b)) return o.ite(c, a, b);
@@ -247,7 +260,7 @@ function mergeExits(exits: readonly Exit[], base: Term): Exit {
   if (exits.length === 1) return exits[0];
   const guards = chainGuards(exits.map((x) => relGuard(x.pc, base)));
   const pc = joinPc(exits.map((x) => x.pc), base);
-  const asm = foldChain(guards, exits.map((x) => x.asm), o.ite)!;
+  const asm = mergeAssumptions(guards, exits.map((x) => x.asm));
   const mem = new Map<string, MapFn>();
   for (const k of exits[0].mem.keys()) {
     mem.set(k, foldChain(guards, exits.map((x) => x.mem.get(k)!), iteMap)!);
@@ -383,7 +396,7 @@ class Executor {
     }
     st.mem = mergeMem(c, t.mem, e.mem);
     st.locals = mergeLocals(c, t.locals, e.locals);
-    st.asm = o.ite(c, t.asm, e.asm);
+    st.asm = mergeAssumptions([c], [t.asm, e.asm]);
     st.pc = joinPc([t.pc, e.pc], st.pc);
   }
 
@@ -529,6 +542,10 @@ class Executor {
       }
       case 'for':
         return this.forLoop(st, s);
+      default: {
+        const never: never = s;
+        throw new CError(internal((never as Stmt).span, 'an unknown statement'));
+      }
     }
   }
 

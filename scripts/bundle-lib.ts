@@ -49,3 +49,32 @@ export function collectBundle(root: string): ContentBundle {
 export function bundleText(root: string): string {
   return `${JSON.stringify(collectBundle(root), null, 1)}\n`;
 }
+
+/**
+ * The benchmark tasks (tasks/hv6/tasks/<id>.json, in the order of that
+ * directory's index.json) as one JSON value: tasks/hv6/tasks.json, which
+ * `src/core/bench/tasks.ts` imports lazily so the app does not load 245
+ * tasks on its first page.
+ */
+export interface TasksBundle {
+  format: 1;
+  kernelHash: string;
+  tasks: unknown[];
+}
+
+export function collectTasks(root: string): TasksBundle {
+  const dir = join(root, 'tasks/hv6/tasks');
+  const indexPath = join(dir, 'index.json');
+  let ids: string[] = [];
+  if (existsSync(indexPath)) {
+    ids = (JSON.parse(readFileSync(indexPath, 'utf8')) as { entries: { id: string }[] }).entries.map((e) => e.id);
+  } else if (existsSync(dir)) {
+    ids = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+  }
+  const tasks = ids.map((id) => JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')) as unknown);
+  return { format: 1, kernelHash: collectBundle(root).kernelHash, tasks };
+}
+
+export function tasksBundleText(root: string): string {
+  return `${JSON.stringify(collectTasks(root))}\n`;
+}

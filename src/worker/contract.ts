@@ -29,16 +29,8 @@ export interface VerifyRequest {
 }
 
 /** One entry of the dialect's catalog, for completion and hover. */
-export interface CatalogEntry {
-  readonly label: string;
-  /** "field", "constant", "helper", "function", "module", "sort", "method", ... */
-  readonly kind: string;
-  /** One line: a signature or a sort. */
-  readonly detail: string;
-  /** Markdown documentation. */
-  readonly doc: string;
-  readonly insertText?: string;
-}
+export type { CatalogEntry } from '../core/spec/index.ts';
+import type { CatalogEntry } from '../core/spec/index.ts';
 
 /** Result of the built-in Z3 self-test (a small bit-vector validity check). */
 export interface SelfTestResult {
@@ -51,27 +43,16 @@ export interface SelfTestResult {
   readonly ms: number;
 }
 
-/** What the worker can do with the parts that have landed so far. */
-export interface Capabilities {
-  /** `core/verify` is present: verify() returns real verdicts. */
-  readonly verifier: boolean;
-  /** `core/spec` is present: check() and catalog() are real. */
-  readonly checker: boolean;
-}
-
 export interface ReadyInfo {
   readonly z3: boolean;
   /** Milliseconds spent loading Z3 (fetch + compile + init). */
   readonly initMs: number;
   readonly isolated: boolean;
-  readonly capabilities: Capabilities;
 }
 
 export interface VerifierApi {
   /** Loads Z3 (once per worker); resolves when the worker can solve. */
   init(): Promise<ReadyInfo>;
-  /** Which parts of the verifier are present, without loading Z3. */
-  capabilities(): Promise<Capabilities>;
   /** A real Z3 query end to end: proves a bit-vector identity and finds a model. */
   selfTest(): Promise<SelfTestResult>;
   /**
@@ -89,23 +70,4 @@ export interface VerifierApi {
   /** Live diagnostics for the editor; fast and Z3-free. */
   check(source: string, handler: string): Promise<Diagnostic[]>;
   catalog(): Promise<CatalogEntry[]>;
-}
-
-/** Signature of `core/verify/index.ts` `verify`, which the worker calls when it is present. */
-export type VerifyFn = (
-  req: VerifyRequest,
-  env: { engine: import('../core/smt/solver.ts').SmtEngine },
-) => Promise<Verdict>;
-
-/** Signature of `core/bench/grade.ts` `gradeResponse`. */
-export type GradeFn = (
-  task: Task,
-  response: string,
-  env: { engine: import('../core/smt/solver.ts').SmtEngine; timeoutMs?: number; variants?: readonly Task[] },
-) => Promise<GradeResult>;
-
-/** Signatures of `core/spec/index.ts` that the worker calls when it is present. */
-export interface SpecModule {
-  checkSpec(source: string, handler: string): Diagnostic[];
-  dialectCatalog(): CatalogEntry[];
 }

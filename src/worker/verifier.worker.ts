@@ -2,48 +2,24 @@
  * The verifier worker: Z3 (WASM, with its own pthreads) plus the pure core
  * library, exposed to the page over Comlink as `VerifierApi`. One worker owns
  * one Z3 context, initialised once on first use; the page's pool stops a
- * runaway proof by terminating the whole worker.
- *
- * `core/verify` and `core/spec` are being written in parallel; they are found
- * with `import.meta.glob`, so this worker picks them up in the first build
- * that contains them and says plainly what is missing until then.
+ * runaway proof by terminating the whole worker. The pool's lint worker runs
+ * the same script but only ever calls `check` and `catalog`, so it never
+ * loads Z3.
  */
 import * as Comlink from 'comlink';
-import type { Diagnostic } from '../core/span.ts';
-import * as o from '../core/smt/ops.ts';
-import { evaluate } from '../core/smt/eval.ts';
-import { createEngine, type SmtEngine } from '../core/smt/solver.ts';
-import { bvConst, variable } from '../core/smt/term.ts';
-import type { Verdict } from '../core/verify/verdict.ts';
-import type {
-  Capabilities,
-  CatalogEntry,
-  ReadyInfo,
-  SelfTestResult,
-  SpecModule,
-  VerifierApi,
-  VerifyFn,
-  VerifyRequest,
-  GradeFn,
-  GradeOptions,
-} from './contract.ts';
+import { gradeResponse } from '../core/bench/grade.ts';
 import type { GradeResult } from '../core/bench/grade-types.ts';
 import type { Task } from '../core/bench/task.ts';
+import { evaluate } from '../core/smt/eval.ts';
+import * as o from '../core/smt/ops.ts';
+import { type SmtEngine, createEngine } from '../core/smt/solver.ts';
+import { bvConst, variable } from '../core/smt/term.ts';
+import type { Diagnostic } from '../core/span.ts';
+import { checkSpec, dialectCatalog } from '../core/spec/index.ts';
+import { loadProgram, verify } from '../core/verify/index.ts';
+import type { Verdict } from '../core/verify/verdict.ts';
+import type { CatalogEntry, GradeOptions, ReadyInfo, SelfTestResult, VerifierApi, VerifyRequest } from './contract.ts';
 import { loadZ3 } from './z3-browser.ts';
-
-type VerifyModule = { verify: VerifyFn; loadProgram?: () => unknown };
-
-const verifyModules = import.meta.glob<VerifyModule>('../core/verify/index.ts');
-const specModules = import.meta.glob<SpecModule>('../core/spec/index.ts');
-const gradeModules = import.meta.glob<{ gradeResponse: GradeFn }>('../core/bench/grade.ts');
-
-function optional<T>(mods: Record<string, () => Promise<T>>): Promise<T | undefined> {
-  const load = Object.values(mods)[0];
-  return load ? load() : Promise.resolve(undefined);
-}
-
-const verifyModule = () => optional(verifyModules);
-const specModule = () => optional(specModules);
 
 let engine: Promise<SmtEngine> | undefined;
 let initMs = 0;
@@ -60,36 +36,16 @@ function getEngine(): Promise<SmtEngine> {
   return engine;
 }
 
-function capabilities(): Capabilities {
-  return {
-    verifier: Object.keys(verifyModules).length > 0,
-    checker: Object.keys(specModules).length > 0,
-  };
-}
-
-function notLanded(what: string): Verdict {
-  return {
-    status: 'unknown',
-    reason: `${what} is not part of this build yet, so no verdict can be computed.`,
-    obligations: [],
-  };
-}
-
 const api: VerifierApi = {
   async init(): Promise<ReadyInfo> {
     await getEngine();
     // Parse the kernel now rather than on the first Verify (about half a second).
-    const mod = await verifyModule();
     try {
-      mod?.loadProgram?.();
+      loadProgram();
     } catch {
       // A kernel that does not compile is reported by verify() itself.
     }
-    return { z3: true, initMs, isolated: self.crossOriginIsolated === true, capabilities: capabilities() };
-  },
-
-  async capabilities() {
-    return capabilities();
+    return { z3: true, initMs, isolated: self.crossOriginIsolated === true };
   },
 
   async selfTest(): Promise<SelfTestResult> {
@@ -147,29 +103,20 @@ const api: VerifierApi = {
   },
 
   async verify(req: VerifyRequest): Promise<Verdict> {
-    const mod = await verifyModule();
-    if (!mod) {
-      // Prove the worker stack still works end to end, then say what is missing.
-      await getEngine();
-      return notLanded('The refinement verifier (core/verify)');
-    }
-    return mod.verify(req, { engine: await getEngine() });
+    // Only what core/verify takes: the task id and the strict flag are the page's business.
+    return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs }, { engine: await getEngine() });
   },
 
   async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
-    const mod = await optional(gradeModules);
-    if (!mod) throw new Error('The grader (core/bench/grade.ts) is not part of this build yet.');
-    return mod.gradeResponse(task, response, { engine: await getEngine(), timeoutMs: options.timeoutMs, variants: options.variants });
+    return gradeResponse(task, response, { engine: await getEngine(), timeoutMs: options.timeoutMs, variants: options.variants });
   },
 
   async check(source: string, handler: string): Promise<Diagnostic[]> {
-    const mod = await specModule();
-    return mod ? mod.checkSpec(source, handler) : [];
+    return checkSpec(source, handler);
   },
 
   async catalog(): Promise<CatalogEntry[]> {
-    const mod = await specModule();
-    return mod ? mod.dialectCatalog() : [];
+    return dialectCatalog();
   },
 };
 

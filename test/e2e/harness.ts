@@ -168,13 +168,3 @@ export async function editorText(page: Page, testid = 'spec-editor'): Promise<st
     return ed ? ed.getValue() : '';
   });
 }
-
-/** Does the build contain the refinement verifier yet? */
-export function verifierLanded(): boolean {
-  return existsSync(join(ROOT, 'src', 'core', 'verify', 'index.ts'));
-}
-
-/** Does the build contain the spec checker yet? */
-export function checkerLanded(): boolean {
-  return existsSync(join(ROOT, 'src', 'core', 'spec', 'index.ts'));
-}

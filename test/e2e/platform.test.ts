@@ -100,15 +100,19 @@ describe('platform', () => {
     const { page, context } = await newPage(env.browser);
     await page.goto(env.site.url + '#/about');
     await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
-    // The service worker registers when the page is idle and precaches the shell and Z3.
-    await page.waitForFunction(
-      async () => {
-        const reg = await navigator.serviceWorker.getRegistration();
-        return !!reg?.active && !!navigator.serviceWorker.controller && (await caches.keys()).length > 0 && !!(await (await caches.open((await caches.keys())[0])).match('z3-built.wasm'));
-      },
-      undefined,
-      { timeout: 60_000, polling: 500 },
-    );
+    // The service worker registers once Z3 has loaded and the page is idle, then precaches the shell and Z3.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const reg = await navigator.serviceWorker.getRegistration();
+            if (reg?.active?.state !== 'activated' || !navigator.serviceWorker.controller) return false;
+            const cache = await caches.open('osvlab-v1');
+            return Boolean((await cache.match('./')) && (await cache.match('z3-built.wasm')));
+          }),
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
     await context.setOffline(true);
     await page.reload();
     await page.click('[data-testid="self-test"]');

@@ -1,22 +1,16 @@
 /**
  * The playground in a real Chromium against the built site: verdicts for a
  * correct spec, a wrong one and a broken one; share links; autosave.
- *
- * Tests that need the refinement verifier (src/core/verify/index.ts) or the
- * spec checker (src/core/spec/index.ts) are `todo` until those land, and run
- * as soon as they are in the tree.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ROOT, checkerLanded, editorText, newPage, screenshot, setEditorText, verifierLanded, waitForEditor } from './harness.ts';
+import { ROOT, editorText, newPage, screenshot, setEditorText, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
 
 const env = useSite();
 
-const itVerifier = verifierLanded() ? it : (name: string, _fn?: unknown) => it.todo(name);
-const itChecker = checkerLanded() ? it : (name: string, _fn?: unknown) => it.todo(name);
 
 const ORACLE_KILL = readFileSync(join(ROOT, 'tasks/hv6/specs/sys_kill.py'), 'utf8');
 
@@ -81,7 +75,7 @@ describe('playground', () => {
     await context.close();
   });
 
-  itVerifier('verifies a correct spec', async () => {
+  it('verifies a correct spec', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);
     await setEditorText(page, ORACLE_KILL);
@@ -91,7 +85,7 @@ describe('playground', () => {
     await context.close();
   });
 
-  itVerifier('refutes a wrong spec and shows the counterexample table', async () => {
+  it('refutes a wrong spec and shows the counterexample table', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);
     await setEditorText(page, WRONG_KILL);
@@ -105,7 +99,7 @@ describe('playground', () => {
     await context.close();
   });
 
-  itChecker('marks a syntax error in Monaco at the right line', async () => {
+  it('marks a syntax error in Monaco at the right line', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);
     await setEditorText(page, BROKEN_KILL);
@@ -123,7 +117,7 @@ describe('playground', () => {
     await context.close();
   });
 
-  itChecker('completes dialect names and documents them on hover', async () => {
+  it('completes dialect names and documents them on hover', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);
     await setEditorText(page, ORACLE_KILL);
@@ -175,15 +169,15 @@ describe('playground', () => {
   it('round-trips a share link into a fresh browser context', async () => {
     const a = await newPage(env.browser);
     await openPlayground(a.page, 'sys_kill');
-    const spec = verifierLanded() ? WRONG_KILL : ORACLE_KILL + `# shared ${Date.now()}\n`;
+    const spec = WRONG_KILL + `# shared ${Date.now()}\n`;
     await setEditorText(a.page, spec);
     await a.page.selectOption('[data-testid="timeout"]', '60000');
     await a.page.click('[data-testid="copy-link"]');
     await expect.poll(() => a.page.url()).toContain('#/s/');
     const link = a.page.url();
     expect(link).not.toMatch(/key|sk-/i);
-    let status = '';
-    if (verifierLanded()) status = await verify(a.page);
+    const status = await verify(a.page);
+    expect(status).toBe('refuted');
     await a.context.close();
 
     const b = await newPage(env.browser);
@@ -193,10 +187,10 @@ describe('playground', () => {
     expect(await editorText(b.page)).toBe(spec);
     expect(await b.page.locator('[data-testid="handler"]').inputValue()).toBe('sys_kill');
     expect(await b.page.locator('[data-testid="timeout"]').inputValue()).toBe('60000');
-    // Opening a link verifies at once; with the verifier present the verdict must match.
+    // Opening a link verifies at once, and gives the same verdict.
     const verdict = b.page.locator('[data-testid="verdict"]');
     await verdict.waitFor({ timeout: 90_000 });
-    if (verifierLanded()) expect(await verdict.getAttribute('data-status')).toBe(status);
+    expect(await verdict.getAttribute('data-status')).toBe(status);
     await screenshot(b.page, 'playground-shared');
     await b.context.close();
   });

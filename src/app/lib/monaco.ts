@@ -63,6 +63,9 @@ const KIND: Record<string, monaco.languages.CompletionItemKind> = {
   sort: monaco.languages.CompletionItemKind.TypeParameter,
 };
 
+/** A catalog entry, or a module name offered next to them. */
+type Named = Omit<CatalogEntry, 'kind'> & { readonly kind: string };
+
 /** A catalog entry with where it lives: its namespace ("z3", "dt", "dt.proc_state", "" for top level) or its struct. */
 interface Placed {
   readonly entry: CatalogEntry;
@@ -118,9 +121,9 @@ class DialectIndex {
   }
 
   /** Top-level names: helpers and the modules. */
-  topLevel(): CatalogEntry[] {
+  topLevel(): Named[] {
     const modules = [...this.namespaces].filter((n) => !n.includes('.'));
-    const mods: CatalogEntry[] = modules.map((m) => ({ label: m, kind: 'module', detail: `module ${m}`, doc: `The \`${m}\` namespace of the spec dialect.` }));
+    const mods: Named[] = modules.map((m) => ({ label: m, kind: 'module', detail: `module ${m}`, doc: `The \`${m}\` namespace of the spec dialect.` }));
     return [...mods, ...this.placed.filter((p) => p.qualifier === '').map((p) => p.entry)];
   }
 

@@ -4,7 +4,7 @@
  * verifier this build has, and the dialect catalog.
  */
 import type { Diagnostic } from '../../core/span.ts';
-import type { Capabilities, CatalogEntry } from '../../worker/contract.ts';
+import type { CatalogEntry } from '../../worker/contract.ts';
 import { VerifierPool } from '../../worker/pool.ts';
 
 export type EngineStatus =
@@ -18,7 +18,6 @@ export type EngineStatus =
 export class VerifierService {
   readonly pool = new VerifierPool();
   status = $state<EngineStatus>({ kind: 'idle' });
-  capabilities = $state<Capabilities>({ verifier: false, checker: false });
   catalog = $state.raw<readonly CatalogEntry[]>([]);
   respawns = $state(0);
   readonly isolated = typeof window !== 'undefined' && window.crossOriginIsolated === true;
@@ -48,7 +47,6 @@ export class VerifierService {
     this.status = { kind: 'loading', since: Date.now() };
     try {
       const info = await this.pool.warm();
-      this.capabilities = info.capabilities;
       this.status = { kind: 'ready', initMs: info.initMs };
     } catch (e) {
       this.status = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
@@ -57,12 +55,10 @@ export class VerifierService {
     }
   }
 
-  /** Loads the dialect catalog and capabilities from the Z3-free lint worker. */
+  /** Loads the dialect catalog from the Z3-free lint worker. */
   async loadCatalog(): Promise<void> {
     try {
-      const [caps, cat] = await Promise.all([this.pool.lint.capabilities(), this.pool.lint.catalog()]);
-      this.capabilities = caps;
-      this.catalog = cat;
+      this.catalog = await this.pool.lint.catalog();
     } catch {
       this.catalog = [];
     }

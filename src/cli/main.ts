@@ -6,7 +6,13 @@ import { UsageError } from './args.ts';
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   verify: () => import('./commands/verify.ts'),
+  tasks: () => import('./commands/tasks.ts'),
+  task: () => import('./commands/task.ts'),
+  prompt: () => import('./commands/prompt.ts'),
   bench: () => import('./commands/bench.ts'),
+  grade: () => import('./commands/grade.ts'),
+  run: () => import('./commands/run.ts'),
+  report: () => import('./commands/report.ts'),
 };
 
 const USAGE = `usage: osvlab <command> [options]
@@ -15,7 +21,7 @@ commands:
   verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]
   lemmas <handler> [--spec FILE | --oracle] [--json]
   tasks [--json]            task show <id>
-  prompt <task-id> [--shots N] [--stats]
+  prompt <task-id> [--shots N] [--stats] [--json]      prompt --stats --all [--shots N]
   grade --responses FILE.jsonl [--json]
   run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
   report DIR [--json]

@@ -86,7 +86,9 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
         throw e;
       }
     };
-    if (task.bug_count > 0) bugFollowing = (await statusOn(task.impl_override)) === 'verified';
+    // An answer that refines the correct code cannot refine a variant the
+    // oracle refutes, so only a semantic failure can be bug-following.
+    if (task.bug_count > 0) bugFollowing = category === 'semantic' ? (await statusOn(task.impl_override)) === 'verified' : false;
     if (env.variants) {
       matrix = {};
       for (const v of env.variants) matrix[v.id] = await statusOn(v.impl_override);

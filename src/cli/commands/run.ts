@@ -1,0 +1,129 @@
+/**
+ * `osvlab run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K]
+ *  [--repair R] [--concurrency C] [--out DIR] ...`: evaluates a model on the
+ * benchmark. The key comes from the environment (OSVLAB_API_KEY or the
+ * provider's usual variable), never from flags. Rerunning the same command
+ * resumes the run in the same directory: nothing is lost, nothing is paid twice.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { promptBuilder, buildRepairPrompt } from '../../core/bench/prompt.ts';
+import { RunControl, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
+import type { RunConfig } from '../../core/bench/run-types.ts';
+import { loadTasks } from '../../core/bench/tasks.ts';
+import { LlmClient } from '../../core/llm/client.ts';
+import { KEY_ENV, createProvider } from '../../core/llm/provider.ts';
+import type { ProviderKind, SamplingParams } from '../../core/llm/types.ts';
+import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
+import { JsonlRepository } from '../../store/jsonl.ts';
+import { loadPrices } from '../../store/repository.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+import { GradePool } from '../grade-pool.ts';
+import { progressReporter } from '../progress.ts';
+import { printReport } from './report.ts';
+
+const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+
+function numberOption(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!Number.isFinite(x)) throw new UsageError(`--${name} must be a number, got '${v}'`);
+  return x;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, {
+    values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
+      'temperature', 'top-p', 'max-tokens', 'seed', 'timeout', 'request-timeout', 'name'],
+    flags: ['json'],
+  });
+  if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const provider = args.values.get('provider') as ProviderKind | undefined;
+  if (!provider || !PROVIDERS.includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+  const model = args.values.get('model');
+  if (!model) throw new UsageError('--model is required');
+  const baseUrl = args.values.get('base-url');
+  if (provider === 'openai-compatible' && !baseUrl) throw new UsageError('--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)');
+  const apiKey = KEY_ENV[provider].map((v) => process.env[v]).find((v) => v);
+  if (!apiKey && provider !== 'openai-compatible') {
+    throw new UsageError(`no API key: set ${KEY_ENV[provider].join(' or ')} in the environment (keys are never taken from flags)`);
+  }
+
+  const tasks = await loadTasks();
+  let selected: string[];
+  try {
+    selected = selectTasks(tasks, args.values.get('tasks') ?? 'all');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const params: SamplingParams = Object.fromEntries(
+    Object.entries({
+      temperature: numberOption(args.values.get('temperature'), 'temperature'),
+      topP: numberOption(args.values.get('top-p'), 'top-p'),
+      maxTokens: numberOption(args.values.get('max-tokens'), 'max-tokens'),
+      seed: numberOption(args.values.get('seed'), 'seed'),
+    }).filter(([, v]) => v !== undefined),
+  );
+  const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout', 600000) });
+  const config: RunConfig = {
+    provider,
+    baseUrl: providerObj.baseUrl,
+    model,
+    params,
+    tasks: selected,
+    shots: intOption(args, 'shots', 5),
+    n: Math.max(1, intOption(args, 'n', 1)),
+    repairRounds: intOption(args, 'repair', 0),
+    concurrency: Math.max(1, intOption(args, 'concurrency', 4)),
+    gradeConcurrency: Math.max(1, intOption(args, 'grade-concurrency', 2)),
+  };
+  const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
+  const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}`);
+  const store = await JsonlRepository.open(dir);
+  const existing = await store.getRun(id);
+  if (!existing) {
+    const others = existsSync(join(dir, 'run.json')) ? await store.listRuns() : [];
+    if (others.length) throw new UsageError(`${dir} holds a different run (${others[0].id}); choose another --out`);
+    await store.putRun(createRun({ id, name: args.values.get('name'), config, provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION }, tasks, now: Date.now() }));
+    process.stderr.write(`new run ${id} in ${dir}\n`);
+  } else {
+    process.stderr.write(`resuming run ${id} in ${dir}\n`);
+  }
+
+  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: intOption(args, 'timeout', 20000) });
+  const client = new LlmClient({ provider: providerObj, cache: store, concurrency: config.concurrency });
+  const control = new RunControl();
+  const onSignal = () => {
+    process.stderr.write('\nstopping: answers already received are kept; rerun the same command to resume\n');
+    control.cancel();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const bar = progressReporter();
+  try {
+    const outcome = await runBenchmark(id, {
+      tasks,
+      buildPrompt: promptBuilder(tasks),
+      buildRepairPrompt,
+      grade: (task, text) => pool.grade(task, text),
+      client,
+      store,
+      prices: await loadPrices(store),
+      control,
+      onProgress: (p) => bar.update(p),
+    });
+    bar.done();
+    if (outcome.status === 'failed') {
+      process.stderr.write(`run failed: ${outcome.error?.message ?? 'unknown error'}\n`);
+    }
+    for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
+    await printReport(store, id, tasks, args.flags.has('json'));
+    return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' ? 3 : 4;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await pool.close();
+    await store.close();
+  }
+}

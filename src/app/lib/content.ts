@@ -3,38 +3,14 @@
  * functional descriptions and benchmark tasks. This is the one module that
  * knows where they come from. Kernel sources, oracle specs and descriptions
  * come from the generated bundle (`core/kernel/content.ts`); benchmark tasks
- * are read at build time from tasks/hv6/tasks/ with `import.meta.glob`.
+ * are loaded on demand by `state/taskdb.svelte.ts` and passed in here.
  */
 import type { Task } from '../../core/bench/task.ts';
 import { HANDLERS, type HandlerInfo, entryNames, findHandler } from '../../core/kernel/handlers.ts';
 import { KERNEL, oracleSpec as bundledOracle } from '../../core/kernel/content.ts';
 
-const taskFiles = import.meta.glob<Task | Task[] | { tasks: Task[] }>('/tasks/hv6/tasks/**/*.json', {
-  import: 'default',
-  eager: true,
-});
-
 /** Kernel source files by path ("proc.c" -> text), sorted. */
 export const KERNEL_SOURCES: ReadonlyMap<string, string> = new Map([...KERNEL.files].sort(([a], [b]) => a.localeCompare(b)));
-
-function flattenTasks(): Task[] {
-  const out: Task[] = [];
-  for (const v of Object.values(taskFiles)) {
-    if (Array.isArray(v)) out.push(...v);
-    else if (v && 'tasks' in v && Array.isArray(v.tasks)) out.push(...v.tasks);
-    else if (v && 'id' in v) out.push(v as Task);
-  }
-  return out.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
-}
-
-/** All benchmark tasks, ordered by id. Empty until the task generator has run. */
-export const TASKS: readonly Task[] = flattenTasks();
-
-const tasksById = new Map(TASKS.map((t) => [t.id, t]));
-
-export function task(id: string): Task | undefined {
-  return tasksById.get(id);
-}
 
 /** The handlers the app offers: those with an oracle spec first (they can be verified), then the rest. */
 export function handlers(): readonly HandlerInfo[] {
@@ -72,8 +48,8 @@ export interface Variant {
 }
 
 /** The correct implementation first, then the buggy ones in task order. */
-export function variants(handler: string): readonly Variant[] {
-  const ts = TASKS.filter((t) => t.handler === handler);
+export function variants(handler: string, tasks: readonly Task[]): readonly Variant[] {
+  const ts = tasks.filter((t) => t.handler === handler);
   const correct = ts.find((t) => t.bug_count === 0);
   const out: Variant[] = [{ id: correct?.id ?? `${handler}-v0`, label: 'correct', buggy: false, task: correct }];
   for (const t of ts) {
@@ -108,12 +84,9 @@ export function extractFunction(source: string, name: string): string | undefine
   return undefined;
 }
 
-/** The C code shown for a variant: the task's code if there is one, else the handler from the kernel sources. */
-export function implementationCode(handler: string, variant?: string): string | undefined {
-  const t = variant ? task(variant) : undefined;
+/** The C code shown for a variant: the task's code when there is a task, else the handler from the kernel sources. */
+export function implementationCode(handler: string, t?: Task): string | undefined {
   if (t) return t.code;
-  const v0 = variants(handler)[0];
-  if (v0.task) return v0.task.code;
   for (const [, text] of KERNEL_SOURCES) {
     const fn = extractFunction(text, handler);
     if (fn) return fn;
@@ -125,8 +98,7 @@ export function implementationCode(handler: string, variant?: string): string | 
 export const KERNEL_VERSION: string = KERNEL.kernelHash;
 
 /** The C replacement definitions of a buggy variant, for the verifier; undefined for the correct kernel. */
-export function implSourceOf(variant: string | undefined): string | undefined {
-  const t = variant ? task(variant) : undefined;
+export function implSourceOf(t: Task | undefined): string | undefined {
   return t && t.impl_override.trim() ? t.impl_override : undefined;
 }
 

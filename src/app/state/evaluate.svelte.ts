@@ -12,14 +12,14 @@ import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
 import type { ChatMessage, ProviderKind } from '../../core/llm/types.ts';
-import { TASKS } from '../lib/content.ts';
+import { taskCatalog } from './taskdb.svelte.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
-/** core/bench/prompt.ts, once it lands. */
+/** core/bench/prompt.ts (found with a glob so the app builds without it). */
 interface PromptModule {
-  buildPrompt?: (task: Task, shots: number) => BuiltPrompt | Promise<BuiltPrompt>;
+  promptBuilder?: (tasks: readonly Task[]) => (task: Task, shots: number) => BuiltPrompt;
   buildRepairPrompt?: (original: readonly ChatMessage[], answer: string, diagnosis: string) => readonly ChatMessage[];
 }
 const promptModules = import.meta.glob<PromptModule>('/src/core/bench/prompt.ts');
@@ -70,7 +70,7 @@ export class EvaluateState {
 
   readonly selected = $derived.by(() => {
     try {
-      return { ids: selectTasks(TASKS, this.selection), error: '' };
+      return { ids: selectTasks(taskCatalog.tasks, this.selection), error: '' };
     } catch (e) {
       return { ids: [] as string[], error: e instanceof Error ? e.message : String(e) };
     }
@@ -129,9 +129,10 @@ export class EvaluateState {
   /** What the Start button still lacks, in words; empty when a run can start. */
   async missing(): Promise<string[]> {
     const out: string[] = [];
-    if (TASKS.length === 0) out.push('the benchmark tasks (tasks/hv6/tasks/) are not in this build');
+    await taskCatalog.load();
+    if (taskCatalog.tasks.length === 0) out.push('the benchmark tasks (tasks/hv6/tasks.json) are not in this build');
     const mod = await loadPromptModule();
-    if (!mod?.buildPrompt || !mod.buildRepairPrompt) out.push('the prompt builder (core/bench/prompt.ts) is not in this build');
+    if (!mod?.promptBuilder || !mod.buildRepairPrompt) out.push('the prompt builder (core/bench/prompt.ts) is not in this build');
     if (!this.model) out.push('a model name');
     if (this.selected.ids.length === 0) out.push('at least one task');
     return out;
@@ -165,7 +166,7 @@ export class EvaluateState {
       name: this.runName || undefined,
       config,
       provenance: { app: APP_VERSION, verifier: APP_VERSION },
-      tasks: TASKS,
+      tasks: taskCatalog.tasks,
       now: Date.now(),
     });
     await repository().putRun(run);
@@ -175,7 +176,9 @@ export class EvaluateState {
   /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
   async resume(id: string): Promise<void> {
     const mod = await loadPromptModule();
-    if (!mod?.buildPrompt || !mod.buildRepairPrompt) throw new Error('The prompt builder is not in this build.');
+    if (!mod?.promptBuilder || !mod.buildRepairPrompt) throw new Error('The prompt builder is not in this build.');
+    await taskCatalog.load();
+    const TASKS = taskCatalog.tasks;
     const stored = await repository().getRun(id);
     if (!stored) throw new Error(`No run "${id}".`);
     this.control = new RunControl();
@@ -187,7 +190,7 @@ export class EvaluateState {
       const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
       const outcome = await runBenchmark(id, {
         tasks: TASKS,
-        buildPrompt: mod.buildPrompt,
+        buildPrompt: mod.promptBuilder(TASKS),
         buildRepairPrompt: mod.buildRepairPrompt,
         grade: (task, text) => {
           const variants = TASKS.filter((t) => t.handler === task.handler);

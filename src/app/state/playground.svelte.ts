@@ -11,6 +11,7 @@ import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
 import { type SharedState, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
+import { taskCatalog } from './taskdb.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
 export type RunState =
@@ -54,10 +55,10 @@ export class PlaygroundState {
   /** How many verifications have finished in this tab (for the results' `data-runs`). */
   finished = $state(0);
 
-  readonly variants = $derived(content.variants(this.handler));
+  readonly variants = $derived(content.variants(this.handler, taskCatalog.tasks));
   readonly currentVariant = $derived(this.variants.find((v) => v.id === this.variant) ?? this.variants[0]);
-  readonly code = $derived(content.implementationCode(this.handler, this.currentVariant?.task ? this.currentVariant.id : undefined));
-  readonly correctCode = $derived(content.implementationCode(this.handler, this.variants[0]?.task ? this.variants[0].id : undefined));
+  readonly code = $derived(content.implementationCode(this.handler, this.currentVariant?.task));
+  readonly correctCode = $derived(content.implementationCode(this.handler, this.variants[0]?.task));
   readonly reference = $derived(content.oracleSpec(this.handler));
   readonly info = $derived(findHandler(this.handler));
   readonly running = $derived(this.run.kind === 'running');
@@ -72,8 +73,9 @@ export class PlaygroundState {
 
   constructor(private readonly verifier: VerifierService) {}
 
-  /** Restores the last handler and its draft. */
+  /** Restores the last handler and its draft; the task variants arrive when the task bundle has loaded. */
   async restore(): Promise<void> {
+    void taskCatalog.load();
     const last = await settings.get<{ handler?: string; variant?: string }>('playground.last', {});
     await this.select(last.handler && findHandler(last.handler) ? last.handler : this.handler, last.variant);
   }
@@ -92,8 +94,8 @@ export class PlaygroundState {
     const draft = await drafts.get(handler);
     if (gen !== this.generation) return;
     this.spec = draft?.spec ?? content.skeletonSpec(handler);
+    // Kept even when the tasks have not loaded yet: currentVariant falls back to the correct one until they do.
     this.variant = variant ?? draft?.variant ?? this.variants[0].id;
-    if (!this.variants.some((v) => v.id === this.variant)) this.variant = this.variants[0].id;
     this.loaded = true;
     this.savedAt = draft?.updatedAt ?? 0;
     void settings.put('playground.last', { handler, variant: this.variant });
@@ -174,7 +176,7 @@ export class PlaygroundState {
       handler: this.handler,
       spec: this.spec,
       variant: this.currentVariant?.task ? this.currentVariant.id : undefined,
-      implSource: content.implSourceOf(this.currentVariant?.id),
+      implSource: content.implSourceOf(this.currentVariant?.task),
       timeoutMs: this.timeoutMs,
       strict: this.strict,
     };
@@ -227,7 +229,7 @@ export class PlaygroundState {
           handler: this.handler,
           spec,
           variant: v.task ? v.id : undefined,
-          implSource: content.implSourceOf(v.id),
+          implSource: content.implSourceOf(v.task),
           timeoutMs: this.timeoutMs,
         });
         status = verdict.status;
@@ -267,7 +269,8 @@ export class PlaygroundState {
     this.handler = s.handler;
     this.matrix = [];
     this.spec = s.spec;
-    this.variant = s.variant && this.variants.some((v) => v.id === s.variant) ? s.variant : this.variants[0].id;
+    this.variant = s.variant ?? this.variants[0].id;
+    if (s.variant) await taskCatalog.load();
     this.timeoutMs = s.options.timeoutMs;
     this.strict = s.options.strict;
     this.sharedFrom = s;

@@ -8,7 +8,7 @@ import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/benc
 import type { AttemptRecord, RunRecord } from '../../core/bench/run-types.ts';
 import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';
-import { task as findTask } from '../lib/content.ts';
+import { taskCatalog } from './taskdb.svelte.ts';
 
 let repo: DexieRepository | undefined;
 /** The browser's run store, opened on first use. */
@@ -19,7 +19,7 @@ export function repository(): DexieRepository {
 
 /** What the metrics need about a task; runs imported from elsewhere may name tasks this build lacks. */
 export function taskFacts(id: string): TaskRef {
-  const t = findTask(id);
+  const t = taskCatalog.find(id);
   if (t) return { id: t.id, handler: t.handler, bug_classes: t.bug_classes, bug_count: t.bug_count, hash: t.hash };
   return { id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0, hash: '' };
 }
@@ -32,6 +32,7 @@ export interface LoadedRun {
 
 export async function loadRun(id: string): Promise<LoadedRun | undefined> {
   const r = repository();
+  await taskCatalog.load();
   const run = await r.getRun(id);
   if (!run) return undefined;
   const attempts = await r.listAttempts(id);
@@ -61,6 +62,7 @@ export class RunsState {
 
   /** The run file of `id`, as text. */
   async exportText(id: string): Promise<string> {
+    await taskCatalog.load();
     const run = await repository().getRun(id);
     if (!run) throw new Error(`no run "${id}"`);
     const file = await exportStoredRun(repository(), id, run.config.tasks.map(taskFacts));

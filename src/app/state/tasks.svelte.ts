@@ -4,10 +4,12 @@
  * its token count (o200k tokenizer, loaded only when a prompt is shown).
  */
 import type { BugClass, Task } from '../../core/bench/task.ts';
-import { TASKS, description } from '../lib/content.ts';
+import type { ChatMessage } from '../../core/llm/types.ts';
+import { description } from '../lib/content.ts';
+import { taskCatalog } from './taskdb.svelte.ts';
 
-/** `core/bench/prompt.ts`, once it lands: builds the full prompt the model sees. */
-type PromptModule = { buildPrompt?: (task: Task, opts?: { shots?: number }) => string | { text: string } };
+/** `core/bench/prompt.ts`: builds the full prompt the model sees. Found with a glob so the app builds without it. */
+type PromptModule = { buildPrompt?: (task: Task, shots: number, tasks: readonly Task[]) => { messages: readonly ChatMessage[] } };
 const promptModules = import.meta.glob<PromptModule>('/src/core/bench/prompt.ts');
 
 export class TasksState {
@@ -16,15 +18,16 @@ export class TasksState {
   bugCount = $state<'' | '0' | '1' | '2' | '3+'>('');
   query = $state('');
   selectedId = $state('');
+  shots = $state(0);
   prompt = $state<string | undefined>(undefined);
   promptNote = $state('');
   tokens = $state<number | undefined>(undefined);
   private seq = 0;
 
-  readonly all = TASKS;
-  readonly handlers = [...new Set(TASKS.map((t) => t.handler))].sort();
+  readonly all = $derived(taskCatalog.tasks);
+  readonly handlers = $derived([...new Set(taskCatalog.tasks.map((t) => t.handler))].sort());
   readonly filtered = $derived(
-    TASKS.filter(
+    taskCatalog.tasks.filter(
       (t) =>
         (!this.handler || t.handler === this.handler) &&
         (!this.bugClass || t.bug_classes.includes(this.bugClass)) &&
@@ -32,7 +35,7 @@ export class TasksState {
         (!this.query || t.id.includes(this.query) || t.description.toLowerCase().includes(this.query.toLowerCase())),
     ),
   );
-  readonly selected = $derived(TASKS.find((t) => t.id === this.selectedId));
+  readonly selected = $derived(taskCatalog.tasks.find((t) => t.id === this.selectedId));
 
   descriptionOf(t: Task): string {
     return t.description || description(t.handler) || '';
@@ -44,16 +47,17 @@ export class TasksState {
     this.prompt = undefined;
     this.tokens = undefined;
     this.promptNote = '';
+    await taskCatalog.load();
     const t = this.selected;
-    if (!t) return;
+    if (!t || seq !== this.seq) return;
     const load = Object.values(promptModules)[0];
     const mod = load ? await load() : undefined;
     if (!mod?.buildPrompt) {
       this.promptNote = 'The prompt builder (core/bench/prompt.ts) is not in this build yet.';
       return;
     }
-    const built = mod.buildPrompt(t);
-    const text = typeof built === 'string' ? built : built.text;
+    const built = mod.buildPrompt(t, this.shots, taskCatalog.tasks);
+    const text = built.messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');
     if (seq !== this.seq) return;
     this.prompt = text;
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');

@@ -1,0 +1,65 @@
+/**
+ * `osvlab prompt <task-id> [--shots N] [--stats] [--json]`: the benchmark
+ * prompt of one task (its messages, or with --stats its size in tokens).
+ * `osvlab prompt --stats --all [--shots N]`: prompt tokens over all tasks,
+ * per few-shot count k (median, p10, p90, ...).
+ */
+import { SHOT_COUNTS, buildPrompt } from '../../core/bench/prompt.ts';
+import { formatStats, promptTokenStats } from '../../core/bench/prompt-stats.ts';
+import { loadTasks } from '../../core/bench/tasks.ts';
+import { ENCODING, promptTokens, tokenCount } from '../../core/bench/tokens.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['shots'], flags: ['stats', 'all', 'json'] });
+  const tasks = await loadTasks();
+  if (!tasks.length) {
+    process.stderr.write('osvlab prompt: no tasks yet (run `npm run tasks`)\n');
+    return 4;
+  }
+  if (args.flags.has('all')) {
+    if (!args.flags.has('stats')) throw new UsageError('--all goes with --stats (the prompts of all tasks would be millions of tokens)');
+    if (args.positionals.length) throw new UsageError('give a task id or --all, not both');
+    const ks = args.values.has('shots') ? [intOption(args, 'shots', 5)] : [...SHOT_COUNTS];
+    const rows = promptTokenStats(tasks, ks);
+    if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ encoding: ENCODING, rows })}\n`);
+    else process.stdout.write(`prompt tokens (${ENCODING}) over ${tasks.length} tasks\n${formatStats(rows)}`);
+    return 0;
+  }
+  const [id, ...extra] = args.positionals;
+  if (!id) throw new UsageError('which task? e.g. osvlab prompt sys_dup-v1 --shots 5');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const task = tasks.find((t) => t.id === id);
+  if (!task) {
+    process.stderr.write(`osvlab prompt: no task '${id}' (osvlab tasks lists them)\n`);
+    return 4;
+  }
+  const shots = intOption(args, 'shots', 5);
+  const p = buildPrompt(task, shots, tasks);
+  if (args.flags.has('stats')) {
+    const stats = {
+      task: task.id,
+      shots,
+      encoding: ENCODING,
+      tokens: promptTokens(p.messages),
+      messages: p.messages.map((m) => ({ role: m.role, tokens: tokenCount(m.content), chars: m.content.length })),
+      examples: p.meta.examples,
+      excluded: p.meta.excluded,
+    };
+    if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(stats)}\n`);
+    else {
+      process.stdout.write(
+        `${task.id}, ${shots}-shot: ${stats.tokens} tokens (${ENCODING}), ${p.meta.chars} characters\n` +
+          stats.messages.map((m) => `  ${m.role.padEnd(6)} ${String(m.tokens).padStart(6)} tokens\n`).join('') +
+          `  examples: ${stats.examples.join(', ') || '(none)'}\n  kept out: ${stats.excluded.join(', ')}\n`,
+      );
+    }
+    return 0;
+  }
+  if (args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify(p)}\n`);
+    return 0;
+  }
+  process.stdout.write(p.messages.map((m) => `===== ${m.role} =====\n${m.content.trimEnd()}\n`).join('\n'));
+  return 0;
+}

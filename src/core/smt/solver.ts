@@ -37,6 +37,14 @@ export interface SmtEngine {
   dump(assertions: readonly Term[]): string;
   /** Stops the running check, if any (it then returns unknown). */
   interrupt(): void;
+  /**
+   * Runs `job` with the engine to itself. Z3 contexts are not thread-safe and
+   * a check runs on a pthread: any other Z3 call at the same time (a model
+   * read, another check) corrupts the WASM heap. Every top-level job that
+   * issues queries (one verification, one lemma check) runs inside this.
+   * Not re-entrant: never call it from inside a job.
+   */
+  exclusive<T>(job: () => Promise<T>): Promise<T>;
 }
 
 function hasQuantifier(ts: readonly Term[]): boolean {
@@ -55,6 +63,11 @@ function hasQuantifier(ts: readonly Term[]): boolean {
 /** Wraps an initialised z3-solver module. */
 export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'osvlab'): SmtEngine {
   const ctx: Ctx = z3.Context(contextName);
+  let inFlight = false;
+  let queue: Promise<unknown> = Promise.resolve();
+  const idle = (what: string) => {
+    if (inFlight) throw new Error(`internal error: ${what} while a Z3 query is running (queries must not overlap)`);
+  };
 
   const sortOf = (s: number) => (s === BOOL ? ctx.Bool.sort() : ctx.BitVec.sort(s));
   const valueOf = (e: unknown, sort: number): Value => {
@@ -76,67 +89,85 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'os
       ctx.interrupt();
     },
 
-    async check(assertions, options = {}) {
-      const started = Date.now();
-      const script = toSmtLib(assertions);
-      const solver = hasQuantifier(assertions) ? new ctx.Solver() : new ctx.Solver('QF_AUFBV');
-      if (options.timeoutMs && options.timeoutMs > 0) solver.set('timeout', Math.round(options.timeoutMs));
-      solver.fromString(script.text);
-      const status = await solver.check();
-      const ms = Date.now() - started;
-      // Z3's memory lives in the WASM heap, which the JS garbage collector does
-      // not see: release solvers and models explicitly, or the heap fills up
-      // over a long grading run and Z3 fails with "memory access out of bounds".
-      if (status === 'unsat') {
-        solver.release();
-        return { status, ms };
-      }
-      if (status === 'unknown') {
-        const reason = solver.reasonUnknown();
-        solver.release();
-        return { status, ms, reason };
-      }
+    exclusive<T>(job: () => Promise<T>): Promise<T> {
+      const run = queue.then(job, job);
+      queue = run.catch(() => undefined);
+      return run;
+    },
 
-      const model = solver.model();
-      let disposed = false;
-      const consts = new Map<string, Value>();
-      const apps = new Map<string, Value>();
-      const decls = new Map<string, ReturnType<Ctx['Function']['declare']>>();
-      const smtModel: SmtModel = {
-        constant(name, sort) {
-          const hit = consts.get(name);
-          if (hit !== undefined) return hit;
-          const c = sort === BOOL ? ctx.Bool.const(name) : ctx.BitVec.const(name, sort);
-          const v = valueOf(model.eval(c, true), sort);
-          consts.set(name, v);
-          return v;
-        },
-        apply(decl: FuncDecl, args: Value[]) {
-          const k = `${decl.name}(${args.join(',')})`;
-          const hit = apps.get(k);
-          if (hit !== undefined) return hit;
-          let f = decls.get(decl.name);
-          if (!f) {
-            f = ctx.Function.declare(decl.name, ...(decl.domain.map(sortOf) as [never]), sortOf(decl.range) as never);
-            decls.set(decl.name, f);
-          }
-          const zargs = args.map((a, i) =>
-            decl.domain[i] === BOOL ? ctx.Bool.val(a as boolean) : ctx.BitVec.val(a as bigint, decl.domain[i]),
-          );
-          const v = valueOf(model.eval((f.call as (...a: unknown[]) => never)(...zargs), true), decl.range);
-          apps.set(k, v);
-          return v;
-        },
-        dispose() {
-          if (disposed) return;
-          disposed = true;
-          consts.clear();
-          apps.clear();
-          model.release();
-          solver.release();
-        },
-      };
-      return { status, ms, model: smtModel };
+    async check(assertions, options = {}) {
+      idle('a second query started');
+      inFlight = true;
+      try {
+        return await checkNow(assertions, options);
+      } finally {
+        inFlight = false;
+      }
     },
   };
+
+  async function checkNow(assertions: readonly Term[], options: CheckOptions): Promise<CheckResult> {
+    const started = Date.now();
+    const script = toSmtLib(assertions);
+    const solver = hasQuantifier(assertions) ? new ctx.Solver() : new ctx.Solver('QF_AUFBV');
+    if (options.timeoutMs && options.timeoutMs > 0) solver.set('timeout', Math.round(options.timeoutMs));
+    solver.fromString(script.text);
+    const status = await solver.check();
+    const ms = Date.now() - started;
+    // Z3's memory lives in the WASM heap, which the JS garbage collector does
+    // not see: release solvers and models explicitly so a long grading run
+    // does not grow the (fixed-size) heap.
+    if (status === 'unsat') {
+      solver.release();
+      return { status, ms };
+    }
+    if (status === 'unknown') {
+      const reason = solver.reasonUnknown();
+      solver.release();
+      return { status, ms, reason };
+    }
+
+    const model = solver.model();
+    let disposed = false;
+    const consts = new Map<string, Value>();
+    const apps = new Map<string, Value>();
+    const decls = new Map<string, ReturnType<Ctx['Function']['declare']>>();
+    const smtModel: SmtModel = {
+      constant(name, sort) {
+        idle('a model was read');
+        const hit = consts.get(name);
+        if (hit !== undefined) return hit;
+        const c = sort === BOOL ? ctx.Bool.const(name) : ctx.BitVec.const(name, sort);
+        const v = valueOf(model.eval(c, true), sort);
+        consts.set(name, v);
+        return v;
+      },
+      apply(decl: FuncDecl, args: Value[]) {
+        idle('a model was read');
+        const k = `${decl.name}(${args.join(',')})`;
+        const hit = apps.get(k);
+        if (hit !== undefined) return hit;
+        let f = decls.get(decl.name);
+        if (!f) {
+          f = ctx.Function.declare(decl.name, ...(decl.domain.map(sortOf) as [never]), sortOf(decl.range) as never);
+          decls.set(decl.name, f);
+        }
+        const zargs = args.map((a, i) =>
+          decl.domain[i] === BOOL ? ctx.Bool.val(a as boolean) : ctx.BitVec.val(a as bigint, decl.domain[i]),
+        );
+        const v = valueOf(model.eval((f.call as (...a: unknown[]) => never)(...zargs), true), decl.range);
+        apps.set(k, v);
+        return v;
+      },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        consts.clear();
+        apps.clear();
+        model.release();
+        solver.release();
+      },
+    };
+    return { status, ms, model: smtModel };
+  }
 }

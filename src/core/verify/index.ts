@@ -139,7 +139,11 @@ function summarize(results: readonly ObligationResult[]): Verdict['status'] {
  * `spec-error` verdict; a broken implementation or request throws
  * ImplementationError.
  */
-export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
+export function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
+  return env.engine.exclusive(() => verifyNow(req, env));
+}
+
+async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
   const started = Date.now();
   const kernel = env.kernel ?? KERNEL;
   const h = requireHandler(req.handler);
@@ -153,7 +157,9 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
   const timeoutMs = req.timeoutMs ?? 20000;
   const assume = assumeInvariants(impl.mem);
 
-  // The implementation-only obligations do not depend on the spec: prove them once per program.
+  const specSide = await prove([condObligation(step), ...fieldObligations(step)], env.engine, { assume, timeoutMs });
+  // The implementation-only obligations do not depend on the spec: prove them
+  // once per program (after the spec side: queries must never overlap).
   const implKey = `${kernel.kernelHash}\0${req.implSource ?? ''}\0${h.name}`;
   let implProof = implProofs.get(implKey);
   if (!implProof) {
@@ -162,7 +168,6 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
     implProofs.set(implKey, implProof);
     implProof.catch(() => implProofs.delete(implKey));
   }
-  const specSide = await prove([condObligation(step), ...fieldObligations(step)], env.engine, { assume, timeoutMs });
   const implSide = await implProof;
 
   const obligations = [...specSide.results, ...implSide.results];

@@ -93,5 +93,5 @@ describe('evaluate', () => {
     expect(m![1]).toBe(m![2]);
     expect(Number(m![3])).toBeGreaterThan(0);
     await context.close();
-  });
+  }, 420_000);
 });

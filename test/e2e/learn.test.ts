@@ -63,5 +63,5 @@ describe('learn', () => {
     await page.reload();
     await expect.poll(() => page.locator('[data-testid="progress-count"]').textContent()).toContain('1 of');
     await context.close();
-  });
+  }, 300_000);
 });

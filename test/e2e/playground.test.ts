@@ -34,6 +34,24 @@ def sys_kill(old, pid):
     return cond, util.If(cond, new, old)
 `;
 
+// Wrong on purpose (lesson 1's starter): starting a child does not run it.
+const WRONG_SET_RUNNABLE = `import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+from hv6py.kernel.spec.helpers import is_pid_valid
+
+
+def sys_set_runnable(old, pid):
+    cond = z3.And(
+        is_pid_valid(pid),
+        old.procs[pid].ppid == old.current,
+        old.procs[pid].state == dt.proc_state.PROC_EMBRYO,
+    )
+    new = old.copy()
+    new.procs[pid].state = dt.proc_state.PROC_RUNNING
+    return cond, util.If(cond, new, old)
+`;
+
 // Line 9 is not Python.
 const BROKEN_KILL = `import z3
 from libirpy import util
@@ -83,7 +101,7 @@ describe('playground', () => {
     expect(await page.locator('[data-testid="obligations"] li').count()).toBeGreaterThan(0);
     await screenshot(page, 'playground-verified');
     await context.close();
-  });
+  }, 300_000);
 
   it('refutes a wrong spec and shows the counterexample table', async () => {
     const { page, context } = await newPage(env.browser);
@@ -97,7 +115,7 @@ describe('playground', () => {
     expect(await differing.first().textContent()).toContain('procs.state');
     await screenshot(page, 'playground-counterexample');
     await context.close();
-  });
+  }, 300_000);
 
   it('marks a syntax error in Monaco at the right line', async () => {
     const { page, context } = await newPage(env.browser);
@@ -168,8 +186,8 @@ describe('playground', () => {
 
   it('round-trips a share link into a fresh browser context', async () => {
     const a = await newPage(env.browser);
-    await openPlayground(a.page, 'sys_kill');
-    const spec = WRONG_KILL + `# shared ${Date.now()}\n`;
+    await openPlayground(a.page, 'sys_set_runnable');
+    const spec = WRONG_SET_RUNNABLE + `# shared ${Date.now()}\n`;
     await setEditorText(a.page, spec);
     await a.page.selectOption('[data-testid="timeout"]', '60000');
     await a.page.click('[data-testid="copy-link"]');
@@ -185,7 +203,7 @@ describe('playground', () => {
     await b.page.waitForSelector('[data-testid="shared-banner"]');
     await waitForEditor(b.page);
     expect(await editorText(b.page)).toBe(spec);
-    expect(await b.page.locator('[data-testid="handler"]').inputValue()).toBe('sys_kill');
+    expect(await b.page.locator('[data-testid="handler"]').inputValue()).toBe('sys_set_runnable');
     expect(await b.page.locator('[data-testid="timeout"]').inputValue()).toBe('60000');
     // Opening a link verifies at once, and gives the same verdict.
     const verdict = b.page.locator('[data-testid="verdict"]');
@@ -193,7 +211,7 @@ describe('playground', () => {
     expect(await verdict.getAttribute('data-status')).toBe(status);
     await screenshot(b.page, 'playground-shared');
     await b.context.close();
-  });
+  }, 300_000);
 
   it('reports a damaged share link plainly', async () => {
     const { page, context } = await newPage(env.browser);

@@ -196,7 +196,9 @@ def sys_alloc_vector(old, vector):
       hint: 'cond: old.vectors[vector].owner == z3.BitVecVal(0, dt.pid_t). New state: the owner becomes old.current, and new.procs[old.current].nr_vectors[vector] += 1.',
       injectedBug: {
         description: 'sys_alloc_vector does not check that the vector is free.',
-        implSource: `int sys_alloc_vector(uint8_t vector)
+        implSource: `#include "kernel.h"
+
+int sys_alloc_vector(uint8_t vector)
 {
     vector_table[vector] = current;
     get_proc(current)->nr_vectors++;

@@ -1,16 +1,23 @@
-/** Entry point: make the page cross-origin isolated if needed, then mount the app. */
-import { mount } from 'svelte';
-import App from './App.svelte';
-import { ensureIsolation, registerForOffline } from './lib/isolation.ts';
-import { verifier } from './state/verifier.svelte.ts';
-import './styles/app.css';
+/**
+ * Entry point: make the page cross-origin isolated if needed, then mount the
+ * app. Monaco (the largest download, and what the first screen waits for) is
+ * requested before anything else is evaluated, so it loads while the app
+ * chunk is parsed.
+ */
+const monacoLoading = import('./lib/monaco.ts');
 
 async function start() {
+  const [{ ensureIsolation, registerForOffline }, { mount }, { default: App }, { verifier }] = await Promise.all([
+    import('./lib/isolation.ts'),
+    import('svelte'),
+    import('./App.svelte'),
+    import('./state/verifier.svelte.ts'),
+    import('./styles/app.css'),
+  ]);
   if (await ensureIsolation()) return; // Reloading under the service worker.
-  // Start fetching Monaco at once: the editor is what the first screen waits for.
-  void import('./lib/monaco.ts');
   mount(App, { target: document.getElementById('app')! });
   registerForOffline(verifier.settled);
 }
 
+monacoLoading.catch(() => undefined);
 void start();

@@ -27,6 +27,7 @@ describe('learn', () => {
     const { page, context, errors } = await newPage(env.browser);
     await page.goto(env.site.url + '#/learn');
     const links = page.locator('[data-testid^="lesson-link-"]');
+    await links.first().waitFor();
     expect(await links.count()).toBeGreaterThanOrEqual(5);
     await page.click('[data-testid="lesson-link-refcounts-and-ghost-state"]');
     await waitForEditor(page, 'lesson-editor');

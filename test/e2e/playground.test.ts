@@ -117,6 +117,39 @@ describe('playground', () => {
     await context.close();
   }, 300_000);
 
+  it('cancels a running verification at once, and a newer Verify supersedes an older one', async () => {
+    const { page, context } = await newPage(env.browser);
+    await openPlayground(page);
+    await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
+    await setEditorText(page, ORACLE_KILL);
+    const respawns = async () => Number(await page.locator('[data-testid="engine-status"]').getAttribute('data-respawns'));
+    const before = await respawns();
+
+    await page.click('[data-testid="verify"]');
+    await page.waitForSelector('[data-testid="progress"]');
+    await page.waitForTimeout(1000);
+    const t0 = Date.now();
+    await page.click('[data-testid="cancel"]');
+    await page.waitForSelector('[data-testid="cancelled"]', { timeout: 5000 });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(await respawns()).toBe(before + 1);
+    // The editor stayed responsive throughout: it still takes input.
+    await page.click('[data-testid="spec-editor"] .view-lines');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('# still typing');
+    expect(await editorText(page)).toContain('# still typing');
+
+    // Verify twice: the first run is superseded (its worker stopped), the second answers.
+    await page.click('[data-testid="verify"]');
+    await page.waitForSelector('[data-testid="progress"]');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Control+Enter');
+    await page.waitForSelector('[data-testid="verdict"]', { timeout: 180_000 });
+    expect(await page.locator('[data-testid="verdict"]').getAttribute('data-status')).toBe('verified');
+    expect(await respawns()).toBe(before + 2);
+    await context.close();
+  }, 300_000);
+
   it('marks a syntax error in Monaco at the right line', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);

@@ -5,24 +5,17 @@
  * cancel, and resume after a reload. The run loop is core/bench's; grading
  * happens in the verifier pool.
  */
-import { type BuiltPrompt, RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
+import { RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import type { RunConfig } from '../../core/bench/run-types.ts';
-import type { Task } from '../../core/bench/task.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
-import type { ChatMessage, ProviderKind } from '../../core/llm/types.ts';
+import type { ProviderKind } from '../../core/llm/types.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
-/** core/bench/prompt.ts (found with a glob so the app builds without it). */
-interface PromptModule {
-  promptBuilder?: (tasks: readonly Task[]) => (task: Task, shots: number) => BuiltPrompt;
-  buildRepairPrompt?: (original: readonly ChatMessage[], answer: string, diagnosis: string) => readonly ChatMessage[];
-}
-const promptModules = import.meta.glob<PromptModule>('/src/core/bench/prompt.ts');
 
 const DEFAULT_URLS: Record<ProviderKind, string> = {
   openai: 'https://api.openai.com/v1',
@@ -131,8 +124,6 @@ export class EvaluateState {
     const out: string[] = [];
     await taskCatalog.load();
     if (taskCatalog.tasks.length === 0) out.push('the benchmark tasks (tasks/hv6/tasks.json) are not in this build');
-    const mod = await loadPromptModule();
-    if (!mod?.promptBuilder || !mod.buildRepairPrompt) out.push('the prompt builder (core/bench/prompt.ts) is not in this build');
     if (!this.model) out.push('a model name');
     if (this.selected.ids.length === 0) out.push('at least one task');
     return out;
@@ -175,8 +166,7 @@ export class EvaluateState {
 
   /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
   async resume(id: string): Promise<void> {
-    const mod = await loadPromptModule();
-    if (!mod?.promptBuilder || !mod.buildRepairPrompt) throw new Error('The prompt builder is not in this build.');
+    const { promptBuilder, buildRepairPrompt } = await import('../../core/bench/prompt.ts');
     await taskCatalog.load();
     const TASKS = taskCatalog.tasks;
     const stored = await repository().getRun(id);
@@ -190,8 +180,8 @@ export class EvaluateState {
       const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
       const outcome = await runBenchmark(id, {
         tasks: TASKS,
-        buildPrompt: mod.promptBuilder(TASKS),
-        buildRepairPrompt: mod.buildRepairPrompt,
+        buildPrompt: promptBuilder(TASKS),
+        buildRepairPrompt,
         grade: (task, text) => {
           const variants = TASKS.filter((t) => t.handler === task.handler);
           return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: 30_000, variants }), { hardTimeoutMs: 600_000 });
@@ -222,9 +212,4 @@ export class EvaluateState {
   cancel(): void {
     this.control?.cancel();
   }
-}
-
-async function loadPromptModule(): Promise<PromptModule | undefined> {
-  const load = Object.values(promptModules)[0];
-  return load ? load() : undefined;
 }

@@ -5,10 +5,6 @@
  */
 import type { Task } from '../../core/bench/task.ts';
 
-type TasksModule = { loadTasks(): Promise<readonly Task[]> };
-// Found with a glob so the app builds before the task bundle module exists.
-const modules = import.meta.glob<TasksModule>('/src/core/bench/tasks.ts');
-
 class TaskCatalog {
   tasks = $state.raw<readonly Task[]>([]);
   loaded = $state(false);
@@ -16,12 +12,12 @@ class TaskCatalog {
   private loading?: Promise<void>;
   private byId = new Map<string, Task>();
 
-  /** Loads the tasks once; resolves when they are in `tasks` (empty if the bundle is missing). */
+  /** Loads the tasks once; resolves when they are in `tasks` (on failure `error` says why). */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const mod = await Object.values(modules)[0]?.();
       try {
-        const tasks = mod ? await mod.loadTasks() : [];
+        const { loadTasks } = await import('../../core/bench/tasks.ts');
+        const tasks = await loadTasks();
         this.byId = new Map(tasks.map((t) => [t.id, t]));
         this.tasks = tasks;
       } catch (e) {

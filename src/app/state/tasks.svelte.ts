@@ -4,13 +4,9 @@
  * its token count (o200k tokenizer, loaded only when a prompt is shown).
  */
 import type { BugClass, Task } from '../../core/bench/task.ts';
-import type { ChatMessage } from '../../core/llm/types.ts';
 import { description } from '../lib/content.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 
-/** `core/bench/prompt.ts`: builds the full prompt the model sees. Found with a glob so the app builds without it. */
-type PromptModule = { buildPrompt?: (task: Task, shots: number, tasks: readonly Task[]) => { messages: readonly ChatMessage[] } };
-const promptModules = import.meta.glob<PromptModule>('/src/core/bench/prompt.ts');
 
 export class TasksState {
   handler = $state('');
@@ -20,7 +16,6 @@ export class TasksState {
   selectedId = $state('');
   shots = $state(0);
   prompt = $state<string | undefined>(undefined);
-  promptNote = $state('');
   tokens = $state<number | undefined>(undefined);
   private seq = 0;
 
@@ -46,21 +41,17 @@ export class TasksState {
     const seq = ++this.seq;
     this.prompt = undefined;
     this.tokens = undefined;
-    this.promptNote = '';
     await taskCatalog.load();
     const t = this.selected;
     if (!t || seq !== this.seq) return;
-    const load = Object.values(promptModules)[0];
-    const mod = load ? await load() : undefined;
-    if (!mod?.buildPrompt) {
-      this.promptNote = 'The prompt builder (core/bench/prompt.ts) is not in this build yet.';
-      return;
-    }
-    const built = mod.buildPrompt(t, this.shots, taskCatalog.tasks);
+    // The prompt builder is loaded only when a prompt is shown.
+    const { buildPrompt } = await import('../../core/bench/prompt.ts');
+    const built = buildPrompt(t, this.shots, taskCatalog.tasks);
     const text = built.messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');
     if (seq !== this.seq) return;
     this.prompt = text;
-    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-    if (seq === this.seq) this.tokens = countTokens(text);
+    // The same count as `osvlab prompt --stats` (o200k, message contents only).
+    const { promptTokens } = await import('../../core/bench/tokens.ts');
+    if (seq === this.seq) this.tokens = promptTokens(built.messages);
   }
 }

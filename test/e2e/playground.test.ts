@@ -72,6 +72,8 @@ async function openPlayground(page: Page, handler = 'sys_kill') {
     await page.selectOption('[data-testid="handler"]', handler);
     await waitForEditor(page);
   }
+  // A loaded CI machine can take tens of seconds per proof: do not let the time limit decide a test.
+  await page.selectOption('[data-testid="timeout"]', '120000');
 }
 
 async function verify(page: Page): Promise<string> {

@@ -168,3 +168,41 @@ export async function editorText(page: Page, testid = 'spec-editor'): Promise<st
     return ed ? ed.getValue() : '';
   });
 }
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+};
+
+/**
+ * Serves a built site the way a plain static host does: files only, none of
+ * the cross-origin isolation headers (to exercise public/sw.js).
+ */
+export async function serveStatic(outDir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const { extname, normalize } = await import('node:path');
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  if (!addr || typeof addr === 'string') throw new Error('static server has no port');
+  return {
+    url: `http://127.0.0.1:${addr.port}/`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

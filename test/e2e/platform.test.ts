@@ -4,7 +4,7 @@
  * terminating the worker, every page rendering, and offline use.
  */
 import { describe, expect, it } from 'vitest';
-import { newPage, screenshot, waitForEditor } from './harness.ts';
+import { ensureBuilt, newPage, screenshot, serveStatic, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
 
 const env = useSite();
@@ -122,4 +122,32 @@ describe('platform', () => {
     expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
     await context.close();
   });
+
+  it('on a static host without isolation headers, the service worker isolates the page after one reload', async () => {
+    const host = await serveStatic(await ensureBuilt());
+    try {
+      const { page, context } = await newPage(env.browser);
+      await page.goto(host.url + '#/about');
+      await expect.poll(() => page.evaluate(() => window.crossOriginIsolated), { timeout: 60_000 }).toBe(true);
+      await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
+      await page.click('[data-testid="self-test"]');
+      const result = page.locator('[data-testid="self-test-result"]');
+      await result.waitFor({ timeout: 60_000 });
+      expect(await result.getAttribute('data-ok')).toBe('true');
+      await context.close();
+
+      // Without service workers nothing can add the headers: the app says so plainly, and other pages still work.
+      const blocked = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+      const p2 = await blocked.newPage();
+      await p2.goto(host.url + '#/learn');
+      const notice = p2.locator('[data-testid="isolation-problem"]');
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.textContent()).toMatch(/not available|isolat/i);
+      await p2.locator('[data-testid^="lesson-link-"]').first().waitFor();
+      await screenshot(p2, 'no-isolation');
+      await blocked.close();
+    } finally {
+      await host.close();
+    }
+  }, 240_000);
 });

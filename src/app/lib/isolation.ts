@@ -18,9 +18,15 @@ export async function ensureIsolation(): Promise<boolean> {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
   if (sessionStorage.getItem(RELOADED)) return false; // Tried once already: do not loop.
   try {
-    const reg = await navigator.serviceWorker.register('./sw.js', { scope: './' });
-    await navigator.serviceWorker.ready;
-    void reg;
+    // Some browsers (and policies) leave a blocked registration pending forever:
+    // give up after a while and start the app without isolation.
+    const registered = (async () => {
+      await navigator.serviceWorker.register('./sw.js', { scope: './' });
+      await navigator.serviceWorker.ready;
+      return true;
+    })();
+    const timeout = new Promise<boolean>((r) => setTimeout(() => r(false), 8000));
+    if (!(await Promise.race([registered, timeout]))) return false;
     sessionStorage.setItem(RELOADED, '1');
     location.reload();
     return true;

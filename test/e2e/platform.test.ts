@@ -86,6 +86,7 @@ describe('platform', () => {
   it('is keyboard accessible: the skip link and the navigation are reachable with Tab', async () => {
     const { page, context } = await newPage(env.browser);
     await page.goto(env.site.url + '#/about');
+    await page.locator('h1', { hasText: 'About' }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Tab');

@@ -92,6 +92,11 @@ describe('playground', () => {
     expect(code).toMatch(/int sys_kill\(pid_t pid\)/);
     // Monaco's C tokenizer colours keywords.
     expect(await page.locator('[data-testid="c-code"] .view-lines span[class^="mtk"]').count()).toBeGreaterThan(10);
+    // The reference spec is hidden until asked for.
+    expect(await page.locator('[data-testid="reference"]').count()).toBe(0);
+    await page.check('[data-testid="show-reference"]');
+    await waitForEditor(page, 'reference');
+    expect(await editorText(page, 'reference')).toContain('def sys_kill(old, pid):');
     await context.close();
   });
 

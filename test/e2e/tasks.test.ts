@@ -36,4 +36,17 @@ describe('task browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  itTasks('shows a buggy variant in the playground and reveals the bug as a diff against the correct code', async () => {
+    const { page, context } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/tasks/sys_dup-v1');
+    await page.getByRole('button', { name: 'Open in playground' }).click();
+    await waitForEditor(page, 'c-code');
+    await expect.poll(() => page.locator('[data-testid="variant"]').inputValue()).toBe('sys_dup-v1');
+    await page.click('[data-testid="reveal-bug"]');
+    await page.waitForSelector('[data-testid="bug-diff"] .monaco-diff-editor');
+    await expect.poll(() => page.locator('[data-testid="bug-diff"] .line-insert, [data-testid="bug-diff"] .char-insert').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await screenshot(page, 'playground-reveal-bug');
+    await context.close();
+  });
 });

@@ -70,11 +70,14 @@ export class PlaygroundState {
   private matrixSeq = 0;
   /** Bumped by every switch of handler or spec source, so a slow draft load cannot overwrite a newer choice. */
   private generation = 0;
+  /** Something (a restore, a task, a share link) already chose what to show. */
+  private chosen = false;
 
   constructor(private readonly verifier: VerifierService) {}
 
   /** Restores the last handler and its draft; the task variants arrive when the task bundle has loaded. */
   async restore(): Promise<void> {
+    if (this.chosen) return;
     void taskCatalog.load();
     const last = await settings.get<{ handler?: string; variant?: string }>('playground.last', {});
     await this.select(last.handler && findHandler(last.handler) ? last.handler : this.handler, last.variant);
@@ -83,6 +86,7 @@ export class PlaygroundState {
   /** Switches to `handler`, loading its saved draft or a skeleton. */
   async select(handler: string, variant?: string): Promise<void> {
     this.flushSave();
+    this.chosen = true;
     const gen = ++this.generation;
     this.loaded = false;
     this.handler = handler;
@@ -264,6 +268,7 @@ export class PlaygroundState {
   async openShared(s: SharedState): Promise<void> {
     if (!findHandler(s.handler)) throw new Error(`The shared link names an unknown handler "${s.handler}".`);
     this.flushSave();
+    this.chosen = true;
     ++this.generation;
     this.cancel();
     this.handler = s.handler;

@@ -164,9 +164,15 @@ export function abstractOf(mem: CMemory, ghostPrefix = 'old.'): AbstractState {
   return out;
 }
 
-/** Fresh symbolic indices for comparing one field (a skolem per index). */
+/**
+ * Fresh symbolic indices for comparing one field. Fields share them by
+ * position and sort: proving all fields equal at once negates to
+ * "some field differs at some index", and an existential distributes over
+ * the disjunction, so one skolem per (position, sort) is as good as one per
+ * field, and it keeps the ground terms (and so the instantiated invariants) few.
+ */
 export function skolems(schema: FieldSchema, tag: string): Term[] {
-  return schema.index.map((s, i) => variable(`sk.${tag}.${schema.path}.${i}`, s));
+  return schema.index.map((s, i) => variable(`sk.${tag}.${i}.${s}`, s));
 }
 
 /** The backed fields, in schema order. */

@@ -50,6 +50,9 @@ function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
   return evaluate(t, model, memo) === true;
 }
 
+/** Rounds of lazy instantiation before a query carries every instance. */
+const LAZY_ROUNDS = 6;
+
 const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
 
 function undecided(reason: string): 'timeout' | 'unknown' {
@@ -62,13 +65,31 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
   let queries = 0;
   let refutation: ProofOutcome['refutation'];
 
+  // Lazy instantiation: start with no assumed facts; when the solver finds a
+  // model, keep the instances it violates (checked by our evaluator) and ask
+  // again. Most obligations need none or a handful of the instances, and
+  // small queries are much faster than one carrying them all. A model that
+  // satisfies every instance is a genuine counterexample.
   const check = async (goals: readonly Obligation[]): Promise<{ r: CheckResult; assumptions: Term[] }> => {
     const negated = o.not(o.and(...goals.map((g) => g.goal)));
     const assumptions = opts.assume([negated]);
-    const r = await engine.check([...assumptions, negated], { timeoutMs: opts.timeoutMs });
-    solverMs += r.ms;
-    queries++;
-    return { r, assumptions };
+    const active: Term[] = [];
+    const used = new Set<number>();
+    for (let round = 0; ; round++) {
+      const all = round >= LAZY_ROUNDS;
+      const r = await engine.check([...(all ? assumptions : active), negated], { timeoutMs: opts.timeoutMs });
+      solverMs += r.ms;
+      queries++;
+      if (r.status !== 'sat' || all) return { r, assumptions };
+      const memo = new Map<number, Value>();
+      const violated = assumptions.filter((a) => !used.has(a.id) && !holds(a, r.model, memo));
+      if (violated.length === 0) return { r, assumptions };
+      r.model.dispose();
+      for (const a of violated) {
+        used.add(a.id);
+        active.push(a);
+      }
+    }
   };
 
   /** Marks what `model` falsifies among `candidates`; returns false if our evaluator disagrees with Z3. */

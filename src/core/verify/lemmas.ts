@@ -17,14 +17,15 @@
  * initial()) satisfies the invariants, every lemma and every corollary.
  */
 import { COROLLARIES, CHECKED_LEMMAS, LEMMAS, type Lemma, bootWitness, findLemma } from '../kernel/lemmas/index.ts';
-import { SEED_PREFIX, isDerived } from '../kernel/lemmas/helpers.ts';
+import { SEED_PREFIX, depthOf, isDerived, pairsOf } from '../kernel/lemmas/helpers.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
-import { type AbstractState, freshState } from '../kernel/state.ts';
+import { type AbstractState, freshState, isRefcnt } from '../kernel/state.ts';
+import type { MapFn } from '../smt/fn.ts';
+import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
-import { BOOL, type Term } from '../smt/term.ts';
-import { type Obligation, prove } from './prove.ts';
-import { type Quantified, instantiate, skolemize } from './quantified.ts';
+import { BOOL, type Term, variable } from '../smt/term.ts';
+import { type Quantified, type Trigger, applications } from './quantified.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export type CheckStatus = 'proved' | 'failed' | 'timeout' | 'unknown';
@@ -58,54 +59,203 @@ export interface LemmaOptions {
   readonly timeoutMs?: number;
   /** Lemma names to check (default: every lemma but the report-only ones). */
   readonly only?: readonly string[];
-  /** Instantiation rounds (default 2). */
-  readonly rounds?: number;
+  /** Called after each solver query (for benchmarks and debugging). */
+  readonly onQuery?: (q: QueryInfo) => void;
 }
 
-const DEFAULT_ROUNDS = 2;
+export interface QueryInfo {
+  /** "<lemma>/<fact>". */
+  readonly tag: string;
+  /** Instances asserted with the goal. */
+  readonly instances: number;
+  readonly status: 'sat' | 'unsat' | 'unknown';
+  readonly ms: number;
+}
+
 // Enough for the largest oracle; a query that needs more is a sign of a trigger loop.
 const INSTANCE_LIMIT = 50000;
 
-/** The seed application of a skolemised goal: it lets same-domain assumptions fire at the skolems. */
-function seedOf(f: Quantified, vars: readonly Term[]): Term | undefined {
+/**
+ * Instances of `facts` at the ground terms of `roots`, by generation: the
+ * roots' terms are generation 0, and the terms an instance brings are one
+ * generation past the trigger application it fired at. A fact fires only at
+ * applications no older than its depth (see `depthOf`), which stops the
+ * pid -> page -> owner -> pid fan-out while letting permutation chains run.
+ * Facts without variables are always included.
+ */
+export function instantiateByDepth(facts: readonly Quantified[], roots: readonly Term[], limit = INSTANCE_LIMIT): Term[] {
+  const out: Term[] = facts.filter((f) => f.vars.length === 0).map((f) => f.body([]));
+  const seen = new Set<number>();
+  const byFn = new Map<string, { f: Quantified; positions: readonly number[] }[]>();
+  let deepest = 0;
+  for (const f of facts) {
+    if (f.vars.length === 0) continue;
+    deepest = Math.max(deepest, depthOf(f));
+    for (const t of f.triggers) {
+      const list = byFn.get(t.fn) ?? [];
+      list.push({ f, positions: t.positions });
+      byFn.set(t.fn, list);
+    }
+  }
+  const done = new Set<string>();
+  const fire = (f: Quantified, xs: readonly Term[], into: Term[]) => {
+    const key = `${f.name}:${xs.map((x) => x.id).join(',')}`;
+    if (done.has(key)) return;
+    done.add(key);
+    const inst = f.body(xs);
+    if (!(inst.op === 'const' && inst.value === true)) into.push(inst);
+  };
+  // The applications first seen in the current generation.
+  let current = applications([...roots, ...out], new Map(), seen);
+  // Cross-product triggers, among the query's own terms only.
+  const bind = (trigs: readonly Trigger[], sorts: readonly number[]): Term[][] => {
+    const found = new Map<string, Term[]>();
+    for (const t of trigs)
+      for (const a of current.get(t.fn) ?? []) {
+        const xs = t.positions.map((p) => a.args[p]);
+        if (xs.some((x, i) => x === undefined || x.sort !== sorts[i])) continue;
+        found.set(xs.map((x) => x.id).join(','), xs);
+      }
+    return [...found.values()];
+  };
+  for (const f of facts) {
+    const pairs = pairsOf(f);
+    if (!pairs) continue;
+    const owners = bind(pairs.owner, f.vars.slice(0, 1));
+    const objects = bind(pairs.owned, f.vars.slice(1));
+    for (const ow of owners) for (const xs of objects) fire(f, [...ow, ...xs], out);
+  }
+  for (let gen = 0; gen <= deepest && out.length < limit; gen++) {
+    const fresh: Term[] = [];
+    for (const [fn, apps] of current) {
+      for (const { f, positions } of byFn.get(fn) ?? []) {
+        if (depthOf(f) < gen) continue;
+        for (const a of apps) {
+          const xs = positions.map((p) => a.args[p]);
+          if (xs.some((x, i) => x === undefined || x.sort !== f.vars[i])) continue;
+          fire(f, xs, fresh);
+        }
+      }
+    }
+    out.push(...fresh.slice(0, Math.max(0, limit - out.length)));
+    current = applications(fresh, new Map(), seen);
+  }
+  return out;
+}
+
+/**
+ * Skolemises a goal fact. Goals over the same domain share one tuple of
+ * skolem constants: refuting "forall x. A(x) and forall x. B(x)" needs some
+ * x with not A(x) or some x with not B(x), which is some x with (not A(x) or
+ * not B(x)). Shared skolems keep the ground terms, and so the instances,
+ * few. Returns the goal and the seed application that lets the assumptions
+ * of the same domain fire at the skolems.
+ */
+function skolemizeShared(f: Quantified, tag: string): { goal: Term; vars: Term[]; seed?: Term } {
+  if (f.vars.length === 0) return { goal: f.body([]), vars: [] };
   const seed = f.triggers.find((t) => t.fn.startsWith(SEED_PREFIX));
-  if (!seed || vars.length === 0) return undefined;
-  return o.app(o.declareFun(seed.fn, vars.map((v) => v.sort), BOOL), [...vars]);
+  const key = seed ? seed.fn.slice(SEED_PREFIX.length) : f.name;
+  const vars = f.vars.map((sort, i) => variable(`sk.${tag}.${key}.${i}`, sort));
+  const goal = f.body(vars);
+  if (!seed) return { goal, vars };
+  return { goal, vars, seed: o.app(o.declareFun(seed.fn, [...f.vars], BOOL), vars) };
 }
 
 interface FactsOutcome {
   readonly results: ObligationResult[];
   readonly ms: number;
+  /** Solver queries issued. */
+  readonly queries: number;
+}
+
+function undecided(reason: string): 'timeout' | 'unknown' {
+  return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
 }
 
 /**
- * Proves each of `goals` (skolemised, tagged `tag`) assuming `assumed`
- * (instantiated). Returns one result per goal, in order.
+ * The ground terms a spec step writes with: each field of `post` is read at
+ * fresh probe indices, and the applications in the result that do not
+ * mention a probe are kept (the step's condition, the points it updates, the
+ * slots a Refcnt update swaps). Instantiating at them gives every goal the
+ * facts about what the step touched, whichever goal mentions them.
+ */
+export function footprint(post: AbstractState): Term[] {
+  const reads: Term[] = [];
+  const probeNames = new Set<string>();
+  for (const [path, value] of post) {
+    const maps: MapFn[] = isRefcnt(value)
+      ? value.kind === 'refcnt'
+        ? [value.ref, value.perm, value.permInv]
+        : [value.ref, value.perm1, value.perm2, value.permInv]
+      : [value];
+    maps.forEach((m, k) => {
+      const xs = m.domain.map((sort, i) => {
+        const name = `probe.${path}.${k}.${i}`;
+        probeNames.add(name);
+        return variable(name, sort);
+      });
+      reads.push(m.apply(xs));
+    });
+  }
+  const hasProbe = new Map<number, boolean>();
+  const out: Term[] = [];
+  const visit = (t: Term): boolean => {
+    const hit = hasProbe.get(t.id);
+    if (hit !== undefined) return hit;
+    let probe = t.op === 'var' && probeNames.has(t.name!);
+    for (const a of t.args) if (visit(a)) probe = true;
+    hasProbe.set(t.id, probe);
+    if (!probe && t.op === 'app') out.push(t);
+    return probe;
+  };
+  for (const r of reads) visit(r);
+  return out;
+}
+
+/**
+ * Proves each of `goals` (skolemised, tagged `tag`) from the instances of
+ * `assumed`, one query per goal. A goal's instances are those the triggers
+ * find at its own ground terms and at `extraRoots` (the step's footprint),
+ * by depth. Returns one result per goal, in order; a failure is a model that
+ * our evaluator confirms falsifies the goal (otherwise the result is
+ * unknown: the solver and the evaluator disagree, never a proof).
  */
 async function proveFacts(
   goals: readonly Quantified[],
   assumed: readonly Quantified[],
   tag: string,
   engine: SmtEngine,
-  opts: { timeoutMs?: number; rounds?: number },
+  opts: LemmaOptions,
+  extraRoots: readonly Term[] = [],
 ): Promise<FactsOutcome> {
   const started = Date.now();
-  const seeds: Term[] = [];
-  const obligations: Obligation[] = goals.map((f) => {
-    const { goal, vars } = skolemize(f, tag);
-    const seed = seedOf(f, vars);
-    if (seed) seeds.push(seed);
-    return { name: f.name, goal };
-  });
-  // Ground assumptions (current is valid, ...) also bring terms worth instantiating at.
-  const groundTerms = assumed.filter((f) => f.vars.length === 0).map((f) => f.body([]));
-  const rounds = opts.rounds ?? DEFAULT_ROUNDS;
-  const outcome = await prove(obligations, engine, {
-    timeoutMs: opts.timeoutMs,
-    assume: (roots) => instantiate(assumed, [...roots, ...seeds, ...groundTerms], rounds, INSTANCE_LIMIT),
-  });
-  outcome.refutation?.model.dispose();
-  return { results: outcome.results, ms: Date.now() - started };
+  const results: ObligationResult[] = [];
+  const sameFact = new Map(assumed.map((f) => [f.name, f]));
+  let queries = 0;
+  for (const f of goals) {
+    const { goal, vars, seed } = skolemizeShared(f, tag);
+    // A goal that is, term for term, an assumed fact at the same skolems (the
+    // step left everything it reads alone) holds without a query.
+    const assumedTwin = sameFact.get(f.name);
+    if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) {
+      results.push({ name: f.name, status: 'proved', ms: 0 });
+      continue;
+    }
+    const negated = o.not(goal);
+    const instances = instantiateByDepth(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
+    const r = await engine.check([...instances, negated], { timeoutMs: opts.timeoutMs });
+    queries++;
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances.length, status: r.status, ms: r.ms });
+    if (r.status === 'unsat') results.push({ name: f.name, status: 'proved', ms: r.ms });
+    else if (r.status === 'unknown') results.push({ name: f.name, status: undecided(r.reason), ms: r.ms });
+    else {
+      const memo = new Map<number, Value>();
+      const refuted = evaluate(goal, r.model, memo) === false && instances.every((t) => evaluate(t, r.model, memo) === true);
+      r.model.dispose();
+      results.push({ name: f.name, status: refuted ? 'failed' : 'unknown', ms: r.ms });
+    }
+  }
+  return { results, ms: Date.now() - started, queries };
 }
 
 /** Folds per-fact results into one entry: failed beats timeout beats unknown beats proved. */
@@ -130,13 +280,18 @@ function selectLemmas(only?: readonly string[]): Lemma[] {
  * The declarative checks of one handler's spec step: the spec invariants and
  * each selected lemma are preserved from `pre` to `post`.
  */
-export async function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
+export function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
+  return exclusive(engine, () => checkLemmasNow(input, engine, opts));
+}
+
+async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
   const { pre, post, handler } = input;
+  const touched = footprint(post);
   const lemmas = selectLemmas(opts.only);
   const invPre = specInvariants(pre);
   const invPost = specInvariants(post);
 
-  const inv = await proveFacts(invPost, invPre, 'inv', engine, opts);
+  const inv = await proveFacts(invPost, invPre, 'inv', engine, opts, touched);
   const invariants = new Map<string, LemmaResult>();
   invPost.forEach((f, i) => {
     const r = inv.results[i];
@@ -151,10 +306,10 @@ export async function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: Le
   for (const lemma of lemmas) {
     const assumed = [...invPre, ...lemma.facts(pre, pre, handler)];
     const goals = lemma.facts(post, pre, handler).filter((f) => !isDerived(f));
-    const out = await proveFacts(goals, assumed, lemma.name, engine, opts);
+    const out = await proveFacts(goals, assumed, lemma.name, engine, opts, touched);
     results.push(summarise(lemma.name, out.results, out.ms));
     if (retry.length > 0) {
-      const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts);
+      const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts, touched);
       retry.forEach((f, i) => retryOutcome.get(f.name)!.push({ ...again.results[i], name: lemma.name }));
     }
   }
@@ -168,6 +323,34 @@ export async function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: Le
   return { lemmas: results, invariants: [...invariants.values()] };
 }
 
+/**
+ * Runs `job` as one exclusive job on the engine when the engine serialises
+ * jobs (Z3 calls must not overlap); these checks are top-level jobs, so never
+ * call them from inside another job.
+ */
+function exclusive<T>(engine: SmtEngine, job: () => Promise<T>): Promise<T> {
+  const e = engine as SmtEngine & { exclusive?: <U>(j: () => Promise<U>) => Promise<U> };
+  return e.exclusive ? e.exclusive(job) : job();
+}
+
+/**
+ * Proves every fact of `goals` (skolemised, derived facts skipped) from the
+ * facts `assumed` (instantiated), as one entry named `name`. The building
+ * block of the checks above, for statements of one's own.
+ */
+export function proveFrom(
+  name: string,
+  goals: readonly Quantified[],
+  assumed: readonly Quantified[],
+  engine: SmtEngine,
+  opts: LemmaOptions = {},
+): Promise<LemmaResult> {
+  return exclusive(engine, async () => {
+    const r = await proveFacts(goals.filter((f) => !isDerived(f)), assumed, name, engine, opts);
+    return summarise(name, r.results, r.ms);
+  });
+}
+
 const corollaryCache = new WeakMap<SmtEngine, Promise<LemmaResult[]>>();
 const initialCache = new WeakMap<SmtEngine, Promise<LemmaResult[]>>();
 
@@ -175,7 +358,7 @@ const initialCache = new WeakMap<SmtEngine, Promise<LemmaResult[]>>();
 export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number } = {}): Promise<LemmaResult[]> {
   let hit = corollaryCache.get(engine);
   if (!hit) {
-    hit = (async () => {
+    hit = exclusive(engine, async () => {
       const out: LemmaResult[] = [];
       for (const c of COROLLARIES) {
         const s = freshState(`cor.${c.name}.`);
@@ -184,7 +367,7 @@ export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number }
         out.push(summarise(c.name, r.results, r.ms));
       }
       return out;
-    })();
+    });
     corollaryCache.set(engine, hit);
   }
   return hit;
@@ -199,7 +382,7 @@ export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number }
 export function checkInitial(engine: SmtEngine, opts: { timeoutMs?: number } = {}): Promise<LemmaResult[]> {
   let hit = initialCache.get(engine);
   if (!hit) {
-    hit = (async () => {
+    hit = exclusive(engine, async () => {
       const w = bootWitness();
       const groups: [string, Quantified[]][] = [
         ['spec_invariants', specInvariants(w)],
@@ -212,7 +395,7 @@ export function checkInitial(engine: SmtEngine, opts: { timeoutMs?: number } = {
         out.push(summarise(name, r.results, r.ms));
       }
       return out;
-    })();
+    });
     initialCache.set(engine, hit);
   }
   return hit;

@@ -54,6 +54,7 @@ export function nrPagesRefcnt(s: AbstractState): Quantified[] {
       isOwnedValid: [isPnValid],
       maxRefs: BigInt(NPAGE),
       ownership: { ownerfn: ([pn]) => rd(s, 'pages.owner', pn), triggers: onFields(s, ['pages.owner'], [0]) },
+      objects: onFields(s, ['pages.owner', 'pages.type'], [0]),
     }),
   ];
 }
@@ -97,6 +98,7 @@ export function nrChildrenRefcnt(s: AbstractState): Quantified[] {
       isOwnedValid: [isPidValid],
       maxRefs: BigInt(NPROC - 1),
       ownership: { ownerfn: ([c]) => ppid(c), triggers: onFields(s, ['procs.ppid'], [0]) },
+      objects: onFields(s, ['procs.ppid', 'procs.state'], [0]),
     }),
   ];
 }

@@ -11,7 +11,7 @@
  */
 import type { MapFn } from '../../smt/fn.ts';
 import * as o from '../../smt/ops.ts';
-import { type Term, bvConst, fresh } from '../../smt/term.ts';
+import { type Term, bvConst, variable } from '../../smt/term.ts';
 import type { Quantified, Trigger } from '../../verify/quantified.ts';
 import { ENUMS, PCI_START, PGTYPE, PTE } from '../constants.ts';
 import { STRUCTS } from '../schema.ts';
@@ -90,8 +90,11 @@ export function isVaValid(va: readonly Term[]): Term {
 }
 
 function subTypeChain(t: Term, chain: readonly bigint[]): Term {
-  // Outside the chain the value is unconstrained: a fresh constant, as upstream.
-  let out = fresh('sub_type.other', 64);
+  // Outside the chain the value is unconstrained (upstream: a fresh constant).
+  // One shared constant does as well: every use is guarded by the type being
+  // in the chain, so nothing ever constrains it; and being one term, the same
+  // fact over an unchanged state is the same term (see the checker).
+  let out = variable('sub_type.other', 64);
   for (let i = chain.length - 2; i >= 0; i--) out = o.ite(o.eq(t, u64(chain[i])), u64(chain[i + 1]), out);
   return out;
 }
@@ -117,8 +120,14 @@ export function pageOf(x: Term): Term {
   return o.udiv(x, u64(4096));
 }
 
-/** The region base address a shadow entry kind is relative to (0 for none). */
-export function regionBase(s: AbstractState, type: Term): Term {
+/**
+ * The page number of the region a shadow entry kind is relative to (0 for
+ * none): `UDiv(base, 4096)` with the base chosen by kind. The division is
+ * taken inside each branch, which is the same value; it makes the terms for
+ * one region identical in every state and in the spec's own entries, so the
+ * solver relates them by congruence instead of by bit-level reasoning.
+ */
+export function regionPage(s: AbstractState, type: Term): Term {
   const bases: [bigint, Term][] = [
     [PGTYPE.PGTYPE_PAGE, rd(s, 'pages_ptr_to_int')],
     [PGTYPE.PGTYPE_PROC, rd(s, 'proc_table_ptr_to_int')],
@@ -129,13 +138,13 @@ export function regionBase(s: AbstractState, type: Term): Term {
     [PGTYPE.PGTYPE_PCIPAGE, u64(PCI_START)],
   ];
   let out = ZERO64;
-  for (let i = bases.length - 1; i >= 0; i--) out = o.ite(o.eq(type, u64(bases[i][0])), bases[i][1], out);
+  for (let i = bases.length - 1; i >= 0; i--) out = o.ite(o.eq(type, u64(bases[i][0])), pageOf(bases[i][1]), out);
   return out;
 }
 
 /** The x86 entry for page `off` of the region of kind `type`, with permission bits `perm`. */
 export function pgentry2pfn(s: AbstractState, off: Term, perm: Term, type: Term): Term {
-  return o.bvor(o.shl(o.add(pageOf(regionBase(s, type)), off), u64(PTE.PTE_PFN_SHIFT)), perm);
+  return o.bvor(o.shl(o.add(regionPage(s, type), off), u64(PTE.PTE_PFN_SHIFT)), perm);
 }
 
 export interface Walk {
@@ -180,6 +189,34 @@ export function seedTrigger(domain: Domain): Trigger {
   return { fn: `${SEED_PREFIX}${domain.key}`, positions: domain.sorts.map((_, i) => i) };
 }
 
+/**
+ * How far from the query's own terms a fact may be instantiated: at most at
+ * terms that `depth` rounds of instantiation produced (0: only at terms of the
+ * goal itself). Deeper facts are the ones whose proofs chain (a Refcnt's
+ * permutation and its inverse); shallow ones would otherwise fan out.
+ */
+export const DEFAULT_DEPTH = 1;
+
+export function depthOf(f: Quantified): number {
+  return (f as { depth?: number }).depth ?? DEFAULT_DEPTH;
+}
+
+/**
+ * A cross-product trigger for a fact over (owner, object...): every owner
+ * term that `owner` triggers bind, paired with every object that `owned`
+ * triggers bind, among the query's own terms (generation 0). It gives the
+ * facts relating a count to an object no single term mentions together,
+ * e.g. "the page being allocated is not yet the caller's".
+ */
+export interface PairTrigger {
+  readonly owner: readonly Trigger[];
+  readonly owned: readonly Trigger[];
+}
+
+export function pairsOf(f: Quantified): PairTrigger | undefined {
+  return (f as { pairs?: PairTrigger }).pairs;
+}
+
 /** A fact of a lemma that follows from its other facts; assumed, never re-proved. */
 export interface DerivedFact extends Quantified {
   readonly derived: true;
@@ -196,8 +233,10 @@ export function fact(
   domain: Domain,
   triggers: readonly Trigger[],
   body: (xs: readonly Term[]) => Term,
+  depth = DEFAULT_DEPTH,
 ): Quantified {
-  return { name, gloss, vars: domain.sorts, triggers: [seedTrigger(domain), ...triggers], body };
+  const f: Quantified & { depth: number } = { name, gloss, vars: domain.sorts, triggers: [seedTrigger(domain), ...triggers], body, depth };
+  return f;
 }
 
 /** A fact without variables. */
@@ -206,7 +245,7 @@ export function ground(name: string, gloss: string, body: () => Term): Quantifie
 }
 
 /** Marks facts as derived (assumption helpers). */
-export function derived(f: Quantified): DerivedFact {
+export function derived(f: Quantified & { depth?: number }): DerivedFact {
   return { ...f, derived: true };
 }
 

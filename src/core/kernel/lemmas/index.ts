@@ -34,13 +34,25 @@ export interface Lemma {
   facts(s: AbstractState, old?: AbstractState, handler?: string): Quantified[];
   /** Included in other lemmas; checked on its own only when asked for. */
   readonly reportOnly?: boolean;
+  /** The lemmas whose facts this one includes (for `handler`). */
+  includes?(handler?: string): string[];
 }
 
 const isClone = (handler?: string) => handler !== undefined && findHandler(handler)?.name === 'clone_proc';
 
 export const LEMMAS: readonly Lemma[] = [
-  { name: 'isolation', gloss: "x86 page tables of live processes only reach their owner's memory; nr_pages is exact", facts: (s) => isolation(s) },
-  { name: 'iommu_isolation', gloss: "IOMMU page tables only reach their owner's DMA pages; nr_pages and nr_devs are exact", facts: (s) => iommuIsolation(s) },
+  {
+    name: 'isolation',
+    gloss: "x86 page tables of live processes only reach their owner's memory; nr_pages is exact",
+    facts: (s) => isolation(s),
+    includes: () => ['nr_pages_refcnt'],
+  },
+  {
+    name: 'iommu_isolation',
+    gloss: "IOMMU page tables only reach their owner's DMA pages; nr_pages and nr_devs are exact",
+    facts: (s) => iommuIsolation(s),
+    includes: () => ['nr_pages_refcnt', 'nr_devs_refcnt'],
+  },
   { name: 'nr_children_refcnt', gloss: 'nr_children counts the processes whose parent a process is', facts: (s) => nrChildrenRefcnt(s) },
   { name: 'nr_fds_refcnt', gloss: 'nr_fds counts the fd slots holding a valid file', facts: (s) => nrFdsRefcnt(s) },
   { name: 'nr_dmapages_refcnt', gloss: 'nr_dmapages counts the DMA pages a process owns', facts: (s) => nrDmapagesRefcnt(s) },
@@ -51,6 +63,7 @@ export const LEMMAS: readonly Lemma[] = [
     name: 'files_refcnt',
     gloss: "a file's refcnt counts the fd slots holding it (with nr_fds for clone_proc)",
     facts: (s, _old, handler) => [...(isClone(handler) ? nrFdsRefcnt(s) : []), ...filesRefcnt(s)],
+    includes: (handler) => (isClone(handler) ? ['nr_fds_refcnt'] : []),
   },
   { name: 'tlb_ok', gloss: "changing an x86 page-table entry flushes the owner's TLB", facts: (s, old) => tlbOk(s, old) },
   { name: 'iommu_tlb_ok', gloss: 'changing an IOMMU page-table entry flushes the IOTLB', facts: (s, old) => iommuTlbOk(s, old) },

@@ -17,7 +17,12 @@ import * as o from '../../smt/ops.ts';
 import { type Term, bvConst } from '../../smt/term.ts';
 import type { Quantified, Trigger } from '../../verify/quantified.ts';
 import type { AbstractState } from '../state.ts';
-import { type Domain, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
+import { type Domain, type PairTrigger, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
+
+// The permutation facts chain (a slot's object, that object's slot, ...): they
+// may fire two rounds deep. The owner view fires only at the goal's own terms.
+const CHAIN = 2;
+const OWNER_VIEW = 0;
 
 const SIZE_T = 64;
 
@@ -46,6 +51,11 @@ export interface RefcntCheck {
   readonly isOwnedValid: readonly ((x: Term) => Term)[];
   readonly maxRefs: bigint;
   readonly ownership: Ownership;
+  /**
+   * Reads that name an object of interest (default: the ownership triggers),
+   * paired with every count's owner for the slot facts (see PairTrigger).
+   */
+  readonly objects?: readonly Trigger[];
 }
 
 /** The uniform view of a Refcnt (one component) or a Refcnt2 (two). */
@@ -129,36 +139,44 @@ export function refcntFacts(s: AbstractState, check: RefcntCheck): Quantified[] 
   };
   const guardObj = (ow: Term, xs: readonly Term[]) => o.and(check.isOwnerValid(ow), validObj(xs));
 
+  // With an owner function, the slot facts also fire for every (count's
+  // owner, object) pair of the query (see PairTrigger).
+  const pairs: PairTrigger | undefined =
+    'ownerfn' in own ? { owner: p.triggers.ref, owned: check.objects ?? own.triggers } : undefined;
+  const withPairs = (f: Quantified): Quantified => (pairs ? { ...f, pairs } as Quantified : f);
+
   const facts: Quantified[] = [
-    fact(`${n}.slot_bound`, 'the slot of every valid object is below max_refs', dOwned, objTriggers, (vs) => {
+    withPairs(
+      fact(`${n}.slot_bound`, 'the slot of every valid object is below max_refs', dOwned, objTriggers, (vs) => {
       const [ow, xs] = split(vs);
       return o.implies(guardObj(ow, xs), slotBound(ow, xs));
-    }),
+    }, CHAIN)),
     fact(`${n}.inverse_slot`, 'reading a slot below max_refs and looking the object up again gives the slot back', dSlot, p.triggers.at, ([ow, slot]) =>
-      o.implies(o.and(check.isOwnerValid(ow), o.ult(slot, max)), o.eq(p.slotOf(ow, p.at(ow, slot)), slot))),
+      o.implies(o.and(check.isOwnerValid(ow), o.ult(slot, max)), o.eq(p.slotOf(ow, p.at(ow, slot)), slot)), CHAIN),
     fact(`${n}.inverse_owned`, 'looking up the slot of a valid object and reading it gives the object back', dOwned, objTriggers, (vs) => {
       const [ow, xs] = split(vs);
       return o.implies(guardObj(ow, xs), inverseOwned(ow, xs));
-    }),
-    fact(`${n}.slots_match_ownership`, 'an owned object sits below the count, an object not owned at or above it', dOwned, objTriggers, (vs) => {
+    }, CHAIN),
+    withPairs(
+      fact(`${n}.slots_match_ownership`, 'an owned object sits below the count, an object not owned at or above it', dOwned, objTriggers, (vs) => {
       const [ow, xs] = split(vs);
       return o.implies(guardObj(ow, xs), slotsMatch(ow, xs));
-    }),
+    }, CHAIN)),
     fact(`${n}.count_bound`, 'the count never exceeds max_refs', dOwner, p.triggers.owner, ([ow]) =>
       o.implies(check.isOwnerValid(ow), o.ule(p.ref(ow), max))),
     fact(`${n}.zero_owns_nothing`, 'an owner with count 0 owns no valid object', dOwned, objTriggers, (vs) => {
       const [ow, xs] = split(vs);
       return o.implies(o.and(guardObj(ow, xs), o.eq(p.ref(ow), zero)), o.not(owns(ow, xs)));
-    }),
+    }, CHAIN),
     fact(`${n}.max_owns_all`, 'an owner with count max_refs owns every valid object', dOwned, objTriggers, (vs) => {
       const [ow, xs] = split(vs);
       return o.implies(o.and(guardObj(ow, xs), o.eq(p.ref(ow), max)), owns(ow, xs));
-    }),
+    }, CHAIN),
   ];
   if (k === 2) {
     facts.push(
       fact(`${n}.slot_holds_valid_pair`, 'every slot below max_refs holds a valid pair', dSlot, p.triggers.at, ([ow, slot]) =>
-        o.implies(o.and(check.isOwnerValid(ow), o.ult(slot, max)), validObj(p.at(ow, slot)))),
+        o.implies(o.and(check.isOwnerValid(ow), o.ult(slot, max)), validObj(p.at(ow, slot))), CHAIN),
     );
   }
   if ('ownerfn' in own) {
@@ -168,6 +186,7 @@ export function refcntFacts(s: AbstractState, check: RefcntCheck): Quantified[] 
     const objSeed: Trigger = { fn: seed.fn, positions: p.ownedSorts.map((_, i) => i + 1) };
     facts.push(
       derived({
+        depth: OWNER_VIEW,
         name: `${n}.owner_view`,
         gloss: "the conditions at an object's own owner: it sits in a slot below that owner's nonzero count",
         vars: p.ownedSorts,

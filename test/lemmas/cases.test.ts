@@ -1,0 +1,65 @@
+/**
+ * Golden lemma cases: test/cases/lemma/<handler>/<name>.py are specs with a
+ * deliberate ghost mistake. The header says which lemma the mistake breaks
+ * (`# expect-lemma-fail: <lemma>`); that lemma, and the lemmas that include
+ * it, must fail, and every other lemma must still be proved.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { resolveUses } from '../../src/core/kernel/content.ts';
+import { CHECKED_LEMMAS, LEMMAS, findLemma } from '../../src/core/kernel/lemmas/index.ts';
+import { checkLemmas } from '../../src/core/verify/lemmas.ts';
+import { stepOf } from './oracle.ts';
+
+const ROOT = join(import.meta.dirname, '../cases/lemma');
+const T = 900_000;
+
+interface Case {
+  readonly handler: string;
+  readonly file: string;
+  readonly text: string;
+  readonly lemma: string;
+}
+
+function cases(): Case[] {
+  let handlers: string[] = [];
+  try {
+    handlers = readdirSync(ROOT).sort();
+  } catch {
+    return [];
+  }
+  return handlers.flatMap((handler) =>
+    readdirSync(join(ROOT, handler))
+      .filter((f) => f.endsWith('.py'))
+      .sort()
+      .map((f) => {
+        const text = readFileSync(join(ROOT, handler, f), 'utf8');
+        const m = /^#\s*expect-lemma-fail:\s*(\S+)\s*$/m.exec(text);
+        if (!m) throw new Error(`${handler}/${f} has no '# expect-lemma-fail: <lemma>' line`);
+        if (!findLemma(m[1])) throw new Error(`${handler}/${f} names an unknown lemma '${m[1]}'`);
+        return { handler, file: f, text, lemma: m[1] };
+      }),
+  );
+}
+
+/** The named lemma and every checked lemma that includes it. */
+function expectedFailures(c: Case): string[] {
+  const out = new Set([c.lemma]);
+  for (const l of LEMMAS) if (l.includes?.(c.handler).includes(c.lemma)) out.add(l.name);
+  return [...out].sort();
+}
+
+describe('lemma cases fail exactly the named lemma', () => {
+  for (const c of cases()) {
+    it(`${c.handler}/${c.file} fails ${c.lemma}`, async () => {
+      const only = findLemma(c.lemma)!.reportOnly ? [...CHECKED_LEMMAS, c.lemma] : [...CHECKED_LEMMAS];
+      const r = await checkLemmas(stepOf(resolveUses(c.text), c.handler), await nodeEngine(), { only, timeoutMs: 120_000 });
+      const failed = r.lemmas.filter((l) => l.status === 'failed').map((l) => l.name).sort();
+      expect(failed).toEqual(expectedFailures(c));
+      const undecided = r.lemmas.filter((l) => l.status === 'timeout' || l.status === 'unknown');
+      expect(undecided).toEqual([]);
+    }, T);
+  }
+});

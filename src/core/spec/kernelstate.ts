@@ -162,6 +162,26 @@ export function stateAttr(ks: KernelStateObj, name: string, span: Span): PyValue
   throw unknownField(span, 'KernelState', name, closest(name, all));
 }
 
+// Where each field was last written (1-based spec line), for the duration of
+// one runSpec: a counterexample links a differing field to this line.
+let writeLog: Map<string, number> | undefined;
+
+/** Runs `fn`, collecting the last line that wrote each field path. */
+export function recordingWrites<T>(fn: () => T): { result: T; writes: Map<string, number> } {
+  const outer = writeLog;
+  const writes = new Map<string, number>();
+  writeLog = writes;
+  try {
+    return { result: fn(), writes };
+  } finally {
+    writeLog = outer;
+  }
+}
+
+function noteWrite(path: string, span: Span): void {
+  writeLog?.set(path, span.line);
+}
+
 export function setStateAttr(ks: KernelStateObj, name: string, value: PyValue, span: Span): void {
   bumpEpoch();
   const field = SCALAR_BY_NAME.get(name);
@@ -175,6 +195,7 @@ export function setStateAttr(ks: KernelStateObj, name: string, value: PyValue, s
   }
   if (isCallable(value)) throw invalidWrite(span, `${name} is a scalar: assign a value, not a function`);
   const v = fieldValue(value, field, span);
+  noteWrite(field.path, span);
   ks.scalars.set(name, typeof v === 'object' ? constantMap([], v) : rawConstantMap([], field.value, v));
 }
 
@@ -262,6 +283,7 @@ export function indexRefcnt(acc: RefcntAccessor, index: PyValue, span: Span): Re
 export function refcntUpdate(acc: RefcntAccessor, item: PyValue, op: string, delta: PyValue, span: Span): void {
   bumpEpoch();
   const field = acc.field;
+  noteWrite(field.path, span);
   const form =
     field.kind === 'refcnt2' ? `new.${field.path.replace('.', '[fn].')}[(pid, fd)] += 1` : `new.${field.path.replace('.', '[owner].')}[obj] += 1`;
   if (op !== '+' && op !== '-') {
@@ -361,6 +383,7 @@ function fieldValue(value: PyValue, field: FieldSchema, span: Span): Term | bigi
 
 function writeField(s: StructObj, field: FieldSchema, path: readonly PyValue[], value: PyValue, span: Span, caller: FunctionCaller): void {
   bumpEpoch();
+  noteWrite(field.path, span);
   if (field.kind !== 'map') {
     throw invalidWrite(
       span,

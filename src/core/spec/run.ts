@@ -13,7 +13,7 @@ import type * as A from './ast.ts';
 import { checkModule } from './check.ts';
 import { SpecError, START, badRequest, badReturn, entryParams, internalError, missingEntry, notCallable } from './errors.ts';
 import { DEFAULT_LIMITS, Interpreter, type Limits } from './interp.ts';
-import { type KernelStateObj, fromAbstract, toAbstract } from './kernelstate.ts';
+import { type KernelStateObj, fromAbstract, recordingWrites, toAbstract } from './kernelstate.ts';
 import { parseModule } from './parser.ts';
 import { type PyValue, describe, isTerm } from './values.ts';
 
@@ -40,7 +40,17 @@ export interface RunTrace {
 }
 
 export type RunResult =
-  | { ok: true; cond: Term; post: AbstractState; entryName: string; trace?: RunTrace }
+  | {
+      ok: true;
+      cond: Term;
+      post: AbstractState;
+      entryName: string;
+      trace?: RunTrace;
+      /** Field path -> the spec line that last wrote it. */
+      writes: ReadonlyMap<string, number>;
+      /** The line of the entry function's return. */
+      returnLine: number;
+    }
   | { ok: false; error: Diagnostic };
 
 // The last few parsed sources: the editor re-checks one text often, the
@@ -147,7 +157,7 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
     checkEntry(fn, entryName, h);
     const old = fromAbstract(pre);
     interp.lastReturnSpan = undefined;
-    const result = interp.call(fn, [old, ...args], entrySpan(fn));
+    const { result, writes } = recordingWrites(() => interp.call(fn, [old, ...args], entrySpan(fn)));
     const steps = interp.stepsUsed;
     const at = interp.lastReturnSpan ?? entrySpan(fn);
     const { cond, state } = unpackResult(result, entryName, at);
@@ -162,7 +172,7 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
         }
       });
     }
-    return { ok: true, cond, post, entryName, trace: { steps } };
+    return { ok: true, cond, post, entryName, trace: { steps }, writes, returnLine: at.line };
   } catch (e) {
     return { ok: false, error: toDiagnostic(e, source) };
   }

@@ -184,6 +184,10 @@ async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdi
   const refutation = specSide.refutation ?? implSide.refutation;
   const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);
   if (!refutation) return { status: 'refuted', failed, obligations, ms };
+  // The spec line to point at: where the first differing field was written,
+  // or the return (a condition, or a field the spec never wrote).
+  const firstSpecFailure = refutation.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
+  const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
   const counterexample = buildCounterexample({
     model: refutation.model,
     args: impl.args,
@@ -191,6 +195,7 @@ async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdi
     ret: impl.ret,
     failures: refutation.failures,
     replayed: refutation.replayed,
+    specLine,
   });
   if (refutation !== implSide.refutation) refutation.model.dispose();
   return { status: 'refuted', failed, obligations, counterexample, ms };

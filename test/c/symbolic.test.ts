@@ -77,6 +77,8 @@ void flush(pid_t pid) { hvm_invalidate_tlb(pid); }
 long owners[64];
 static bool valid(long pid) { return pid > 0 && pid < 64; }
 static long owner_of(long pid) { assert(valid(pid)); return owners[pid]; }
+static int check_pid(long pid) { if (pid <= 0) return -3; if (pid >= 64) return -22; return 0; }
+long use_code(long pid) { int r = check_pid(pid); if (r != 0) return r; if (pid <= 0) panic("checked"); return owners[pid]; }
 long lookup(long pid) { if (!valid(pid)) return -3; if (valid(pid) && owner_of(pid) == 0) return -1; return owner_of(pid); }
 `;
 
@@ -243,6 +245,16 @@ int take_a(long i, long who) {
     expect(r.safety.map((x) => `${x.kind}: ${x.message}`)).toEqual(['bounds: index pid out of bounds of owners[64]']);
     for (const c of r.safety) expect((await z3.check([o.not(c.ok)])).status).toBe('unsat');
     expect(String(r.ret)).not.toContain('If(And((a.pid > 0), (a.pid < 0x40)), If(And');
+  });
+
+  it('learns from a helper's error code that its checks passed', async () => {
+    const z3 = await nodeEngine();
+    const p = program();
+    const r = exec(p, 'use_code', argsOf(p, 'use_code'));
+    // `r != 0` over If(pid <= 0, -3, If(pid >= 64, -22, 0)) is a formula over the
+    // two tests, so the path after `return r` knows pid > 0: no panic condition.
+    expect(r.safety.map((x) => x.kind)).toEqual(['bounds']);
+    expect((await z3.check([o.not(r.safety[0].ok)])).status).toBe('unsat');
   });
 
   it('reports API misuse as errors', () => {

@@ -32,7 +32,7 @@ import {
 import { printExpr } from './print.ts';
 import type { CProgram } from './program.ts';
 import {
-  type CType, type IntType, boolToInt, convertInt, findMember, promote, resizeTerm, sizeOf, truthOf, typeName,
+  type CType, type IntType, boolToInt, convertInt, eqTerm, findMember, promote, resizeTerm, sizeOf, truthOf, typeName,
   usualArithmetic,
 } from './types.ts';
 
@@ -313,8 +313,16 @@ class Executor {
   private facts(st: State): Set<number> {
     if (this.factsOf?.pc === st.pc && this.factsOf.asm === st.asm) return this.factsOf.set;
     const set = new Set<number>();
-    for (const c of conjuncts(st.pc)) set.add(c.id);
-    for (const c of conjuncts(st.asm)) set.add(c.id);
+    // Closed under the obvious consequences: a conjunction gives its
+    // conjuncts, a negated disjunction each negated disjunct.
+    const add = (c: Term, depth: number): void => {
+      if (set.has(c.id) || depth > 8) return;
+      set.add(c.id);
+      if (c.op === 'and') for (const a of c.args) add(a, depth + 1);
+      if (c.op === 'not' && c.args[0].op === 'or') for (const a of c.args[0].args) add(o.not(a), depth + 1);
+    };
+    for (const c of conjuncts(st.pc)) add(c, 0);
+    for (const c of conjuncts(st.asm)) add(c, 0);
     this.factsOf = { pc: st.pc, asm: st.asm, set };
     return set;
   }
@@ -1060,8 +1068,8 @@ function upperBound(t: Term): bigint {
 
 function compare(op: string, x: Term, y: Term, signed: boolean): Term {
   switch (op) {
-    case '==': return o.eq(x, y);
-    case '!=': return o.not(o.eq(x, y));
+    case '==': return eqTerm(x, y);
+    case '!=': return o.not(eqTerm(x, y));
     case '<': return signed ? o.slt(x, y) : o.ult(x, y);
     case '>': return signed ? o.sgt(x, y) : o.ugt(x, y);
     case '<=': return signed ? o.sle(x, y) : o.ule(x, y);

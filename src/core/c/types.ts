@@ -242,18 +242,46 @@ export function convertInt(t: Term, from: IntType, to: IntType): Term {
   return resizeTerm(t, to.width, from.signed);
 }
 
-/** Truncates or extends, pushing through `If`s with constant leaves so comparisons fold. */
+/** Whether `t` is a constant or an `If` tree whose leaves are all constants (a merged error code). */
+export function isConstTree(t: Term, depth = 64): boolean {
+  if (t.op === 'const') return true;
+  return t.op === 'ite' && depth > 0 && isConstTree(t.args[1], depth - 1) && isConstTree(t.args[2], depth - 1);
+}
+
+/** Truncates or extends, pushing through `If` trees of constants so comparisons fold. */
 export function resizeTerm(t: Term, width: number, signed: boolean): Term {
   if (t.sort === width) return t;
-  if (t.op === 'ite' && t.args[1].op === 'const' && t.args[2].op === 'const') {
-    return o.ite(t.args[0], o.resize(t.args[1], width, signed), o.resize(t.args[2], width, signed));
+  if (t.op === 'ite' && isConstTree(t)) {
+    return o.ite(t.args[0], resizeTerm(t.args[1], width, signed), resizeTerm(t.args[2], width, signed));
   }
   return o.resize(t, width, signed);
 }
 
+/** `If(c, a, b)` over Bools, as a conjunction or disjunction where a side is constant. */
+export function boolIte(c: Term, a: Term, b: Term): Term {
+  if (a === b) return a;
+  if (a.op === 'const') return a.value ? o.or(c, b) : o.and(o.not(c), b);
+  if (b.op === 'const') return b.value ? o.or(o.not(c), a) : o.and(c, a);
+  return o.ite(c, a, b);
+}
+
+/**
+ * `t == k`. When `t` is an `If` tree of constants (say the merged return
+ * code of a helper), the result is a formula over the tree's conditions:
+ * `If(c, -12, If(d, -22, 0)) == 0` is `!c && !d`, whose conjuncts then
+ * serve as facts on the path that follows.
+ */
+export function eqTerm(t: Term, k: Term): Term {
+  if (k.op !== 'const' && t.op === 'const') return eqTerm(k, t);
+  if (k.op === 'const' && t.op === 'ite' && isConstTree(t)) {
+    return boolIte(t.args[0], eqTerm(t.args[1], k), eqTerm(t.args[2], k));
+  }
+  return o.eq(t, k);
+}
+
 /** The C truth value of an integer: `t != 0`, as a Bool. */
 export function truthOf(t: Term): Term {
-  return o.not(o.eq(t, bvConst(0n, t.sort)));
+  return o.not(eqTerm(t, bvConst(0n, t.sort)));
 }
 
 /** A Bool as a C integer of the given width: 1 or 0. */

@@ -247,7 +247,7 @@ int take_a(long i, long who) {
     expect(String(r.ret)).not.toContain('If(And((a.pid > 0), (a.pid < 0x40)), If(And');
   });
 
-  it('learns from a helper's error code that its checks passed', async () => {
+  it("learns from a helper's error code that its checks passed", async () => {
     const z3 = await nodeEngine();
     const p = program();
     const r = exec(p, 'use_code', argsOf(p, 'use_code'));

@@ -14,6 +14,12 @@
  * Calls are inlined. Loops must have a constant trip count and are
  * unrolled. After a safety condition the path continues as if it held; its
  * condition is assumed in the antecedents of later conditions.
+ *
+ * Facts. The conjuncts of the path condition and of the passed safety
+ * conditions decide later tests and checks syntactically: an accessor's
+ * `assert(is_pid_valid(pid))` after the handler's own check records
+ * nothing, and `if (r != 0) return r;` on a helper's merged error code
+ * teaches the rest of the path that the helper's checks passed.
  */
 import type { MapFn } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';

@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   task: () => import('./commands/task.ts'),
   prompt: () => import('./commands/prompt.ts'),
   bench: () => import('./commands/bench.ts'),
+  lemmas: () => import('./commands/lemmas.ts'),
   grade: () => import('./commands/grade.ts'),
   run: () => import('./commands/run.ts'),
   report: () => import('./commands/report.ts'),

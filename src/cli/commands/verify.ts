@@ -3,6 +3,7 @@
  * Exit codes: 0 verified, 1 refuted, 2 spec error, 3 timeout/unknown, 4 usage or internal error.
  */
 import { readFileSync } from 'node:fs';
+import { findTask } from '../../core/bench/tasks.ts';
 import { codeFrame } from '../../core/span.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
@@ -20,6 +21,14 @@ function readText(path: string, what: string): string {
   }
 }
 
+/** The override of benchmark task `id` (empty for a correct variant); it must be a task of `handler`. */
+async function variantSource(id: string, handler: string): Promise<string> {
+  const task = await findTask(id);
+  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`);
+  if (task.handler !== handler) throw new UsageError(`task ${id} is a variant of ${task.handler}, not of ${handler}`);
+  return task.impl_override;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['spec', 'impl', 'variant', 'timeout'], flags: ['oracle', 'json', 'strict'] });
   const [handlerName, ...extra] = args.positionals;
@@ -31,13 +40,17 @@ export async function run(argv: string[]): Promise<number> {
   const specPath = args.values.get('spec');
   const spec = specPath ? readText(specPath, 'spec') : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
-  const implSource = args.values.has('impl') ? readText(args.values.get('impl')!, 'implementation') : '';
+  const implSource = args.values.has('impl')
+    ? readText(args.values.get('impl')!, 'implementation')
+    : args.values.has('variant')
+      ? await variantSource(args.values.get('variant')!, handler.name)
+      : '';
   const timeoutMs = intOption(args, 'timeout', 20000);
   const engine = await nodeEngine();
   const started = Date.now();
   let verdict: Verdict;
   try {
-    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs }, { engine });
+    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, { engine });
   } catch (e) {
     if (e instanceof ImplementationError) {
       if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ handler: handler.name, error: e.message })}\n`);

@@ -12,6 +12,7 @@ import { type Term, variable } from '../smt/term.ts';
 import { runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
+import { checkDeclarative } from './declarative.ts';
 import { type Obligation, type ProofOutcome, prove } from './prove.ts';
 import {
   type RefinementStep,
@@ -35,6 +36,8 @@ export interface VerifyRequest {
   readonly implSource?: string;
   /** Solver timeout per query, ms (default 20000). */
   readonly timeoutMs?: number;
+  /** Also run the declarative checks (spec invariants and lemmas). */
+  readonly strict?: boolean;
 }
 
 export interface VerifyEnv {
@@ -139,8 +142,25 @@ function summarize(results: readonly ObligationResult[]): Verdict['status'] {
  * `spec-error` verdict; a broken implementation or request throws
  * ImplementationError.
  */
-export function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
-  return env.engine.exclusive(() => verifyNow(req, env));
+export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
+  const started = Date.now();
+  const v = await env.engine.exclusive(() => verifyNow(req, env));
+  if (!req.strict || v.status === 'spec-error') return v;
+  // The declarative checks are a job of their own (never nested in another).
+  const d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
+  if (d.status === 'spec-error') return { status: 'spec-error', error: d.error, ms: Date.now() - started };
+  return withDeclarative(v, d.results, Date.now() - started);
+}
+
+/** Folds the declarative results into a refinement verdict. */
+function withDeclarative(v: Exclude<TimedVerdict, { status: 'spec-error' }>, extra: readonly ObligationResult[], ms: number): TimedVerdict {
+  const obligations = [...v.obligations, ...extra];
+  const failedExtra = extra.filter((r) => r.status === 'failed').map((r) => r.name);
+  if (v.status === 'refuted') return { ...v, failed: [...v.failed, ...failedExtra], obligations, ms };
+  if (failedExtra.length) return { status: 'refuted', failed: failedExtra, obligations, ms };
+  const status = summarize(obligations);
+  if (status === 'verified' || status === 'timeout') return { status, obligations, ms };
+  return { status: 'unknown', reason: obligations.find((r) => r.reason && r.status === 'unknown')?.reason ?? 'the solver could not decide some checks', obligations, ms };
 }
 
 async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {

@@ -1,0 +1,48 @@
+/**
+ * `osvlab lemmas <handler> [--spec FILE | --oracle] [--only a,b] [--timeout MS] [--json]`:
+ * the declarative checks of a handler's spec: each lemma and each spec
+ * invariant preserved, with its verdict. Exit 0 all proved, 1 some failed,
+ * 2 spec error, 3 timeout/unknown, 4 usage error.
+ */
+import { readFileSync } from 'node:fs';
+import { oracleSpec } from '../../core/kernel/content.ts';
+import { codeFrame } from '../../core/span.ts';
+import { checkDeclarative } from '../../core/verify/declarative.ts';
+import { requireHandler } from '../../core/verify/index.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+import { nodeEngine } from '../z3-node.ts';
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['spec', 'only', 'timeout'], flags: ['oracle', 'json'] });
+  const [name, ...extra] = args.positionals;
+  if (!name) throw new UsageError('which handler? e.g. osvlab lemmas sys_alloc_pt --oracle');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (args.values.has('spec') === args.flags.has('oracle')) throw new UsageError('give exactly one of --spec FILE or --oracle');
+  const h = requireHandler(name);
+  const path = args.values.get('spec');
+  let spec: string | undefined;
+  try {
+    spec = path ? readFileSync(path, 'utf8') : oracleSpec(h.name);
+  } catch (e) {
+    throw new UsageError(`cannot read spec '${path}': ${(e as NodeJS.ErrnoException).code ?? e}`);
+  }
+  if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
+  const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const engine = await nodeEngine();
+  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: intOption(args, 'timeout', 20000), only });
+  if (args.flags.has('json')) {
+    const out =
+      r.status === 'spec-error'
+        ? { handler: h.name, status: r.status, error: { code: r.error.code, message: r.error.message, line: r.error.span.line, column: r.error.span.column } }
+        : { handler: h.name, status: r.status, lemmas: r.results, ms: r.ms };
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  } else if (r.status === 'spec-error') {
+    process.stdout.write(`${path ?? h.name}:${r.error.span.line}:${r.error.span.column}: error ${r.error.code}: ${r.error.message}\n${codeFrame(spec, r.error.span)}\n`);
+  } else {
+    for (const x of r.results) {
+      process.stdout.write(`${x.status === 'proved' ? 'ok  ' : x.status.toUpperCase().padEnd(4)} ${x.name.padEnd(44)} ${String(x.ms ?? '').padStart(6)} ms${x.reason ? `  (${x.reason})` : ''}\n`);
+    }
+    process.stdout.write(`${h.name}: declarative checks ${r.status} (${r.ms} ms)\n`);
+  }
+  return { proved: 0, failed: 1, 'spec-error': 2, timeout: 3, unknown: 3 }[r.status];
+}

@@ -32,6 +32,8 @@ export interface GradePoolOptions {
   readonly timeoutMs?: number;
   /** Wall-clock limit per job before the worker is killed (ms). */
   readonly jobLimitMs?: number;
+  /** Run the declarative checks on passing answers (default true). */
+  readonly strict?: boolean;
 }
 
 export class GradePool {
@@ -41,12 +43,14 @@ export class GradePool {
   private closed = false;
   readonly timeoutMs: number;
   readonly jobLimitMs: number;
+  readonly strict: boolean;
   /** Workers terminated for exceeding the job limit. */
   killed = 0;
 
   constructor(opts: GradePoolOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? 20000;
     this.jobLimitMs = opts.jobLimitMs ?? this.timeoutMs * 6 + 30000;
+    this.strict = opts.strict ?? true;
     const n = Math.max(1, opts.size ?? cpus().length);
     for (let i = 0; i < n; i++) this.slots.push(this.spawn());
   }
@@ -107,7 +111,7 @@ export class GradePool {
           this.replace(slot);
           job.resolve(timedOut(job.response, this.jobLimitMs));
         }, this.jobLimitMs);
-        slot.worker.postMessage({ id: job.id, task: job.task, response: job.response, timeoutMs: this.timeoutMs, variants: job.variants });
+        slot.worker.postMessage({ id: job.id, task: job.task, response: job.response, timeoutMs: this.timeoutMs, variants: job.variants, strict: this.strict });
       });
     }
   }

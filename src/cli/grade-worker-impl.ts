@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { gradeResponse } from '../core/bench/grade.ts';
+import { checkDeclarative } from '../core/verify/declarative.ts';
 import type { Task } from '../core/bench/task.ts';
 import { nodeEngine } from './z3-node.ts';
 
@@ -13,13 +14,18 @@ interface Job {
   readonly response: string;
   readonly timeoutMs: number;
   readonly variants?: readonly Task[];
+  /** Run the declarative checks on passing answers (the `strict` grade). */
+  readonly strict: boolean;
 }
 
 const port = parentPort!;
 port.on('message', async (job: Job) => {
   try {
     const engine = await nodeEngine();
-    const result = await gradeResponse(job.task, job.response, { engine, timeoutMs: job.timeoutMs, variants: job.variants });
+    const strictCheck = job.strict
+      ? async (handler: string, spec: string) => (await checkDeclarative(handler, spec, engine, { timeoutMs: job.timeoutMs })).status === 'proved'
+      : undefined;
+    const result = await gradeResponse(job.task, job.response, { engine, timeoutMs: job.timeoutMs, variants: job.variants, strictCheck });
     port.postMessage({ id: job.id, ok: true, result });
   } catch (e) {
     port.postMessage({ id: job.id, ok: false, message: e instanceof Error ? e.message : String(e) });

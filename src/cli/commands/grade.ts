@@ -49,7 +49,7 @@ export async function parseResponses(text: string): Promise<Line[]> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout'], flags: ['json'] });
+  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout'], flags: ['json', 'no-strict'] });
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE.jsonl is required');
   let text: string;
@@ -59,7 +59,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? e}`);
   }
   const lines = await parseResponses(text);
-  const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: intOption(args, 'timeout', 20000) });
+  const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
   const started = Date.now();
   const results: { line: Line; grade: GradeResult }[] = [];
   try {

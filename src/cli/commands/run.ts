@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
       'temperature', 'top-p', 'max-tokens', 'seed', 'timeout', 'request-timeout', 'name'],
-    flags: ['json'],
+    flags: ['json', 'no-strict'],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const provider = args.values.get('provider') as ProviderKind | undefined;
@@ -91,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`resuming run ${id} in ${dir}\n`);
   }
 
-  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: intOption(args, 'timeout', 20000) });
+  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
   const client = new LlmClient({ provider: providerObj, cache: store, concurrency: config.concurrency });
   const control = new RunControl();
   const onSignal = () => {

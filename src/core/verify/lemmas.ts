@@ -302,12 +302,37 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
   const retry = invPost.filter((f) => invariants.get(f.name)!.status !== 'proved');
   const retryOutcome = new Map<string, ObligationResult[]>(retry.map((f) => [f.name, []]));
 
+  // A lemma included in others (nr_pages_refcnt in both isolation lemmas) is
+  // proved once, from its own assumptions; those are part of every including
+  // lemma's assumptions, so the proof serves each of them. What it cannot
+  // prove alone is retried with the including lemma's assumptions.
+  const ownResults = new Map<string, { results: Map<string, ObligationResult>; ms: number }>();
+  const own = async (name: string) => {
+    let hit = ownResults.get(name);
+    if (!hit) {
+      const l = findLemma(name)!;
+      const goals = l.facts(post, pre, handler).filter((f) => !isDerived(f));
+      const out = await proveFacts(goals, [...invPre, ...l.facts(pre, pre, handler)], name, engine, opts, touched);
+      hit = { results: new Map(goals.map((g, i) => [g.name, out.results[i]])), ms: out.ms };
+      ownResults.set(name, hit);
+    }
+    return hit;
+  };
+
   const results: LemmaResult[] = [];
   for (const lemma of lemmas) {
+    const started = Date.now();
     const assumed = [...invPre, ...lemma.facts(pre, pre, handler)];
     const goals = lemma.facts(post, pre, handler).filter((f) => !isDerived(f));
-    const out = await proveFacts(goals, assumed, lemma.name, engine, opts, touched);
-    results.push(summarise(lemma.name, out.results, out.ms));
+    const settled = new Map<string, ObligationResult>();
+    if (lemma.reportOnly) for (const [k, r] of (await own(lemma.name)).results) settled.set(k, r);
+    for (const n of lemma.includes?.(handler) ?? []) {
+      for (const [k, r] of (await own(n)).results) if (r.status === 'proved') settled.set(k, r);
+    }
+    const rest = goals.filter((g) => !settled.has(g.name));
+    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched);
+    rest.forEach((g, i) => settled.set(g.name, out.results[i]));
+    results.push(summarise(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started));
     if (retry.length > 0) {
       const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts, touched);
       retry.forEach((f, i) => retryOutcome.get(f.name)!.push({ ...again.results[i], name: lemma.name }));

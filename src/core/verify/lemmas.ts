@@ -6,11 +6,19 @@
  *   spec_invariants(s)            ⇒ spec_invariants(s')
  *   spec_invariants(s) ∧ L(s)     ⇒ L(s')          for every lemma L
  *
- * Assumed facts are instantiated at the query's ground terms; facts to prove
- * are skolemised, one obligation per fact, so a failure names its fact. An
- * invariant not provable from the invariants alone is retried with each
- * lemma assumed as well, which is upstream's statement (spec_invariants ∧ L
- * ⇒ spec_invariants' ∧ L', per lemma).
+ * Queries are quantifier-free. Each fact to prove is skolemised and checked
+ * in a query of its own, so a failure names its fact; the assumed facts are
+ * instantiated at the query's ground terms (`instantiateByDepth`): the goal's,
+ * the step's footprint (the points it updates), and the goal's skolems
+ * through the per-domain seed. A goal that is term for term an assumed fact
+ * (the step left what it reads alone) needs no query. An invariant not
+ * provable from the invariants alone is retried with each lemma assumed as
+ * well, which is upstream's statement (spec_invariants ∧ L ⇒
+ * spec_invariants' ∧ L', per lemma).
+ *
+ * Instantiation is incomplete by nature: "proved" is sound, while "failed"
+ * means a model of the goal's negation and of every instance asserted, which
+ * our evaluator confirms; a missing instance could make it spurious.
  *
  * Handler-independent checks, cached per engine: each corollary follows from
  * its lemma and the invariants, and the boot witness (an instance of
@@ -118,15 +126,17 @@ export function instantiateByDepth(facts: readonly Quantified[], roots: readonly
       }
     return [...found.values()];
   };
+  // Their instances count as generation 0's (their terms are generation 1).
+  const paired: Term[] = [];
   for (const f of facts) {
     const pairs = pairsOf(f);
     if (!pairs) continue;
     const owners = bind(pairs.owner, f.vars.slice(0, 1));
     const objects = bind(pairs.owned, f.vars.slice(1));
-    for (const ow of owners) for (const xs of objects) fire(f, [...ow, ...xs], out);
+    for (const ow of owners) for (const xs of objects) fire(f, [...ow, ...xs], paired);
   }
   for (let gen = 0; gen <= deepest && out.length < limit; gen++) {
-    const fresh: Term[] = [];
+    const fresh: Term[] = gen === 0 ? paired : [];
     for (const [fn, apps] of current) {
       for (const { f, positions } of byFn.get(fn) ?? []) {
         if (depthOf(f) < gen) continue;

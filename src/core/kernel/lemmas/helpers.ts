@@ -197,8 +197,18 @@ export function seedTrigger(domain: Domain): Trigger {
  */
 export const DEFAULT_DEPTH = 1;
 
+/** A quantified fact with the instantiation hints of this module. */
+export interface Fact extends Quantified {
+  /** See DEFAULT_DEPTH. */
+  readonly depth?: number;
+  /** See PairTrigger. */
+  readonly pairs?: PairTrigger;
+  /** Follows from the lemma's other facts: assumed, never re-proved. */
+  readonly derived?: boolean;
+}
+
 export function depthOf(f: Quantified): number {
-  return (f as { depth?: number }).depth ?? DEFAULT_DEPTH;
+  return (f as Fact).depth ?? DEFAULT_DEPTH;
 }
 
 /**
@@ -214,16 +224,11 @@ export interface PairTrigger {
 }
 
 export function pairsOf(f: Quantified): PairTrigger | undefined {
-  return (f as { pairs?: PairTrigger }).pairs;
+  return (f as Fact).pairs;
 }
 
-/** A fact of a lemma that follows from its other facts; assumed, never re-proved. */
-export interface DerivedFact extends Quantified {
-  readonly derived: true;
-}
-
-export function isDerived(f: Quantified): f is DerivedFact {
-  return (f as Partial<DerivedFact>).derived === true;
+export function isDerived(f: Quantified): boolean {
+  return (f as Fact).derived === true;
 }
 
 /** `forall domain. body`, triggered by `triggers` and by the domain's seed. */
@@ -234,9 +239,8 @@ export function fact(
   triggers: readonly Trigger[],
   body: (xs: readonly Term[]) => Term,
   depth = DEFAULT_DEPTH,
-): Quantified {
-  const f: Quantified & { depth: number } = { name, gloss, vars: domain.sorts, triggers: [seedTrigger(domain), ...triggers], body, depth };
-  return f;
+): Fact {
+  return { name, gloss, vars: domain.sorts, triggers: [seedTrigger(domain), ...triggers], body, depth };
 }
 
 /** A fact without variables. */
@@ -244,8 +248,8 @@ export function ground(name: string, gloss: string, body: () => Term): Quantifie
   return { name, gloss, vars: [], triggers: [], body: () => body() };
 }
 
-/** Marks facts as derived (assumption helpers). */
-export function derived(f: Quantified & { depth?: number }): DerivedFact {
+/** Marks a fact as derived (an assumption helper). */
+export function derived(f: Fact): Fact {
   return { ...f, derived: true };
 }
 
@@ -265,23 +269,11 @@ export function on(f: MapFn, positions: readonly number[]): Trigger[] {
   return fn ? [{ fn, positions }] : [];
 }
 
-/** The maps of one field (a Refcnt contributes all its components). */
-function mapsOf(v: FieldValue): MapFn[] {
-  if (!isRefcnt(v)) return [v];
-  return v.kind === 'refcnt' ? [v.ref, v.perm, v.permInv] : [v.ref, v.perm1, v.perm2, v.permInv];
-}
-
-/** Triggers on every field of struct `name` whose first index is the variable. */
-export function onStruct(s: AbstractState, name: string, refcntCounts = true): Trigger[] {
+/** Triggers on every field of struct `name` (a Refcnt by its count), reading the variable as the struct index. */
+export function onStruct(s: AbstractState, name: string): Trigger[] {
   const st = STRUCTS.find((x) => x.name === name);
   if (!st) throw new Error(`no struct ${name}`);
-  const out: Trigger[] = [];
-  for (const f of st.fields) {
-    const v = field(s, f.path);
-    const maps = isRefcnt(v) ? (refcntCounts ? [v.ref] : []) : mapsOf(v);
-    for (const m of maps) out.push(...on(m, [0]));
-  }
-  return out;
+  return st.fields.flatMap((f) => on(countOf(field(s, f.path)), [0]));
 }
 
 /** Triggers on the listed fields, each reading the variables at `positions`. */

@@ -17,7 +17,7 @@ import * as o from '../../smt/ops.ts';
 import { type Term, bvConst } from '../../smt/term.ts';
 import type { Quantified, Trigger } from '../../verify/quantified.ts';
 import type { AbstractState } from '../state.ts';
-import { type Domain, type PairTrigger, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
+import { type Domain, type Fact, type PairTrigger, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
 
 // The permutation facts chain (a slot's object, that object's slot, ...): they
 // may fire two rounds deep. The owner view fires only at the goal's own terms.
@@ -143,14 +143,15 @@ export function refcntFacts(s: AbstractState, check: RefcntCheck): Quantified[] 
   // owner, object) pair of the query (see PairTrigger).
   const pairs: PairTrigger | undefined =
     'ownerfn' in own ? { owner: p.triggers.ref, owned: check.objects ?? own.triggers } : undefined;
-  const withPairs = (f: Quantified): Quantified => (pairs ? { ...f, pairs } as Quantified : f);
+  const withPairs = (f: Fact): Fact => (pairs ? { ...f, pairs } : f);
 
   const facts: Quantified[] = [
     withPairs(
       fact(`${n}.slot_bound`, 'the slot of every valid object is below max_refs', dOwned, objTriggers, (vs) => {
-      const [ow, xs] = split(vs);
-      return o.implies(guardObj(ow, xs), slotBound(ow, xs));
-    }, CHAIN)),
+        const [ow, xs] = split(vs);
+        return o.implies(guardObj(ow, xs), slotBound(ow, xs));
+      }, CHAIN),
+    ),
     fact(`${n}.inverse_slot`, 'reading a slot below max_refs and looking the object up again gives the slot back', dSlot, p.triggers.at, ([ow, slot]) =>
       o.implies(o.and(check.isOwnerValid(ow), o.ult(slot, max)), o.eq(p.slotOf(ow, p.at(ow, slot)), slot)), CHAIN),
     fact(`${n}.inverse_owned`, 'looking up the slot of a valid object and reading it gives the object back', dOwned, objTriggers, (vs) => {
@@ -159,9 +160,10 @@ export function refcntFacts(s: AbstractState, check: RefcntCheck): Quantified[] 
     }, CHAIN),
     withPairs(
       fact(`${n}.slots_match_ownership`, 'an owned object sits below the count, an object not owned at or above it', dOwned, objTriggers, (vs) => {
-      const [ow, xs] = split(vs);
-      return o.implies(guardObj(ow, xs), slotsMatch(ow, xs));
-    }, CHAIN)),
+        const [ow, xs] = split(vs);
+        return o.implies(guardObj(ow, xs), slotsMatch(ow, xs));
+      }, CHAIN),
+    ),
     fact(`${n}.count_bound`, 'the count never exceeds max_refs', dOwner, p.triggers.owner, ([ow]) =>
       o.implies(check.isOwnerValid(ow), o.ule(p.ref(ow), max))),
     fact(`${n}.zero_owns_nothing`, 'an owner with count 0 owns no valid object', dOwned, objTriggers, (vs) => {

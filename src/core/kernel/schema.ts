@@ -30,11 +30,15 @@ export interface FieldSchema {
   readonly initialOffset?: number;
   /** Spec-only: never compared with the C state. */
   readonly ghost: boolean;
+  /** Conventional names of the indices ("pid", "fd"), for people. */
+  readonly indexNames: readonly string[];
 }
 
 export interface StructSchema {
   /** Attribute name on KernelState ("procs"). */
   readonly name: string;
+  /** Conventional name of the struct's index ("pid"). */
+  readonly indexName: string;
   /** The spec class name ("Proc"). */
   readonly className: string;
   /** Sort of the struct's index (pid_t for Proc). */
@@ -44,6 +48,12 @@ export interface StructSchema {
 
 const W64 = 64;
 
+/** Index names by struct, and of the second index of two-index fields. */
+const STRUCT_INDEX: Record<string, string> = {
+  procs: 'pid', pages: 'pn', dmapages: 'dmapn', files: 'fn', pci: 'devid', pcipages: 'pcipn', vectors: 'vector', io: 'port', intremaps: 'index',
+};
+const INNER_INDEX: Record<string, string> = { 'procs.ofile': 'fd' };
+
 function f(
   struct: string | null,
   name: string,
@@ -51,7 +61,10 @@ function f(
   value: number,
   opts: { ghost?: boolean; kind?: FieldKind; owned?: number[]; initialOffset?: number } = {},
 ): FieldSchema {
+  const outer = struct ? STRUCT_INDEX[struct] : undefined;
+  const inner = index.length > 1 ? INNER_INDEX[`${struct}.${name}`] ?? 'idx' : undefined;
   return {
+    indexNames: [outer, inner].filter((x): x is string => x !== undefined),
     path: struct ? `${struct}.${name}` : name,
     struct,
     name,
@@ -87,6 +100,7 @@ export const SCALARS: readonly FieldSchema[] = [
 export const STRUCTS: readonly StructSchema[] = [
   {
     name: 'procs',
+    indexName: 'pid',
     className: 'Proc',
     indexSort: pid,
     fields: [
@@ -119,6 +133,7 @@ export const STRUCTS: readonly StructSchema[] = [
   },
   {
     name: 'pages',
+    indexName: 'pn',
     className: 'Page',
     indexSort: pn,
     fields: [
@@ -134,12 +149,14 @@ export const STRUCTS: readonly StructSchema[] = [
   },
   {
     name: 'dmapages',
+    indexName: 'dmapn',
     className: 'DMAPage',
     indexSort: pn,
     fields: [f('dmapages', 'owner', [pn], pid), f('dmapages', 'type', [pn], W64)],
   },
   {
     name: 'files',
+    indexName: 'fn',
     className: 'File',
     indexSort: W64,
     fields: [
@@ -152,20 +169,23 @@ export const STRUCTS: readonly StructSchema[] = [
   },
   {
     name: 'pci',
+    indexName: 'devid',
     className: 'PCI',
     indexSort: 16,
     fields: [f('pci', 'owner', [16], pid), f('pci', 'page_table_root', [16], pn, { ghost: true })],
   },
   {
     name: 'pcipages',
+    indexName: 'pcipn',
     className: 'PCIPage',
     indexSort: pn,
     fields: [f('pcipages', 'owner', [pn], 16), f('pcipages', 'valid', [pn], BOOL)],
   },
-  { name: 'vectors', className: 'Vectors', indexSort: 8, fields: [f('vectors', 'owner', [8], pid)] },
-  { name: 'io', className: 'IO', indexSort: 16, fields: [f('io', 'owner', [16], pid)] },
+  { name: 'vectors', indexName: 'vector', className: 'Vectors', indexSort: 8, fields: [f('vectors', 'owner', [8], pid)] },
+  { name: 'io', indexName: 'port', className: 'IO', indexSort: 16, fields: [f('io', 'owner', [16], pid)] },
   {
     name: 'intremaps',
+    indexName: 'index',
     className: 'Intremap',
     indexSort: W64,
     fields: [

@@ -25,17 +25,6 @@ export interface CatalogEntry {
   readonly insertText?: string;
 }
 
-const INDEX_NAME: Record<string, [string, string?]> = {
-  procs: ['pid', 'fd'],
-  pages: ['pn', 'idx'],
-  dmapages: ['dmapn'],
-  files: ['fn'],
-  pci: ['devid'],
-  pcipages: ['pcipn'],
-  vectors: ['vector'],
-  io: ['port'],
-  intremaps: ['index'],
-};
 
 /** The dt sort name of each field's value (the schema keeps widths only). */
 const VALUE_SORT: Record<string, string> = {
@@ -190,7 +179,7 @@ function fieldDetail(f: FieldSchema): { detail: string; insertText?: string } {
     const s = VALUE_SORT[f.path];
     return { detail: `${f.name} : ${s} (${width(s)})` };
   }
-  const [i, j] = INDEX_NAME[f.struct];
+  const [i, j] = f.indexNames;
   if (f.kind === 'refcnt') {
     return { detail: `${f.struct}[${i}].${f.name}() : size_t; Refcnt(pid_t, ${OWNED_SORT[f.name]})`, insertText: `${f.name}()` };
   }
@@ -227,8 +216,8 @@ export function dialectCatalog(): CatalogEntry[] {
     out.push({
       label: s.name,
       kind: 'field',
-      detail: `${s.name}[${INDEX_NAME[s.name][0]}] : ${s.className}`,
-      doc: `The ${s.className} records, indexed by ${INDEX_NAME[s.name][0]}; old.${s.name}[i].<field> reads one.`,
+      detail: `${s.name}[${s.indexName}] : ${s.className}`,
+      doc: `The ${s.className} records, indexed by ${s.indexName}; old.${s.name}[i].<field> reads one.`,
     });
   }
   for (const [name, v] of Object.entries(DT_INTS)) {

@@ -27,19 +27,6 @@ const ENUM_OF: Record<string, Record<string, bigint>> = {
   'intremap_table.state': ENUMS.intremap_state,
 };
 
-/** Index names for display, by struct. */
-const INDEX_NAMES: Record<string, string[]> = {
-  procs: ['pid', 'fd'],
-  pages: ['pn', 'idx'],
-  dmapages: ['dmapn'],
-  files: ['fn'],
-  pci: ['devid'],
-  pcipages: ['pcipn'],
-  vectors: ['vector'],
-  io: ['port'],
-  intremaps: ['index'],
-};
-
 /** Renders a value: True/False, decimal below 256 (signed where it reads better), hex above, enum names. */
 export function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
@@ -129,7 +116,7 @@ export function buildCounterexample(input: CexInput): Counterexample {
 }
 
 function fieldRow(ob: FieldObligation, model: Interpretation, memo: Map<number, Value>): CexRow {
-  const names = ob.field.struct ? INDEX_NAMES[ob.field.struct] ?? [] : [];
+  const names = ob.field.indexNames;
   const index = ob.indices.map((x, i) => `${names[i] ?? `i${i}`}=${showValue(ev(x, model, memo), x.sort)}`);
   const path = ob.field.path;
   const old = showValue(ev(ob.oldValue, model, memo), ob.oldValue.sort, path);

@@ -100,7 +100,7 @@ export const SCALARS: readonly FieldSchema[] = [
 export const STRUCTS: readonly StructSchema[] = [
   {
     name: 'procs',
-    indexName: 'pid',
+    indexName: STRUCT_INDEX.procs,
     className: 'Proc',
     indexSort: pid,
     fields: [
@@ -133,7 +133,7 @@ export const STRUCTS: readonly StructSchema[] = [
   },
   {
     name: 'pages',
-    indexName: 'pn',
+    indexName: STRUCT_INDEX.pages,
     className: 'Page',
     indexSort: pn,
     fields: [
@@ -149,14 +149,14 @@ export const STRUCTS: readonly StructSchema[] = [
   },
   {
     name: 'dmapages',
-    indexName: 'dmapn',
+    indexName: STRUCT_INDEX.dmapages,
     className: 'DMAPage',
     indexSort: pn,
     fields: [f('dmapages', 'owner', [pn], pid), f('dmapages', 'type', [pn], W64)],
   },
   {
     name: 'files',
-    indexName: 'fn',
+    indexName: STRUCT_INDEX.files,
     className: 'File',
     indexSort: W64,
     fields: [
@@ -169,23 +169,23 @@ export const STRUCTS: readonly StructSchema[] = [
   },
   {
     name: 'pci',
-    indexName: 'devid',
+    indexName: STRUCT_INDEX.pci,
     className: 'PCI',
     indexSort: 16,
     fields: [f('pci', 'owner', [16], pid), f('pci', 'page_table_root', [16], pn, { ghost: true })],
   },
   {
     name: 'pcipages',
-    indexName: 'pcipn',
+    indexName: STRUCT_INDEX.pcipages,
     className: 'PCIPage',
     indexSort: pn,
     fields: [f('pcipages', 'owner', [pn], 16), f('pcipages', 'valid', [pn], BOOL)],
   },
-  { name: 'vectors', indexName: 'vector', className: 'Vectors', indexSort: 8, fields: [f('vectors', 'owner', [8], pid)] },
-  { name: 'io', indexName: 'port', className: 'IO', indexSort: 16, fields: [f('io', 'owner', [16], pid)] },
+  { name: 'vectors', indexName: STRUCT_INDEX.vectors, className: 'Vectors', indexSort: 8, fields: [f('vectors', 'owner', [8], pid)] },
+  { name: 'io', indexName: STRUCT_INDEX.io, className: 'IO', indexSort: 16, fields: [f('io', 'owner', [16], pid)] },
   {
     name: 'intremaps',
-    indexName: 'index',
+    indexName: STRUCT_INDEX.intremaps,
     className: 'Intremap',
     indexSort: W64,
     fields: [

@@ -158,6 +158,10 @@ export class World {
   readonly pcipns = new Map<number, { devid: number; valid: boolean }>();
   readonly intremaps = new Map<number, Intremap>();
   private readonly pnBase: number;
+  /** FREE pages that still hold old data (free_page does not clear a page). */
+  private readonly staleFree: number[] = [];
+  /** Absent entries whose address bits still name a page of the right type (what a freed mapping leaves). */
+  readonly staleLinks: Link[] = [];
   broken?: string;
 
   constructor(
@@ -169,6 +173,11 @@ export class World {
     this.st = new State(layout);
     this.r = new Rand(`diff:${handler}:${seed}`);
     this.pnBase = this.r.chance(0.2) ? 0 : this.r.chance(0.1) ? NPAGE - 200 : this.r.int(NPAGE - 200);
+    for (let k = 4 + this.r.int(6); k > 0; k--) {
+      const pn = (this.pnBase + this.r.int(200)) % NPAGE;
+      this.staleFree.push(pn);
+      for (let w = 1 + this.r.int(4); w > 0; w--) this.st.set('pages', [pn, this.r.int(512)], this.r.u64());
+    }
     this.build();
   }
 
@@ -196,8 +205,10 @@ export class World {
 
   // ------------------------------------------------------------ building
 
-  /** A page number not used yet (near this world's window, sometimes 0 or the last page). */
+  /** A page number not used yet (near this world's window, sometimes 0 or the last page, often one with stale contents). */
   freePn(): number {
+    const stale = this.staleFree.filter((pn) => !this.pages.has(pn));
+    if (stale.length && this.r.chance(0.3)) return this.r.pick(stale);
     for (let i = 0; i < 1000; i++) {
       const pn = this.r.chance(0.03) ? this.r.pick([0, NPAGE - 1]) : (this.pnBase + this.r.int(200)) % NPAGE;
       if (!this.pages.has(pn)) return pn;
@@ -267,6 +278,15 @@ export class World {
       this.links.push({ from, index, to, fromType });
       if (sub === PT.FRAME) this.scribble(to, this.r.int(3));
       else if (depth > 0) this.grow(to, sub, owner, depth - 1, iommu);
+    }
+    // An absent entry that still names a page of the sub type (a mapping whose present bit was cleared).
+    const sub = iommu ? IOMMU_SUB[fromType] : X86_SUB[fromType];
+    const named = sub === undefined ? [] : this.pagesWhere(sub, owner);
+    if (!iommu && named.length && this.r.chance(0.4)) {
+      const to = this.r.pick(named);
+      const index = this.emptySlot(from);
+      this.setWord(from, index, this.pte(to, this.x86Perm() & ~PTE_P));
+      this.staleLinks.push({ from, index, to, fromType });
     }
     // Junk beside the real entries: present entries to nowhere in particular, absent ones with bits set.
     for (let k = this.r.int(3); k > 0; k--) {
@@ -829,7 +849,8 @@ function allocTable(fromType: number): ArgGen {
 /** (from, index, to) of a present link of current at `fromType`, sometimes perturbed. */
 function linkArgs(w: World, fromType: number): [bigint, bigint, bigint] {
   const r = w.r;
-  const l = w.link(fromType, r.chance(0.85) ? w.current : undefined);
+  const stale = w.staleLinks.filter((x) => x.fromType === fromType && w.pages.get(x.from)?.owner === w.current);
+  const l = stale.length && r.chance(0.15) ? r.pick(stale) : w.link(fromType, r.chance(0.85) ? w.current : undefined);
   if (!l || r.chance(0.15)) {
     const from = w.pn(fromType, w.current);
     return [from, w.index(from, 2), w.pn(X86_SUB[fromType] ?? IOMMU_SUB[fromType], w.current)];
@@ -971,6 +992,12 @@ export const ARGS: Record<string, ArgGen> = {
   sys_ack_intr: (w) => [M(w.r.int(256))],
   sys_alloc_io_bitmap: (w) => {
     const r = w.r;
+    // Two FREE pages followed by a used one.
+    const before = [...w.pages.keys()].filter((p) => p >= 2 && !w.pages.has(p - 1) && !w.pages.has(p - 2));
+    if (before.length && r.chance(0.1)) {
+      const p = r.pick(before);
+      return [M(p - 2), M(p - 1), M(p)];
+    }
     for (let i = 0; i < 100 && r.chance(0.85); i++) {
       const p = w.freePn();
       if (p + 2 < NPAGE && !w.pages.has(p + 1) && !w.pages.has(p + 2)) {
@@ -980,7 +1007,14 @@ export const ARGS: Record<string, ArgGen> = {
     const a = w.freeArg(3);
     return r.chance(0.5) ? [a, a + 1n, a + 2n] : [a, w.freeArg(3), w.freeArg(3)];
   },
-  sys_alloc_port: (w) => [w.port('free')],
+  sys_alloc_port: (w) => {
+    // A used bitmap is mostly ones (sys_alloc_io_bitmap fills it so): set the port's word in both pages.
+    const port = w.port('free');
+    const cur = w.procs.get(w.current);
+    const word = Number(port % 0x8000n) >> 6;
+    for (const b of [cur?.ioA, cur?.ioB]) if (b !== undefined && w.r.chance(0.8)) w.st.set('pages', [b, word], w.r.chance(0.7) ? M64 : w.r.u64());
+    return [port];
+  },
   sys_reclaim_port: (w) => [w.port('zombie')],
   extintr: (w) => [w.vector('owned')],
 };

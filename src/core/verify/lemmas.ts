@@ -309,8 +309,9 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
   });
   // Invariants the invariants alone do not carry over: upstream proves them
   // next to each lemma, so they hold if every lemma's assumption suffices.
-  const retry = invPost.filter((f) => invariants.get(f.name)!.status !== 'proved');
-  const retryOutcome = new Map<string, ObligationResult[]>(retry.map((f) => [f.name, []]));
+  // One lemma that does not suffice settles it: no more retries.
+  let retry = invPost.filter((f) => invariants.get(f.name)!.status !== 'proved');
+  const retried = new Map<string, number>(retry.map((f) => [f.name, 0]));
 
   // A lemma included in others (nr_pages_refcnt in both isolation lemmas) is
   // proved once, from its own assumptions; those are part of every including
@@ -345,14 +346,15 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
     results.push(summarise(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started));
     if (retry.length > 0) {
       const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts, touched);
-      retry.forEach((f, i) => retryOutcome.get(f.name)!.push({ ...again.results[i], name: lemma.name }));
+      retry.forEach((f, i) => retried.set(f.name, retried.get(f.name)! + (again.results[i].ms ?? 0)));
+      retry = retry.filter((_, i) => again.results[i].status === 'proved');
     }
   }
-  for (const f of retry) {
-    const perLemma = retryOutcome.get(f.name)!;
-    if (perLemma.length > 0 && perLemma.every((r) => r.status === 'proved')) {
+  // What every lemma's assumption carried over holds.
+  if (lemmas.length > 0) {
+    for (const f of retry) {
       const first = invariants.get(f.name)!;
-      invariants.set(f.name, { name: f.name, status: 'proved', ms: first.ms + perLemma.reduce((a, r) => a + (r.ms ?? 0), 0) });
+      invariants.set(f.name, { name: f.name, status: 'proved', ms: first.ms + retried.get(f.name)! });
     }
   }
   return { lemmas: results, invariants: [...invariants.values()] };

@@ -36,7 +36,10 @@ let file = '';
 for (const line of g.stdout.split('\n')) {
   const m = /^File '(.*)'/.exec(line);
   if (m) file = m[1];
-  else if (file.startsWith(KERNEL_DIR) && /^(Lines|Branches|Taken)/.test(line)) console.log(`${file.slice(KERNEL_DIR.length + 1)}: ${line}`);
+  else if (line.startsWith('Creating')) file = 'total';
+  else if (/^(Lines|Branches|Taken)/.test(line) && (file === 'total' || file.startsWith(KERNEL_DIR))) {
+    console.log(`${file === 'total' ? 'all kernel files' : file.slice(KERNEL_DIR.length + 1)}: ${line}`);
+  }
 }
 console.log(`\n${cases.length} cases. Lines no case reached (gcov '#####'):`);
 for (const f of kernel) {

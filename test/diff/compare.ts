@@ -148,10 +148,13 @@ function compareUnguarded(model: Model, layout: Layout, driver: NativeDriver, c:
   const ret = ev(model.ret);
   if (ret !== nat.ret) bad.push(`return value: ours ${hex(ret)}, gcc ${hex(nat.ret)}`);
 
-  // Flags. #tlbinv is compared at every pid below NPROC, at gcc's pids and at the arguments.
+  // Flags. #tlbinv is compared at every pid below NPROC, at gcc's pids, at current and at every argument.
   const pids = new Set<bigint>(Array.from({ length: NPROC }, (_, i) => BigInt(i)));
   for (const p of nat.tlb) pids.add(p);
-  c.handler.args.forEach((a, i) => a.sort === 'pid_t' && pids.add(c.args[i]));
+  c.handler.args.forEach((a, i) => {
+    pids.add(c.args[i]);
+    pids.add(BigInt.asUintN(64, BigInt.asIntN(a.width, c.args[i])));
+  });
   pids.add(c.state.get('current', []));
   const nativeTlb = new Set(nat.tlb);
   for (const p of pids) {

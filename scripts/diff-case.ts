@@ -10,7 +10,7 @@
  * (to see how a kernel change shows up).
  */
 import { readFileSync } from 'node:fs';
-import { handlerIndex, report, runCases, setup } from '../test/diff/run.ts';
+import { cleanup, handlerIndex, report, runCases, setup } from '../test/diff/run.ts';
 
 function main(): void {
   const argv = process.argv.slice(2);
@@ -49,6 +49,7 @@ function main(): void {
       console.log(report(r, 1000));
     }
   }
+  cleanup(s);
   console.log(bad ? `${bad} of ${results.length} cases disagree` : `all ${results.length} cases agree`);
   process.exitCode = bad ? 1 : 0;
 }

@@ -11,7 +11,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { KERNEL_DIR, runNative } from '../test/diff/native.ts';
-import { setup } from '../test/diff/run.ts';
+import { cleanup, setup } from '../test/diff/run.ts';
 import { generateCase } from '../test/diff/world.ts';
 
 const argv = process.argv.slice(2);
@@ -54,3 +54,4 @@ for (const f of kernel) {
     if (m) console.log(`  ${f}:${m[1]}: ${m[2].trim()}`);
   }
 }
+cleanup(s);

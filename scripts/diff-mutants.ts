@@ -9,29 +9,26 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseProgram } from '../src/core/c/index.ts';
 import { ROOT } from '../test/diff/native.ts';
-import { handlerIndex, kernelSources, runCases, setup } from '../test/diff/run.ts';
+import { cleanup, handlerIndex, runCases, setup, withOverrides } from '../test/diff/run.ts';
 
 const n = Number(process.argv[2] ?? 300);
 const dir = join(ROOT, 'test/cases/mutants');
 // One native driver for all: the mutants change our side only.
 const base = setup();
-const { files, units } = kernelSources();
 const missed: string[] = [];
 let total = 0;
 for (const handler of readdirSync(dir).sort()) {
   for (const f of readdirSync(join(dir, handler)).filter((x) => x.endsWith('.c')).sort()) {
     const path = join(dir, handler, f);
     const text = readFileSync(path, 'utf8');
-    const r = parseProgram(files, units, [{ path, text }]);
-    if (!r.ok) throw new Error(`${handler}/${f} does not parse: ${r.errors[0].message}`);
-    const results = runCases({ ...base, program: r.program }, handlerIndex(handler), Array.from({ length: n }, (_, i) => i));
+    const results = runCases(withOverrides(base, [{ path, text }]), handlerIndex(handler), Array.from({ length: n }, (_, i) => i));
     const bad = results.filter((x) => x.outcome.mismatches.length > 0).length;
     total++;
     console.log(`${bad ? 'exposed' : 'MISSED '} ${handler}/${f}: ${bad} of ${n} cases disagree`);
     if (!bad) missed.push(`${handler}/${f}: ${text.split('\n')[1]?.replace(/^\/\/\s*/, '') ?? ''}`);
   }
 }
+cleanup(base);
 console.log(`\n${total - missed.length} of ${total} mutants exposed with ${n} cases each`);
 if (missed.length) console.log(`not exposed:\n  ${missed.join('\n  ')}`);

@@ -17,7 +17,7 @@ import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import type { Term } from '../../src/core/smt/term.ts';
 import { buildModel } from './compare.ts';
 import { HAS_GCC, ROOT, runNative } from './native.ts';
-import { type CaseResult, type Setup, handlerIndex, report, runCases, setup } from './run.ts';
+import { type CaseResult, type Setup, cleanup, handlerIndex, report, runCases, setup, withOverrides } from './run.ts';
 
 const CASES = Number(process.env.OSV_DIFF_CASES ?? 300);
 const SEED = Number(process.env.OSV_DIFF_SEED ?? 0);
@@ -49,6 +49,7 @@ describe.skipIf(!HAS_GCC)('the symbolic executor computes what gcc computes, on 
     s = setup();
   });
   afterAll(() => {
+    if (s) cleanup(s);
     // How the cases of each handler ended, for the record.
     if (stats.length) console.log(`differential: ${CASES} cases per handler from seed ${SEED}\n${stats.join('\n')}`);
   });
@@ -79,7 +80,7 @@ describe.skipIf(!HAS_GCC)('the symbolic executor computes what gcc computes, on 
 
   it('reports a kernel change on one side as a disagreement (a mutant linked into our executor only)', () => {
     const mutant = join(ROOT, 'test/cases/mutants/sys_kill/kill-running.c');
-    const m = setup([{ path: mutant, text: readFileSync(mutant, 'utf8') }]);
+    const m = withOverrides(s, [{ path: mutant, text: readFileSync(mutant, 'utf8') }]);
     const results: CaseResult[] = runCases(m, handlerIndex('sys_kill'), Array.from({ length: 60 }, (_, i) => i));
     const bad = results.filter((r) => r.outcome.mismatches.length > 0);
     expect(bad.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 import { type CProgram, type Override, parseProgram } from '../../src/core/c/index.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { KERNEL_DIR, type BuildOptions, type NativeDriver, type NativeResult, buildDriver, runNative } from './native.ts';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Model, type Outcome, buildModel, compareCase } from './compare.ts';
 import { Layout } from './layout.ts';
@@ -26,14 +26,30 @@ export function kernelSources(): { files: Map<string, string>; units: string[] }
   return { files, units: [...files.keys()].filter((f) => f.endsWith('.c')).sort() };
 }
 
-/** Parses the kernel (with `overrides` on our side only) and builds the native driver from the unchanged kernel. */
-export function setup(overrides: readonly Override[] = [], build: BuildOptions = {}): Setup {
+/** The kernel as our executor sees it, with `overrides` linked over it (our side only). */
+export function parseKernel(overrides: readonly Override[] = []): CProgram {
   const { files, units } = kernelSources();
   const r = parseProgram(files, units, overrides);
   if (!r.ok) throw new Error(r.errors.map((e) => e.detail ?? e.message).join('\n'));
-  const layout = new Layout(r.program);
+  return r.program;
+}
+
+/** Parses the kernel (with `overrides` on our side only) and builds the native driver from the unchanged kernel. */
+export function setup(overrides: readonly Override[] = [], build: BuildOptions = {}): Setup {
+  const program = parseKernel(overrides);
+  const layout = new Layout(program);
   const driver = buildDriver(layout, build);
-  return { program: r.program, layout, driver, addr: new Map(driver.globals.map((g) => [`&${g.name}`, g.addr])) };
+  return { program, layout, driver, addr: new Map(driver.globals.map((g) => [`&${g.name}`, g.addr])) };
+}
+
+/** The same native driver, with our side parsed again with `overrides` (a mutant, a suspected bug). */
+export function withOverrides(s: Setup, overrides: readonly Override[]): Setup {
+  return { ...s, program: parseKernel(overrides) };
+}
+
+/** Removes the driver's build directory. */
+export function cleanup(s: Setup): void {
+  rmSync(s.driver.dir, { recursive: true, force: true });
 }
 
 export interface CaseResult {

@@ -73,8 +73,12 @@ const BACKING: Record<string, Backing> = {
   'procs.ipc_page': b('proc_table.ipc_page', pidGuard),
   'procs.ipc_size': b('proc_table.ipc_size', pidGuard),
   'procs.ipc_fd': b('proc_table.ipc_fd', pidGuard),
+  // STATE.md relates ofile(pid, fd) to ofile[ZeroExt(32, fd)]; we use the
+  // sign extension C applies to an `int` index. Both are injective and agree
+  // on every valid fd (the only ones compared), and matching C's own index
+  // terms spares the solver proving sext(fd) == zext(fd) at every read.
   'procs.ofile': b('proc_table.ofile', (xs) => o.and(isPidValid(xs[0]), isFdValid(xs[1])), {
-    index: (xs) => [xs[0], o.zext(32, xs[1])],
+    index: (xs) => [xs[0], o.sext(32, xs[1])],
   }),
   'procs.nr_children': b('proc_table.nr_children', pidGuard),
   'procs.nr_fds': b('proc_table.nr_fds', pidGuard),

@@ -101,7 +101,7 @@ export function implInvariants(mem: CMemory, triggerMem: CMemory = mem): Quantif
       const fdOk = o.and(o.sge(fd, bvConst(0, 32)), o.slt(fd, bvConst(NOFILE, 32)));
       return o.implies(
         o.and(isPidValid(p), stateIs(mem, p, PS.PROC_SLEEPING), fdOk),
-        o.eq(rd(mem, 'proc_table.ofile', p, o.zext(32, fd)), u64(0)),
+        o.eq(rd(mem, 'proc_table.ofile', p, o.sext(32, fd)), u64(0)),
       );
     }),
     q('inv_page_owner', 'a page has a valid owner exactly when it is not FREE', [W], on(desc), ([pn]) =>

@@ -50,6 +50,9 @@ function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
   return evaluate(t, model, memo) === true;
 }
 
+/** Budget of the first, all-at-once query (ms). */
+const COMBINED_MS = 1500;
+
 /** Rounds of lazy instantiation before a query carries every instance. */
 const LAZY_ROUNDS = 6;
 
@@ -70,14 +73,14 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
   // again. Most obligations need none or a handful of the instances, and
   // small queries are much faster than one carrying them all. A model that
   // satisfies every instance is a genuine counterexample.
-  const check = async (goals: readonly Obligation[]): Promise<{ r: CheckResult; assumptions: Term[] }> => {
+  const check = async (goals: readonly { readonly goal: Term }[], timeoutMs = opts.timeoutMs): Promise<{ r: CheckResult; assumptions: Term[] }> => {
     const negated = o.not(o.and(...goals.map((g) => g.goal)));
     const assumptions = opts.assume([negated]);
     const active: Term[] = [];
     const used = new Set<number>();
     for (let round = 0; ; round++) {
       const all = round >= LAZY_ROUNDS;
-      const r = await engine.check([...(all ? assumptions : active), negated], { timeoutMs: opts.timeoutMs });
+      const r = await engine.check([...(all ? assumptions : active), negated], { timeoutMs });
       solverMs += r.ms;
       queries++;
       if (r.status !== 'sat' || all) return { r, assumptions };
@@ -108,38 +111,51 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
     return consistent;
   };
 
+  /** Proves one obligation on its own; one with parts, part by part (smaller queries). */
   const settleOne = async (ob: Obligation): Promise<void> => {
-    const { r, assumptions } = await check([ob]);
-    if (r.status === 'unsat') status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
-    else if (r.status === 'unknown') status.set(ob.name, { name: ob.name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
-    else if (!record(r.model, r.ms, [ob], assumptions)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
+    const started = Date.now();
+    const pieces = ob.parts && ob.parts.length > 1 ? ob.parts.filter((p) => !(p.goal.op === 'const' && p.goal.value === true)) : [ob];
+    let undecidedReason: string | undefined;
+    for (const piece of pieces) {
+      const { r, assumptions } = await check([piece]);
+      if (r.status === 'unsat') continue;
+      if (r.status === 'unknown') {
+        undecidedReason ??= r.reason;
+        continue;
+      }
+      if (!record(r.model, Date.now() - started, [ob], assumptions)) {
+        status.set(ob.name, { name: ob.name, status: 'unknown', ms: Date.now() - started, reason: REPLAY_FAILED });
+      }
+      return;
+    }
+    const ms = Date.now() - started;
+    if (undecidedReason === undefined) status.set(ob.name, { name: ob.name, status: 'proved', ms });
+    else status.set(ob.name, { name: ob.name, status: undecided(undecidedReason), ms, reason: undecidedReason });
   };
 
-  let pending = obligations.filter((ob) => {
+  const pending = obligations.filter((ob) => {
     if (ob.goal.op === 'const' && ob.goal.value === true) {
       status.set(ob.name, { name: ob.name, status: 'proved', ms: 0 });
       return false;
     }
     return true;
   });
-  while (pending.length > 0) {
-    const { r, assumptions } = await check(pending);
+  // All at once first, on a short budget: most steps are decided in one small
+  // query. A refuting model also names every obligation it falsifies. What is
+  // left is proved one obligation at a time, which is faster than one big
+  // disjunction when the step is hard.
+  if (pending.length > 0) {
+    const budget = Math.min(opts.timeoutMs ?? COMBINED_MS, COMBINED_MS);
+    const { r, assumptions } = await check(pending, pending.length === 1 ? opts.timeoutMs : budget);
     if (r.status === 'unsat') {
       for (const ob of pending) status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
-      break;
-    }
-    if (r.status === 'unknown') {
-      // A smaller query may still be decided: try each obligation on its own.
-      if (pending.length === 1) status.set(pending[0].name, { name: pending[0].name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
-      else for (const ob of pending) await settleOne(ob);
-      break;
-    }
-    if (!record(r.model, r.ms, pending, assumptions)) {
+    } else if (r.status === 'sat' && !record(r.model, r.ms, pending, assumptions)) {
       // Our evaluator disagrees with the solver's model: an internal error, never a proof.
       for (const ob of pending) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
-      break;
+    } else if (r.status === 'unknown' && pending.length === 1) {
+      status.set(pending[0].name, { name: pending[0].name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
     }
-    pending = pending.filter((ob) => !status.has(ob.name));
+    for (const ob of pending) if (!status.has(ob.name)) await settleOne(ob);
   }
 
   return {

@@ -10,6 +10,7 @@
  */
 import type { Z3HighLevel } from 'z3-solver';
 import type { Interpretation, Value } from './eval.ts';
+import { type FinalizerGate, finalizerGate } from './finalizer-gate.ts';
 import { toSmtLib } from './smtlib.ts';
 import { BOOL, type FuncDecl, type Term } from './term.ts';
 
@@ -60,9 +61,14 @@ function hasQuantifier(ts: readonly Term[]): boolean {
   return false;
 }
 
-/** Wraps an initialised z3-solver module. */
-export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'osvlab'): SmtEngine {
+/**
+ * Wraps an initialised z3-solver module. Pass the whole `init()` result: its
+ * low-level `Z3` object is where the finalizer gate is installed (without it,
+ * a garbage collection during a check can corrupt Z3's heap).
+ */
+export function createEngine(z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: object }, contextName = 'osvlab'): SmtEngine {
   const ctx: Ctx = z3.Context(contextName);
+  const gate: FinalizerGate = finalizerGate(z3.Z3);
   let inFlight = false;
   let queue: Promise<unknown> = Promise.resolve();
   const idle = (what: string) => {
@@ -116,7 +122,7 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'>, contextName = 'os
     const solver = hasQuantifier(assertions) ? new ctx.Solver() : ctx.AndThen('simplify', 'solve-eqs', 'smt').solver();
     if (options.timeoutMs && options.timeoutMs > 0) solver.set('timeout', Math.round(options.timeoutMs));
     solver.fromString(script.text);
-    const status = await solver.check();
+    const status = await gate.hold(() => solver.check());
     const ms = Date.now() - started;
     // Z3's memory lives in the WASM heap, which the JS garbage collector does
     // not see: release solvers and models explicitly so a long grading run

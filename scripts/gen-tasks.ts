@@ -8,8 +8,9 @@
  * it, and one solver query finds a state where the oracle and the mutant
  * disagree); every finished variant is verified in full with `verify()`
  * (buggy ones must come out `refuted`, correct ones `verified`). Verdicts are
- * cached in tasks/hv6/gen-cache.json by content, so a second run, or a run
- * that was killed, only does what is missing. Deterministic from --seed.
+ * cached in tasks/hv6/gen-cache.json by content (and dropped when
+ * VERIFIER_CODE_VERSION changes), so a second run, or a run that was killed,
+ * only does what is missing. Deterministic from --seed.
  *
  *   npm run tasks -- [--seed S] [--jobs N] [--fresh] [--timeout MS]
  */
@@ -18,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseProgram } from '../src/core/c/index.ts';
+import { lex, parseProgram } from '../src/core/c/index.ts';
 import { buildTask } from '../src/core/bench/build-task.ts';
 import { indexSource } from '../src/core/bench/c-source.ts';
 import { type Variant, composeVariant } from '../src/core/bench/inject.ts';
@@ -28,6 +29,7 @@ import { BUG_CLASSES, type Task } from '../src/core/bench/task.ts';
 import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { verify } from '../src/core/verify/index.ts';
+import { VERIFIER_CODE_VERSION } from '../src/core/version.ts';
 import { nodeEngine } from '../src/cli/z3-node.ts';
 import { tasksBundleText } from './bundle-lib.ts';
 
@@ -37,7 +39,9 @@ const CACHE = join(ROOT, 'tasks/hv6/gen-cache.json');
 const GCC_FLAGS = ['-std=gnu11', '-fsyntax-only', '-ffreestanding', '-nostdinc', '-Wall', '-Werror', '-I', join(ROOT, 'tasks/hv6/kernel')];
 export const DEFAULT_SEED = 'osvlab-hv6-1';
 
+/** One check for a worker: `quick` is the one-query screening, `full` is `verify()`. */
 interface FullJob {
+  readonly kind: 'quick' | 'full';
   readonly handler: string;
   readonly spec: string;
   readonly implSource: string;
@@ -52,9 +56,10 @@ async function worker(): Promise<void> {
   process.on('message', async (msg: { id: number; job: FullJob }) => {
     const started = Date.now();
     let status: string;
+    const { kind, handler, spec, implSource, timeoutMs } = msg.job;
     try {
-      const v = await verify({ handler: msg.job.handler, spec: msg.job.spec, implSource: msg.job.implSource, timeoutMs: msg.job.timeoutMs }, { engine });
-      status = v.status;
+      if (kind === 'quick') status = links(implSource) ? await quickRefute({ handler, spec, implSource, timeoutMs }, engine) : 'no-link';
+      else status = (await verify({ handler, spec, implSource, timeoutMs }, { engine })).status;
     } catch (e) {
       status = `error: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -63,33 +68,54 @@ async function worker(): Promise<void> {
   process.send!({ ready: true });
 }
 
-/** A few forked verifier processes, fed from one queue. */
+/**
+ * A few forked verifier processes, fed from one queue. A worker that dies
+ * (Z3's WASM build now and then fails with "memory access out of bounds") is
+ * replaced, and its job is tried again on the new worker, twice at most.
+ */
 class Pool {
-  private readonly workers: ChildProcess[] = [];
   private readonly idle: ChildProcess[] = [];
-  private readonly queue: { id: number; job: FullJob; resolve: (r: { status: string; ms: number }) => void }[] = [];
-  private readonly pending = new Map<number, (r: { status: string; ms: number }) => void>();
+  private readonly busy = new Map<ChildProcess, Job>();
+  private readonly queue: Job[] = [];
   private next = 0;
+  private closed = false;
 
   constructor(size: number) {
-    for (let i = 0; i < size; i++) {
-      const w = fork(process.argv[1], ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      w.on('message', (m: { ready?: boolean; id?: number; status?: string; ms?: number }) => {
-        if (!m.ready) {
-          const done = this.pending.get(m.id!)!;
-          this.pending.delete(m.id!);
-          done({ status: m.status!, ms: m.ms! });
-        }
-        this.idle.push(w);
-        this.pump();
-      });
-      this.workers.push(w);
-    }
+    for (let i = 0; i < size; i++) this.spawn();
+  }
+
+  private spawn(): void {
+    const w = fork(process.argv[1], ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    w.on('message', (m: { ready?: boolean; id?: number; status?: string; ms?: number }) => {
+      if (!m.ready) {
+        const job = this.busy.get(w)!;
+        this.busy.delete(w);
+        job.resolve({ status: m.status!, ms: m.ms! });
+      }
+      this.idle.push(w);
+      this.pump();
+    });
+    w.on('exit', () => {
+      const i = this.idle.indexOf(w);
+      if (i >= 0) this.idle.splice(i, 1);
+      const job = this.busy.get(w);
+      this.busy.delete(w);
+      if (this.closed) return;
+      if (job) {
+        if (job.tries < 2) this.queue.unshift({ ...job, tries: job.tries + 1 });
+        else job.resolve({ status: 'error: the verifier process died', ms: 0 });
+      }
+      this.spawn();
+    });
   }
 
   run(job: FullJob): Promise<{ status: string; ms: number }> {
     return new Promise((resolve) => {
-      this.queue.push({ id: this.next++, job, resolve });
+      // Screening first: the planner waits for it, while full verifications only have to finish by the end.
+      const entry = { id: this.next++, job, tries: 0, resolve };
+      const firstFull = this.queue.findIndex((j) => j.job.kind !== 'quick');
+      if (job.kind === 'quick' && firstFull >= 0) this.queue.splice(firstFull, 0, entry);
+      else this.queue.push(entry);
       this.pump();
     });
   }
@@ -97,18 +123,39 @@ class Pool {
   private pump(): void {
     while (this.idle.length && this.queue.length) {
       const w = this.idle.shift()!;
-      const { id, job, resolve } = this.queue.shift()!;
-      this.pending.set(id, resolve);
-      w.send({ id, job });
+      const job = this.queue.shift()!;
+      this.busy.set(w, job);
+      w.send({ id: job.id, job: job.job });
     }
   }
 
   close(): void {
-    for (const w of this.workers) w.kill();
+    this.closed = true;
+    for (const w of [...this.idle, ...this.busy.keys()]) w.kill();
   }
 }
 
+interface Job {
+  readonly id: number;
+  readonly job: FullJob;
+  readonly tries: number;
+  readonly resolve: (r: { status: string; ms: number }) => void;
+}
+
 // ------------------------------------------------------------------ the cache
+
+/**
+ * The kernel as the verifier sees it: a hash of its token stream, so that a
+ * change to the kernel's comments or layout keeps the cached verdicts (a
+ * change to its code does not).
+ */
+const KERNEL_TOKENS = (() => {
+  const h = createHash('sha256');
+  for (const [path, text] of [...KERNEL.files].sort(([a], [b]) => a.localeCompare(b))) {
+    h.update(`${path}\0${lex(path, text).tokens.map((t) => t.text).join(' ')}\0`);
+  }
+  return h.digest('hex').slice(0, 16);
+})();
 
 interface CacheEntry {
   gcc?: string;
@@ -122,12 +169,21 @@ class VerdictCache {
   private dirty = 0;
 
   constructor(private readonly path: string, fresh: boolean) {
-    this.entries = !fresh && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')).entries ?? {}) : {};
+    const file = !fresh && existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+    this.entries = file.entries ?? {};
+    // Verdicts from another version of the verifier are stale; gcc's are not.
+    if (file.verifier !== undefined && file.verifier !== VERIFIER_CODE_VERSION) {
+      for (const e of Object.values(this.entries)) {
+        delete e.quick;
+        delete e.full;
+        delete e.ms;
+      }
+    }
   }
 
   static key(handler: string, implSource: string): string {
     const spec = oracleSpec(handler) ?? '';
-    return createHash('sha256').update(`${KERNEL.kernelHash}\0${handler}\0${spec}\0${implSource}`).digest('hex').slice(0, 24);
+    return createHash('sha256').update(`${KERNEL_TOKENS}\0${handler}\0${spec}\0${implSource}`).digest('hex').slice(0, 24);
   }
 
   get(key: string): CacheEntry {
@@ -143,7 +199,7 @@ class VerdictCache {
     if (!this.dirty) return;
     const sorted = Object.fromEntries(Object.entries(this.entries).sort(([a], [b]) => a.localeCompare(b)));
     const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ format: 1, kernelHash: KERNEL.kernelHash, entries: sorted }, null, 1)}\n`);
+    writeFileSync(tmp, `${JSON.stringify({ format: 1, verifier: VERIFIER_CODE_VERSION, kernelTokens: KERNEL_TOKENS, entries: sorted }, null, 1)}\n`);
     renameSync(tmp, this.path);
     this.dirty = 0;
   }
@@ -197,8 +253,9 @@ async function main(): Promise<void> {
   if (!kernel.ok) throw new Error(`the kernel does not compile: ${kernel.errors[0].message}`);
   const ctx = { program: kernel.program, index: indexSource(kernel.program) };
   const handlers = HANDLERS.filter((h) => h.inBenchmark).map((h) => h.name);
+  const missing = handlers.filter((h) => KERNEL.descriptions[h] === undefined || oracleSpec(h) === undefined);
+  if (missing.length) throw new Error(`no description or oracle spec in the content bundle for ${missing.join(', ')} (npm run bundle?)`);
   const cache = new VerdictCache(CACHE, flags.fresh);
-  const engine = await nodeEngine();
   const pool = new Pool(flags.jobs);
   const fulls = new Map<string, Promise<string>>();
   let screens = 0;
@@ -211,7 +268,7 @@ async function main(): Promise<void> {
     if (known) return Promise.resolve(known);
     let p = fulls.get(key);
     if (!p) {
-      p = pool.run({ handler, spec: oracleSpec(handler)!, implSource, timeoutMs: flags.timeoutMs }).then((r) => {
+      p = pool.run({ kind: 'full', handler, spec: oracleSpec(handler)!, implSource, timeoutMs: flags.timeoutMs }).then((r) => {
         // A crashed or unfinished verification is not a verdict: leave it uncached so a rerun retries it.
         if (!r.status.startsWith('error')) cache.set(key, { full: r.status, ms: r.ms });
         log(`verify ${handler} ${implSource ? 'variant' : 'kernel'}: ${r.status} (${fmt(r.ms)})`);
@@ -234,14 +291,9 @@ async function main(): Promise<void> {
       return c.quick === 'refuted';
     }
     screens++;
-    let verdict: string;
-    try {
-      verdict = links(v.override) ? await quickRefute({ handler, spec: oracleSpec(handler)!, implSource: v.override, timeoutMs: flags.timeoutMs }, engine) : 'no-link';
-    } catch (e) {
-      log(`screen ${handler}: ${e instanceof Error ? e.message : e}`);
-      return false;
-    }
-    if (verdict !== 'unknown') cache.set(key, { quick: verdict });
+    // Screening runs in the pool too, so a crash of Z3 costs a worker, not the run.
+    const { status: verdict } = await pool.run({ kind: 'quick', handler, spec: oracleSpec(handler)!, implSource: v.override, timeoutMs: flags.timeoutMs });
+    if (verdict === 'refuted' || verdict === 'equivalent' || verdict === 'no-link') cache.set(key, { quick: verdict });
     log(`  screen ${handler} ${what}: ${verdict}`);
     return verdict === 'refuted';
   };
@@ -255,11 +307,19 @@ async function main(): Promise<void> {
       ctx,
       handlers,
       seed: flags.seed,
+      parallel: flags.jobs,
       screen: (h, m) => check(h, composeVariant(ctx, h, [m]), m.id),
       accept: async (v) => {
-        const ok = await check(v.handler, v, v.mutations.map((m) => m.id).join(' + '));
-        if (ok) void full(v.handler, v.override);
-        return ok;
+        if (!(await check(v.handler, v, v.mutations.map((m) => m.id).join(' + ')))) return false;
+        try {
+          // The task must build (its shown code holds every mutated function) before the variant is taken.
+          await buildTask(KERNEL, kernel.program, v.handler, 1, v);
+        } catch (e) {
+          log(`  ${v.handler}: cannot build a task from this variant: ${e instanceof Error ? e.message : e}`);
+          return false;
+        }
+        void full(v.handler, v.override);
+        return true;
       },
       log,
     });

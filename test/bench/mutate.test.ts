@@ -246,4 +246,12 @@ describe('mutation operators', () => {
     expect(conflicts(drop, inv)).toBe(true);
     expect(() => composeVariant(ctx, 'sys_give', [drop, inv])).toThrow(/overlaps/);
   });
+
+  it('refuses a bug in a helper that another bug of the variant no longer calls', () => {
+    const inHelper = find('off-by-one-bound', (x) => x.function === 'is_pid_valid');
+    const dropCall = find('drop-check', (x) => x.description.includes('is_pid_valid'));
+    expect(() => composeVariant(ctx, 'sys_give', [inHelper, dropCall])).toThrow(/no longer calls/);
+    const otherCheck = find('drop-check', (x) => x.description.includes('EACCES'));
+    expect(composeVariant(ctx, 'sys_give', [inHelper, otherCheck]).mutations).toHaveLength(2);
+  });
 });

@@ -29,6 +29,15 @@ export async function taskHash(task: Omit<Task, 'hash'> | Task): Promise<string>
   return sha256Hex(canonicalJson(rest));
 }
 
+const indexes = new WeakMap<CProgram, ReturnType<typeof indexSource>>();
+
+/** The source index of a program, built once per program. */
+function indexOf(program: CProgram): ReturnType<typeof indexSource> {
+  let ix = indexes.get(program);
+  if (!ix) indexes.set(program, (ix = indexSource(program)));
+  return ix;
+}
+
 function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
@@ -49,7 +58,7 @@ export async function buildTask(
   const description = kernel.descriptions[handler];
   if (description === undefined) throw new Error(`no description for ${handler}`);
   const program = variant ? linkVariant(kernel, variant.override) : kernelProgram;
-  const shown = extractCode(program, handler, indexSource(program));
+  const shown = extractCode(program, handler, indexOf(program));
   const provenance: Provenance[] = [];
   if (variant) {
     variant.mutations.forEach((m, i) => {
@@ -72,7 +81,7 @@ export async function buildTask(
   const task: Omit<Task, 'hash'> = {
     id: `${handler}-v${index}`,
     handler,
-    declaration: declarationOf(indexSource(kernelProgram), handler),
+    declaration: declarationOf(indexOf(kernelProgram), handler),
     description,
     code: shown.text,
     bug_classes: BUG_CLASSES.filter((c) => classes.has(c)),

@@ -9,6 +9,7 @@
  * to a .c file are repeated. Everything is ordered callees first.
  */
 import { type SourceItem, referencedNames } from './c-source.ts';
+import { walk } from './c-walk.ts';
 import { callClosure, callGraph } from './extract.ts';
 import type { Mutation, MutationContext, TextEdit } from './mutate.ts';
 
@@ -86,6 +87,31 @@ export function applyMutations(
 }
 
 /**
+ * The functions `handler` still reaches once `mutations` are applied: a call
+ * inside an edited range whose new text no longer names the callee is gone
+ * (a removed check, a dropped guard).
+ */
+export function reachableAfter(ctx: MutationContext, handler: string, mutations: readonly Mutation[]): Set<string> {
+  const edits = mutations.flatMap((m) => m.edits.map((e) => ({ file: m.file, ...e })));
+  const removed = (file: string, offset: number, end: number, callee: string) =>
+    edits.some((e) => e.file === file && e.offset <= offset && end <= e.end && !new RegExp(`\\b${callee}\\s*\\(`).test(e.text));
+  const live = new Set<string>();
+  const visit = (name: string): void => {
+    if (live.has(name)) return;
+    live.add(name);
+    const def = ctx.index.functions.get(name)?.def;
+    if (!def) return;
+    walk(def.body, (n) => {
+      if (n.kind !== 'call') return;
+      const callee = ctx.program.sema.callees.get(n)?.name ?? n.callee.name;
+      if (!removed(n.span.file, n.span.offset, n.span.endOffset, callee)) visit(callee);
+    });
+  };
+  visit(handler);
+  return live;
+}
+
+/**
  * The variant of `handler` with `mutations` applied. Throws VariantConflict
  * when two mutations edit overlapping text or a mutation is not in a
  * function the handler reaches.
@@ -99,6 +125,10 @@ export function composeVariant(ctx: MutationContext, handler: string, mutations:
     }
   }
   const { functions, anchors } = applyMutations(ctx, mutations);
+  const live = reachableAfter(ctx, handler, mutations);
+  for (const m of mutations) {
+    if (!live.has(m.function)) throw new VariantConflict(`${m.id} is in code that another mutation of the variant no longer calls`);
+  }
 
   const needed = new Set(functions.keys());
   const reaches = (from: string, to: string, seen = new Set<string>()): boolean => {

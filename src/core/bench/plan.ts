@@ -38,6 +38,8 @@ export interface PlanDeps {
   readonly classTargets?: Readonly<Record<BugClass, number>>;
   /** Is this single mutation a real bug of the handler (it compiles and the oracle refutes it)? */
   screen(handler: string, m: Mutation): Promise<boolean>;
+  /** How many candidate mutations to screen at once (default 1). */
+  readonly parallel?: number;
   /** Is the finished variant acceptable (it compiles and the oracle refutes it)? */
   accept(v: Variant): Promise<boolean>;
   log?(line: string): void;
@@ -126,10 +128,15 @@ export async function planVariants(deps: PlanDeps): Promise<PlannedVariant[]> {
     for (const m of list) perFn.set(m.function, (perFn.get(m.function) ?? 0) + 1);
     const usedHere = used.get(h) ?? new Set();
     const weight = (m: Mutation) => ((m.function === h ? 3 : 1) / perFn.get(m.function)!) * (usedHere.has(m.id) ? 0.15 : 1);
-    let tries = 0;
-    for (const m of weightedOrder(list, weight, r)) {
-      if (tries++ >= 8) break;
-      if (await screen(h, m)) return m;
+    // The first candidate in this order that passes screening; `parallel` of them are screened at a
+    // time, which changes how fast the answer comes, not which one it is.
+    const ordered = weightedOrder(list, weight, r).slice(0, 8);
+    const width = Math.max(1, deps.parallel ?? 1);
+    for (let i = 0; i < ordered.length; i += width) {
+      const window = ordered.slice(i, i + width);
+      const ok = await Promise.all(window.map((m) => screen(h, m)));
+      const k = ok.indexOf(true);
+      if (k >= 0) return window[k];
     }
     return undefined;
   };

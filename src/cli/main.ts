@@ -26,7 +26,7 @@ commands:
   grade --responses FILE.jsonl [--json]
   run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
   report DIR [--json]
-  bench [--handlers a,b] [--runs N]
+  bench [--handlers a,b] [--runs N] [--lemmas] [--json]
 `;
 
 /** Runs the CLI; returns the process exit code. */

@@ -1,10 +1,13 @@
 /**
- * `osvlab bench [--handlers a,b] [--runs N] [--json]`: cold verification time
- * of every handler's oracle (median of N runs), refinement only; and the
- * totals. The kernel is parsed once first (reported separately).
+ * `osvlab bench [--handlers a,b] [--runs N] [--lemmas] [--json]`: cold
+ * verification time of every handler's oracle (median of N runs) and the
+ * totals; with `--lemmas`, the declarative checks (spec invariants and every
+ * lemma) are timed too and summarised separately. The kernel is parsed once
+ * first (reported separately).
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { HANDLERS, findHandler } from '../../core/kernel/handlers.ts';
+import { checkDeclarative } from '../../core/verify/declarative.ts';
 import { clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { nodeEngine } from '../z3-node.ts';
@@ -17,7 +20,8 @@ function quantile(xs: number[], q: number): number {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout'], flags: ['json'] });
+  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout'], flags: ['json', 'lemmas'] });
+  const lemmas = args.flags.has('lemmas');
   const runs = Math.max(1, intOption(args, 'runs', 3));
   const timeoutMs = intOption(args, 'timeout', 60000);
   const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
@@ -26,7 +30,8 @@ export async function run(argv: string[]): Promise<number> {
   const t0 = Date.now();
   loadProgram('');
   const parseMs = Date.now() - t0;
-  const rows: { handler: string; median: number; runs: number[]; status: string }[] = [];
+  const rows: { handler: string; median: number; runs: number[]; status: string; lemmas?: { median: number; runs: number[]; status: string } }[] = [];
+  const json = args.flags.has('json');
   for (const name of names) {
     const h = findHandler(name)!;
     const spec = oracleSpec(h.name);
@@ -40,9 +45,23 @@ export async function run(argv: string[]): Promise<number> {
       times.push(Math.round(performance.now() - started));
       status = v.status;
     }
-    const row = { handler: h.name, median: quantile(times, 0.5), runs: times, status };
+    const row: (typeof rows)[number] = { handler: h.name, median: quantile(times, 0.5), runs: times, status };
+    if (lemmas) {
+      const ltimes: number[] = [];
+      let lstatus = '';
+      for (let i = 0; i < runs; i++) {
+        const started = performance.now();
+        const d = await checkDeclarative(h.name, spec, engine, { timeoutMs }); // its own exclusive job
+        ltimes.push(Math.round(performance.now() - started));
+        lstatus = d.status;
+      }
+      row.lemmas = { median: quantile(ltimes, 0.5), runs: ltimes, status: lstatus };
+    }
     rows.push(row);
-    if (!args.flags.has('json')) process.stdout.write(`${h.name.padEnd(26)} ${String(row.median).padStart(7)} ms  ${status}  [${times.join(', ')}]\n`);
+    if (!json) {
+      const l = row.lemmas ? `   lemmas ${String(row.lemmas.median).padStart(7)} ms  ${row.lemmas.status}  [${row.lemmas.runs.join(', ')}]` : '';
+      process.stdout.write(`${h.name.padEnd(26)} ${String(row.median).padStart(7)} ms  ${status}  [${times.join(', ')}]${l}\n`);
+    }
   }
   const medians = rows.map((r) => r.median);
   const summary = {
@@ -53,10 +72,23 @@ export async function run(argv: string[]): Promise<number> {
     total: medians.reduce((a, b) => a + b, 0),
     notVerified: rows.filter((r) => r.status !== 'verified').map((r) => r.handler),
   };
-  if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ rows, summary })}\n`);
+  const lemmaMedians = rows.flatMap((r) => (r.lemmas ? [r.lemmas.median] : []));
+  const lemmaSummary = lemmas
+    ? {
+        median: quantile(lemmaMedians, 0.5),
+        p90: quantile(lemmaMedians, 0.9),
+        total: lemmaMedians.reduce((a, b) => a + b, 0),
+        notProved: rows.filter((r) => r.lemmas && r.lemmas.status !== 'proved').map((r) => r.handler),
+      }
+    : undefined;
+  if (json) process.stdout.write(`${JSON.stringify({ rows, summary, ...(lemmaSummary ? { lemmas: lemmaSummary } : {}) })}\n`);
   else {
     process.stdout.write(`\nkernel parse: ${parseMs} ms\nrefinement over ${summary.handlers} handlers: median ${summary.median} ms, p90 ${summary.p90} ms, total ${summary.total} ms (sum of medians)\n`);
     if (summary.notVerified.length) process.stdout.write(`not verified: ${summary.notVerified.join(', ')}\n`);
+    if (lemmaSummary) {
+      process.stdout.write(`lemmas over ${lemmaMedians.length} handlers: median ${lemmaSummary.median} ms, p90 ${lemmaSummary.p90} ms, total ${lemmaSummary.total} ms (sum of medians)\n`);
+      if (lemmaSummary.notProved.length) process.stdout.write(`lemmas not proved: ${lemmaSummary.notProved.join(', ')}\n`);
+    }
   }
-  return summary.notVerified.length ? 1 : 0;
+  return summary.notVerified.length || lemmaSummary?.notProved.length ? 1 : 0;
 }

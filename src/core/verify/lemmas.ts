@@ -361,13 +361,11 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
 }
 
 /**
- * Runs `job` as one exclusive job on the engine when the engine serialises
- * jobs (Z3 calls must not overlap); these checks are top-level jobs, so never
- * call them from inside another job.
+ * Runs `job` as one exclusive job on the engine (Z3 calls must not overlap);
+ * these checks are top-level jobs, so never call them from inside another job.
  */
 function exclusive<T>(engine: SmtEngine, job: () => Promise<T>): Promise<T> {
-  const e = engine as SmtEngine & { exclusive?: <U>(j: () => Promise<U>) => Promise<U> };
-  return e.exclusive ? e.exclusive(job) : job();
+  return engine.exclusive(job);
 }
 
 /**

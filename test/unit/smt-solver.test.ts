@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { init } from 'z3-solver';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { EngineDeadError, createEngine } from '../../src/core/smt/solver.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { evaluate } from '../../src/core/smt/eval.ts';
 import { bvConst, variable } from '../../src/core/smt/term.ts';
@@ -24,5 +26,37 @@ describe('Z3 engine', () => {
     expect(evaluate(goal, r.model)).toBe(true);
     const xv = r.model.constant('x', 64) as bigint;
     expect(xv > 100n && xv < 200n).toBe(true);
+  });
+});
+
+describe('Z3 engine watchdog', () => {
+  it('declares the engine dead when a check neither finishes nor stops when interrupted', async () => {
+    // Fault injection: the real Z3 context, except that its solvers' check()
+    // never settles, as when Z3's pthread has crashed.
+    const z3 = await init();
+    const wedge = <T extends object>(solver: T): T =>
+      new Proxy(solver, { get: (s, k) => (k === 'check' ? () => new Promise(() => {}) : Reflect.get(s, k)) });
+    const wedged = {
+      Z3: z3.Z3,
+      Context: (name: string) => {
+        const ctx = z3.Context(name);
+        return new Proxy(ctx, {
+          get: (c, k) =>
+            k === 'AndThen'
+              ? (...t: unknown[]) => {
+                  const tactic = (c.AndThen as (...a: unknown[]) => { solver(): object })(...t);
+                  return { solver: () => wedge(tactic.solver()) };
+                }
+              : Reflect.get(c, k),
+        });
+      },
+    } as unknown as Parameters<typeof createEngine>[0];
+    const engine = createEngine(wedged, 'wedged', { watchdogGraceMs: 200 });
+    const x = variable('x', 8);
+    const started = Date.now();
+    await expect(engine.check([o.eq(x, bvConst(1, 8))], { timeoutMs: 100 })).rejects.toThrow(EngineDeadError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    // Later checks fail at once instead of hanging.
+    await expect(engine.check([o.eq(x, bvConst(2, 8))], { timeoutMs: 100 })).rejects.toThrow(/stopped responding/);
   });
 });

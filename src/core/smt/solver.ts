@@ -48,6 +48,20 @@ export interface SmtEngine {
   exclusive<T>(job: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * How long past its own timeout a check may run before it is interrupted, and
+ * how long after the interrupt before the engine is declared dead.
+ */
+const WATCHDOG_GRACE_MS = 10_000;
+
+/** Z3 stopped answering: every later check on this engine fails with this. */
+export class EngineDeadError extends Error {
+  constructor(ms: number) {
+    super(`Z3 stopped responding: a query ran ${ms} ms, past its timeout, and did not stop when interrupted; restart the verifier`);
+    this.name = 'EngineDeadError';
+  }
+}
+
 function hasQuantifier(ts: readonly Term[]): boolean {
   const seen = new Set<number>();
   const stack = [...ts];
@@ -66,10 +80,15 @@ function hasQuantifier(ts: readonly Term[]): boolean {
  * low-level `Z3` object is where the finalizer gate is installed (without it,
  * a garbage collection during a check can corrupt Z3's heap).
  */
-export function createEngine(z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: object }, contextName = 'osvlab'): SmtEngine {
+export function createEngine(
+  z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: object },
+  contextName = 'osvlab',
+  { watchdogGraceMs = WATCHDOG_GRACE_MS }: { readonly watchdogGraceMs?: number } = {},
+): SmtEngine {
   const ctx: Ctx = z3.Context(contextName);
   const gate: FinalizerGate = finalizerGate(z3.Z3);
   let inFlight = false;
+  let dead: EngineDeadError | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const idle = (what: string) => {
     if (inFlight) throw new Error(`internal error: ${what} while a Z3 query is running (queries must not overlap)`);
@@ -102,6 +121,7 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: o
     },
 
     async check(assertions, options = {}) {
+      if (dead) throw dead;
       idle('a second query started');
       inFlight = true;
       try {
@@ -111,6 +131,35 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: o
       }
     },
   };
+
+  /**
+   * A check whose pthread died (a crashed Z3) never settles and would hang
+   * every caller. Past its timeout plus a grace period it is interrupted; if
+   * even that does not end it, the engine is dead. The gate stays held (the
+   * native side may still be running), so no frees touch its heap.
+   */
+  function watched<T>(check: Promise<T>, timeoutMs: number, started: number): Promise<T> {
+    if (!(timeoutMs > 0)) return check;
+    return new Promise<T>((resolve, reject) => {
+      let timer = setTimeout(() => {
+        ctx.interrupt();
+        timer = setTimeout(() => {
+          dead = new EngineDeadError(Date.now() - started);
+          reject(dead);
+        }, watchdogGraceMs);
+      }, timeoutMs + watchdogGraceMs);
+      check.then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
+    });
+  }
 
   async function checkNow(assertions: readonly Term[], options: CheckOptions): Promise<CheckResult> {
     const started = Date.now();
@@ -122,7 +171,7 @@ export function createEngine(z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: o
     const solver = hasQuantifier(assertions) ? new ctx.Solver() : ctx.AndThen('simplify', 'solve-eqs', 'smt').solver();
     if (options.timeoutMs && options.timeoutMs > 0) solver.set('timeout', Math.round(options.timeoutMs));
     solver.fromString(script.text);
-    const status = await gate.hold(() => solver.check());
+    const status = await watched(gate.hold(() => solver.check()), options.timeoutMs ?? 0, started);
     const ms = Date.now() - started;
     // Z3's memory lives in the WASM heap, which the JS garbage collector does
     // not see: release solvers and models explicitly so a long grading run

@@ -85,6 +85,8 @@ export class GradePool {
   }
 
   private finish(slot: Slot): void {
+    // An idle worker must not keep the process alive; a busy one must (see pump).
+    slot.worker.unref();
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
@@ -104,6 +106,9 @@ export class GradePool {
       if (slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
+      // Keep the process alive while a job is pending: otherwise a CLI awaiting
+      // only gradings has an empty event loop and Node exits (code 13) mid-run.
+      slot.worker.ref();
       void slot.ready.then(() => {
         if (slot.job !== job) return;
         slot.timer = setTimeout(() => {

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { init } from 'z3-solver';
+import { nodeZ3 } from '../../src/cli/z3-node.ts';
 import { finalizerGate } from '../../src/core/smt/finalizer-gate.ts';
 
 describe('finalizer gate', () => {
   it('defers native frees while a check runs and drains them after', async () => {
-    const z3 = await init();
+    const z3 = await nodeZ3();
     const gate = finalizerGate(z3.Z3);
     expect(finalizerGate(z3.Z3)).toBe(gate);
     const ctx = z3.Context('gate');

@@ -45,7 +45,7 @@ describe('task browser', () => {
     await expect.poll(() => page.locator('[data-testid="variant"]').inputValue()).toBe('sys_dup-v1');
     await page.click('[data-testid="reveal-bug"]');
     await page.waitForSelector('[data-testid="bug-diff"] .monaco-diff-editor');
-    await expect.poll(() => page.locator('[data-testid="bug-diff"] .line-insert, [data-testid="bug-diff"] .char-insert').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-testid="bug-diff"] .line-insert, [data-testid="bug-diff"] .char-insert, [data-testid="bug-diff"] .line-delete, [data-testid="bug-diff"] .char-delete').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await screenshot(page, 'playground-reveal-bug');
     await context.close();
   });

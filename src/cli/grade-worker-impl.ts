@@ -3,8 +3,7 @@
  * time on request from the pool (grade-pool.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { gradeResponse } from '../core/bench/grade.ts';
-import { checkDeclarative } from '../core/verify/declarative.ts';
+import { gradeResponse, strictChecker } from '../core/bench/grade.ts';
 import type { Task } from '../core/bench/task.ts';
 import { nodeEngine } from './z3-node.ts';
 
@@ -22,9 +21,7 @@ const port = parentPort!;
 port.on('message', async (job: Job) => {
   try {
     const engine = await nodeEngine();
-    const strictCheck = job.strict
-      ? async (handler: string, spec: string) => (await checkDeclarative(handler, spec, engine, { timeoutMs: job.timeoutMs })).status === 'proved'
-      : undefined;
+    const strictCheck = job.strict ? strictChecker(engine, job.timeoutMs) : undefined;
     const result = await gradeResponse(job.task, job.response, { engine, timeoutMs: job.timeoutMs, variants: job.variants, strictCheck });
     port.postMessage({ id: job.id, ok: true, result });
   } catch (e) {

@@ -13,6 +13,8 @@ export interface GradeOptions {
   readonly timeoutMs?: number;
   /** Every variant of the task's handler, for the variant matrix. */
   readonly variants?: readonly Task[];
+  /** Run the declarative checks on passing answers (the `strict` grade). */
+  readonly strict?: boolean;
 }
 
 /** What the page asks the verifier to prove (mirrors `core/verify` `verify()`). */

@@ -7,7 +7,7 @@
  * loads Z3.
  */
 import * as Comlink from 'comlink';
-import { gradeResponse } from '../core/bench/grade.ts';
+import { gradeResponse, strictChecker } from '../core/bench/grade.ts';
 import type { GradeResult } from '../core/bench/grade-types.ts';
 import type { Task } from '../core/bench/task.ts';
 import { evaluate } from '../core/smt/eval.ts';
@@ -103,12 +103,14 @@ const api: VerifierApi = {
   },
 
   async verify(req: VerifyRequest): Promise<Verdict> {
-    // Only what core/verify takes: the task id and the strict flag are the page's business.
-    return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs }, { engine: await getEngine() });
+    // Only what core/verify takes: the task id is the page's business.
+    return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, { engine: await getEngine() });
   },
 
   async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
-    return gradeResponse(task, response, { engine: await getEngine(), timeoutMs: options.timeoutMs, variants: options.variants });
+    const engine = await getEngine();
+    const strictCheck = options.strict ? strictChecker(engine, options.timeoutMs) : undefined;
+    return gradeResponse(task, response, { engine, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck });
   },
 
   async check(source: string, handler: string): Promise<Diagnostic[]> {

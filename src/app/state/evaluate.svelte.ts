@@ -184,7 +184,7 @@ export class EvaluateState {
         buildRepairPrompt,
         grade: (task, text) => {
           const variants = TASKS.filter((t) => t.handler === task.handler);
-          return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: 30_000, variants }), { hardTimeoutMs: 600_000 });
+          return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: 30_000, variants, strict: true }), { hardTimeoutMs: 600_000 });
         },
         client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
         store: repository(),

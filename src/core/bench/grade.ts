@@ -8,6 +8,7 @@
 import { codeFrame } from '../span.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import type { KernelContent } from '../kernel/content.ts';
+import { checkDeclarative } from '../verify/declarative.ts';
 import { ImplementationError, verify } from '../verify/index.ts';
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
@@ -121,4 +122,9 @@ export function handlerOnlyTask(handler: string): Task {
     impl_override: '',
     hash: '',
   };
+}
+
+/** The `strict` grade's check: the declarative layer proves the spec's step. */
+export function strictChecker(engine: SmtEngine, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
+  return async (handler, spec) => (await checkDeclarative(handler, spec, engine, { timeoutMs })).status === 'proved';
 }

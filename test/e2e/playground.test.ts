@@ -110,6 +110,21 @@ describe('playground', () => {
     await context.close();
   }, 300_000);
 
+  it('with "Invariants and lemmas" on, also proves the declarative checks', async () => {
+    const { page, context } = await newPage(env.browser);
+    await openPlayground(page);
+    await setEditorText(page, ORACLE_KILL);
+    await page.check('[data-testid="strict"]');
+    expect(await verify(page)).toBe('verified');
+    const names = await page.locator('[data-testid="obligations"] code').allTextContents();
+    // Refinement's obligations, then every lemma and spec invariant.
+    expect(names).toContain('cond');
+    expect(names).toContain('isolation');
+    expect(names).toContain('nr_children_refcnt');
+    expect(names.some((n) => n.startsWith('inv: '))).toBe(true);
+    await context.close();
+  }, 300_000);
+
   it('refutes a wrong spec and shows the counterexample table', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);

@@ -23,6 +23,8 @@ interface Slot {
   ready: Promise<void>;
   job?: Pending;
   timer?: ReturnType<typeof setTimeout>;
+  /** The handler of the last answer it graded (see pump). */
+  lastHandler?: string;
 }
 
 export interface GradePoolOptions {
@@ -104,8 +106,12 @@ export class GradePool {
   private pump(): void {
     for (const slot of this.slots) {
       if (slot.job || this.queue.length === 0) continue;
-      const job = this.queue.shift()!;
+      // Affinity: a worker takes the next answer for the handler it graded
+      // last if one is queued, so repeated specs hit that worker's memo.
+      const same = this.queue.findIndex((j) => j.task.handler === slot.lastHandler);
+      const job = this.queue.splice(same >= 0 ? same : 0, 1)[0];
       slot.job = job;
+      slot.lastHandler = job.task.handler;
       // Keep the process alive while a job is pending: otherwise a CLI awaiting
       // only gradings has an empty event loop and Node exits (code 13) mid-run.
       slot.worker.ref();

@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { gradeResponse, strictChecker } from '../core/bench/grade.ts';
+import { GradeMemo } from '../core/bench/grade-memo.ts';
 import type { Task } from '../core/bench/task.ts';
 import { nodeEngine } from './z3-node.ts';
 
@@ -18,11 +19,13 @@ interface Job {
 }
 
 const port = parentPort!;
+/** This worker's verdicts, reused for a spec it has graded before. */
+const memo = new GradeMemo();
 port.on('message', async (job: Job) => {
   try {
     const engine = await nodeEngine();
     const strictCheck = job.strict ? strictChecker(engine, job.timeoutMs) : undefined;
-    const result = await gradeResponse(job.task, job.response, { engine, timeoutMs: job.timeoutMs, variants: job.variants, strictCheck });
+    const result = await gradeResponse(job.task, job.response, { engine, timeoutMs: job.timeoutMs, variants: job.variants, strictCheck, memo });
     port.postMessage({ id: job.id, ok: true, result });
   } catch (e) {
     port.postMessage({ id: job.id, ok: false, message: e instanceof Error ? e.message : String(e) });

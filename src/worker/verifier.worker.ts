@@ -8,6 +8,7 @@
  */
 import * as Comlink from 'comlink';
 import { gradeResponse, strictChecker } from '../core/bench/grade.ts';
+import { GradeMemo } from '../core/bench/grade-memo.ts';
 import type { GradeResult } from '../core/bench/grade-types.ts';
 import type { Task } from '../core/bench/task.ts';
 import { evaluate } from '../core/smt/eval.ts';
@@ -23,6 +24,8 @@ import { loadZ3 } from './z3-browser.ts';
 
 let engine: Promise<SmtEngine> | undefined;
 let initMs = 0;
+/** This worker's verdicts, reused when a run grades a spec it has graded before. */
+const memo = new GradeMemo();
 
 function getEngine(): Promise<SmtEngine> {
   engine ??= (async () => {
@@ -110,7 +113,7 @@ const api: VerifierApi = {
   async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
     const engine = await getEngine();
     const strictCheck = options.strict ? strictChecker(engine, options.timeoutMs) : undefined;
-    return gradeResponse(task, response, { engine, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck });
+    return gradeResponse(task, response, { engine, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo });
   },
 
   async check(source: string, handler: string): Promise<Diagnostic[]> {

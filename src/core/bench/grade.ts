@@ -9,9 +9,10 @@ import { codeFrame } from '../span.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import type { KernelContent } from '../kernel/content.ts';
 import { checkDeclarative } from '../verify/declarative.ts';
-import { ImplementationError, verify } from '../verify/index.ts';
+import { ImplementationError, type VerifyRequest, verify } from '../verify/index.ts';
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
+import type { GradeMemo } from './grade-memo.ts';
 import type { GradeCategory, GradeResult } from './grade-types.ts';
 import type { Task } from './task.ts';
 
@@ -24,6 +25,8 @@ export interface GradeEnv {
   readonly variants?: readonly Task[];
   /** The declarative checks for `strict` (omit to skip). */
   readonly strictCheck?: (handler: string, spec: string) => Promise<boolean>;
+  /** Verdicts already computed by this grader (omit to verify everything afresh). */
+  readonly memo?: GradeMemo;
 }
 
 export function categoryOf(v: Verdict): GradeCategory {
@@ -73,7 +76,9 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
     };
   }
   const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs };
-  const verdict = await verify(base, { engine: env.engine, kernel: env.kernel });
+  const verifyEnv = { engine: env.engine, kernel: env.kernel };
+  const check = (req: VerifyRequest) => (env.memo ? env.memo.verify(req, verifyEnv) : verify(req, verifyEnv));
+  const verdict = await check(base);
   const category = categoryOf(verdict);
   let bugFollowing: boolean | undefined;
   let matrix: Record<string, VerdictStatus> | undefined;
@@ -81,7 +86,7 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
     const statusOn = async (implSource: string): Promise<VerdictStatus> => {
       if (!implSource.trim()) return verdict.status;
       try {
-        return (await verify({ ...base, implSource }, { engine: env.engine, kernel: env.kernel })).status;
+        return (await check({ ...base, implSource })).status;
       } catch (e) {
         if (e instanceof ImplementationError) return 'unknown';
         throw e;
@@ -95,7 +100,11 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
       for (const v of env.variants) matrix[v.id] = await statusOn(v.impl_override);
     }
   }
-  const strict = category === 'pass' && env.strictCheck ? await env.strictCheck(task.handler, spec) : undefined;
+  const strictCheck = env.strictCheck;
+  const strict =
+    category === 'pass' && strictCheck
+      ? await (env.memo ? env.memo.strict(task.handler, spec, strictCheck) : strictCheck(task.handler, spec))
+      : undefined;
   return {
     category,
     extracted: spec,

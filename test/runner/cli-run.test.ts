@@ -20,6 +20,8 @@ import { type FakeProvider, type FakeReply, type ReceivedRequest, startFakeProvi
 
 const ROOT = join(__dirname, '../..');
 const KEY = 'sk-local-test-key-0001';
+/** Per test: each spawns the CLI one to three times and grades with Z3, on a machine that may be busy. */
+const TIMEOUT_MS = 240_000;
 /** Text of every repair prompt (src/core/bench/prompt.ts buildRepairPrompt). */
 const REPAIR_MARK = 'The verifier did not accept this specification';
 
@@ -82,7 +84,7 @@ interface CliResult {
 
 /** Starts `osvlab ARGS` as a user would (async: the fake server lives in this process). */
 function startCli(args: readonly string[]): { child: ChildProcess; result: Promise<CliResult> } {
-  const env = { ...process.env, OSVLAB_API_KEY: KEY };
+  const env: NodeJS.ProcessEnv = { ...process.env, OSVLAB_API_KEY: KEY };
   delete env.OPENAI_API_KEY;
   const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
@@ -296,6 +298,8 @@ describe('osvlab run against the fake provider', () => {
 
     // Bug-following: every graded first answer on a buggy variant is a sample; the sys_dup-v1 answer drops
     // exactly the increment its injected bug drops, so it refines the buggy code and follows the bug.
+    // (A precondition on the generated tasks: if they are regenerated with another bug here, pick another answer.)
+    expect(task('sys_dup-v1').provenance.map((p) => `${p.operator}: ${p.description}`)).toEqual(['drop-increment: removed "p->nr_fds++;"']);
     const buggy = selected.filter((t) => t.bug_count > 0);
     expect(m.bugFollowing).toEqual({ samples: buggy.length, following: 1, rate: 1 / buggy.length });
     expect(attempt('sys_dup-v1', 0).grade!.bugFollowing).toBe(true);
@@ -319,7 +323,7 @@ describe('osvlab run against the fake provider', () => {
     // A local base URL costs nothing; every answered attempt has a latency.
     expect(m.cost).toEqual({ usd: 0, unpriced: 0 });
     expect(m.latency.count).toBe(expectedRequests);
-  });
+  }, TIMEOUT_MS);
 
   it('a run killed with SIGKILL resumes on rerun without asking any answered prompt again', async () => {
     const ids = ['sys_set_runnable-v0', 'sys_set_runnable-v1', 'sys_set_runnable-v2', 'sys_set_runnable-v3',
@@ -366,7 +370,7 @@ describe('osvlab run against the fake provider', () => {
     expect(rep.pass_at_k).toEqual({ 1: 1 });
     expect(rep.attempts.map((a: any) => a.task_id).sort()).toEqual([...ids].sort());
     expect(completeLines(join(dir, 'cache.jsonl'))).toHaveLength(ids.length);
-  });
+  }, TIMEOUT_MS);
 
   it('SIGTERM cancels the run (exit 3, status cancelled) and a rerun finishes it', async () => {
     const ids = ['sys_set_runnable-v0', 'sys_reclaim_port-v0'];
@@ -399,7 +403,7 @@ describe('osvlab run against the fake provider', () => {
     expect(done.run.status).toBe('done');
     expect(done.metrics.samples).toBe(2);
     expect(done.pass_at_k).toEqual({ 1: 1 });
-  });
+  }, TIMEOUT_MS);
 
   it('a 429 with Retry-After is waited out and retried; the run completes with correct metrics', async () => {
     const ids = ['sys_dup-v0', 'sys_set_runnable-v0'];
@@ -429,7 +433,7 @@ describe('osvlab run against the fake provider', () => {
     const { attempts } = await storedRun(dir);
     expect(attempts).toHaveLength(ids.length);
     expect(attempts.filter((x) => x.error)).toEqual([]);
-  });
+  }, TIMEOUT_MS);
 
   it('answers without code (prose, empty text) are graded as syntax failures, not crashes', async () => {
     const ids = ['sys_close-v0', 'sys_reclaim_port-v0'];
@@ -453,5 +457,5 @@ describe('osvlab run against the fake provider', () => {
       expect(a.grade!.diagnosis).toContain('contains no code');
     }
     expect(attempts.find((a) => a.taskId === 'sys_reclaim_port-v0')!.response!.text).toBe('');
-  });
+  }, TIMEOUT_MS);
 });

@@ -288,10 +288,12 @@ function selectLemmas(only?: readonly string[]): Lemma[] {
 
 /**
  * The declarative checks of one handler's spec step: the spec invariants and
- * each selected lemma are preserved from `pre` to `post`.
+ * each selected lemma are preserved from `pre` to `post`. It runs as one
+ * engine job (`SmtEngine.exclusive`), as do the corollary and initial-state
+ * checks: never call them from inside another job.
  */
 export function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
-  return exclusive(engine, () => checkLemmasNow(input, engine, opts));
+  return engine.exclusive(() => checkLemmasNow(input, engine, opts));
 }
 
 async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
@@ -360,13 +362,6 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
   return { lemmas: results, invariants: [...invariants.values()] };
 }
 
-/**
- * Runs `job` as one exclusive job on the engine (Z3 calls must not overlap);
- * these checks are top-level jobs, so never call them from inside another job.
- */
-function exclusive<T>(engine: SmtEngine, job: () => Promise<T>): Promise<T> {
-  return engine.exclusive(job);
-}
 
 /**
  * Proves every fact of `goals` (skolemised, derived facts skipped) from the
@@ -380,7 +375,7 @@ export function proveFrom(
   engine: SmtEngine,
   opts: LemmaOptions = {},
 ): Promise<LemmaResult> {
-  return exclusive(engine, async () => {
+  return engine.exclusive(async () => {
     const r = await proveFacts(goals.filter((f) => !isDerived(f)), assumed, name, engine, opts);
     return summarise(name, r.results, r.ms);
   });
@@ -393,7 +388,7 @@ const initialCache = new WeakMap<SmtEngine, Promise<LemmaResult[]>>();
 export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number } = {}): Promise<LemmaResult[]> {
   let hit = corollaryCache.get(engine);
   if (!hit) {
-    hit = exclusive(engine, async () => {
+    hit = engine.exclusive(async () => {
       const out: LemmaResult[] = [];
       for (const c of COROLLARIES) {
         const s = freshState(`cor.${c.name}.`);
@@ -417,7 +412,7 @@ export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number }
 export function checkInitial(engine: SmtEngine, opts: { timeoutMs?: number } = {}): Promise<LemmaResult[]> {
   let hit = initialCache.get(engine);
   if (!hit) {
-    hit = exclusive(engine, async () => {
+    hit = engine.exclusive(async () => {
       const w = bootWitness();
       const groups: [string, Quantified[]][] = [
         ['spec_invariants', specInvariants(w)],

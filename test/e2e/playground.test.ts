@@ -13,6 +13,7 @@ const env = useSite();
 
 
 const ORACLE_KILL = readFileSync(join(ROOT, 'tasks/hv6/specs/sys_kill.py'), 'utf8');
+const ORACLE_CLONE = readFileSync(join(ROOT, 'tasks/hv6/specs/clone_proc.py'), 'utf8');
 
 // Wrong on purpose: a killed RUNNING process is turned into a zombie at once,
 // but the kernel only marks it; the refutation shows procs.state.
@@ -141,15 +142,18 @@ describe('playground', () => {
 
   it('cancels a running verification at once, and a newer Verify supersedes an older one', async () => {
     const { page, context } = await newPage(env.browser);
-    await openPlayground(page);
+    // clone_proc is the slowest handler to verify (seconds, where sys_kill
+    // now takes a fraction of one), so both runs are still going when they
+    // are cancelled or superseded.
+    await openPlayground(page, 'clone_proc');
     await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 60_000 });
-    await setEditorText(page, ORACLE_KILL);
+    await setEditorText(page, ORACLE_CLONE);
     const respawns = async () => Number(await page.locator('[data-testid="engine-status"]').getAttribute('data-respawns'));
     const before = await respawns();
 
     await page.click('[data-testid="verify"]');
     await page.waitForSelector('[data-testid="progress"]');
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(300);
     const t0 = Date.now();
     await page.click('[data-testid="cancel"]');
     await page.waitForSelector('[data-testid="cancelled"]', { timeout: 5000 });
@@ -164,7 +168,7 @@ describe('playground', () => {
     // Verify twice: the first run is superseded (its worker stopped), the second answers.
     await page.click('[data-testid="verify"]');
     await page.waitForSelector('[data-testid="progress"]');
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(300);
     await page.keyboard.press('Control+Enter');
     await page.waitForSelector('[data-testid="verdict"]', { timeout: 180_000 });
     expect(await page.locator('[data-testid="verdict"]').getAttribute('data-status')).toBe('verified');

@@ -152,11 +152,12 @@ describe('adaptive concurrency', () => {
   it('a 429 storm cuts the requests in flight at the server to one', async () => {
     const clock = new FakeClock();
     const c = client(clock, { limiter: new AdaptiveLimiter({ max: 8, recoverAfter: 100 }) });
-    // Every reply is slow enough for requests to overlap; the first wave of 8 is rate limited.
+    // Every storm reply is slow (500 ms) so the first wave of 8 overlaps at the server even on a
+    // loaded machine (40 ms was not always enough); it is rate limited.
     let n = 0;
     let afterStorm = 0;
     fake.respond(() => {
-      if (++n <= 8) return { kind: 'slow', ms: 40, reply: { kind: 'rate-limit', retryAfter: '1' } };
+      if (++n <= 8) return { kind: 'slow', ms: 500, reply: { kind: 'rate-limit', retryAfter: '1' } };
       afterStorm = Math.max(afterStorm, fake.inFlight);
       return { kind: 'slow', ms: 10, reply: { kind: 'text', text: 'ok' } };
     });

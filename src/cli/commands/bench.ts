@@ -19,6 +19,25 @@ function quantile(xs: number[], q: number): number {
   return s[i];
 }
 
+interface Timing {
+  readonly median: number;
+  readonly runs: number[];
+  /** The outcome of the last run. */
+  readonly status: string;
+}
+
+/** Runs `job` `runs` times, one after another; the wall time of each and their median. */
+async function timeRuns(runs: number, job: () => Promise<string>): Promise<Timing> {
+  const times: number[] = [];
+  let status = '';
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    status = await job();
+    times.push(Math.round(performance.now() - started));
+  }
+  return { median: quantile(times, 0.5), runs: times, status };
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout'], flags: ['json', 'lemmas'] });
   const lemmas = args.flags.has('lemmas');
@@ -30,37 +49,23 @@ export async function run(argv: string[]): Promise<number> {
   const t0 = Date.now();
   loadProgram('');
   const parseMs = Date.now() - t0;
-  const rows: { handler: string; median: number; runs: number[]; status: string; lemmas?: { median: number; runs: number[]; status: string } }[] = [];
+  const rows: (Timing & { handler: string; lemmas?: Timing })[] = [];
   const json = args.flags.has('json');
   for (const name of names) {
     const h = findHandler(name)!;
     const spec = oracleSpec(h.name);
     if (!spec) continue;
-    const times: number[] = [];
-    let status = '';
-    for (let i = 0; i < runs; i++) {
+    const refinement = await timeRuns(runs, async () => {
       clearVerifierCaches();
-      const started = performance.now();
-      const v = await verify({ handler: h.name, spec, timeoutMs }, { engine });
-      times.push(Math.round(performance.now() - started));
-      status = v.status;
-    }
-    const row: (typeof rows)[number] = { handler: h.name, median: quantile(times, 0.5), runs: times, status };
-    if (lemmas) {
-      const ltimes: number[] = [];
-      let lstatus = '';
-      for (let i = 0; i < runs; i++) {
-        const started = performance.now();
-        const d = await checkDeclarative(h.name, spec, engine, { timeoutMs }); // its own exclusive job
-        ltimes.push(Math.round(performance.now() - started));
-        lstatus = d.status;
-      }
-      row.lemmas = { median: quantile(ltimes, 0.5), runs: ltimes, status: lstatus };
-    }
+      return (await verify({ handler: h.name, spec, timeoutMs }, { engine })).status;
+    });
+    // checkDeclarative is its own engine job.
+    const declarative = lemmas ? await timeRuns(runs, async () => (await checkDeclarative(h.name, spec, engine, { timeoutMs })).status) : undefined;
+    const row = { handler: h.name, ...refinement, ...(declarative ? { lemmas: declarative } : {}) };
     rows.push(row);
     if (!json) {
       const l = row.lemmas ? `   lemmas ${String(row.lemmas.median).padStart(7)} ms  ${row.lemmas.status}  [${row.lemmas.runs.join(', ')}]` : '';
-      process.stdout.write(`${h.name.padEnd(26)} ${String(row.median).padStart(7)} ms  ${status}  [${times.join(', ')}]${l}\n`);
+      process.stdout.write(`${h.name.padEnd(26)} ${String(row.median).padStart(7)} ms  ${row.status}  [${row.runs.join(', ')}]${l}\n`);
     }
   }
   const medians = rows.map((r) => r.median);

@@ -2,7 +2,7 @@
  * Random concrete kernel states and handler arguments for the differential
  * test (docs/differential.md). A case is a function of (handler, seed) only.
  *
- * The state mostly satisfies the representation invariants (STATE.md 5.3):
+ * The state mostly satisfies the representation invariants (docs/hv6-model.md §5.3):
  * a RUNNING valid `current`; live processes own a PML4 and two PROC_DATA
  * pages; sleeping ones own their IPC frame; a page is owned by a valid pid
  * iff it is not FREE; fd slots hold 0 or a valid fn with matching refcnts;

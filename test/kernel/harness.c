@@ -1,8 +1,8 @@
 /*
  * Runs the kernel for real: supplies the hooks, boots a small system the
- * way hv6 does (SYSCALLS.md section 11), then drives every handler through
+ * way hv6 does (docs/hv6-model.md §7.3), then drives every handler through
  * success and failure paths with concrete expectations. After every step it
- * checks the representation invariants (STATE.md 5.3) and the reference
+ * checks the representation invariants (docs/hv6-model.md §5.3) and the reference
  * counts against a recount. Built and run by test/kernel/gcc.test.ts.
  * Prints "ok <n>" on success; on a failure, the line and what went wrong.
  */

@@ -1,6 +1,6 @@
 /*
  * Compile-time checks of the kernel's layout and constants against the hv6
- * interface (STATE.md sections 1 and 2.11). gcc compiles this file in
+ * interface (docs/hv6-model.md §1 and §2.11). gcc compiles this file in
  * test/kernel/gcc.test.ts; a wrong size or value fails the build.
  */
 #include "kernel.h"

@@ -1,7 +1,7 @@
 /**
  * Hand-built spec steps for the lemma tests: small state editors written
  * with the MapFn API (independent of the spec interpreter), including the
- * Refcnt swap of STATE.md 4.6.
+ * Refcnt swap of docs/hv6-model.md §4.6.
  */
 import { type MapFn, updateMap } from '../../src/core/smt/fn.ts';
 import * as o from '../../src/core/smt/ops.ts';
@@ -37,7 +37,7 @@ export class Step {
     return this.with(path, updateMap(v, prefix, value));
   }
 
-  /** Refcnt `path[owner][owned] += 1` (STATE.md 4.6). */
+  /** Refcnt `path[owner][owned] += 1` (docs/hv6-model.md §4.6). */
   inc(path: string, owner: Term, owned: Term[]): Step {
     return this.bump(path, owner, owned, +1);
   }

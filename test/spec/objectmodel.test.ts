@@ -1,5 +1,5 @@
 /**
- * The kernel-state object model of the dialect (STATE.md 4.3-4.7) on
+ * The kernel-state object model of the dialect (docs/hv6-model.md §4.3-4.7) on
  * symbolic states: results are compared with reference semantics written
  * over concrete values, under many pseudo-random interpretations.
  */
@@ -220,7 +220,7 @@ def f(old, pid, fd):
   });
 });
 
-describe('Refcnt ghost permutation (STATE.md 4.6)', () => {
+describe('Refcnt ghost permutation (docs/hv6-model.md §4.6)', () => {
   type Cnt = { ref: bigint; slotOf: (z: bigint) => bigint; objAt: (s: bigint) => bigint };
 
   function checkRefcnt(pre: RefcntValue, post: RefcntValue, m: RandomModel, owner: bigint, x: bigint, delta: 1n | -1n, ownerBits = 64) {

@@ -1,5 +1,5 @@
 /**
- * Realistic hv6-style specs, written here from SYSCALLS.md, run through the
+ * Realistic hv6-style specs, written here from docs/hv6-model.md and the descriptions, run through the
  * interpreter and checked against reference semantics over concrete values
  * (many pseudo-random interpretations of the symbolic pre-state). When the
  * oracle spec of the same handler exists in tasks/hv6/specs/, Z3 checks that

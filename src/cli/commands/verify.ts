@@ -68,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   return EXIT[verdict.status];
 }
 
-/** The DESIGN.md JSON shape: {handler, verdict:{status, failed?, counterexample?, error?:{code,message,line,column}}, ms}. */
+/** The JSON shape of docs/design.md §7: {handler, verdict:{status, failed?, counterexample?, error?:{code,message,line,column}}, ms}. */
 export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
   const verdict: Record<string, unknown> = { status: v.status };
   if (v.status === 'refuted') {

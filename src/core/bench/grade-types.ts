@@ -1,5 +1,5 @@
 /**
- * What grading one model answer produces (DESIGN.md "Grading a model's answer").
+ * What grading one model answer produces (docs/design.md §4).
  */
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 

@@ -1,7 +1,6 @@
 /**
- * Grading one model answer for one task (DESIGN.md "Grading a model's
- * answer"): extract the spec, verify it against the correct implementation
- * (pass / syntax / semantic / timeout), then, on request, the declarative
+ * Grading one model answer for one task (docs/design.md §4): extract the
+ * spec, verify it against the correct implementation (pass / syntax / semantic / timeout), then, on request, the declarative
  * checks (strict), the shown buggy variant (bug-following) and every variant
  * of the handler (the matrix).
  */

@@ -1,5 +1,5 @@
 /**
- * Constants, sorts and enumerations of the hv6 interface (STATE.md section 1).
+ * Constants, sorts and enumerations of the hv6 interface (docs/hv6-model.md §1).
  * These are the values the `dt` namespace of the spec dialect exposes and the
  * values the kernel's C headers define; a test checks the two agree.
  */

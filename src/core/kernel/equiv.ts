@@ -1,6 +1,6 @@
 /**
  * The equivalence between the C kernel's globals and the abstract state
- * (STATE.md 2.2-2.10): for every implementation-backed field, which C memory
+ * (docs/hv6-model.md §2.2-2.10): for every implementation-backed field, which C memory
  * entry backs it, how its indices map to C indices, how a C value maps to the
  * abstract value, and under which guard the two are compared.
  *
@@ -73,7 +73,7 @@ const BACKING: Record<string, Backing> = {
   'procs.ipc_page': b('proc_table.ipc_page', pidGuard),
   'procs.ipc_size': b('proc_table.ipc_size', pidGuard),
   'procs.ipc_fd': b('proc_table.ipc_fd', pidGuard),
-  // STATE.md relates ofile(pid, fd) to ofile[ZeroExt(32, fd)]; we use the
+  // docs/hv6-model.md §2.3 relates ofile(pid, fd) to ofile[ZeroExt(32, fd)]; we use the
   // sign extension C applies to an `int` index. Both are injective and agree
   // on every valid fd (the only ones compared), and matching C's own index
   // terms spares the solver proving sext(fd) == zext(fd) at every read.

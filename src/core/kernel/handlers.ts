@@ -1,5 +1,5 @@
 /**
- * The 50 verified hv6 handlers (SYSCALLS.md section 1), in the verifier's
+ * The 50 verified hv6 handlers (docs/hv6-model.md §7.1), in the verifier's
  * order: the C function name, the spec function's name(s), and the arguments
  * with their spec sorts. The C parameters have the same order.
  */

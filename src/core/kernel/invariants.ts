@@ -1,5 +1,5 @@
 /**
- * The representation invariants of the C kernel (STATE.md 5.3): facts about
+ * The representation invariants of the C kernel (docs/hv6-model.md §5.3): facts about
  * the C globals every handler may assume and must re-establish. Stated over a
  * C memory, each as a quantified fact with its triggers.
  */

@@ -1,5 +1,5 @@
 /**
- * The abstract kernel state of hv6 (STATE.md section 2): which structs it
+ * The abstract kernel state of hv6 (docs/hv6-model.md §2): which structs it
  * has, which fields each struct has, their index and value sorts, and which
  * fields are ghost (never compared with the implementation).
  *

@@ -1,5 +1,5 @@
 /**
- * The spec invariants (STATE.md 5.4): facts about the abstract state alone
+ * The spec invariants (docs/hv6-model.md §5.4): facts about the abstract state alone
  * that every handler's spec may assume and must preserve. The declarative
  * checks assume them on the pre-state next to each lemma.
  */

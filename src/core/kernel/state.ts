@@ -2,7 +2,7 @@
  * The abstract kernel state as a value: one entry per field of the schema.
  * A plain map field (scalars included, as arity-0 maps) is a `MapFn`; a
  * Refcnt field is its count plus the two ghost permutation functions
- * (STATE.md 4.6).
+ * (docs/hv6-model.md §4.6).
  */
 import { type MapFn, iteMap, ufMap } from '../smt/fn.ts';
 import type { Term } from '../smt/term.ts';

@@ -1,5 +1,5 @@
 /**
- * The kernel-state object model of the dialect (STATE.md 4.3-4.7):
+ * The kernel-state object model of the dialect (docs/hv6-model.md §4.3-4.7):
  * `KernelState` (scalars plus nine structs), `Struct` views with an index
  * path, `Accessor`s (partial applications of a map) and Refcnt accessors.
  *
@@ -237,7 +237,7 @@ export function callAccessor(acc: Accessor, args: readonly PyValue[], span: Span
   return readPath(acc.struct, acc.field, path, span);
 }
 
-/** `acc[i]` extends the path; it is not a read (STATE.md 4.4). */
+/** `acc[i]` extends the path; it is not a read (docs/hv6-model.md §4.4). */
 export function indexAccessor(acc: Accessor, index: PyValue, span: Span): Accessor {
   const path = [...acc.path, index];
   if (path.length > acc.field.index.length) throw tooManyIndices(span, acc.field.path, acc.field.index.length, path.length);
@@ -276,7 +276,7 @@ export function indexRefcnt(acc: RefcntAccessor, index: PyValue, span: Span): Re
 }
 
 /**
- * `acc[item] += 1` / `-= 1`: the ghost-permutation update of STATE.md 4.6.
+ * `acc[item] += 1` / `-= 1`: the ghost-permutation update of docs/hv6-model.md §4.6.
  * `acc` must hold the owner; `item` is the owned object (a (pid, fd) tuple
  * for Refcnt2).
  */
@@ -477,7 +477,7 @@ function lambdaField(field: FieldSchema, old: MapFn, fn: PyValue, span: Span, ca
 
 /**
  * util.If on two KernelStates or two structs of one class: a new object
- * whose fields are the pointwise If (STATE.md 4.7). The caller handles the
+ * whose fields are the pointwise If (docs/hv6-model.md §4.7). The caller handles the
  * literal-condition and same-object cases (which return a branch itself).
  */
 export function iteObjects(c: Term, a: KernelStateObj | StructObj, b: PyValue, span: Span): KernelStateObj | StructObj {

@@ -13,7 +13,7 @@
  *   one read at a time while a spec runs, and every read after it returns;
  * - lazy errors: a Python int written into a field is kept raw, as upstream
  *   does, and reading it where the index match is symbolic throws the
- *   "Can not ite object of type int" SpecError (STATE.md 4.5).
+ *   "Can not ite object of type int" SpecError (docs/hv6-model.md §4.5).
  *
  * Every constructor returns a new map; nothing is mutated.
  */

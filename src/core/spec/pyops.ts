@@ -1,7 +1,7 @@
 /**
  * Python operators on dialect values. Python ints follow Python (bigints,
  * floor division and modulo, errors on division by zero) with a size cap;
- * z3 terms follow z3py (STATE.md 4.10): `/` is bvsdiv, `%` is bvsmod, `>>`
+ * z3 terms follow z3py (docs/hv6-model.md §4.10): `/` is bvsdiv, `%` is bvsmod, `>>`
  * is arithmetic, `<`..`>=` are signed, a Python int takes the width of the
  * other operand, and mixing widths is a sort error.
  */

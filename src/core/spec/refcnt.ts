@@ -1,5 +1,5 @@
 /**
- * The ghost-permutation update of Refcnt and Refcnt2 fields (STATE.md 4.6).
+ * The ghost-permutation update of Refcnt and Refcnt2 fields (docs/hv6-model.md §4.6).
  * The objects an owner holds sit in slots 0 .. ref(o)-1 of the permutation
  * perm(o, .); perm_inv is its inverse. `+= 1` and `-= 1` move the object
  * into or out of that prefix by swapping it with the object at the boundary

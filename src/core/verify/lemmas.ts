@@ -1,5 +1,5 @@
 /**
- * The declarative checks (DESIGN.md "What is proved", item 2). For one
+ * The declarative checks (docs/design.md §3, item 2). For one
  * handler's spec, from a fresh symbolic pre-state s and its post-state s'
  * (already `If(cond, new, s)`):
  *

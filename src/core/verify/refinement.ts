@@ -1,5 +1,5 @@
 /**
- * Refinement of one handler (DESIGN.md "What is proved"). From a C state σ
+ * Refinement of one handler (docs/design.md §3). From a C state σ
  * that satisfies the representation invariants, and the abstract state S it
  * represents (equivalent by construction, see kernel/equiv.ts):
  *

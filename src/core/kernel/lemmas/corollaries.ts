@@ -1,5 +1,5 @@
 /**
- * The page-walk corollaries (STATE.md 5.5): what isolation buys a process or
+ * The page-walk corollaries (docs/hv6-model.md §5.5): what isolation buys a process or
  * a device. Each is proved from its lemma and the spec invariants, for any
  * state, and must also hold in some initial state.
  */

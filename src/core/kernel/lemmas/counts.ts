@@ -1,5 +1,5 @@
 /**
- * The reference-count lemmas (STATE.md 5.5): each process counter, and each
+ * The reference-count lemmas (docs/hv6-model.md §5.5): each process counter, and each
  * file's reference count, equals the number of objects it owns. Each lemma is
  * a few facts linking process states to ownership plus the Refcnt check of
  * `refcnt.ts` with the lemma's owner function.

@@ -1,5 +1,5 @@
 /**
- * The helper predicates of STATE.md section 3, stated over an abstract state,
+ * The helper predicates of docs/hv6-model.md §3, stated over an abstract state,
  * and the small toolkit the invariants and lemmas are written with: reading a
  * field, building a quantified fact, and choosing its triggers.
  *

@@ -1,5 +1,5 @@
 /**
- * Initial states (STATE.md 4.6, `initial()`). `initialState` is upstream's
+ * Initial states (docs/hv6-model.md §4.6, `initial()`). `initialState` is upstream's
  * initial(): every Refcnt's ghost permutation fixed to the identity shifted
  * by the field's offset (the pair numbering for Refcnt2), everything else
  * unconstrained. `bootWitness` is one concrete instance of it, the state just

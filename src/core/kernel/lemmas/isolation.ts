@@ -1,5 +1,5 @@
 /**
- * Memory isolation (STATE.md 5.5, `isolation` and `iommu_isolation`): every
+ * Memory isolation (docs/hv6-model.md §5.5, `isolation` and `iommu_isolation`): every
  * present entry of a page-table page that belongs to a live process agrees
  * with its ghost shadow, and the shadow only reaches memory that process may
  * use. The upstream lemma is one fact with a large conjunction; here each

@@ -1,5 +1,5 @@
 /**
- * The correctness conditions of a Refcnt or Refcnt2 (STATE.md 4.6, `check`).
+ * The correctness conditions of a Refcnt or Refcnt2 (docs/hv6-model.md §4.6, `check`).
  *
  * A Refcnt keeps a count `ref(o)` and a ghost permutation: `perm(o, slot)`
  * is the object in a slot and `permInv(o, x)` the slot of an object. The

@@ -1,5 +1,5 @@
 /**
- * TLB flushing (STATE.md 5.5, `tlb_ok` and `iommu_tlb_ok`): a handler that
+ * TLB flushing (docs/hv6-model.md §5.5, `tlb_ok` and `iommu_tlb_ok`): a handler that
  * changes an entry of a page-table page flushes the TLB of the page's owner
  * (x86) or the IOTLB (IOMMU). Both relate the new state to the old one; when
  * there is no old state, or the new state is the old state itself (a spec

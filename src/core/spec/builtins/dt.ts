@@ -1,6 +1,6 @@
 /**
  * The `dt` (datatypes) module: constants, sorts and enumerations of
- * STATE.md section 1, exactly as upstream types them. Limits such as NPROC
+ * docs/hv6-model.md §1, exactly as upstream types them. Limits such as NPROC
  * and PAGE_SIZE are Python ints; INITPID, MAX_INT64, the PTE bits, the
  * PGTYPE_* kinds and the enum members are 64-bit BitVecVals.
  */

@@ -1,5 +1,5 @@
 /**
- * The `helpers` module: the validity predicates of STATE.md section 3 with
+ * The `helpers` module: the validity predicates of docs/hv6-model.md §3 with
  * their exact signedness, and the page-table helpers used by invariants and
  * lemmas. Like upstream, the predicates compare against Python ints, so a
  * term of any width is accepted; a Python int argument is taken at the

@@ -1,7 +1,7 @@
 /**
  * The `util` module (libirpy's util as specs use it). Its If works on terms,
  * tuples, functions and whole kernel states, with upstream's identity
- * behaviour (STATE.md 4.7): a condition that is literally true or false
+ * behaviour (docs/hv6-model.md §4.7): a condition that is literally true or false
  * returns the branch object itself, and so do identical branches.
  */
 import * as o from '../../smt/ops.ts';

@@ -118,6 +118,15 @@ describe('mutation operators', () => {
     for (const op of Object.keys(OPERATORS)) expect(found, op).toContain(op);
   });
 
+  it('each mutation has the bug class its operator declares (by-check operators follow the check)', () => {
+    for (const m of all) {
+      const declared = OPERATORS[m.operator].bugClass;
+      if (declared !== 'by-check') expect(m.bugClass, m.id).toBe(declared);
+    }
+    const byCheck = all.filter((m) => OPERATORS[m.operator].bugClass === 'by-check');
+    expect(new Set(byCheck.map((m) => m.bugClass)).size).toBeGreaterThan(1);
+  });
+
   it('ids are unique and every mutation keeps the unit linkable', () => {
     expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
     for (const m of all) expect(() => mutate(m), m.id).not.toThrow();

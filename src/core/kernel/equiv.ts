@@ -8,6 +8,7 @@
  * relation, so the two start equivalent by construction; ghost fields get
  * fresh symbols of their own.
  */
+import type { CMemory } from '../c/memory.ts';
 import { type MapFn, lambdaMap } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import { type Term, bvConst, variable } from '../smt/term.ts';
@@ -16,7 +17,7 @@ import { ALL_FIELDS, type FieldSchema } from './schema.ts';
 import { type AbstractState, type FieldValue, freshField } from './state.ts';
 
 /** The C memory: one functional map per scalar leaf of every global (docs/c-subset.md). */
-export type CMemory = ReadonlyMap<string, MapFn>;
+export type { CMemory };
 
 const u64 = (n: number | bigint) => bvConst(n, 64);
 

@@ -46,7 +46,7 @@ async function closedPort(): Promise<number> {
 describe('transient connection failures are retried', () => {
   it('a connection reset mid-request (server killed) is a retryable network error, and the retry succeeds', async () => {
     fake.enqueue({ kind: 'reset' });
-    const e = await createProvider({ kind: 'openai-compatible', baseUrl: `${fake.url}/v1` }).complete(req('a')).catch((x: unknown) => x as LlmError);
+    const e = (await createProvider({ kind: 'openai-compatible', baseUrl: `${fake.url}/v1` }).complete(req('a')).catch((x: unknown) => x)) as LlmError;
     expect(e).toBeInstanceOf(LlmError);
     expect([e.kind, e.retryable, e.fatal]).toEqual(['network', true, false]);
     expect(e.message).not.toMatch(/CORS|origin/i);
@@ -81,7 +81,7 @@ describe('transient connection failures are retried', () => {
   it('a local server that stays down is retried to the cap, then stops the run (fatal), with no CORS advice in Node', async () => {
     const clock = new FakeClock();
     const base = `http://127.0.0.1:${await closedPort()}/v1`;
-    const e = await client(base, { clock, maxAttempts: 3 }).complete(req('d')).catch((x: unknown) => x as LlmError);
+    const e = (await client(base, { clock, maxAttempts: 3 }).complete(req('d')).catch((x: unknown) => x)) as LlmError;
     expect([e.kind, e.retryable, e.fatal]).toEqual(['local-unreachable', true, true]);
     expect(clock.sleeps).toEqual([750, 1500]);
     expect(e.message).toContain('ECONNREFUSED');

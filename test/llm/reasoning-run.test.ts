@@ -97,10 +97,11 @@ describe('osvlab run with a reasoning model', () => {
   }, TIMEOUT_MS);
 
   it('--extract osvbench grades what OSVBench would: the first ```python block, here the draft inside <think>', async () => {
-    const r = await cli(runArgs(['--extract', 'osvbench']));
+    // One task is enough here (a refuted spec costs a counterexample search).
+    const r = await cli(runArgs(['--extract', 'osvbench', '--tasks', 'sys_set_runnable-v0']));
     expect(r.code, r.err).toBe(0);
     const rep = JSON.parse(r.out);
-    expect(rep.attempts.map((a: any) => `${a.task_id}|${a.category}`).sort()).toEqual(Object.keys(TASKS).map((t) => `${t}|semantic`).sort());
+    expect(rep.attempts.map((a: any) => `${a.task_id}|${a.category}`)).toEqual(['sys_set_runnable-v0|semantic']);
   }, TIMEOUT_MS);
 
   it('a temperature the model refuses stops the run at once with the reason, instead of failing every attempt', async () => {

@@ -11,7 +11,7 @@ import { anthropicBody } from '../../src/core/llm/anthropic.ts';
 import { LlmError } from '../../src/core/llm/errors.ts';
 import { geminiBody } from '../../src/core/llm/gemini.ts';
 import { openAiBody } from '../../src/core/llm/openai.ts';
-import { createProvider } from '../../src/core/llm/provider.ts';
+import { createProvider, keyFromEnv } from '../../src/core/llm/provider.ts';
 import type { CompletionRequest, ProviderKind } from '../../src/core/llm/types.ts';
 import { type FakeProvider, type FakeReply, startFakeProvider } from '../fake-provider/server.ts';
 
@@ -143,5 +143,20 @@ describe('OpenAI-compatible local servers', () => {
     expect(e.message).not.toMatch(/does not know the model/);
     // A JSON 404 naming the model is still unknown-model (Ollama: model not pulled).
     expect((await fails('openai-compatible', raw(404, { error: 'model "qwen9" not found, try pulling it first' }))).kind).toBe('unknown-model');
+  });
+});
+
+describe('keys go only to their own provider (issue 15 item 7)', () => {
+  const env = { OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a', GEMINI_API_KEY: 'g' };
+  it("a provider's own variable is used for its own host only", () => {
+    expect(keyFromEnv('openai', undefined, env)).toBe('sk-o');
+    expect(keyFromEnv('openai', 'https://api.openai.com/v1', env)).toBe('sk-o');
+    expect(keyFromEnv('anthropic', undefined, env)).toBe('sk-a');
+    expect(keyFromEnv('gemini', undefined, env)).toBe('g');
+    expect(keyFromEnv('openai-compatible', 'http://localhost:11434/v1', env)).toBeUndefined();
+    expect(keyFromEnv('openai', 'https://proxy.example/v1', env)).toBeUndefined();
+  });
+  it('OSVLAB_API_KEY is the explicit choice for any host', () => {
+    expect(keyFromEnv('openai-compatible', 'http://localhost:11434/v1', { ...env, OSVLAB_API_KEY: 'mine' })).toBe('mine');
   });
 });

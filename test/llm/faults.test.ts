@@ -13,6 +13,7 @@ import { LlmError } from '../../src/core/llm/errors.ts';
 import { AdaptiveLimiter } from '../../src/core/llm/limiter.ts';
 import { createProvider } from '../../src/core/llm/provider.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
+import { browserFetch } from './browser-fetch.ts';
 import { FakeClock } from './fake-clock.ts';
 
 const req = (content: string) => ({ model: 'm', messages: [{ role: 'user' as const, content }] });
@@ -98,6 +99,31 @@ describe('transient connection failures are retried', () => {
     fake.enqueue({ kind: 'raw', status: 408, body: '{"error":{"message":"Request timeout"}}' }, { kind: 'raw', status: 409, body: '{"error":{"message":"Conflict"}}' }, { kind: 'text', text: 'ok' });
     const r = await client(`${fake.url}/v1`).complete(req('f'));
     expect(r.requests).toBe(3);
+  });
+});
+
+describe('in a browser (only "Failed to fetch", no cause)', () => {
+  it('a server that answered before and then drops a connection is a lost connection (retried), not CORS', async () => {
+    const other = await startFakeProvider();
+    try {
+      const p = createProvider({ kind: 'openai-compatible', baseUrl: `${other.url}/v1` }, { fetch: browserFetch('https://osvlab.example') });
+      other.enqueue({ kind: 'text', text: 'first' }, { kind: 'reset' });
+      expect((await p.complete(req('g'))).text).toBe('first');
+      const e = (await p.complete(req('h')).catch((x: unknown) => x)) as LlmError;
+      expect([e.kind, e.retryable, e.fatal]).toEqual(['network', true, false]);
+      expect(e.message).not.toMatch(/CORS/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a local server killed mid-run is unreachable (retried, then fatal) with no CORS advice, and names Local Network Access', async () => {
+    const base = `http://127.0.0.1:${await closedPort()}/v1`;
+    const p = createProvider({ kind: 'openai-compatible', baseUrl: base }, { fetch: browserFetch('https://osvlab.example') });
+    const e = (await p.complete(req('i')).catch((x: unknown) => x)) as LlmError;
+    expect([e.kind, e.retryable]).toEqual(['local-unreachable', true]);
+    expect(e.message).not.toMatch(/CORS|OLLAMA_ORIGINS/);
+    expect(e.message).toMatch(/local network/i);
   });
 });
 

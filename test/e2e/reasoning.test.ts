@@ -32,7 +32,8 @@ const answer = `<think>\nDraft:\n\`\`\`python\n${draft}\`\`\`\nWrong state; fix 
 async function configure(page: import('playwright-core').Page) {
   await page.goto(env.site.url + '#/evaluate');
   await page.selectOption('[data-testid="provider"]', 'openai-compatible');
-  await page.fill('[data-testid="base-url"]', `${fake.url}/v1`);
+  // A bare local host, as Ollama's address is usually typed: the client adds /v1.
+  await page.fill('[data-testid="base-url"]', fake.url);
   await page.fill('[data-testid="model"]', 'deepseek-r1');
   await page.fill('[data-testid="api-key"]', KEY);
   await page.locator('[data-testid="api-key"]').dispatchEvent('change');
@@ -56,6 +57,7 @@ describe('evaluate with a reasoning model', () => {
       const run = fake.requests.filter((q) => q !== test);
       expect(run).toHaveLength(1);
       for (const q of [test, run[0]]) {
+        expect(q.path).toBe('/v1/chat/completions');
         expect(q.body).not.toHaveProperty('temperature');
         expect(q.body.max_tokens).toBe(8000);
       }

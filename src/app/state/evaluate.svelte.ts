@@ -159,7 +159,8 @@ export class EvaluateState {
   async start(): Promise<void> {
     const config: RunConfig = {
       provider: this.provider,
-      baseUrl: this.baseUrl,
+      // As the client will use it (a bare local host gets /v1).
+      baseUrl: createProvider({ kind: this.provider, baseUrl: this.baseUrl }).baseUrl,
       model: this.model,
       params: this.samplingParams(),
       tasks: this.selected.ids,

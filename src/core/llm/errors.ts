@@ -179,7 +179,7 @@ export function localUnreachableError(baseUrl: string, init: LlmErrorInit): LlmE
 
 /** The connection was closed or reset before the answer arrived: the server went away or restarted mid-request. */
 export function connectionLostError(baseUrl: string, init: LlmErrorInit): LlmError {
-  return new LlmError('network', `The connection to ${baseUrl} was closed before the answer arrived${init.detail ? ` (${init.detail})` : ''}; the request will be retried.`, init);
+  return new LlmError('network', `The connection to ${baseUrl} was closed before the answer arrived${init.detail ? ` (${init.detail})` : ''}: the server went away or restarted mid-request. Such requests are retried.`, init);
 }
 
 /** A 404 whose body is not an API error: the URL is wrong, not the model. */

@@ -25,6 +25,7 @@ commands:
   prompt <task-id> [--shots N] [--stats] [--json]      prompt --stats --all [--shots N]
   grade --responses FILE.jsonl [--json]
   run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
+      [--temperature T] [--top-p P] [--max-tokens N] [--seed S] [--reasoning-effort minimal|low|medium|high] [--extract osvbench]
   report DIR [--json]
   bench [--handlers a,b] [--runs N] [--lemmas] [--json]
 `;

@@ -36,10 +36,19 @@ export type FakeReply =
       readonly kind: 'text';
       readonly text: string;
       readonly model?: string;
-      readonly usage?: { readonly input: number; readonly output: number };
+      readonly usage?: { readonly input: number; readonly output: number; readonly reasoning?: number };
       /** 'length' means the answer was cut at max tokens. */
       readonly finish?: 'stop' | 'length';
+      /**
+       * Reasoning the model did, in each wire's own form: an Anthropic `thinking` block, a Gemini
+       * `thought: true` part; OpenAI shows none. Its tokens are `usage.reasoning` (default: none).
+       */
+      readonly thinking?: string;
     }
+  /** The model declined: OpenAI message.refusal, Anthropic stop_reason "refusal", Gemini finishReason SAFETY. */
+  | { readonly kind: 'refusal' }
+  /** The connection is destroyed before any answer (a server killed mid-request). */
+  | { readonly kind: 'reset' }
   /** 429 with the provider's rate-limit body; `retryAfter` goes in the Retry-After header as is. */
   | { readonly kind: 'rate-limit'; readonly retryAfter?: string }
   /** Out of money: 429 insufficient_quota (OpenAI), 400 credit balance (Anthropic), 429 per-day quota (Gemini). */
@@ -64,6 +73,11 @@ export interface FakeProviderOptions {
   readonly cors?: 'allow' | 'refuse';
   /** When set, requests with any other key get the wire's 401 (400 for Gemini). */
   readonly key?: string;
+  /**
+   * A reasoning model's rules: a request that sets temperature or top_p gets the wire's 400
+   * (OpenAI's unsupported_value, and the same in each provider's error format).
+   */
+  readonly rejectSampling?: boolean;
 }
 
 export interface FakeProvider {
@@ -152,7 +166,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const text = await readBody(req);
     const wire = wireOf(path);
     if (!wire) {
-      res.writeHead(404, { 'content-type': 'application/json', ...corsHeaders(req) }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
+      // What a server without the route says (Ollama's Go mux, for one): plain text, not an API error.
+      res.writeHead(404, { 'content-type': 'text/plain', ...corsHeaders(req) }).end('404 page not found');
       return;
     }
     let body: any;
@@ -178,6 +193,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
     let reply: FakeReply;
     if (options.key !== undefined && received.key !== options.key) reply = { kind: 'auth' };
+    else if (options.rejectSampling && samplingSet(wire, body)) reply = { kind: 'raw', status: 400, body: samplingRejected(wire, samplingSet(wire, body)!) };
     else if (wire === 'anthropic' && !headers['anthropic-version']) reply = { kind: 'raw', status: 400, body: anthropicError('invalid_request_error', 'anthropic-version: header is required') };
     else reply = queue.shift() ?? responder?.(received) ?? { kind: 'raw', status: 500, body: '{"error":{"message":"fake provider: no reply scripted"}}' };
     send(res, req, received, reply, ++ids);
@@ -198,6 +214,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       }
       case 'hang':
         return;
+      case 'reset':
+        res.socket?.destroy();
+        return;
+      case 'refusal':
+        return json(200, refusalBody(r.wire, r.model, id));
       case 'raw':
         res.writeHead(reply.status, { 'content-type': 'application/json', ...cors, ...(reply.headers ?? {}) }).end(reply.body);
         return;
@@ -208,7 +229,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         return json(200, { hello: 'world' });
       case 'text': {
         const usage = reply.usage ?? { input: Math.ceil(r.prompt.length / 4), output: Math.ceil(reply.text.length / 4) };
-        return json(200, successBody(r.wire, reply.model ?? r.model, reply.text, usage, reply.finish ?? 'stop', id));
+        return json(200, successBody(r.wire, reply.model ?? r.model, reply.text, usage, reply.finish ?? 'stop', id, reply.thinking));
       }
       default: {
         const e = errorBody(r.wire, reply.kind, r);
@@ -280,34 +301,99 @@ function masked(key: string | undefined): string {
   return key.length <= 8 ? '****' : `${key.slice(0, 4)}${'*'.repeat(key.length - 8)}${key.slice(-4)}`;
 }
 
-function successBody(wire: Wire, model: string, text: string, usage: { input: number; output: number }, finish: 'stop' | 'length', id: number): unknown {
+function successBody(
+  wire: Wire,
+  model: string,
+  text: string,
+  usage: { input: number; output: number; reasoning?: number },
+  finish: 'stop' | 'length',
+  id: number,
+  thinking?: string,
+): unknown {
+  const reasoning = usage.reasoning ?? 0;
   switch (wire) {
     case 'openai':
+      // completion_tokens includes the reasoning tokens; the details say how many of them.
       return {
         id: `chatcmpl-fake${id}`,
         object: 'chat.completion',
         created: 1_700_000_000 + id,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: finish }],
-        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: finish }],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output + reasoning,
+          total_tokens: usage.input + usage.output + reasoning,
+          completion_tokens_details: { reasoning_tokens: reasoning },
+        },
       };
     case 'anthropic':
+      // output_tokens includes thinking; the thinking block comes first, with its signature.
       return {
         id: `msg_fake${id}`,
         type: 'message',
         role: 'assistant',
         model,
-        content: [{ type: 'text', text }],
+        content: [...(thinking !== undefined ? [{ type: 'thinking', thinking, signature: `sig${id}` }] : []), { type: 'text', text }],
         stop_reason: finish === 'stop' ? 'end_turn' : 'max_tokens',
         stop_sequence: null,
-        usage: { input_tokens: usage.input, output_tokens: usage.output },
+        usage: { input_tokens: usage.input, output_tokens: usage.output + reasoning },
       };
     case 'gemini':
+      // thoughtsTokenCount is separate from candidatesTokenCount (both billed as output).
       return {
-        candidates: [{ content: { parts: [{ text }], role: 'model' }, finishReason: finish === 'stop' ? 'STOP' : 'MAX_TOKENS', index: 0 }],
-        usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+        candidates: [
+          {
+            content: { parts: [...(thinking !== undefined ? [{ text: thinking, thought: true }] : []), { text }], role: 'model' },
+            finishReason: finish === 'stop' ? 'STOP' : 'MAX_TOKENS',
+            index: 0,
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: usage.input,
+          candidatesTokenCount: usage.output,
+          ...(reasoning ? { thoughtsTokenCount: reasoning } : {}),
+          totalTokenCount: usage.input + usage.output + reasoning,
+        },
         modelVersion: model,
       };
+  }
+}
+
+function refusalBody(wire: Wire, model: string, id: number): unknown {
+  switch (wire) {
+    case 'openai':
+      return {
+        id: `chatcmpl-fake${id}`,
+        object: 'chat.completion',
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: "I can't help with that." }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: 6, total_tokens: 16 },
+      };
+    case 'anthropic':
+      return { id: `msg_fake${id}`, type: 'message', role: 'assistant', model, content: [], stop_reason: 'refusal', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 0 } };
+    case 'gemini':
+      return { candidates: [{ finishReason: 'SAFETY', index: 0 }], usageMetadata: { promptTokenCount: 10, totalTokenCount: 10 }, modelVersion: model };
+  }
+}
+
+/** The sampling parameter a request sets, if any (for `rejectSampling`). */
+function samplingSet(wire: Wire, body: any): string | undefined {
+  const where = wire === 'gemini' ? body?.generationConfig : body;
+  for (const k of wire === 'gemini' ? ['temperature', 'topP'] : ['temperature', 'top_p']) if (where?.[k] !== undefined) return k;
+  return undefined;
+}
+
+function samplingRejected(wire: Wire, param: string): string {
+  switch (wire) {
+    case 'openai':
+      return JSON.stringify({
+        error: { message: `Unsupported value: '${param}' does not support 0 with this model. Only the default (1) value is supported.`, type: 'invalid_request_error', param, code: 'unsupported_value' },
+      });
+    case 'anthropic':
+      return anthropicError('invalid_request_error', `${param} is not supported with this model`);
+    case 'gemini':
+      return JSON.stringify({ error: { code: 400, message: `${param} is not supported with this model.`, status: 'INVALID_ARGUMENT' } });
   }
 }
 

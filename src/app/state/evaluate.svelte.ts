@@ -10,7 +10,8 @@ import type { RunConfig } from '../../core/bench/run-types.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
-import type { ProviderKind } from '../../core/llm/types.ts';
+import type { ProviderKind, ReasoningEffort, SamplingParams } from '../../core/llm/types.ts';
+import { type ExtractMode, answerForGrading } from '../../core/bench/answer.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
@@ -52,7 +53,12 @@ export class EvaluateState {
   shots = $state(0);
   repairRounds = $state(0);
   concurrency = $state(4);
-  temperature = $state(0);
+  /** Sampling: unset (null) leaves the provider's default; reasoning models accept nothing else (docs/providers.md). */
+  temperature = $state<number | null>(null);
+  maxTokens = $state<number | null>(null);
+  reasoningEffort = $state<ReasoningEffort | ''>('');
+  /** How answers are read: OSVLab's way, or exactly as OSVBench's harness does. */
+  extract = $state<ExtractMode>('osvlab');
   runName = $state('');
 
   phase = $state<RunPhase>({ kind: 'idle' });
@@ -107,12 +113,24 @@ export class EvaluateState {
     else localStorage.removeItem(keyStorageKey(this.provider));
   }
 
-  /** Sends one tiny request to check the URL, key and model. */
+  /** The sampling parameters the user set (empty fields are left out, so the provider's defaults apply). */
+  samplingParams(): SamplingParams {
+    const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+    const out: { -readonly [K in keyof SamplingParams]: SamplingParams[K] } = {};
+    const t = num(this.temperature);
+    const m = num(this.maxTokens);
+    if (t !== undefined) out.temperature = t;
+    if (m !== undefined && m >= 1) out.maxTokens = Math.floor(m);
+    if (this.reasoningEffort) out.reasoningEffort = this.reasoningEffort;
+    return out;
+  }
+
+  /** Sends one small request with exactly the sampling parameters a run will send, to check the URL, key, model and parameters. */
   async testConnection(): Promise<void> {
     this.connection = { kind: 'testing' };
     try {
-      const provider = createProvider({ kind: this.provider, baseUrl: this.baseUrl, apiKey: this.apiKey || undefined, timeoutMs: 30_000 });
-      const c = await provider.complete({ model: this.model, messages: [{ role: 'user', content: 'Reply with the word OK.' }], maxTokens: 8 });
+      const provider = createProvider({ kind: this.provider, baseUrl: this.baseUrl, apiKey: this.apiKey || undefined, timeoutMs: 120_000 });
+      const c = await provider.complete({ model: this.model, messages: [{ role: 'user', content: 'Reply with the word OK.' }], ...this.samplingParams() });
       this.connection = { kind: 'ok', model: c.model, latencyMs: c.latencyMs };
     } catch (e) {
       this.connection = { kind: 'failed', message: isLlmError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e) };
@@ -141,15 +159,17 @@ export class EvaluateState {
   async start(): Promise<void> {
     const config: RunConfig = {
       provider: this.provider,
-      baseUrl: this.baseUrl,
+      // As the client will use it (a bare local host gets /v1).
+      baseUrl: createProvider({ kind: this.provider, baseUrl: this.baseUrl }).baseUrl,
       model: this.model,
-      params: { temperature: this.temperature },
+      params: this.samplingParams(),
       tasks: this.selected.ids,
       shots: this.shots,
       n: this.n,
       repairRounds: this.repairRounds,
       concurrency: this.concurrency,
       gradeConcurrency: this.verifier.pool.size,
+      ...(this.extract === 'osvbench' ? { extract: this.extract } : {}),
     };
     const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`;
     const run = createRun({
@@ -182,7 +202,8 @@ export class EvaluateState {
         tasks: TASKS,
         buildPrompt: promptBuilder(TASKS),
         buildRepairPrompt,
-        grade: (task, text) => {
+        grade: (task, answer) => {
+          const text = answerForGrading(answer, stored.config.extract);
           const variants = TASKS.filter((t) => t.handler === task.handler);
           return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: 30_000, variants, strict: true }), { hardTimeoutMs: 600_000 });
         },

@@ -1,8 +1,9 @@
 /**
  * `osvlab run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K]
  *  [--repair R] [--concurrency C] [--out DIR] ...`: evaluates a model on the
- * benchmark. The key comes from the environment (OSVLAB_API_KEY or the
- * provider's usual variable), never from flags. Rerunning the same command
+ * benchmark. The key comes from the environment (OSVLAB_API_KEY, or the
+ * provider's usual variable for the provider's own host only), never from
+ * flags. Sampling parameters are sent only when given (docs/providers.md). Rerunning the same command
  * resumes the run in the same directory: nothing is lost, nothing is paid twice.
  */
 import { existsSync } from 'node:fs';
@@ -13,8 +14,9 @@ import { RunControl, createRun, runBenchmark, selectTasks } from '../../core/ben
 import type { RunConfig } from '../../core/bench/run-types.ts';
 import { loadTasks } from '../../core/bench/tasks.ts';
 import { LlmClient } from '../../core/llm/client.ts';
-import { KEY_ENV, createProvider } from '../../core/llm/provider.ts';
-import type { ProviderKind, SamplingParams } from '../../core/llm/types.ts';
+import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
+import { type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../core/llm/types.ts';
+import { EXTRACT_MODES, answerForGrading } from '../../core/bench/answer.ts';
 import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { loadPrices } from '../../store/repository.ts';
@@ -32,10 +34,16 @@ function numberOption(v: string | undefined, name: string): number | undefined {
   return x;
 }
 
+function choiceOption<T extends string>(v: string | undefined, name: string, choices: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got '${v}'`);
+  return v as T;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
-      'temperature', 'top-p', 'max-tokens', 'seed', 'timeout', 'request-timeout', 'name'],
+      'temperature', 'top-p', 'max-tokens', 'seed', 'reasoning-effort', 'extract', 'timeout', 'request-timeout', 'name'],
     flags: ['json', 'no-strict'],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
@@ -45,9 +53,11 @@ export async function run(argv: string[]): Promise<number> {
   if (!model) throw new UsageError('--model is required');
   const baseUrl = args.values.get('base-url');
   if (provider === 'openai-compatible' && !baseUrl) throw new UsageError('--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)');
-  const apiKey = KEY_ENV[provider].map((v) => process.env[v]).find((v) => v);
+  const apiKey = keyFromEnv(provider, baseUrl, process.env);
   if (!apiKey && provider !== 'openai-compatible') {
-    throw new UsageError(`no API key: set ${KEY_ENV[provider].join(' or ')} in the environment (keys are never taken from flags)`);
+    const [general, ...own] = KEY_ENV[provider];
+    const alt = own.length ? ` or ${own.join(' or ')} (these go only to ${provider}'s own host)` : '';
+    throw new UsageError(`no API key: set ${general}${alt} in the environment (keys are never taken from flags)`);
   }
 
   const tasks = await loadTasks();
@@ -63,8 +73,10 @@ export async function run(argv: string[]): Promise<number> {
       topP: numberOption(args.values.get('top-p'), 'top-p'),
       maxTokens: numberOption(args.values.get('max-tokens'), 'max-tokens'),
       seed: numberOption(args.values.get('seed'), 'seed'),
+      reasoningEffort: choiceOption(args.values.get('reasoning-effort'), 'reasoning-effort', REASONING_EFFORTS),
     }).filter(([, v]) => v !== undefined),
   );
+  const extract = choiceOption(args.values.get('extract'), 'extract', EXTRACT_MODES);
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout', 600000) });
   const config: RunConfig = {
     provider,
@@ -77,6 +89,7 @@ export async function run(argv: string[]): Promise<number> {
     repairRounds: intOption(args, 'repair', 0),
     concurrency: Math.max(1, intOption(args, 'concurrency', 4)),
     gradeConcurrency: Math.max(1, intOption(args, 'grade-concurrency', 2)),
+    ...(extract === 'osvbench' ? { extract } : {}),
   };
   const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}`);
@@ -106,7 +119,7 @@ export async function run(argv: string[]): Promise<number> {
       tasks,
       buildPrompt: promptBuilder(tasks),
       buildRepairPrompt,
-      grade: (task, text) => pool.grade(task, text),
+      grade: (task, text) => pool.grade(task, answerForGrading(text, config.extract)),
       client,
       store,
       prices: await loadPrices(store),

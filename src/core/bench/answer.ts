@@ -1,8 +1,14 @@
 /**
- * Pulling the spec out of a model's answer: the first fenced Python block;
- * failing that, the first untagged fence that contains a `def`; failing that,
- * a bare function (from the first top-level `import`/`from`/`def` line on).
- * An unterminated fence (a truncated answer) yields what is there.
+ * Pulling the spec out of a model's answer. First the reasoning goes: a
+ * leading `<think>...</think>` block (an unclosed one means the answer never
+ * came), or everything up to a `</think>` whose opening tag the chat template
+ * supplied. Then the first fenced Python block; failing that, the first
+ * untagged fence that contains a `def`; failing that, a bare function (from
+ * the first top-level `import`/`from`/`def` line on). An unterminated fence
+ * (a truncated answer) yields what is there.
+ *
+ * `osvbench` mode extracts as OSVBench's harness does instead, so a syntax
+ * rate compares with upstream's (docs/providers.md "Answer extraction").
  */
 
 const FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*$/gm;
@@ -53,9 +59,56 @@ function bareFunction(text: string): string | null {
   return /\bdef\s+\w+\s*\(/.test(body) ? `${body}\n` : null;
 }
 
+/** How answers are read: OSVLab's lenient reading, or exactly OSVBench's. */
+export type ExtractMode = 'osvlab' | 'osvbench';
+
+export const EXTRACT_MODES: readonly ExtractMode[] = ['osvlab', 'osvbench'];
+
+const THINK_OPEN = /^\s*<(think|thinking)>/i;
+
+/** The answer without the model's reasoning; '' when the reasoning never ended. */
+export function stripReasoning(answer: string): string {
+  let text = answer;
+  for (;;) {
+    const open = THINK_OPEN.exec(text);
+    if (!open) break;
+    const close = new RegExp(`</${open[1]}>`, 'i').exec(text.slice(open[0].length));
+    if (!close) return '';
+    text = text.slice(open[0].length + close.index + close[0].length);
+  }
+  // Templates that open the block themselves leave only the closing tag.
+  const close = /<\/(think|thinking)>/i.exec(text);
+  return close ? text.slice(close.index + close[0].length) : text;
+}
+
+/**
+ * OSVBench's reading: the first match of ```python ... ``` (lazy, across
+ * lines, the closing ``` anywhere), minus the 9 characters of the opening
+ * marker and the 3 of the closing one. No block, no answer: null. Nothing is
+ * stripped first, reasoning included.
+ */
+export function extractOsvBench(answer: string): string | null {
+  const m = /```python([\s\S]*?)```/.exec(answer);
+  return m ? m[1] : null;
+}
+
+/**
+ * The answer as the grader should see it under `mode`: as is for `osvlab`;
+ * for `osvbench` the block OSVBench would take, re-fenced, or '' (no code).
+ */
+export function answerForGrading(answer: string, mode: ExtractMode | undefined): string {
+  if (mode !== 'osvbench') return answer;
+  const code = extractOsvBench(answer);
+  return code === null || code.trim() === '' ? '' : `\`\`\`python\n${code.replace(/^\n/, '')}\n\`\`\``;
+}
+
 /** The spec text in a model's answer, or null when there is no code. */
-export function extractSpec(answer: string): string | null {
-  const blocks = fencedBlocks(answer);
+export function extractSpec(answer: string, mode: ExtractMode = 'osvlab'): string | null {
+  if (mode === 'osvbench') {
+    const code = extractOsvBench(answer);
+    return code === null || code.trim() === '' ? null : `${code.replace(/^\n/, '').trimEnd()}\n`;
+  }
+  const blocks = fencedBlocks(stripReasoning(answer));
   const python = blocks.find((b) => b.lang === 'python' || b.lang === 'py' || b.lang === 'python3');
   if (python && python.body.trim()) return `${python.body.trimEnd()}\n`;
   const untagged = blocks.find((b) => b.lang === '' && /\bdef\s+\w+/.test(b.body));
@@ -64,5 +117,5 @@ export function extractSpec(answer: string): string | null {
     const anyDef = blocks.find((b) => /\bdef\s+\w+/.test(b.body));
     if (anyDef) return `${anyDef.body.trimEnd()}\n`;
   }
-  return bareFunction(answer);
+  return bareFunction(stripReasoning(answer));
 }

@@ -26,6 +26,8 @@ export interface RunConfig {
   readonly concurrency: number;
   /** Gradings (verifier calls) at once. */
   readonly gradeConcurrency: number;
+  /** How answers are read: absent is OSVLab's reading; 'osvbench' is OSVBench's harness (src/core/bench/answer.ts). */
+  readonly extract?: 'osvlab' | 'osvbench';
 }
 
 export interface RunProvenance {

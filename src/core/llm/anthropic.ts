@@ -5,25 +5,43 @@
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { num, obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
+import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort } from './types.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 export const ANTHROPIC_VERSION = '2023-06-01';
-/** Anthropic requires max_tokens; this is the default when a run sets none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+/** Anthropic requires max_tokens; this is the default for current models when a run sets none. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 16_000;
+
+/** Extended-thinking budget per effort (budget_tokens must be at least 1024 and below max_tokens). */
+const THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { minimal: 1024, low: 2048, medium: 8192, high: 16_384 };
+
+/**
+ * The max_tokens sent when the run sets none. It must fit the model's output
+ * limit (Claude 3 models: 4096; Claude 3.5: 8192), and on current models it is
+ * shared with thinking, so it is larger there. With a thinking budget it
+ * leaves room for the answer after the thinking.
+ */
+export function anthropicDefaultMaxTokens(model: string, thinkingBudget?: number): number {
+  const id = model.toLowerCase();
+  const base = /^claude-3-5-/.test(id) ? 8192 : /^claude-3-(opus|sonnet|haiku)/.test(id) || /^claude-(2|instant)/.test(id) ? 4096 : ANTHROPIC_DEFAULT_MAX_TOKENS;
+  return thinkingBudget !== undefined ? Math.max(base, thinkingBudget + 8192) : base;
+}
 
 /** The JSON body of a Messages request: system messages go to the top-level `system`. */
 export function anthropicBody(r: CompletionRequest): Record<string, unknown> {
   const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content);
+  let budget = r.reasoningEffort !== undefined ? THINKING_BUDGET[r.reasoningEffort] : undefined;
+  if (budget !== undefined && r.maxTokens !== undefined && r.maxTokens <= budget) budget = Math.max(1024, Math.floor(r.maxTokens / 2));
   const body: Record<string, unknown> = {
     model: r.model,
-    max_tokens: r.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    max_tokens: r.maxTokens ?? anthropicDefaultMaxTokens(r.model, budget),
     messages: r.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content })),
   };
   if (system.length > 0) body.system = system.join('\n\n');
   if (r.temperature !== undefined) body.temperature = r.temperature;
   if (r.topP !== undefined) body.top_p = r.topP;
   if (r.stop !== undefined && r.stop.length > 0) body.stop_sequences = [...r.stop];
+  if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget };
   return body;
 }
 
@@ -41,7 +59,10 @@ function finish(raw: string | undefined): FinishReason {
   }
 }
 
-/** Reads a Messages response body: the text blocks joined. */
+/**
+ * Reads a Messages response body: the text blocks joined; `thinking` and
+ * `redacted_thinking` blocks are left out (their tokens are in output_tokens).
+ */
 export function readAnthropic(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const body = obj(json);
   const content = body?.content;
@@ -86,6 +107,8 @@ export function createAnthropic(config: ProviderConfig, deps: HttpDeps = {}): Pr
           signal: options.signal,
           secrets: [config.apiKey],
           // 529 "overloaded_error" is Anthropic's busy signal: a server error, retried.
+          // A spend cap is a 400 "reached your specified API usage limits" or a 429 naming the
+          // spend limit: quota, fatal for the run (the generic rules know both phrasings).
           classify: (info) => (info.status === 529 ? 'server' : undefined),
         },
         deps,

@@ -15,6 +15,8 @@ export interface ClientOptions {
   readonly cache?: ResponseCacheStore;
   /** The most requests in flight (default 4); halves on 429 and recovers slowly. */
   readonly concurrency?: number;
+  /** In flight this long, a request stops holding back others after a 429 (default 30 000 ms; see limiter.ts). */
+  readonly stallMs?: number;
   /** Or a limiter shared with other clients. */
   readonly limiter?: AdaptiveLimiter;
   readonly retry?: RetryPolicy;
@@ -42,7 +44,7 @@ export class LlmClient {
   constructor(options: ClientOptions) {
     this.options = options;
     this.provider = options.provider;
-    this.limiter = options.limiter ?? new AdaptiveLimiter({ max: options.concurrency ?? 4 });
+    this.limiter = options.limiter ?? new AdaptiveLimiter({ max: options.concurrency ?? 4, stallMs: options.stallMs });
     this.clock = options.clock ?? realClock;
   }
 

@@ -19,7 +19,9 @@ export type LlmErrorKind =
   | 'malformed'
   | 'timeout'
   | 'bad-request'
-  | 'aborted';
+  | 'aborted'
+  | 'no-endpoint'
+  | 'unsupported-param';
 
 const CODES: Record<LlmErrorKind, string> = {
   auth: 'LLM001',
@@ -35,16 +37,31 @@ const CODES: Record<LlmErrorKind, string> = {
   timeout: 'LLM011',
   'bad-request': 'LLM012',
   aborted: 'LLM013',
+  'no-endpoint': 'LLM014',
+  'unsupported-param': 'LLM015',
 };
 
-/** Worth sending the same request again after a pause. */
-const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['network', 'rate-limited', 'server', 'malformed', 'timeout']);
+/**
+ * Worth sending the same request again after a pause. A local server that
+ * does not answer is retried too (it may be restarting); if it stays down
+ * the error is also fatal, so the run stops there and can be resumed.
+ */
+const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['network', 'rate-limited', 'server', 'malformed', 'timeout', 'local-unreachable']);
 
 /**
  * Stops a whole run, not just one task: every further request would fail the
  * same way (or the user asked to stop).
  */
-const FATAL: ReadonlySet<LlmErrorKind> = new Set(['auth', 'unknown-model', 'cors', 'local-unreachable', 'quota', 'aborted']);
+const FATAL: ReadonlySet<LlmErrorKind> = new Set([
+  'auth',
+  'unknown-model',
+  'cors',
+  'local-unreachable',
+  'quota',
+  'aborted',
+  'no-endpoint',
+  'unsupported-param',
+]);
 
 export interface LlmErrorInit {
   readonly provider?: ProviderKind;
@@ -146,10 +163,40 @@ export function corsError(baseUrl: string, init: LlmErrorInit): LlmError {
   );
 }
 
+/**
+ * Nothing answered at a local or private address. `detail` is the system
+ * error code when there is one (Node); a browser gives none, and there the
+ * usual cause besides a stopped server is a denied Local Network Access
+ * prompt. (A CORS refusal is told apart before this: see `corsError`.)
+ */
 export function localUnreachableError(baseUrl: string, init: LlmErrorInit): LlmError {
+  const code = init.detail ? ` (${init.detail})` : '';
+  const browser = init.detail
+    ? ''
+    : ' If the browser asked whether this page may access devices on your local network, allow it (Chrome: site settings, Local network access).';
+  return new LlmError('local-unreachable', `Could not reach ${baseUrl}${code}. Is the local server running and listening on that port?${browser}`, init);
+}
+
+/** The connection was closed or reset before the answer arrived: the server went away or restarted mid-request. */
+export function connectionLostError(baseUrl: string, init: LlmErrorInit): LlmError {
+  return new LlmError('network', `The connection to ${baseUrl} was closed before the answer arrived${init.detail ? ` (${init.detail})` : ''}: the server went away or restarted mid-request. Such requests are retried.`, init);
+}
+
+/** A 404 whose body is not an API error: the URL is wrong, not the model. */
+export function noEndpointError(url: string, init: LlmErrorInit): LlmError {
   return new LlmError(
-    'local-unreachable',
-    `Could not reach ${baseUrl}. Is the local server running and listening on that port? If it is, it may be refusing this page's origin: ${localFix(baseUrl)}`,
+    'no-endpoint',
+    `No chat endpoint at ${url} (HTTP 404, and the body is not an API error). Check the base URL: OpenAI-compatible servers serve it under /v1, e.g. http://localhost:11434/v1.`,
+    init,
+  );
+}
+
+/** The model refuses a sampling parameter (OpenAI reasoning models and temperature, for one). */
+export function unsupportedParamError(init: LlmErrorInit & { readonly param?: string }): LlmError {
+  const which = init.param ? ` '${init.param}'` : '';
+  return new LlmError(
+    'unsupported-param',
+    `${who(init.provider)} refused a sampling parameter${which} for this model (HTTP ${init.status ?? 400}). Leave it unset (reasoning models accept only their defaults) and resume the run.${said(init.detail)}`,
     init,
   );
 }

@@ -5,7 +5,7 @@
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
 import { num, obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
+import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort, Usage } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
@@ -25,8 +25,16 @@ export function geminiBody(r: CompletionRequest): Record<string, unknown> {
   if (r.maxTokens !== undefined) gen.maxOutputTokens = r.maxTokens;
   if (r.seed !== undefined) gen.seed = r.seed;
   if (r.stop !== undefined && r.stop.length > 0) gen.stopSequences = [...r.stop];
+  if (r.reasoningEffort !== undefined) gen.thinkingConfig = thinkingConfig(r.model, r.reasoningEffort);
   if (Object.keys(gen).length > 0) body.generationConfig = gen;
   return body;
+}
+
+/** Gemini 3 and later take a thinking level; Gemini 2.5 a token budget (the two cannot be mixed). */
+function thinkingConfig(model: string, effort: ReasoningEffort): Record<string, unknown> {
+  const m = /gemini-(\d+)/.exec(model);
+  if (m && Number(m[1]) >= 3) return { thinkingLevel: effort };
+  return { thinkingBudget: { minimal: 128, low: 1024, medium: 8192, high: 24_576 }[effort] };
 }
 
 function finish(raw: string | undefined): FinishReason {
@@ -39,13 +47,15 @@ function finish(raw: string | undefined): FinishReason {
     case 'RECITATION':
     case 'BLOCKLIST':
     case 'PROHIBITED_CONTENT':
+    case 'SPII':
+    case 'IMAGE_SAFETY':
       return 'content-filter';
     default:
       return 'other';
   }
 }
 
-/** Reads a generateContent response: the first candidate's text parts joined. */
+/** Reads a generateContent response: the first candidate's text parts joined, thought summaries (`thought: true`) left out. */
 export function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const body = obj(json);
   const candidates = body?.candidates;
@@ -56,7 +66,7 @@ export function readGemini(json: unknown, requestedModel: string): Omit<Completi
   }
   const first = obj(candidates[0]);
   const parts = obj(first?.content)?.parts;
-  const text = Array.isArray(parts) ? parts.map((p) => str(obj(p)?.text) ?? '').join('') : '';
+  const text = Array.isArray(parts) ? parts.filter((p) => obj(p)?.thought !== true).map((p) => str(obj(p)?.text) ?? '').join('') : '';
   const rawFinish = str(first?.finishReason);
   return {
     text,
@@ -68,9 +78,15 @@ export function readGemini(json: unknown, requestedModel: string): Omit<Completi
   };
 }
 
-function usageOf(body: Record<string, unknown> | undefined): { input: number; output: number } {
+/** Thinking tokens (thoughtsTokenCount) are billed as output but not inside candidatesTokenCount: added. */
+function usageOf(body: Record<string, unknown> | undefined): Usage {
   const u = obj(body?.usageMetadata);
-  return { input: num(u?.promptTokenCount) ?? 0, output: num(u?.candidatesTokenCount) ?? 0 };
+  const thoughts = num(u?.thoughtsTokenCount) ?? 0;
+  return {
+    input: num(u?.promptTokenCount) ?? 0,
+    output: (num(u?.candidatesTokenCount) ?? 0) + thoughts,
+    ...(thoughts > 0 ? { reasoning: thoughts } : {}),
+  };
 }
 
 /**

@@ -10,17 +10,20 @@ import {
   abortedError,
   authError,
   badRequestError,
+  connectionLostError,
   contextLengthError,
   corsError,
   localUnreachableError,
   malformedError,
   networkError,
+  noEndpointError,
   quotaError,
   rateLimitedError,
   redact,
   serverError,
   timeoutError,
   unknownModelError,
+  unsupportedParamError,
 } from './errors.ts';
 import { parseRetryAfter } from './retry.ts';
 import type { ProviderKind } from './types.ts';
@@ -103,6 +106,7 @@ export async function postJson(req: PostJson, deps: HttpDeps = {}): Promise<Json
     req.signal?.removeEventListener('abort', onAbort);
   }
   const latencyMs = clock.now() - started;
+  answered.add(req.baseUrl);
 
   if (!response.ok) throw errorFromResponse(response, text, req, clock.now());
   try {
@@ -138,7 +142,12 @@ export function isLocalUrl(baseUrl: string): boolean {
   );
 }
 
-const CONNECT_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/;
+const CONNECT_CODES = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT|UND_ERR_CLOSED)$/;
+/** The server was there and went away mid-request: worth retrying, never "unreachable". */
+const LOST_CODES = /^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/;
+
+/** Base URLs that have answered in this page or process: a later bare TypeError there is not CORS. */
+const answered = new Set<string>();
 
 /** The system error code under a fetch TypeError (Node puts it in `cause`); browsers give none. */
 function causeCode(e: unknown): string | undefined {
@@ -157,21 +166,26 @@ function causeCode(e: unknown): string | undefined {
 }
 
 /**
- * A fetch that threw. Node says why (connection refused, DNS); a browser says
- * only "Failed to fetch", for a dead server and a CORS refusal alike. Then a
- * `no-cors` probe of the base URL tells them apart: it succeeds (opaque
- * answer) when the server is up, so the real request must have been blocked
- * by CORS.
+ * A fetch that threw. Node says why (connection refused, reset, DNS); a
+ * browser says only "Failed to fetch", for a dead server and a CORS refusal
+ * alike. Then a `no-cors` probe of the base URL tells them apart: it
+ * succeeds (opaque answer) when the server is up, so the real request must
+ * have been blocked by CORS, unless this base URL has answered before (then
+ * CORS is evidently allowed and the connection was merely lost).
  */
 async function fetchFailure(e: unknown, req: PostJson, doFetch: FetchFn): Promise<LlmError> {
   const ctx = { provider: req.provider };
   const local = isLocalUrl(req.baseUrl);
   const code = causeCode(e);
+  if (code !== undefined && LOST_CODES.test(code)) return connectionLostError(req.baseUrl, { ...ctx, detail: code });
   if (code === undefined && isTypeError(e) && !req.signal?.aborted) {
-    if (await reachable(req.baseUrl, doFetch, req.signal)) return corsError(req.baseUrl, ctx);
+    const up = await reachable(req.baseUrl, doFetch, req.signal);
+    if (up && answered.has(req.baseUrl)) return connectionLostError(req.baseUrl, ctx);
+    if (up) return corsError(req.baseUrl, ctx);
   }
+  if (local) return localUnreachableError(req.baseUrl, { ...ctx, detail: code });
   const detail = code ?? (e instanceof Error ? redact(e.message, req.secrets) : undefined);
-  return local ? localUnreachableError(req.baseUrl, { ...ctx, detail }) : networkError(req.baseUrl, { ...ctx, detail });
+  return networkError(req.baseUrl, { ...ctx, detail });
 }
 
 function isTypeError(e: unknown): boolean {
@@ -235,7 +249,9 @@ export function readErrorBody(status: number, text: string, secrets: readonly (s
 
 const CONTEXT = /context.length|context_length|maximum context|context window|prompt is too long|too many tokens|exceeds the maximum number of tokens|input is too long|reduce the length/i;
 const MODEL = /model_not_found|model.{0,80}(not found|does not exist|not exist|is not supported|unknown|not available)|no such model|unknown model|invalid model/i;
-const QUOTA = /insufficient_quota|billing|credit|balance|payment required/i;
+const QUOTA = /insufficient_quota|billing|credit|balance|payment required|spend.?limit|reached your specified api usage limits/i;
+/** A sampling parameter the model refuses (OpenAI's unsupported_value/unsupported_parameter, and the same in words elsewhere). */
+const UNSUPPORTED = /unsupported_value|unsupported_parameter|unsupported (value|parameter)|(temperature|top_p|top_k|topp).{0,60}(not supported|is deprecated|may only be set|does not support|unsupported)/i;
 
 /** The generic reading of an HTTP error status and body. */
 export function genericKind(info: ErrorInfo): LlmErrorKind {
@@ -246,12 +262,22 @@ export function genericKind(info: ErrorInfo): LlmErrorKind {
   if (s === 413) return 'context-length';
   if (s === 429) return QUOTA.test(text) ? 'quota' : 'rate-limited';
   if (s === 408) return 'timeout';
-  if (s === 404) return 'unknown-model';
-  if (s >= 500) return 'server';
+  // A 404 that is not an API error body is a wrong URL (no /v1, a typo), not an unknown model.
+  if (s === 404) return info.body === undefined ? 'no-endpoint' : 'unknown-model';
+  // 409 (conflict: a lock or a model still loading), 5xx and 529 (overloaded) pass.
+  if (s === 409 || s >= 500) return 'server';
   if (CONTEXT.test(text)) return 'context-length';
+  if (UNSUPPORTED.test(text)) return 'unsupported-param';
   if (MODEL.test(text)) return 'unknown-model';
   if (QUOTA.test(text)) return 'quota';
   return 'bad-request';
+}
+
+/** The parameter a 400 names (OpenAI's error.param), if any. */
+function paramOf(info: ErrorInfo): string | undefined {
+  const p = field(field(info.body, 'error'), 'param');
+  if (typeof p === 'string') return p;
+  return /'(temperature|top_p|top_k|seed|max_tokens|max_completion_tokens|reasoning_effort)'/.exec(info.message)?.[1];
 }
 
 function errorFromResponse(res: Response, text: string, req: PostJson, nowMs: number): LlmError {
@@ -290,5 +316,9 @@ function errorFromResponse(res: Response, text: string, req: PostJson, nowMs: nu
       return abortedError();
     case 'bad-request':
       return badRequestError(init);
+    case 'no-endpoint':
+      return noEndpointError(req.url, init);
+    case 'unsupported-param':
+      return unsupportedParamError({ ...init, param: paramOf(info) });
   }
 }

@@ -21,6 +21,7 @@ export function openAiBody(r: CompletionRequest, compatible: boolean): Record<st
   if (r.maxTokens !== undefined) body[compatible ? 'max_tokens' : 'max_completion_tokens'] = r.maxTokens;
   if (r.seed !== undefined) body.seed = r.seed;
   if (r.stop !== undefined && r.stop.length > 0) body.stop = [...r.stop];
+  if (r.reasoningEffort !== undefined) body.reasoning_effort = r.reasoningEffort;
   return body;
 }
 
@@ -46,20 +47,38 @@ export function readOpenAi(json: unknown, requestedModel: string): Omit<Completi
   const content = message.content;
   if (content !== null && content !== undefined && typeof content !== 'string') throw new Error('message.content is not text');
   const usage = obj(obj(json)?.usage);
-  const rawFinish = str(first?.finish_reason);
+  // A refusal comes as message.refusal with no content.
+  const refused = typeof message.refusal === 'string' && message.refusal !== '' && !content;
+  const rawFinish = refused ? 'refusal' : str(first?.finish_reason);
+  // Reasoning tokens are already inside completion_tokens (they are billed as output).
+  const reasoning = num(obj(usage?.completion_tokens_details)?.reasoning_tokens);
   return {
     text: content ?? '',
     model: str(obj(json)?.model) ?? requestedModel,
-    usage: { input: num(usage?.prompt_tokens) ?? 0, output: num(usage?.completion_tokens) ?? 0 },
-    finishReason: finish(rawFinish),
+    usage: {
+      input: num(usage?.prompt_tokens) ?? 0,
+      output: num(usage?.completion_tokens) ?? 0,
+      ...(reasoning !== undefined && reasoning > 0 ? { reasoning } : {}),
+    },
+    finishReason: refused ? 'content-filter' : finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
     raw: json,
   };
 }
 
+/**
+ * A bare host (http://localhost:11434, no path) gets `/v1`: every
+ * OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) serves chat
+ * completions there, and nothing serves them at the root.
+ */
+export function withApiPath(baseUrl: string): string {
+  const bare = /^(https?:\/\/[^/?#\s]+)\/?$/i.exec(baseUrl);
+  return bare ? `${bare[1]}/v1` : baseUrl;
+}
+
 export function createOpenAi(config: ProviderConfig, deps: HttpDeps = {}): Provider {
   const compatible = config.kind === 'openai-compatible';
-  const baseUrl = (config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = withApiPath((config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, ''));
   const kind = config.kind;
   return {
     kind,

@@ -20,10 +20,40 @@ export function createProvider(config: ProviderConfig, deps: HttpDeps = {}): Pro
   }
 }
 
-/** Environment variables the CLI reads a key from, in order. */
+/**
+ * Environment variables the CLI reads a key from, in order. A provider's own
+ * variable goes only to that provider: an openai-compatible host gets
+ * OSVLAB_API_KEY or nothing, never OPENAI_API_KEY.
+ */
 export const KEY_ENV: Readonly<Record<ProviderConfig['kind'], readonly string[]>> = {
   openai: ['OSVLAB_API_KEY', 'OPENAI_API_KEY'],
   anthropic: ['OSVLAB_API_KEY', 'ANTHROPIC_API_KEY'],
   gemini: ['OSVLAB_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-  'openai-compatible': ['OSVLAB_API_KEY', 'OPENAI_API_KEY'],
+  'openai-compatible': ['OSVLAB_API_KEY'],
 };
+
+const OWN_HOST: Readonly<Record<ProviderConfig['kind'], string | undefined>> = {
+  openai: 'api.openai.com',
+  anthropic: 'api.anthropic.com',
+  gemini: 'generativelanguage.googleapis.com',
+  'openai-compatible': undefined,
+};
+
+/**
+ * The key for a provider from the environment: OSVLAB_API_KEY, else the
+ * provider's own variable, and that one only when the base URL is the
+ * provider's own host (a proxy or another host set with --base-url gets
+ * OSVLAB_API_KEY or nothing).
+ */
+export function keyFromEnv(kind: ProviderConfig['kind'], baseUrl: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const [general, ...own] = KEY_ENV[kind];
+  if (env[general]) return env[general];
+  let host: string | undefined;
+  try {
+    host = baseUrl ? new URL(baseUrl).hostname : OWN_HOST[kind];
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined || host !== OWN_HOST[kind]) return undefined;
+  return own.map((v) => env[v]).find((v) => v);
+}

@@ -13,7 +13,16 @@ export interface ChatMessage {
   readonly content: string;
 }
 
-/** Sampling parameters; an absent field is left to the provider's default. */
+/** How hard a reasoning model thinks; each adapter maps it to its provider's own control. */
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
+
+/**
+ * Sampling parameters; an absent field is left to the provider's default
+ * (docs/providers.md "Sampling parameters"). Nothing is filled in for the
+ * user: reasoning models reject a temperature other than their default.
+ */
 export interface SamplingParams {
   readonly temperature?: number;
   readonly topP?: number;
@@ -21,6 +30,8 @@ export interface SamplingParams {
   /** Honoured by OpenAI, Gemini and most OpenAI-compatible servers; Anthropic has none. */
   readonly seed?: number;
   readonly stop?: readonly string[];
+  /** OpenAI `reasoning_effort`, Anthropic extended-thinking budget, Gemini thinking level or budget. */
+  readonly reasoningEffort?: ReasoningEffort;
 }
 
 export interface CompletionRequest extends SamplingParams {
@@ -35,7 +46,10 @@ export interface CompletionRequest extends SamplingParams {
 
 export interface Usage {
   readonly input: number;
+  /** Every generated token billed as output, thinking included. */
   readonly output: number;
+  /** Of `output`, the thinking/reasoning tokens, when the provider reports them. */
+  readonly reasoning?: number;
 }
 
 /** Why generation stopped, normalised; `raw` keeps the provider's word. */
@@ -93,5 +107,6 @@ export function paramsOf(r: SamplingParams): SamplingParams {
   if (r.maxTokens !== undefined) out.maxTokens = r.maxTokens;
   if (r.seed !== undefined) out.seed = r.seed;
   if (r.stop !== undefined && r.stop.length > 0) out.stop = [...r.stop];
+  if (r.reasoningEffort !== undefined) out.reasoningEffort = r.reasoningEffort;
   return out;
 }

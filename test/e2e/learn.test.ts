@@ -97,6 +97,8 @@ describe('learn', () => {
     expect(await solution.isDisabled()).toBe(false);
     await solution.click();
     expect(await page.locator('[data-testid="lesson-solution-text"]').textContent()).toContain('PROC_RUNNABLE');
+    await page.locator('[data-testid="lesson-check"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'learn-exercise-graded');
 
     await setEditorText(page, FIXED, 'lesson-editor');
     await page.click('[data-testid="lesson-check"]');
@@ -149,6 +151,10 @@ describe('learn', () => {
         // once the app shell fits (the header is not part of this page).
         expect(o.learn, `${name} at ${width}px: ${o.culprit}`).toBe(0);
         await screenshot(page, `learn-${name}-${width}`);
+        if (name === 'lesson') {
+          await page.locator('[data-testid="exercise"]').scrollIntoViewIfNeeded();
+          await screenshot(page, `learn-exercise-${width}`);
+        }
       }
     }
     expect(errors).toEqual([]);

@@ -99,7 +99,7 @@ export function specChecks(ex: SpecExercise): { label: string; run: (spec: strin
   });
   (ex.refuteOn ?? []).forEach((variant, i) =>
     out.push({
-      label: hidden ? `Hidden check ${i + 1}` : `Refuted against ${implLabel(variant)} (its bug is caught)`,
+      label: hidden ? `Hidden check ${i + 1}` : variant ? `Refuted against ${implLabel(variant)} (its bug is caught)` : `Refuted against ${implLabel(variant)}`,
       run: async (spec, verify) => {
         const verdict = await verify({ handler: ex.handler, spec, variant });
         return { ok: verdict.status === 'refuted', verdict };

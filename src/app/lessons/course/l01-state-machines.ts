@@ -31,7 +31,7 @@ follows: <em>a failing call changes nothing</em>. <code>util.If(cond, new, old)<
 the caller's own child (<code>old.procs[pid].ppid == old.current</code>; <code>old.current</code> is the pid
 of the process making the call), and only while the child is still an embryo. Afterwards the child is
 <code>PROC_RUNNABLE</code>: ready, but not yet running.</p>
-<p>Each exercise below is graded by the real verifier, here in your browser. Press <kbd>Check</kbd> (or
+<p>Each exercise below is graded by the real verifier, here in your browser. Press <em>Check my answer</em> (or
 Ctrl+Enter in the editor). Hints open one at a time; the solution opens after your first attempt.</p>`,
   exercises: [
     {

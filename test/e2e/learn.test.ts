@@ -53,6 +53,26 @@ async function overflow(page: Page): Promise<{ doc: number; learn: number; culpr
   });
 }
 
+/** A teacher link's route for a small exercise, encoded in the page as the app does (deflate-raw + base64url). */
+async function sharedRoute(page: Page): Promise<string> {
+  const payload = await page.evaluate(async () => {
+    const ex = {
+      v: 1,
+      kind: 'osvlab-exercise',
+      title: 'A deliberately long title for an exercise that a teacher wrote, to see that it wraps on a phone',
+      prompt: 'A_very_long_unbroken_word_that_must_wrap_instead_of_widening_the_page_on_a_narrow_screen_xxxxxxxxxxxxxxxx',
+      handler: 'sys_alloc_vector',
+      starter: 'def sys_alloc_vector(old, vector):\n    return z3.BoolVal(True), old\n',
+      refuteOn: ['sys_alloc_vector-v2'],
+      hints: ['one'],
+    };
+    const json = new TextEncoder().encode(JSON.stringify(ex));
+    const out = await new Response(new Blob([json as BlobPart]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer();
+    return btoa(String.fromCharCode(...new Uint8Array(out))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  });
+  return '#/learn/x/' + payload;
+}
+
 describe('learn', () => {
   it('lists at least 12 lessons and each opens with its exercises', async () => {
     const { page, context, errors } = await newPage(env.browser);
@@ -69,6 +89,12 @@ describe('learn', () => {
     }
     await waitForEditor(page, 'lesson-editor');
     expect(await editorText(page, 'lesson-editor')).toContain('def sys_alloc_vector(old, vector):');
+    // A bug-class exercise shows what its buggy implementation changes, from the task bundle.
+    await page.goto(env.site.url + '#/learn/bug-pointer/kill-flag');
+    await page.click('[data-testid="exercise-variants"] summary');
+    await expect.poll(() => page.textContent('[data-testid="exercise-variants"]'), { timeout: 30_000 }).toContain('use_io_bitmap');
+    await page.locator('[data-testid="exercise-variants"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'learn-variant-code');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -135,16 +161,23 @@ describe('learn', () => {
 
   it('fits 390 px and 1400 px without sideways scrolling (lesson list, a lesson, the teacher view)', async () => {
     const { page, context, errors } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/learn');
+    const shared = await sharedRoute(page);
+    const SELECTOR = { learn: 'lesson', lesson: 'lesson', field: 'lesson', teacher: 'teacher-view', shared: 'shared-exercise', error: 'learn-error' };
     for (const width of [390, 1400]) {
       await page.setViewportSize({ width, height: 900 });
       for (const [route, name] of [
         ['#/learn', 'learn'],
         ['#/learn/refinement/describe-the-bug', 'lesson'],
+        ['#/learn/bug-pointer/wrong-field', 'field'],
         ['#/learn/teacher', 'teacher'],
+        [shared, 'shared'],
+        ['#/learn/x/broken', 'error'],
       ] as const) {
         await page.goto(env.site.url + route);
-        await page.waitForSelector(name === 'teacher' ? '[data-testid="teacher-view"]' : '[data-testid="lesson"]');
-        if (name !== 'teacher') await waitForEditor(page, 'lesson-editor');
+        await page.waitForSelector(`[data-testid="${SELECTOR[name]}"]`);
+        if (name === 'learn' || name === 'lesson' || name === 'shared') await waitForEditor(page, 'lesson-editor');
+        if (name === 'field') await waitForEditor(page, 'lesson-spec');
         await page.waitForTimeout(300);
         const o = await overflow(page);
         // The Learn page's own content never sticks out; the whole document does not either

@@ -5,8 +5,9 @@ const lesson: Lesson = {
   id: 'refinement',
   body: `
 <p>"Verified" means a precise theorem, called <strong>refinement</strong>. Take any start state in which the C
-kernel's own invariants hold (its tables are consistent: a valid pid's parent is valid, free pages have no
-owner, and so on) and any arguments. Run the C implementation, and run the spec. Then:</p>
+kernel's own invariants hold (its tables are consistent: a page is in use exactly when its owner is a valid
+pid, an unused process slot owns nothing, the current process is valid and running, and so on) and any
+arguments. Run the C implementation, and run the spec. Then:</p>
 <ol>
   <li>the C code returns 0 exactly when the spec's <code>cond</code> holds (the obligation called
   <code>cond</code>);</li>

@@ -23,14 +23,15 @@ safe. OSVLab calls them the <strong>strict</strong> checks (the Strict box in th
 verify --strict</code> on the command line).</p>
 <h4>Invariants</h4>
 <p>A <em>spec invariant</em> is a fact about a single state that every call must preserve: if it holds
-before, it holds after. Examples: the current process is valid and running; a free page has no owner; every
-counter's ghost ordering is consistent with its count. The strict check proves, for your spec and every
+before, it holds after. Examples: the current process is valid and running, and no other process is running; a
+page is in use exactly when its owner is a valid pid; a sleeping process's IPC page is a frame it owns. The strict check proves, for your spec and every
 start state satisfying all invariants, that the state after the call satisfies them too.</p>
 <h4>Isolation lemmas</h4>
 <p>On top of the invariants sit the <em>lemmas</em>, the properties a reader actually cares about. The
 isolation lemma says that a process can reach, through its page tables, only pages it owns. The counting
 lemmas (<code>nr_ports_refcnt</code>, <code>nr_vectors_refcnt</code>, <code>files_refcnt</code>, ...) say that
-each counter equals the number of objects whose owner field names that process. Each is checked the same
+each counter and its ghost ordering agree with the owner fields: the objects a process owns fill exactly the
+first <em>count</em> positions of its ordering, so the count is the number of objects it owns. Each is checked the same
 way: preserved by your spec, for all states.</p>
 <p>Why is this not implied by refinement? Because of ghost state. The count is compared with C, but which
 object a <code>-= 1</code> names lives only in the spec's ghost ordering. A spec that decrements the right

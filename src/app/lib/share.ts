@@ -83,3 +83,18 @@ export async function decodeShared(payload: string): Promise<SharedState> {
 export async function shareUrl(state: SharedState, location: Location = window.location): Promise<string> {
   return `${location.origin}${location.pathname}${SHARE_PREFIX}${await encodeShared(state)}`;
 }
+
+/** Compresses any JSON value into a fragment payload, as share links do (teacher links use it too). */
+export async function encodeJson(value: unknown): Promise<string> {
+  return toBase64Url(await pipe(new TextEncoder().encode(JSON.stringify(value)), new CompressionStream('deflate-raw')));
+}
+
+/** The JSON value of a payload made by `encodeJson`; throws ShareLinkError when it cannot be read. */
+export async function decodeJson(payload: string): Promise<unknown> {
+  try {
+    const bytes = await pipe(fromBase64Url(payload), new DecompressionStream('deflate-raw'));
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new ShareLinkError('This link is damaged: it could not be decompressed.');
+  }
+}

@@ -1,115 +1,111 @@
 /**
- * Learn: which lesson is open, the learner's answer (saved as they type),
- * grading by the verifier, and progress, all kept in IndexedDB.
+ * Learn: the course (lesson list, the open lesson and exercise, progress per
+ * exercise) and teacher-link exercises. The exercise being worked on is an
+ * ExerciseSession (lessons/session.svelte.ts); everything is saved in the
+ * course's IndexedDB store, so nothing is lost on reload.
  */
-import type { Diagnostic } from '../../core/span.ts';
-import type { Verdict } from '../../core/verify/verdict.ts';
-import { CancelledError } from '../../worker/pool.ts';
-import { lessonProgress } from '../lib/db.ts';
-import { LESSONS, type Lesson, lesson as findLesson } from '../lessons/lessons.ts';
+import { COURSE, type LessonEntry, findLesson } from '../lessons/catalog.ts';
+import type { Lesson } from '../lessons/lesson.ts';
+import { type ExerciseProgress, exerciseProgress } from '../lessons/progress-db.ts';
+import { ExerciseSession } from '../lessons/session.svelte.ts';
+import { type TeacherExercise, asExercise, exerciseId, readTeacherLink } from '../lessons/teacher-link.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
-export type Grade =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'grading' }
-  | { readonly kind: 'passed'; readonly verdict: Verdict }
-  /** `against` says which implementation gave the verdict that failed the answer. */
-  | { readonly kind: 'failed'; readonly verdict: Verdict; readonly against: 'kernel' | 'buggy'; readonly message: string }
-  | { readonly kind: 'error'; readonly message: string };
+export type LessonView =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'lesson'; readonly entry: LessonEntry; readonly lesson: Lesson; readonly index: number }
+  | { readonly kind: 'shared'; readonly exercise: TeacherExercise; readonly id: string }
+  | { readonly kind: 'error'; readonly message: string; readonly code?: string };
 
-const LANE = 'lesson';
+/** Progress key of a course exercise. */
+export const courseKey = (lesson: string, exercise: string) => `${lesson}/${exercise}`;
+/** Progress key of a teacher exercise. */
+export const sharedKey = (id: string) => `t/${id}`;
 
 export class LessonsState {
-  current = $state.raw<Lesson>(LESSONS[0]);
-  answer = $state(LESSONS[0].exercise.starter);
-  diagnostics = $state.raw<readonly Diagnostic[]>([]);
-  grade = $state<Grade>({ kind: 'idle' });
-  passed = $state<Record<string, boolean>>({});
-  showHint = $state(false);
-  loaded = $state(false);
-  private saveTimer?: ReturnType<typeof setTimeout>;
-  private checkTimer?: ReturnType<typeof setTimeout>;
-
-  readonly lessons = LESSONS;
-  readonly doneCount = $derived(LESSONS.filter((l) => this.passed[l.id]).length);
+  readonly course = COURSE;
+  view = $state.raw<LessonView>({ kind: 'loading' });
+  session = $state.raw<ExerciseSession | undefined>();
+  /** Per exercise key: passed and attempts, for the lesson list. */
+  progress = $state<Record<string, { passed: boolean; attempts: number }>>({});
+  readonly totalExercises = COURSE.reduce((n, e) => n + e.exercises.length, 0);
+  readonly doneCount = $derived(COURSE.reduce((n, e) => n + e.exercises.filter((x) => this.progress[courseKey(e.id, x)]?.passed).length, 0));
+  private opening = 0;
 
   constructor(private readonly verifier: VerifierService) {}
 
   async loadProgress(): Promise<void> {
-    const all = await lessonProgress.all();
-    this.passed = Object.fromEntries(all.map((p) => [p.lesson, p.passed]));
+    const all = await exerciseProgress.all().catch(() => []);
+    this.progress = Object.fromEntries(all.map((p) => [p.key, { passed: p.passed, attempts: p.attempts }]));
   }
 
-  async open(id: string): Promise<void> {
-    const l = findLesson(id) ?? LESSONS[0];
-    this.loaded = false;
-    this.current = l;
-    this.grade = { kind: 'idle' };
-    this.showHint = false;
-    const saved = await lessonProgress.get(l.id);
-    if (this.current !== l) return;
-    this.answer = saved?.spec ?? l.exercise.starter;
-    this.loaded = true;
-    this.scheduleCheck();
+  lessonDone(e: LessonEntry): number {
+    return e.exercises.filter((x) => this.progress[courseKey(e.id, x)]?.passed).length;
   }
 
-  edit(text: string): void {
-    if (text === this.answer) return;
-    this.answer = text;
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => void this.save(this.passed[this.current.id] ?? false), 400);
-    this.scheduleCheck();
+  private saved = (p: ExerciseProgress) => {
+    this.progress = { ...this.progress, [p.key]: { passed: p.passed, attempts: p.attempts } };
+  };
+
+  private swap(s: ExerciseSession | undefined): void {
+    this.session?.dispose();
+    this.session = s;
+    if (s) void s.load();
   }
 
-  private scheduleCheck(): void {
-    clearTimeout(this.checkTimer);
-    this.checkTimer = setTimeout(async () => {
-      try {
-        this.diagnostics = await this.verifier.check(this.answer, this.current.exercise.handler);
-      } catch {
-        this.diagnostics = [];
-      }
-    }, 200);
-  }
-
-  private save(passed: boolean) {
-    return lessonProgress.put({ lesson: this.current.id, passed, spec: this.answer, updatedAt: Date.now() });
-  }
-
-  reset(): void {
-    this.edit(this.current.exercise.starter);
-    this.grade = { kind: 'idle' };
-  }
-
-  /** Grades the answer: verified against the kernel, and refuted against the injected bug when there is one. */
-  async check(): Promise<void> {
-    const l = this.current;
-    const ex = l.exercise;
-    this.grade = { kind: 'grading' };
-    try {
-      await this.verifier.warm();
-      if (this.verifier.status.kind === 'no-isolation' || this.verifier.status.kind === 'failed') throw new Error(this.verifier.status.message);
-      const onKernel = await this.verifier.pool.verify({ handler: ex.handler, spec: this.answer, timeoutMs: 60_000 }, { lane: LANE });
-      if (onKernel.status !== 'verified') {
-        this.grade = { kind: 'failed', verdict: onKernel, against: 'kernel', message: 'Not yet: the kernel does not refine this spec.' };
-        return;
-      }
-      if (ex.injectedBug) {
-        const onBug = await this.verifier.pool.verify(
-          { handler: ex.handler, spec: this.answer, implSource: ex.injectedBug.implSource, timeoutMs: 60_000 },
-          { lane: LANE },
-        );
-        if (onBug.status !== 'refuted') {
-          this.grade = { kind: 'failed', verdict: onBug, against: 'buggy', message: 'Verified against the kernel, but the buggy kernel is not caught.' };
-          return;
-        }
-      }
-      this.grade = { kind: 'passed', verdict: onKernel };
-      this.passed = { ...this.passed, [l.id]: true };
-      await this.save(true);
-    } catch (e) {
-      if (e instanceof CancelledError) return;
-      this.grade = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+  /** Opens a lesson (unknown ids open the first) at an exercise (by id; default the first). */
+  async openLesson(id: string | undefined, exercise?: string): Promise<void> {
+    const n = ++this.opening;
+    const entry = (id && findLesson(id)) || COURSE[0];
+    if (this.view.kind === 'lesson' && this.view.entry === entry) {
+      this.showExercise(exercise);
+      return;
     }
+    this.view = { kind: 'loading' };
+    try {
+      const lesson = await entry.load();
+      if (n !== this.opening) return;
+      this.view = { kind: 'lesson', entry, lesson, index: 0 };
+      this.showExercise(exercise);
+    } catch (e) {
+      if (n === this.opening) this.view = { kind: 'error', message: `This lesson could not be loaded: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  private showExercise(exercise: string | undefined): void {
+    const v = this.view;
+    if (v.kind !== 'lesson') return;
+    const found = v.lesson.exercises.findIndex((x) => x.id === exercise);
+    const index = found >= 0 ? found : 0;
+    const ex = v.lesson.exercises[index];
+    const key = courseKey(v.entry.id, ex.id);
+    if (this.session?.key === key) return;
+    this.view = { ...v, index };
+    this.swap(new ExerciseSession(key, ex, this.verifier, this.saved));
+  }
+
+  /** Opens a teacher link's exercise from its fragment payload. */
+  async openShared(payload: string): Promise<void> {
+    const n = ++this.opening;
+    this.view = { kind: 'loading' };
+    this.swap(undefined);
+    try {
+      const t = await readTeacherLink(payload);
+      const id = await exerciseId(t);
+      if (n !== this.opening) return;
+      this.view = { kind: 'shared', exercise: t, id };
+      this.swap(new ExerciseSession(sharedKey(id), asExercise(t), this.verifier, this.saved));
+    } catch (e) {
+      if (n !== this.opening) return;
+      const code = (e as { code?: string }).code;
+      this.view = { kind: 'error', message: e instanceof Error ? e.message : String(e), code };
+    }
+  }
+
+  /** Leaves exercises (the teacher view has none). */
+  close(): void {
+    ++this.opening;
+    this.swap(undefined);
+    this.view = { kind: 'loading' };
   }
 }

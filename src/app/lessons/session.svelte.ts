@@ -1,0 +1,191 @@
+/**
+ * One exercise being worked on: the answer (saved as it is typed), live
+ * diagnostics, grading by the verifier pool, hints opened one at a time, and
+ * the solution that opens after the first graded attempt. Used by course
+ * lessons and teacher links alike; everything is saved in the course db.
+ */
+import { findTask } from '../../core/bench/tasks.ts';
+import type { Diagnostic } from '../../core/span.ts';
+import type { Verdict } from '../../core/verify/verdict.ts';
+import { CancelledError } from '../../worker/pool.ts';
+import type { VerifierService } from '../state/verifier.svelte.ts';
+import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
+import { type ExerciseProgress, exerciseProgress } from './progress-db.ts';
+
+export type GradeState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'grading' }
+  | { readonly kind: 'done'; readonly grade: ExerciseGrade }
+  | { readonly kind: 'error'; readonly message: string };
+
+export type RunState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running' }
+  | { readonly kind: 'done'; readonly verdict: Verdict }
+  | { readonly kind: 'error'; readonly message: string };
+
+const LANE = 'lesson';
+
+/** Grading's verify function on the app's worker pool; variants come from the task bundle. */
+export function poolVerify(verifier: VerifierService): VerifyFn {
+  return async (req) => {
+    await verifier.warm();
+    if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed') throw new Error(verifier.status.message);
+    let implSource: string | undefined;
+    if (req.variant) {
+      const task = await findTask(req.variant);
+      if (!task) throw new Error(`There is no implementation ${req.variant} in this version of OSVLab.`);
+      implSource = task.impl_override || undefined;
+    }
+    return verifier.pool.verify(
+      { handler: req.handler, spec: req.spec, variant: req.variant || undefined, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
+      { lane: LANE },
+    );
+  };
+}
+
+export class ExerciseSession {
+  answer = $state('');
+  diagnostics = $state.raw<readonly Diagnostic[]>([]);
+  grade = $state.raw<GradeState>({ kind: 'idle' });
+  run = $state.raw<RunState>({ kind: 'idle' });
+  attempts = $state(0);
+  hintsOpened = $state(0);
+  passed = $state(false);
+  showSolution = $state(false);
+  loaded = $state(false);
+  /** The last grade's message, kept across reloads. */
+  lastMessage = $state('');
+  readonly solutionUnlocked = $derived(this.attempts > 0);
+  private saveTimer?: ReturnType<typeof setTimeout>;
+  private checkTimer?: ReturnType<typeof setTimeout>;
+  private disposed = false;
+
+  constructor(
+    readonly key: string,
+    readonly exercise: Exercise,
+    private readonly verifier: VerifierService,
+    private readonly onSaved: (p: ExerciseProgress) => void = () => {},
+  ) {}
+
+  async load(): Promise<void> {
+    const saved = await exerciseProgress.get(this.key).catch(() => undefined);
+    if (this.disposed) return;
+    this.answer = saved?.answer ?? starterOf(this.exercise);
+    this.passed = saved?.passed ?? false;
+    this.attempts = saved?.attempts ?? 0;
+    this.hintsOpened = Math.min(saved?.hintsOpened ?? 0, this.exercise.hints.length);
+    this.lastMessage = saved?.lastMessage ?? '';
+    this.loaded = true;
+    this.scheduleLint();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.checkTimer);
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      void this.save();
+    }
+  }
+
+  edit(text: string): void {
+    if (text === this.answer) return;
+    this.answer = text;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, 300);
+    this.scheduleLint();
+  }
+
+  private scheduleLint(): void {
+    if (this.exercise.kind !== 'spec') return;
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(async () => {
+      try {
+        const d = await this.verifier.check(this.answer, this.exercise.handler);
+        if (!this.disposed) this.diagnostics = d;
+      } catch {
+        this.diagnostics = [];
+      }
+    }, 200);
+  }
+
+  private snapshot(): ExerciseProgress {
+    return {
+      key: this.key,
+      answer: this.answer,
+      passed: this.passed,
+      attempts: this.attempts,
+      hintsOpened: this.hintsOpened,
+      lastMessage: this.lastMessage,
+      updatedAt: Date.now(),
+    };
+  }
+
+  private async save(): Promise<void> {
+    const p = this.snapshot();
+    await exerciseProgress.put(p);
+    this.onSaved(p);
+  }
+
+  openHint(): void {
+    if (this.hintsOpened >= this.exercise.hints.length) return;
+    this.hintsOpened++;
+    void this.save();
+  }
+
+  reset(): void {
+    this.edit(starterOf(this.exercise));
+    this.grade = { kind: 'idle' };
+    this.run = { kind: 'idle' };
+  }
+
+  toggleSolution(): void {
+    if (this.solutionUnlocked) this.showSolution = !this.showSolution;
+  }
+
+  /** Copies the solution into the answer (a spec exercise), as a paste would. */
+  useSolution(): void {
+    if (this.solutionUnlocked && this.exercise.solution !== undefined) this.edit(this.exercise.solution);
+  }
+
+  /** Field exercises: runs the given spec so the learner can read the counterexample. */
+  async runSpec(): Promise<void> {
+    if (this.exercise.kind !== 'field') return;
+    const ex = this.exercise;
+    this.run = { kind: 'running' };
+    try {
+      const verdict = await poolVerify(this.verifier)({ handler: ex.handler, spec: ex.spec, variant: ex.impl, strict: ex.strict });
+      if (!this.disposed) this.run = { kind: 'done', verdict };
+    } catch (e) {
+      if (e instanceof CancelledError) return;
+      this.run = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** Grades the answer with the real verifier; every graded check counts as an attempt. */
+  async check(): Promise<ExerciseGrade | undefined> {
+    if (this.exercise.kind === 'field' && !this.answer) {
+      this.grade = { kind: 'error', message: 'Choose a field first.' };
+      return undefined;
+    }
+    this.grade = { kind: 'grading' };
+    try {
+      const g = await gradeExercise(this.exercise, this.answer, poolVerify(this.verifier));
+      if (this.disposed) return g;
+      this.grade = { kind: 'done', grade: g };
+      this.attempts++;
+      this.lastMessage = g.message;
+      if (g.passed) this.passed = true;
+      await this.save();
+      return g;
+    } catch (e) {
+      if (e instanceof CancelledError) return undefined;
+      this.grade = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+      return undefined;
+    }
+  }
+}

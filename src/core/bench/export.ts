@@ -172,13 +172,14 @@ const storedError = object({ kind: string, code: string, message: string, 'statu
 const verdictStatus = literal('verified', 'refuted', 'spec-error', 'timeout', 'unknown');
 
 const gradeCheck = object({
-  category: literal('pass', 'syntax', 'semantic', 'timeout'),
+  category: literal('pass', 'syntax', 'semantic', 'timeout', 'unknown', 'internal'),
   extracted: nullable(string),
   'verdict?': object({ status: verdictStatus }),
   'strict?': boolean,
   'bugFollowing?': boolean,
   'matrix?': record(verdictStatus),
   diagnosis: string,
+  'internalError?': string,
   ms: number,
 });
 
@@ -198,11 +199,13 @@ const runCheck = object({
     repairRounds: count(),
     concurrency: count(1),
     gradeConcurrency: count(1),
+    'grading?': object({ timeoutMs: count(), strict: boolean }),
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),
-  status: literal('created', 'running', 'done', 'cancelled', 'failed'),
+  status: literal('created', 'running', 'done', 'incomplete', 'cancelled', 'failed'),
   'error?': storedError,
+  'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
 });
 
 const fileCheck = object({

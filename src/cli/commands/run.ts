@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
 import { promptBuilder, buildRepairPrompt } from '../../core/bench/prompt.ts';
 import { RunControl, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import type { RunConfig } from '../../core/bench/run-types.ts';
@@ -24,6 +25,17 @@ import { progressReporter } from '../progress.ts';
 import { printReport } from './report.ts';
 
 const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+
+/** A base URL must be an absolute http(s) URL. */
+function checkBaseUrl(v: string): void {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`--base-url must be an http:// or https:// URL, got '${v}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--base-url must be an http:// or https:// URL, got '${v}'`);
+}
 
 function numberOption(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -45,6 +57,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!model) throw new UsageError('--model is required');
   const baseUrl = args.values.get('base-url');
   if (provider === 'openai-compatible' && !baseUrl) throw new UsageError('--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)');
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const apiKey = KEY_ENV[provider].map((v) => process.env[v]).find((v) => v);
   if (!apiKey && provider !== 'openai-compatible') {
     throw new UsageError(`no API key: set ${KEY_ENV[provider].join(' or ')} in the environment (keys are never taken from flags)`);
@@ -77,6 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     repairRounds: intOption(args, 'repair', 0),
     concurrency: Math.max(1, intOption(args, 'concurrency', 4)),
     gradeConcurrency: Math.max(1, intOption(args, 'grade-concurrency', 2)),
+    grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') },
   };
   const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}`);
@@ -91,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`resuming run ${id} in ${dir}\n`);
   }
 
-  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
+  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: config.grading!.timeoutMs, strict: config.grading!.strict });
   const client = new LlmClient({ provider: providerObj, cache: store, concurrency: config.concurrency });
   const control = new RunControl();
   const onSignal = () => {
@@ -118,8 +132,11 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`run failed: ${outcome.error?.message ?? 'unknown error'}\n`);
     }
     for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
-    await printReport(store, id, tasks, args.flags.has('json'));
-    return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' ? 3 : 4;
+    if (outcome.status === 'incomplete') {
+      process.stderr.write(`run incomplete: ${outcome.progress.errors} answers missing (requests that failed for good, or gradings that failed); rerun the same command to retry them\n`);
+    }
+    await printReport(store, id, tasks, args.flags.has('json'), store.damaged);
+    return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' || outcome.status === 'incomplete' ? 3 : 4;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -45,7 +45,7 @@ export async function loadRun(id: string): Promise<LoadedRun | undefined> {
   if (!run) return undefined;
   const attempts = await r.listAttempts(id);
   const facts: TaskFacts[] = run.config.tasks.map(taskFacts);
-  return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.config.n }) };
+  return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.source ? undefined : run.config.n }) };
 }
 
 /** Grades one answer in the verifier pool, as a run does (the same time limit, strict on). */

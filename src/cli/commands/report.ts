@@ -28,7 +28,8 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   for (const id of run.config.tasks) {
     if (!selected.some((t) => t.id === id)) selected.push({ id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
   }
-  const m = computeMetrics(selected, attempts, { n: run.config.n });
+  // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
+  const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n });
   const partial = damaged.length > 0 || m.missingSamples > 0;
   const grading = run.config.grading ?? null;
   if (json) {

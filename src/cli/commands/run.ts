@@ -3,7 +3,10 @@
  *  [--repair R] [--concurrency C] [--out DIR] ...`: evaluates a model on the
  * benchmark. The key comes from the environment (OSVLAB_API_KEY or the
  * provider's usual variable), never from flags. Rerunning the same command
- * resumes the run in the same directory: nothing is lost, nothing is paid twice.
+ * resumes the run in the same directory: nothing is lost, and no answered
+ * request is paid twice (only requests in flight when it stopped, or that
+ * failed for good, are sent again). Exit 0 done, 3 cancelled or incomplete
+ * (rerun to resume), 4 failed or usage error.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

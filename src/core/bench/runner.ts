@@ -4,7 +4,11 @@
  * store the attempt at once, grade it, store the grade; then up to R repair
  * rounds, each its own attempt. Everything is stored as soon as it exists,
  * so a run killed at any moment continues where it stopped when started
- * again, without losing work or sending a request twice.
+ * again, without losing work or asking an answered request again (a request
+ * still in flight when the run stopped has no answer stored, so it is sent
+ * again). A request that failed for good is stored as such (unanswered, not
+ * charged to the model) and asked again on resume; the run then ends
+ * `incomplete` instead of `done`.
  *
  * The loop knows nothing of prompts, verification or storage technology:
  * those come in as dependencies.

@@ -1,12 +1,15 @@
 /**
  * A pool of grading worker threads, one per core by default. Each job has a
  * wall-clock limit; a worker that exceeds it (a hung solver) is terminated
- * and replaced, and the job is recorded as a timeout, never lost.
+ * and replaced, and the job is recorded as a timeout, never lost. A job the
+ * worker fails on (it throws, crashes or exits) is graded `internal` and the
+ * worker is replaced too, since its Z3 may be left in any state: one bad
+ * answer never affects another answer's grade.
  */
 import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractSpec } from '../core/bench/answer.ts';
-import type { GradeResult } from '../core/bench/grade-types.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../core/bench/grade-types.ts';
 import type { Task } from '../core/bench/task.ts';
 
 interface Pending {
@@ -25,6 +28,8 @@ interface Slot {
   timer?: ReturnType<typeof setTimeout>;
   /** The handler of the last answer it graded (see pump). */
   lastHandler?: string;
+  /** Set when the pool itself stops this worker (so its exit is not a crash). */
+  retired?: boolean;
 }
 
 export interface GradePoolOptions {
@@ -48,9 +53,11 @@ export class GradePool {
   readonly strict: boolean;
   /** Workers terminated for exceeding the job limit. */
   killed = 0;
+  /** Jobs a worker failed on (graded `internal`), each followed by a fresh worker. */
+  failed = 0;
 
   constructor(opts: GradePoolOptions = {}) {
-    this.timeoutMs = opts.timeoutMs ?? 20000;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS;
     this.jobLimitMs = opts.jobLimitMs ?? this.timeoutMs * 6 + 30000;
     this.strict = opts.strict ?? true;
     const n = Math.max(1, opts.size ?? cpus().length);
@@ -72,15 +79,17 @@ export class GradePool {
     worker.on('message', (m: { id?: number; ok?: boolean; result?: GradeResult; message?: string }) => {
       if (m.id === undefined || !slot.job || slot.job.id !== m.id) return;
       const job = slot.job;
-      this.finish(slot);
-      if (m.ok) job.resolve(m.result!);
-      else job.reject(new Error(m.message));
-      this.pump();
+      if (m.ok) {
+        this.finish(slot);
+        job.resolve(m.result!);
+        this.pump();
+      } else {
+        this.fail(slot, m.message ?? 'the grading worker failed');
+      }
     });
-    worker.on('error', (e) => {
-      const job = slot.job;
-      this.replace(slot);
-      job?.reject(e);
+    worker.on('error', (e) => this.fail(slot, `the grading worker crashed: ${e.message}`));
+    worker.on('exit', (code) => {
+      if (!slot.retired) this.fail(slot, `the grading worker exited (code ${code})`);
     });
     worker.unref();
     return slot;
@@ -94,8 +103,20 @@ export class GradePool {
     slot.job = undefined;
   }
 
+  /** The worker failed on its job: the job is graded `internal`, the worker replaced. */
+  private fail(slot: Slot, message: string): void {
+    if (slot.retired) return;
+    const job = slot.job;
+    this.replace(slot);
+    if (job) {
+      this.failed++;
+      job.resolve(internalGrade(job.response, message));
+    }
+  }
+
   private replace(slot: Slot): void {
     this.finish(slot);
+    slot.retired = true;
     void slot.worker.terminate();
     if (this.closed) return;
     const idx = this.slots.indexOf(slot);
@@ -138,6 +159,12 @@ export class GradePool {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('the grading pool is closed'));
+    for (const s of this.slots) {
+      s.job?.reject(new Error('the grading pool is closed'));
+      this.finish(s);
+      s.retired = true;
+    }
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

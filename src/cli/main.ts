@@ -21,9 +21,9 @@ const USAGE = `usage: osvlab <command> [options]
 commands:
   verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]
   lemmas <handler> [--spec FILE | --oracle] [--json]
-  tasks [--json]            task show <id>
+  tasks [--json | --format osvbench]            task show <id>
   prompt <task-id> [--shots N] [--stats] [--json]      prompt --stats --all [--shots N]
-  grade --responses FILE.jsonl [--json]
+  grade --responses FILE [--out DIR] [--json] [--no-strict]   (FILE: JSONL or an OSVBench results file)
   run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
       [--temperature T] [--top-p P] [--max-tokens N] [--seed S] [--reasoning-effort minimal|low|medium|high] [--extract osvbench]
   report DIR [--json]

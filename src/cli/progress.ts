@@ -12,7 +12,7 @@ export function progressLine(p: RunProgress): string {
   const filled = p.total ? Math.round((p.done / p.total) * width) : 0;
   const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
   const tokens = `${((p.tokens.input + p.tokens.output) / 1000).toFixed(1)}k tok`;
-  return `[${bar}] ${p.done}/${p.total}  pass ${p.passed}  ${tokens}  $${p.cost.toFixed(4)}  ETA ${duration(p.etaMs)}${p.errors ? `  errors ${p.errors}` : ''}${p.paused ? '  (paused)' : ''}`;
+  return `[${bar}] ${p.done}/${p.total}  pass ${p.passed}  ${tokens}  $${p.cost.toFixed(4)}  ETA ${duration(p.etaMs)}${p.errors ? `  unanswered ${p.errors}` : ''}${p.paused ? '  (paused)' : ''}`;
 }
 
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr): { update(p: RunProgress): void; done(): void } {

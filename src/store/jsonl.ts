@@ -12,39 +12,60 @@
  * does not get glued to the fragment.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { validateAttemptRecord, validateRunRecord } from '../core/bench/export.ts';
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/bench/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
 
+/** A line that was not loaded, and why. */
+export interface SkippedLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly reason: string;
+}
+
 /** What reading a JSONL file found. */
 export interface JsonlRead<T> {
   readonly rows: T[];
-  /** Lines that did not parse (a torn tail, or damage). */
+  /** Lines that did not parse or were not records of the file's kind (a torn tail, or damage). */
   readonly skipped: number;
+  readonly skippedAt: readonly SkippedLine[];
   /** Byte length of the whole lines (where a torn tail starts). */
   readonly goodBytes: number;
   readonly totalBytes: number;
 }
 
-/** Reads a JSONL file; a missing file is empty. */
-export async function readJsonl<T>(path: string): Promise<JsonlRead<T>> {
-  if (!existsSync(path)) return { rows: [], skipped: 0, goodBytes: 0, totalBytes: 0 };
+/** Says why a parsed row is not a record of this file's kind, or undefined when it is one. */
+export type RowCheck = (row: unknown) => string | undefined;
+
+/** Reads a JSONL file; a missing file is empty. Rows `check` rejects are skipped like unparsable lines. */
+export async function readJsonl<T>(path: string, check?: RowCheck): Promise<JsonlRead<T>> {
+  if (!existsSync(path)) return { rows: [], skipped: 0, skippedAt: [], goodBytes: 0, totalBytes: 0 };
   const buf = await readFile(path);
   const lastNewline = buf.lastIndexOf(0x0a);
   const goodBytes = lastNewline + 1;
   const rows: T[] = [];
-  let skipped = goodBytes < buf.length ? 1 : 0;
-  for (const line of buf.subarray(0, goodBytes).toString('utf8').split('\n')) {
-    if (line.trim() === '') continue;
+  const skippedAt: SkippedLine[] = [];
+  const lines = buf.subarray(0, goodBytes).toString('utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let row: unknown;
     try {
-      rows.push(JSON.parse(line) as T);
-    } catch {
-      skipped++;
+      row = JSON.parse(line);
+    } catch (e) {
+      skippedAt.push({ line: i + 1, reason: `not valid JSON (${(e as Error).message})` });
+      return;
     }
+    const why = check?.(row);
+    if (why !== undefined) skippedAt.push({ line: i + 1, reason: why });
+    else rows.push(row as T);
+  });
+  if (goodBytes < buf.length) {
+    skippedAt.push({ line: goodBytes === 0 ? 1 : lines.length, reason: 'cut off mid-line (no newline at the end: the writer was stopped while writing it)' });
   }
-  return { rows, skipped, goodBytes, totalBytes: buf.length };
+  return { rows, skipped: skippedAt.length, skippedAt, goodBytes, totalBytes: buf.length };
 }
 
 /** An append-only JSONL file with serialised appends and torn-tail repair. */
@@ -52,10 +73,13 @@ class JsonlFile<T> {
   private chain: Promise<void> = Promise.resolve();
   private repaired = false;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly check?: RowCheck,
+  ) {}
 
   read(): Promise<JsonlRead<T>> {
-    return readJsonl<T>(this.path);
+    return readJsonl<T>(this.path, this.check);
   }
 
   /** Appends one row as one line. Appends are queued so lines never interleave. */
@@ -80,14 +104,52 @@ async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await rename(tmp, path);
 }
 
-async function readJson<T>(path: string): Promise<T | undefined> {
-  if (!existsSync(path)) return undefined;
-  return JSON.parse(await readFile(path, 'utf8')) as T;
+/** A run directory that cannot be read, with a stable code (RUNDIR001 missing, RUNDIR002 a damaged file). */
+export class RunDirError extends Error {
+  constructor(
+    readonly code: 'RUNDIR001' | 'RUNDIR002',
+    message: string,
+    /** The file at fault (its path). */
+    readonly file?: string,
+  ) {
+    super(`${code} ${message}`);
+    this.name = 'RunDirError';
+  }
 }
+
+async function readJson<T>(path: string, check?: (v: unknown) => string | undefined): Promise<T | undefined> {
+  if (!existsSync(path)) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    throw new RunDirError('RUNDIR002', `${path} is damaged: not valid JSON (${(e as Error).message})`, path);
+  }
+  const why = check?.(v);
+  if (why !== undefined) throw new RunDirError('RUNDIR002', `${path} is damaged: ${why}`, path);
+  return v as T;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function firstProblem(errs: readonly { path: string; message: string }[]): string | undefined {
+  return errs.length ? `${errs[0].path} ${errs[0].message}` : undefined;
+}
+
+const checkAttempt: RowCheck = (v) => firstProblem(validateAttemptRecord(v));
+const checkPrompt: RowCheck = (v) => (isObject(v) && typeof v.hash === 'string' && Array.isArray(v.messages) ? undefined : 'not a prompt record');
+const checkCache: RowCheck = (v) => (isObject(v) && typeof v.key === 'string' && isObject(v.completion) ? undefined : 'not a cache entry');
 
 export interface JsonlOptions {
   /** Cache file to use instead of DIR/cache.jsonl (to share answers between runs). */
   readonly cachePath?: string;
+  /** Create the directory when it does not exist (default true); false makes a missing directory an error. */
+  readonly create?: boolean;
+}
+
+/** A line of a run directory's file that was not loaded. */
+export interface DamagedLine extends SkippedLine {
+  readonly file: string;
 }
 
 export class JsonlRepository implements Repository {
@@ -101,27 +163,39 @@ export class JsonlRepository implements Repository {
   private readonly cacheFile: JsonlFile<CacheEntry>;
   /** Lines skipped while loading (torn or damaged), per file name. */
   readonly skippedLines: Record<string, number> = {};
+  /** The same lines, each with its file, line number and reason. */
+  readonly damaged: DamagedLine[] = [];
 
   private constructor(
     readonly dir: string,
     options: JsonlOptions,
   ) {
-    this.attemptsFile = new JsonlFile(join(dir, 'attempts.jsonl'));
-    this.promptsFile = new JsonlFile(join(dir, 'prompts.jsonl'));
-    this.cacheFile = new JsonlFile(options.cachePath ?? join(dir, 'cache.jsonl'));
+    this.attemptsFile = new JsonlFile(join(dir, 'attempts.jsonl'), checkAttempt);
+    this.promptsFile = new JsonlFile(join(dir, 'prompts.jsonl'), checkPrompt);
+    this.cacheFile = new JsonlFile(options.cachePath ?? join(dir, 'cache.jsonl'), checkCache);
   }
 
-  /** Opens (creating if needed) a run directory and loads what it holds. */
+  /**
+   * Opens (creating if needed, unless `create` is false) a run directory and
+   * loads what it holds. Throws RunDirError for a missing directory (with
+   * `create: false`) or a damaged run.json or settings.json; damaged lines of
+   * the JSONL files are skipped and listed in `damaged`.
+   */
   static async open(dir: string, options: JsonlOptions = {}): Promise<JsonlRepository> {
-    await mkdir(dir, { recursive: true });
+    if (options.create === false) {
+      if (!existsSync(dir)) throw new RunDirError('RUNDIR001', `${dir}: no such run directory`);
+      if (!(await stat(dir)).isDirectory()) throw new RunDirError('RUNDIR001', `${dir} is not a directory`);
+    } else {
+      await mkdir(dir, { recursive: true });
+    }
     const repo = new JsonlRepository(dir, options);
     await repo.load();
     return repo;
   }
 
   private async load(): Promise<void> {
-    this.run = await readJson<RunRecord>(join(this.dir, 'run.json'));
-    this.settings = (await readJson<Record<string, unknown>>(join(this.dir, 'settings.json'))) ?? {};
+    this.run = await readJson<RunRecord>(join(this.dir, 'run.json'), (v) => firstProblem(validateRunRecord(v)));
+    this.settings = (await readJson<Record<string, unknown>>(join(this.dir, 'settings.json'), (v) => (isObject(v) ? undefined : 'not a JSON object'))) ?? {};
     const a = await this.attemptsFile.read();
     for (const row of a.rows) this.attempts.set(row.id, row);
     const p = await this.promptsFile.read();
@@ -131,6 +205,9 @@ export class JsonlRepository implements Repository {
     this.skippedLines['attempts.jsonl'] = a.skipped;
     this.skippedLines['prompts.jsonl'] = p.skipped;
     this.skippedLines['cache.jsonl'] = c.skipped;
+    for (const [file, r] of [['attempts.jsonl', a], ['prompts.jsonl', p], ['cache.jsonl', c]] as const) {
+      for (const s of r.skippedAt) this.damaged.push({ file, ...s });
+    }
   }
 
   async putRun(run: RunRecord): Promise<void> {

@@ -33,7 +33,7 @@ describe('grade memo', () => {
     expect(strictCalls).toBe(1);
     expect(memo.misses).toBe(2); // one verdict, one strict check
     expect(memo.hits).toBe(8);
-  });
+  }, 300_000);
 
   it('keeps different specs, implementations and handlers apart', async () => {
     const engine = await nodeEngine();

@@ -73,7 +73,7 @@ function attempt(taskId: string, sample: number, round: number, g: GradeResult |
 
 // v0: 5 samples, 2 pass (one strict)            -> 2/5
 // v1: 5 samples, 1 pass; bug-following on 2      -> 1/5
-// close-v2: 5 samples, 0 pass, one request error -> 0/5
+// close-v2: 5 samples, 0 pass, one never answered (not the model's: left out) -> 0/4
 const ATTEMPTS: AttemptRecord[] = [
   attempt('sys_dup-v0', 0, 0, grade('pass', { strict: true })),
   attempt('sys_dup-v0', 1, 0, grade('pass', { strict: false })),
@@ -104,20 +104,26 @@ describe('computeMetrics on hand-built attempts', () => {
 
   it('pass@1/3/5 are the means of the per-task estimators', () => {
     expect(m.tasks).toBe(3);
-    expect(m.samples).toBe(15);
+    expect(m.samples).toBe(14);
     expect(m.passAtK[1]).toBeCloseTo((0.4 + 0.2 + 0) / 3, 12);
-    // pass@3: v0 (5,2) 0.9; v1 (5,1) 0.6; close (5,0) 0
+    // pass@3: v0 (5,2) 0.9; v1 (5,1) 0.6; close (4,0) 0
     expect(m.passAtK[3]).toBeCloseTo((0.9 + 0.6 + 0) / 3, 12);
-    // pass@5: any pass at all
-    expect(m.passAtK[5]).toBeCloseTo(2 / 3, 12);
+    // pass@5: close has only 4 answered samples; the unanswered one does not count as a failure
+    expect(m.passAtK[5]).toBeUndefined();
+    expect(m.passAtKSkipped[5]).toMatch(/the fewest is 4/);
   });
 
-  it('outcome rates of first answers sum to one, errors kept apart', () => {
-    expect(m.rates).toEqual({ pass: 3 / 15, syntax: 4 / 15, semantic: 5 / 15, timeout: 2 / 15, error: 1 / 15 });
+  it('outcome rates of the answered first answers sum to one; the unanswered one is counted apart', () => {
+    expect(m.rates).toEqual({ pass: 3 / 14, syntax: 4 / 14, semantic: 5 / 14, timeout: 2 / 14, unknown: 0 });
+    expect(m.uncharged).toEqual({ unanswered: 1, internal: 0 });
+    // OSVBench's three categories: timeouts fold into semantic.
+    expect(m.osvbench.counts).toEqual({ pass: 3, syntax: 4, semantic: 7 });
   });
 
   it('strict and bug-following rates', () => {
-    expect(m.strictRate).toBeCloseTo(1 / 15, 12);
+    expect(m.strictRate).toBeCloseTo(1 / 14, 12);
+    expect(m.strictPasses).toBe(1);
+    expect(m.strictChecked).toBe(2);
     // buggy first answers that were graded: v1 x5, close x4 (the error is not graded)
     expect(m.bugFollowing).toEqual({ samples: 9, following: 2, rate: 2 / 9 });
   });
@@ -134,14 +140,14 @@ describe('computeMetrics on hand-built attempts', () => {
       // v0 s2: semantic, semantic, pass; v1 s3: syntax, syntax, semantic
       { round: 2, attempted: 2, fixed: 1, stillFailing: 1, byKind: { semantic: { attempted: 1, fixed: 1 }, syntax: { attempted: 1, fixed: 0 } } },
     ]);
-    // chains passing in some round: v0 s0,s1,s3,s2; v1 s0; close s0 -> 6 of 15
-    expect(m.passAfterRepair).toBeCloseTo(6 / 15, 12);
+    // chains passing in some round: v0 s0,s1,s3,s2; v1 s0; close s0 -> 6 of the 14 answered
+    expect(m.passAfterRepair).toBeCloseTo(6 / 14, 12);
   });
 
   it('by bug class is multi-label, with the bug-free variants as "correct"', () => {
     expect(m.byBugClass.correct).toEqual({ tasks: 1, samples: 5, passes: 2, pass1: 0.4 });
     expect(m.byBugClass['incorrect-pointer']).toEqual({ tasks: 1, samples: 5, passes: 1, pass1: 0.2 });
-    expect(m.byBugClass['bounds-checking']).toEqual({ tasks: 2, samples: 10, passes: 1, pass1: 0.1 });
+    expect(m.byBugClass['bounds-checking']).toEqual({ tasks: 2, samples: 9, passes: 1, pass1: 0.1 });
     expect(m.byBugClass['memory-leak']).toEqual({ tasks: 0, samples: 0, passes: 0, pass1: 0 });
   });
 
@@ -151,7 +157,7 @@ describe('computeMetrics on hand-built attempts', () => {
     expect(m.byBugCount[1].pass1).toBe(0);
     expect(m.byHandler.sys_dup).toMatchObject({ tasks: 2, samples: 10, passes: 3 });
     expect(m.byHandler.sys_dup.pass1).toBeCloseTo(0.3, 12);
-    expect(m.byHandler.sys_close).toEqual({ tasks: 1, samples: 5, passes: 0, pass1: 0 });
+    expect(m.byHandler.sys_close).toEqual({ tasks: 1, samples: 4, passes: 0, pass1: 0 });
   });
 
   it('tokens, cost and latency over every answered attempt', () => {
@@ -174,8 +180,34 @@ describe('computeMetrics on hand-built attempts', () => {
   it('leaves unfinished samples out', () => {
     const pending: AttemptRecord = { ...attempt('sys_close-v2', 5, 0, grade('pass')), grade: undefined };
     const m2 = computeMetrics(TASKS, [...ATTEMPTS, pending]);
-    expect(m2.samples).toBe(15);
+    expect(m2.samples).toBe(14);
     expect(m2.passAtK[1]).toBeCloseTo(m.passAtK[1], 12);
+  });
+
+  it('counts missing samples when n is given', () => {
+    expect(computeMetrics(TASKS, ATTEMPTS, { n: 5 })).toMatchObject({ expectedSamples: 15, missingSamples: 0 });
+    const cut = computeMetrics(TASKS, ATTEMPTS.filter((a) => !(a.taskId === 'sys_dup-v0' && a.sample >= 3)), { n: 5 });
+    expect(cut).toMatchObject({ expectedSamples: 15, missingSamples: 2 });
+    expect(m.expectedSamples).toBeNull();
+  });
+});
+
+describe('outcomes that are not the model\'s', () => {
+  it('internal grades and unanswered requests are left out of pass@k and the rates; unknown is apart from timeout', () => {
+    const list = [
+      attempt('sys_dup-v0', 0, 0, grade('pass')),
+      attempt('sys_dup-v0', 1, 0, grade('internal')),
+      attempt('sys_dup-v0', 2, 0, 'error'),
+      attempt('sys_dup-v0', 3, 0, grade('unknown')),
+      attempt('sys_dup-v0', 4, 0, grade('timeout')),
+    ];
+    const r = computeMetrics(TASKS.slice(0, 1), list, { n: 5 });
+    expect(r.samples).toBe(3);
+    expect(r.passAtK[1]).toBeCloseTo(1 / 3, 12);
+    expect(r.rates).toEqual({ pass: 1 / 3, syntax: 0, semantic: 0, timeout: 1 / 3, unknown: 1 / 3 });
+    expect(r.uncharged).toEqual({ unanswered: 1, internal: 1 });
+    expect(r.missingSamples).toBe(0);
+    expect(r.osvbench.counts).toEqual({ pass: 1, syntax: 0, semantic: 2 });
   });
 });
 

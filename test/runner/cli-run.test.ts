@@ -16,6 +16,7 @@ import { loadTasks } from '../../src/core/bench/tasks.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
+import { outage } from '../fake-provider/faults.ts';
 import { type FakeProvider, type FakeReply, type ReceivedRequest, startFakeProvider } from '../fake-provider/server.ts';
 
 const ROOT = join(__dirname, '../..');
@@ -275,8 +276,9 @@ describe('osvlab run against the fake provider', () => {
       syntax: count('prose') / ids.length,
       semantic: count('wrong') / ids.length,
       timeout: 0,
-      error: 0,
+      unknown: 0,
     });
+    expect(m.uncharged).toEqual({ unanswered: 0, internal: 0 });
     // The oracle specs also satisfy the declarative checks.
     expect(m.strictRate).toBe(count('correct') / ids.length);
 
@@ -428,11 +430,50 @@ describe('osvlab run against the fake provider', () => {
     const rep = JSON.parse(r.out);
     expect(rep.run.status).toBe('done');
     expect(rep.pass_at_k).toEqual({ 1: 1 });
-    expect(rep.rates).toEqual({ pass: 1, syntax: 0, semantic: 0, timeout: 0, error: 0 });
+    expect(rep.rates).toEqual({ pass: 1, syntax: 0, semantic: 0, timeout: 0, unknown: 0 });
     expect(rep.metrics.samples).toBe(ids.length);
     const { attempts } = await storedRun(dir);
     expect(attempts).toHaveLength(ids.length);
     expect(attempts.filter((x) => x.error)).toEqual([]);
+  }, TIMEOUT_MS);
+
+  it('requests that fail for good are unanswered: not charged, pass@k over the answered ones, and a rerun completes them', async () => {
+    const ids = ['sys_set_runnable-v0', 'sys_reclaim_port-v0', 'sys_close-v0'];
+    const DOWN = 'sys_reclaim_port-v0';
+    respond((req) => {
+      const t = taskOf(req.prompt, ids);
+      return t.id === DOWN ? outage() : { kind: 'text', text: answerText(t.id === 'sys_close-v0' ? 'prose' : 'correct', t.handler) };
+    });
+    const dir = tempDir();
+    const args = runArgs(dir, ids, { concurrency: 1 });
+    const first = await startCli(args).result;
+    // Not done: the run stays resumable (exit 3, status incomplete) and says so.
+    expect(first.code, first.err).toBe(3);
+    expect(first.err).toContain('rerun the same command');
+    // The client spent its retries on the failing request (every try reached the server).
+    const downTries = fake.requests.filter((q) => taskOf(q.prompt, ids).id === DOWN).length;
+    expect(downTries).toBeGreaterThan(1);
+    const rep1 = JSON.parse(first.out);
+    expect(rep1.run.status).toBe('incomplete');
+    expect(rep1.metrics.uncharged).toEqual({ unanswered: 1, internal: 0 });
+    // pass@1 and the rates over the two answered tasks: one pass, one prose answer.
+    expect(rep1.metrics.samples).toBe(2);
+    expect(rep1.pass_at_k).toEqual({ 1: 0.5 });
+    expect(rep1.rates).toMatchObject({ pass: 0.5, syntax: 0.5 });
+    expect(rep1.attempts.find((a: any) => a.task_id === DOWN).category).toBe('unanswered');
+    expect(rep1.grading).toEqual({ timeoutMs: expect.any(Number), strict: false });
+
+    // The provider is back: the rerun asks only the unanswered task, and the run is done.
+    fake.reset();
+    respond((req) => ({ kind: 'text', text: answerText('correct', taskOf(req.prompt, ids).handler) }));
+    const second = await startCli(args).result;
+    expect(second.code, second.err).toBe(0);
+    expect(fake.requests.map((q) => taskOf(q.prompt, ids).id)).toEqual([DOWN]);
+    const rep2 = JSON.parse(second.out);
+    expect(rep2.run.status).toBe('done');
+    expect(rep2.metrics.uncharged).toEqual({ unanswered: 0, internal: 0 });
+    expect(rep2.metrics.samples).toBe(3);
+    expect(rep2.pass_at_k[1]).toBeCloseTo(2 / 3, 12);
   }, TIMEOUT_MS);
 
   it('answers without code (prose, empty text) are graded as syntax failures, not crashes', async () => {
@@ -447,7 +488,7 @@ describe('osvlab run against the fake provider', () => {
     // Metrics have no category of their own for "no code": it is a syntax failure.
     const rep = JSON.parse(r.out);
     expect(rep.run.status).toBe('done');
-    expect(rep.rates).toEqual({ pass: 0, syntax: 1, semantic: 0, timeout: 0, error: 0 });
+    expect(rep.rates).toEqual({ pass: 0, syntax: 1, semantic: 0, timeout: 0, unknown: 0 });
     expect(rep.pass_at_k).toEqual({ 1: 0 });
     const { attempts } = await storedRun(dir);
     expect(attempts.map((a) => a.taskId).sort()).toEqual([...ids].sort());

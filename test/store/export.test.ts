@@ -61,7 +61,9 @@ describe('run file export', () => {
     expect(file.attempts.every((a) => a.runId === 'run-1')).toBe(true);
     expect(file.metrics).toEqual(computeMetrics(file.tasks, file.attempts));
     expect(file.metrics.passAtK[1]).toBeCloseTo(0, 12);
-    expect(file.metrics.passAfterRepair).toBeCloseTo(1 / 4, 12);
+    // Chains: v0 s0 fixed by its repair; v0 s1 and v1 s1 failing; v1 s0 never answered (not counted).
+    expect(file.metrics.passAfterRepair).toBeCloseTo(1 / 3, 12);
+    expect(file.metrics.uncharged.unanswered).toBe(1);
     expect(validateRunFile(JSON.parse(JSON.stringify(file)))).toEqual([]);
   });
 
@@ -109,7 +111,7 @@ describe('run file import', () => {
     expect(paths).toContain(`$.attempts[${j}].grade.category`);
     expect(paths).toContain('$.prompts[0].messages[0].role');
     expect(r.message).toContain(`$.attempts[${i}].response.usage.input: expected an integer >= 0, got the string "2000"`);
-    expect(r.message).toContain(`$.attempts[${j}].grade.category: expected one of "pass", "syntax", "semantic", "timeout", got the string "great"`);
+    expect(r.message).toContain(`$.attempts[${j}].grade.category: expected one of "pass", "syntax", "semantic", "timeout", "unknown", "internal", got the string "great"`);
 
     expect((await target.listRuns()).map((x) => x.id)).toEqual(['already-here']);
     expect(await target.listAttempts('already-here')).toHaveLength(1);

@@ -6,7 +6,8 @@
  * happens in the verifier pool.
  */
 import { RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
-import type { RunConfig } from '../../core/bench/run-types.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
+import { type RunConfig, isResumable } from '../../core/bench/run-types.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
@@ -150,7 +151,7 @@ export class EvaluateState {
   async refreshUnfinished(): Promise<void> {
     const runs = await repository().listRuns();
     this.unfinished = runs
-      .filter((r) => r.status === 'running' || r.status === 'created')
+      .filter((r) => isResumable(r.status) && !r.source)
       .filter((r) => this.phase.kind !== 'running' || this.phase.runId !== r.id)
       .map((r) => ({ id: r.id, name: r.name, model: r.config.model }));
   }
@@ -170,6 +171,7 @@ export class EvaluateState {
       concurrency: this.concurrency,
       gradeConcurrency: this.verifier.pool.size,
       ...(this.extract === 'osvbench' ? { extract: this.extract } : {}),
+      grading: { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true },
     };
     const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`;
     const run = createRun({
@@ -205,7 +207,8 @@ export class EvaluateState {
         grade: (task, answer) => {
           const text = answerForGrading(answer, stored.config.extract);
           const variants = TASKS.filter((t) => t.handler === task.handler);
-          return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: 30_000, variants, strict: true }), { hardTimeoutMs: 600_000 });
+          const grading = stored.config.grading ?? { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true };
+          return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: grading.timeoutMs, variants, strict: grading.strict }), { hardTimeoutMs: 600_000 });
         },
         client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
         store: repository(),

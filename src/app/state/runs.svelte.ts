@@ -3,12 +3,20 @@
  * two runs side by side, and export/import of run files. Storage is the
  * harness's repository (src/store/), the metrics are core/bench's.
  */
+import { answersRun, answersRunId } from '../../core/bench/answers-run.ts';
 import type { TaskRef } from '../../core/bench/export.ts';
+import { handlerOnlyTask } from '../../core/bench/grade.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../../core/bench/grade-types.ts';
 import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/bench/metrics.ts';
+import { looksLikeOsvbenchResults } from '../../core/bench/osvbench.ts';
+import { type AnswerItem, parseAnswerFile } from '../../core/bench/responses.ts';
 import type { AttemptRecord, RunRecord } from '../../core/bench/run-types.ts';
+import type { Task } from '../../core/bench/task.ts';
 import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';
+import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
+import { verifier } from './verifier.svelte.ts';
 
 let repo: DexieRepository | undefined;
 /** The browser's run store, opened on first use. */
@@ -37,7 +45,17 @@ export async function loadRun(id: string): Promise<LoadedRun | undefined> {
   if (!run) return undefined;
   const attempts = await r.listAttempts(id);
   const facts: TaskFacts[] = run.config.tasks.map(taskFacts);
-  return { run, attempts, metrics: computeMetrics(facts, attempts) };
+  return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.source ? undefined : run.config.n }) };
+}
+
+/** Grades one answer in the verifier pool, as a run does (the same time limit, strict on). */
+export async function gradeInBrowser(task: Task, text: string): Promise<GradeResult> {
+  const variants = taskCatalog.tasks.filter((t) => t.handler === task.handler);
+  try {
+    return await verifier.pool.run((api) => api.grade(task, text, { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, variants, strict: true }), { hardTimeoutMs: 600_000 });
+  } catch (e) {
+    return internalGrade(text, e instanceof Error ? e.message : String(e));
+  }
 }
 
 export class RunsState {
@@ -47,6 +65,8 @@ export class RunsState {
   message = $state('');
   error = $state('');
   busy = $state(false);
+  /** The grading of an imported answers file, while it runs. */
+  grading: Promise<void> | undefined;
 
   async refresh(): Promise<void> {
     this.runs = [...(await repository().listRuns())].reverse();
@@ -80,10 +100,11 @@ export class RunsState {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
-  /** Imports a run file; nothing is written when it is invalid or its run exists. */
-  async importText(text: string): Promise<string | undefined> {
+  /** Imports a run file, or OSVBench's results file (graded here); nothing is written when it is invalid or its run exists. */
+  async importText(text: string, fileName = 'results.json'): Promise<string | undefined> {
     this.error = '';
     this.message = '';
+    if (looksLikeOsvbenchResults(text)) return this.importAnswers(text, fileName);
     const r = await importRunFile(repository(), text);
     if (!r.ok) {
       this.error = r.message;
@@ -92,6 +113,72 @@ export class RunsState {
     this.message = `Imported run ${r.runId} with ${r.attempts} attempts.`;
     await this.refresh();
     return r.runId;
+  }
+
+  /**
+   * OSVBench's results file as a run: every answer stored at once (ungraded),
+   * then graded one by one in the verifier pool, each grade stored as it comes.
+   */
+  private async importAnswers(text: string, fileName: string): Promise<string | undefined> {
+    await taskCatalog.load();
+    const parsed = parseAnswerFile(text, taskCatalog.tasks, handlerOnlyTask);
+    const problems = parsed.problems.map((p) => `${p.line ? `line ${p.line}: ` : ''}${p.code} ${p.message}`);
+    if (parsed.items.length === 0) {
+      this.error = `No answer to grade in ${fileName}.${problems.length ? `\n${problems.join('\n')}` : ''}`;
+      return undefined;
+    }
+    const id = await answersRunId(parsed.items);
+    const base = {
+      id,
+      name: fileName,
+      model: fileName.replace(/\.[^.]*$/, ''),
+      source: { format: parsed.format, file: fileName },
+      tasks: taskCatalog.tasks,
+      grading: { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true },
+      provenance: { app: APP_VERSION, verifier: APP_VERSION },
+    };
+    const ungraded = await answersRun({ ...base, answers: parsed.items.map((item) => ({ item })), now: Date.now() });
+    try {
+      await repository().importBundle(ungraded);
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+      return undefined;
+    }
+    await this.refresh();
+    this.grading = this.gradeImported(id, parsed.items, ungraded.attempts, base, ungraded.run.createdAt, problems, fileName);
+    return id;
+  }
+
+  /** Grades an imported run's answers in order, storing each grade as it comes; the run's status follows. */
+  private async gradeImported(
+    id: string,
+    items: readonly AnswerItem[],
+    attempts: readonly AttemptRecord[],
+    base: Omit<Parameters<typeof answersRun>[0], 'answers' | 'now'>,
+    createdAt: number,
+    problems: readonly string[],
+    fileName: string,
+  ): Promise<void> {
+    this.busy = true;
+    void verifier.warm();
+    const graded: { item: AnswerItem; grade: GradeResult }[] = [];
+    const parsed = { items };
+    try {
+      for (const [i, item] of parsed.items.entries()) {
+        this.message = `Grading ${i + 1} of ${parsed.items.length} answers from ${fileName}...`;
+        const grade = await gradeInBrowser(item.task, item.response);
+        graded.push({ item, grade });
+        await repository().putAttempt({ ...attempts[i], grade, gradedAt: Date.now() });
+        if (this.selected?.run.id === id) await this.open(id);
+      }
+      const done = await answersRun({ ...base, answers: graded, now: createdAt });
+      await repository().putRun({ ...done.run, updatedAt: Date.now() });
+    } finally {
+      this.busy = false;
+    }
+    this.message = `Imported and graded ${items.length} answers from ${fileName} (OSVBench's results format) as run ${id}.${problems.length ? ` Skipped ${problems.length}: ${problems.join('; ')}` : ''}`;
+    await this.refresh();
+    if (this.selected?.run.id === id) await this.open(id);
   }
 
   async remove(id: string): Promise<void> {

@@ -1,97 +1,150 @@
 /**
- * `osvlab grade --responses FILE.jsonl [--json] [--concurrency N] [--timeout MS]`:
- * grades answers obtained elsewhere. Each line is `{"task_id": ..., "response": ...}`
- * or `{"handler": ..., "response": ...}` (graded against the correct implementation).
- * Prints one line per answer and a summary (with throughput).
+ * `osvlab grade --responses FILE [--out DIR] [--model NAME] [--json] [--no-strict]
+ *  [--concurrency N] [--timeout MS]`: grades answers obtained elsewhere. FILE is
+ * JSONL (each line `{"task_id": ..., "response": ...}` or `{"handler": ...,
+ * "response": ...}`, graded against the correct implementation) or OSVBench's
+ * results file (`{"<index>": {"<syscall>": [answer, ...]}}`), told apart by
+ * content. Every good line is graded; each bad one is reported with its line
+ * number and code. Prints one line per answer and a summary, always.
+ * `--out DIR` writes a run directory that `osvlab report DIR` reads.
+ *
+ * Exit 0 when every line was graded, 2 when some lines were bad input (the
+ * good ones are still graded), 4 for usage errors.
  */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { answersRun, answersRunId } from '../../core/bench/answers-run.ts';
 import { handlerOnlyTask } from '../../core/bench/grade.ts';
-import type { GradeResult } from '../../core/bench/grade-types.ts';
-import type { Task } from '../../core/bench/task.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, type GradingSettings, MODEL_CATEGORIES, osvbenchCategory } from '../../core/bench/grade-types.ts';
+import type { InputProblem } from '../../core/bench/osvbench.ts';
+import { type AnswerFile, type AnswerItem, parseAnswerFile } from '../../core/bench/responses.ts';
 import { loadTasks } from '../../core/bench/tasks.ts';
-import { findHandler } from '../../core/kernel/handlers.ts';
+import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
+import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
 
-interface Line {
-  readonly line: number;
-  readonly task: Task;
-  readonly response: string;
+/** Parses an answer file of either format against the benchmark tasks. */
+export async function parseResponses(text: string): Promise<AnswerFile> {
+  return parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
 }
 
-export async function parseResponses(text: string): Promise<Line[]> {
-  const tasks = await loadTasks();
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const out: Line[] = [];
-  text.split('\n').forEach((raw, i) => {
-    if (!raw.trim()) return;
-    let v: { task_id?: unknown; handler?: unknown; response?: unknown };
-    try {
-      v = JSON.parse(raw);
-    } catch (e) {
-      throw new UsageError(`line ${i + 1}: not valid JSON (${(e as Error).message})`);
-    }
-    if (typeof v.response !== 'string') throw new UsageError(`line ${i + 1}: "response" must be a string`);
-    let task: Task | undefined;
-    if (typeof v.task_id === 'string') {
-      task = byId.get(v.task_id);
-      if (!task) throw new UsageError(`line ${i + 1}: unknown task_id '${v.task_id}'`);
-    } else if (typeof v.handler === 'string') {
-      const h = findHandler(v.handler);
-      if (!h) throw new UsageError(`line ${i + 1}: unknown handler '${v.handler}'`);
-      task = byId.get(`${h.name}-v0`) ?? handlerOnlyTask(h.name);
-    } else {
-      throw new UsageError(`line ${i + 1}: needs "task_id" or "handler"`);
-    }
-    out.push({ line: i + 1, task, response: v.response });
-  });
-  return out;
+/** How an answer is named in the output: its line, or its OSVBench index, syscall and sample. */
+function label(item: AnswerItem): string {
+  return item.index !== undefined ? `index ${item.index} ${item.syscall} sample ${item.sample}` : `line ${item.line}`;
+}
+
+function problemText(p: InputProblem): string {
+  return `${p.line ? `line ${p.line}: ` : ''}${p.code} ${p.message}`;
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout'], flags: ['json', 'no-strict'] });
+  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'out', 'model', 'name'], flags: ['json', 'no-strict'] });
+  if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
-  if (!file) throw new UsageError('--responses FILE.jsonl is required');
+  if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? e}`);
   }
-  const lines = await parseResponses(text);
-  const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
+  const json = args.flags.has('json');
+  const parsed = await parseResponses(text);
+  for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
+
+  const grading: GradingSettings = { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') };
+  const outDir = args.values.get('out');
+  const out = outDir ? await JsonlRepository.open(outDir) : undefined;
+  if (out && (await out.listRuns()).length) throw new UsageError(`${outDir} already holds a run; choose another --out`);
+
+  const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
   const started = Date.now();
-  const results: { line: Line; grade: GradeResult }[] = [];
+  const results: { item: AnswerItem; grade: GradeResult }[] = [];
   try {
     await Promise.all(
-      lines.map(async (line) => {
-        const grade = await pool.grade(line.task, line.response);
-        results.push({ line, grade });
-        if (!args.flags.has('json')) {
-          process.stdout.write(`line ${line.line}  ${line.task.id.padEnd(28)} ${grade.category}${grade.bugFollowing ? ' (bug-following)' : ''}\n`);
+      parsed.items.map(async (item) => {
+        const grade = await pool.grade(item.task, item.response);
+        results.push({ item, grade });
+        if (!json) {
+          const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
+          process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
         }
       }),
     );
   } finally {
     await pool.close();
   }
-  results.sort((a, b) => a.line.line - b.line.line);
+  results.sort((a, b) => a.item.line - b.item.line || (a.item.index ?? 0) - (b.item.index ?? 0) || a.item.sample - b.item.sample);
   const ms = Date.now() - started;
-  const counts: Record<string, number> = { pass: 0, syntax: 0, semantic: 0, timeout: 0 };
-  for (const r of results) counts[r.grade.category]++;
+
+  const counts: Record<string, number> = Object.fromEntries([...MODEL_CATEGORIES, 'internal'].map((c) => [c, 0]));
+  const osv: Record<string, number> = { pass: 0, syntax: 0, semantic: 0 };
+  let strict = 0;
+  for (const r of results) {
+    counts[r.grade.category]++;
+    const o = osvbenchCategory(r.grade.category);
+    if (o) osv[o]++;
+    if (r.grade.strict === true) strict++;
+  }
   const perMinute = results.length ? (results.length / ms) * 60000 : 0;
-  const summary = { answers: results.length, ...counts, ms, answersPerMinute: Math.round(perMinute * 10) / 10 };
-  if (args.flags.has('json')) {
+  const summary = {
+    format: parsed.format,
+    answers: results.length,
+    ...counts,
+    strict,
+    bad_lines: parsed.problems.length,
+    osvbench: osv,
+    grading,
+    ms,
+    answersPerMinute: Math.round(perMinute * 10) / 10,
+  };
+
+  if (out) {
+    try {
+      const id = await answersRunId(parsed.items);
+      const bundle = await answersRun({
+        id,
+        name: args.values.get('name'),
+        model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''),
+        source: { format: parsed.format, file: basename(file) },
+        tasks: await loadTasks(),
+        answers: results,
+        grading,
+        provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION },
+        now: Date.now(),
+      });
+      await out.importBundle(bundle);
+    } finally {
+      await out.close();
+    }
+  }
+
+  if (json) {
     process.stdout.write(
       `${JSON.stringify({
-        results: results.map((r) => ({ line: r.line.line, task_id: r.line.task.id, category: r.grade.category, bug_following: r.grade.bugFollowing ?? null, diagnosis: r.grade.diagnosis })),
+        results: results.map(({ item, grade }) => ({
+          line: item.line,
+          ...(item.index !== undefined ? { index: item.index, syscall: item.syscall } : {}),
+          sample: item.sample,
+          task_id: item.task.id,
+          category: grade.category,
+          strict: grade.category === 'pass' ? (grade.strict ?? null) : null,
+          bug_following: grade.bugFollowing ?? null,
+          diagnosis: grade.diagnosis,
+        })),
+        bad: parsed.problems,
         summary,
       })}\n`,
     );
   } else {
+    const parts = [...MODEL_CATEGORIES, 'internal'].map((c) => `${c} ${counts[c]}`).join(', ');
     process.stdout.write(
-      `\n${results.length} answers: pass ${counts.pass}, syntax ${counts.syntax}, semantic ${counts.semantic}, timeout ${counts.timeout}; ${(ms / 1000).toFixed(1)} s (${summary.answersPerMinute} answers/min)\n`,
+      `\n${results.length} answers: ${parts}; strict ${strict} of ${counts.pass} passing${grading.strict ? '' : ' (strict off)'}\n` +
+        `OSVBench's categories: pass ${osv.pass}, syntax ${osv.syntax}, semantic ${osv.semantic} (timeouts and unknown counted as semantic)\n` +
+        (parsed.problems.length ? `${parsed.problems.length} bad line${parsed.problems.length > 1 ? 's' : ''} skipped (listed above)\n` : '') +
+        `solver time limit ${grading.timeoutMs} ms; ${(ms / 1000).toFixed(1)} s (${summary.answersPerMinute} answers/min)\n`,
     );
   }
-  return 0;
+  return parsed.problems.length ? 2 : 0;
 }

@@ -1,46 +1,74 @@
 /**
  * `osvlab report DIR [--json]`: the metrics of a run directory. The JSON has
- * `pass_at_k`, `rates` and per-attempt `category`, plus everything else
- * computeMetrics gives.
+ * `pass_at_k`, `rates`, `osvbench` (OSVBench's three categories), `partial`
+ * with the `skipped` lines and `missing` samples, and per-attempt `category`,
+ * plus everything else computeMetrics gives.
+ *
+ * A damaged directory still gets a report of what it holds: each line that
+ * could not be read is named (file and line), and the report is marked
+ * partial, as it is when samples the run should have are missing. A missing
+ * directory or a damaged run.json is an error naming the path.
  */
-import { computeMetrics, type RunMetrics } from '../../core/bench/metrics.ts';
+import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/bench/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/bench/reference.ts';
 import type { RunStore } from '../../core/bench/run-types.ts';
 import type { Task } from '../../core/bench/task.ts';
 import { loadTasks } from '../../core/bench/tasks.ts';
-import { JsonlRepository } from '../../store/jsonl.ts';
+import { type DamagedLine, JsonlRepository, RunDirError } from '../../store/jsonl.ts';
 import { UsageError, parseArgs } from '../args.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-export async function printReport(store: RunStore, runId: string, tasks: readonly Task[], json: boolean): Promise<RunMetrics> {
+export async function printReport(store: RunStore, runId: string, tasks: readonly Task[], json: boolean, damaged: readonly DamagedLine[] = []): Promise<RunMetrics> {
   const run = await store.getRun(runId);
   if (!run) throw new UsageError(`no run ${runId}`);
   const attempts = await store.listAttempts(runId);
-  const selected = tasks.filter((t) => run.config.tasks.includes(t.id));
-  const m = computeMetrics(selected, attempts);
+  const selected: TaskFacts[] = tasks.filter((t) => run.config.tasks.includes(t.id));
+  // Tasks this build does not have (a run from another version, a handler-only answer): counted by handler name.
+  for (const id of run.config.tasks) {
+    if (!selected.some((t) => t.id === id)) selected.push({ id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
+  }
+  // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
+  const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n });
+  const partial = damaged.length > 0 || m.missingSamples > 0;
+  const grading = run.config.grading ?? null;
   if (json) {
     const out = {
-      run: { id: run.id, model: run.config.model, provider: run.config.provider, status: run.status, verifier: run.provenance.verifier },
+      run: { id: run.id, model: run.config.model, provider: run.config.provider, status: run.status, verifier: run.provenance.verifier, ...(run.source ? { source: run.source } : {}) },
+      grading,
+      partial,
+      skipped: damaged,
+      missing: m.missingSamples,
       pass_at_k: m.passAtK,
       rates: m.rates,
+      osvbench: m.osvbench,
       metrics: m,
-      attempts: attempts.map((a) => ({ id: a.id, task_id: a.taskId, sample: a.sample, round: a.round, category: a.grade?.category ?? (a.error ? 'error' : null) })),
+      attempts: attempts.map((a) => ({ id: a.id, task_id: a.taskId, sample: a.sample, round: a.round, category: attemptOutcome(a) ?? null, strict: a.grade?.strict ?? null })),
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return m;
   }
   const lines: string[] = [];
-  lines.push(`run ${run.id}: ${run.config.provider}/${run.config.model}, ${m.tasks} tasks, ${m.samples} first answers, ${run.config.shots}-shot, status ${run.status}`);
+  lines.push(`run ${run.id}: ${run.config.provider}/${run.config.model}, ${m.tasks} tasks, ${m.samples} first answers graded, ${run.config.shots}-shot, status ${run.status}${run.source ? ` (answers from ${run.source.file})` : ''}`);
+  if (partial) {
+    lines.push('PARTIAL REPORT: the numbers below cover only what the directory holds.');
+    for (const d of damaged) lines.push(`  skipped ${d.file} line ${d.line}: ${d.reason}`);
+    if (m.missingSamples > 0) lines.push(`  ${m.missingSamples} of ${m.expectedSamples} first answers are missing (not asked yet, or lost)${run.status === 'done' ? ', although the run is recorded as done' : ''}`);
+  }
+  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, strict ${grading.strict ? 'on' : 'off'}` : 'grading: time limit and strict not recorded (a run made before they were)');
   lines.push(`pass@k: ${Object.entries(m.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join('  ') || '(none)'}`);
   for (const [k, why] of Object.entries(m.passAtKSkipped)) lines.push(`  pass@${k} skipped: ${why}`);
-  lines.push(`outcomes: ${Object.entries(m.rates).map(([k, v]) => `${k} ${pct(v)}`).join('  ')}`);
-  lines.push(`strict: ${pct(m.strictRate)}   bug-following: ${m.bugFollowing.following}/${m.bugFollowing.samples} (${pct(m.bugFollowing.rate)})   pass after repair: ${pct(m.passAfterRepair)}`);
+  lines.push(`outcomes: ${OUTCOMES.map((k) => `${k} ${pct(m.rates[k])} (${m.counts[k]})`).join('  ')}`);
+  lines.push(`OSVBench's categories: ${(['pass', 'syntax', 'semantic'] as const).map((k) => `${k} ${pct(m.osvbench.rates[k])} (${m.osvbench.counts[k]})`).join('  ')}   (timeout and unknown count as semantic, as upstream)`);
+  lines.push(`not charged to the model: ${UNCHARGED.map((k) => `${k} ${m.uncharged[k]}`).join('  ')}${m.uncharged.unanswered + m.uncharged.internal ? '   (left out of pass@k and the rates; resume the run to retry them)' : ''}`);
+  lines.push(`strict: ${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)   bug-following: ${m.bugFollowing.following}/${m.bugFollowing.samples} (${pct(m.bugFollowing.rate)})   pass after repair: ${pct(m.passAfterRepair)}`);
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
   lines.push('by bug class:');
   for (const [k, g] of Object.entries(m.byBugClass)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
   lines.push('by bug count:');
   for (const [k, g] of Object.entries(m.byBugCount)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
+  lines.push('by handler:              pass@1   passes/samples');
+  for (const [k, g] of Object.entries(m.byHandler)) if (g.tasks) lines.push(`  ${k.padEnd(22)} ${pct(g.pass1).padStart(7)}   ${g.passes}/${g.samples}`);
   lines.push(`tokens: ${m.tokens.input} in, ${m.tokens.output} out   cost: $${m.cost.usd.toFixed(4)}${m.cost.unpriced ? ` (${m.cost.unpriced} attempts unpriced)` : ''}   latency: median ${m.latency.median ?? '-'} ms, p90 ${m.latency.p90 ?? '-'} ms`);
   lines.push('', `reference (${REFERENCE_LABEL}), Pass@1:`);
   for (const r of OSVBENCH_PASS1) lines.push(`  ${r.model.padEnd(20)} ${r.total.toFixed(2)}%`);
@@ -53,11 +81,18 @@ export async function run(argv: string[]): Promise<number> {
   const [dir, ...extra] = args.positionals;
   if (!dir) throw new UsageError('which run directory? e.g. osvlab report .osvlab/runs/gpt-4o-1a2b3c4d5e6f');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  const store = await JsonlRepository.open(dir);
+  let store: JsonlRepository;
+  try {
+    store = await JsonlRepository.open(dir, { create: false });
+  } catch (e) {
+    if (e instanceof RunDirError) throw new UsageError(e.message);
+    throw e;
+  }
   try {
     const runs = await store.listRuns();
-    if (runs.length === 0) throw new UsageError(`${dir} holds no run`);
-    await printReport(store, runs[0].id, await loadTasks(), args.flags.has('json'));
+    if (runs.length === 0) throw new UsageError(`RUNDIR001 ${dir} holds no run (no run.json)`);
+    for (const d of store.damaged) process.stderr.write(`osvlab report: skipped ${d.file} line ${d.line}: ${d.reason}\n`);
+    await printReport(store, runs[0].id, await loadTasks(), args.flags.has('json'), store.damaged);
     return 0;
   } finally {
     await store.close();

@@ -3,12 +3,16 @@
  *  [--repair R] [--concurrency C] [--out DIR] ...`: evaluates a model on the
  * benchmark. The key comes from the environment (OSVLAB_API_KEY, or the
  * provider's usual variable for the provider's own host only), never from
- * flags. Sampling parameters are sent only when given (docs/providers.md). Rerunning the same command
- * resumes the run in the same directory: nothing is lost, nothing is paid twice.
+ * flags. Sampling parameters are sent only when given (docs/providers.md).
+ * Rerunning the same command resumes the run in the same directory: nothing
+ * is lost, and no answered request is paid twice (only requests in flight
+ * when it stopped, or that failed for good, are sent again). Exit 0 done, 3
+ * cancelled or incomplete (rerun to resume), 4 failed or usage error.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
 import { promptBuilder, buildRepairPrompt } from '../../core/bench/prompt.ts';
 import { RunControl, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import type { RunConfig } from '../../core/bench/run-types.ts';
@@ -26,6 +30,17 @@ import { progressReporter } from '../progress.ts';
 import { printReport } from './report.ts';
 
 const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
+
+/** A base URL must be an absolute http(s) URL. */
+function checkBaseUrl(v: string): void {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`--base-url must be an http:// or https:// URL, got '${v}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--base-url must be an http:// or https:// URL, got '${v}'`);
+}
 
 function numberOption(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -53,6 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!model) throw new UsageError('--model is required');
   const baseUrl = args.values.get('base-url');
   if (provider === 'openai-compatible' && !baseUrl) throw new UsageError('--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)');
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const apiKey = keyFromEnv(provider, baseUrl, process.env);
   if (!apiKey && provider !== 'openai-compatible') {
     const [general, ...own] = KEY_ENV[provider];
@@ -90,6 +106,7 @@ export async function run(argv: string[]): Promise<number> {
     concurrency: Math.max(1, intOption(args, 'concurrency', 4)),
     gradeConcurrency: Math.max(1, intOption(args, 'grade-concurrency', 2)),
     ...(extract === 'osvbench' ? { extract } : {}),
+    grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') },
   };
   const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}`);
@@ -104,7 +121,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`resuming run ${id} in ${dir}\n`);
   }
 
-  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
+  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: config.grading!.timeoutMs, strict: config.grading!.strict });
   const client = new LlmClient({ provider: providerObj, cache: store, concurrency: config.concurrency });
   const control = new RunControl();
   const onSignal = () => {
@@ -131,8 +148,11 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`run failed: ${outcome.error?.message ?? 'unknown error'}\n`);
     }
     for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
-    await printReport(store, id, tasks, args.flags.has('json'));
-    return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' ? 3 : 4;
+    if (outcome.status === 'incomplete') {
+      process.stderr.write(`run incomplete: ${outcome.progress.errors} answers missing (requests that failed for good, or gradings that failed); rerun the same command to retry them\n`);
+    }
+    await printReport(store, id, tasks, args.flags.has('json'), store.damaged);
+    return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' || outcome.status === 'incomplete' ? 3 : 4;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

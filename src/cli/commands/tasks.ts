@@ -1,14 +1,25 @@
 /**
- * `osvlab tasks [--json]`: the benchmark tasks. `--json` prints them as one
- * JSON array of task objects (the format of tasks/README.md).
+ * `osvlab tasks [--json] [--format osvbench]`: the benchmark tasks. `--json`
+ * prints them as one JSON array of task objects (the format of
+ * tasks/README.md); `--format osvbench` as OSVBench's benchmark.json (a list
+ * of {syscall, declaration, description, code, bug_type, bug_num}, in task
+ * index order; see docs/osvbench.md), so OSVBench's own harness can ask
+ * models for our tasks and `osvlab grade` can grade its results file.
  */
+import { toOsvbenchBenchmark } from '../../core/bench/osvbench.ts';
 import { loadTasks } from '../../core/bench/tasks.ts';
 import { UsageError, parseArgs } from '../args.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ['json'] });
+  const args = parseArgs(argv, { flags: ['json'], values: ['format'] });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const format = args.values.get('format');
+  if (format !== undefined && format !== 'osvbench') throw new UsageError(`--format must be osvbench, got '${format}'`);
   const tasks = await loadTasks();
+  if (format === 'osvbench') {
+    process.stdout.write(`${JSON.stringify(toOsvbenchBenchmark(tasks), null, 4)}\n`);
+    return 0;
+  }
   if (args.flags.has('json')) {
     process.stdout.write(`${JSON.stringify(tasks)}\n`);
     return 0;

@@ -172,13 +172,14 @@ const storedError = object({ kind: string, code: string, message: string, 'statu
 const verdictStatus = literal('verified', 'refuted', 'spec-error', 'timeout', 'unknown');
 
 const gradeCheck = object({
-  category: literal('pass', 'syntax', 'semantic', 'timeout'),
+  category: literal('pass', 'syntax', 'semantic', 'timeout', 'unknown', 'internal'),
   extracted: nullable(string),
   'verdict?': object({ status: verdictStatus }),
   'strict?': boolean,
   'bugFollowing?': boolean,
   'matrix?': record(verdictStatus),
   diagnosis: string,
+  'internalError?': string,
   ms: number,
 });
 
@@ -198,11 +199,38 @@ const runCheck = object({
     repairRounds: count(),
     concurrency: count(1),
     gradeConcurrency: count(1),
+    'grading?': object({ timeoutMs: count(), strict: boolean }),
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),
-  status: literal('created', 'running', 'done', 'cancelled', 'failed'),
+  status: literal('created', 'running', 'done', 'incomplete', 'cancelled', 'failed'),
   'error?': storedError,
+  'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
+});
+
+const attemptCheck = object({
+  id: string,
+  runId: string,
+  taskId: string,
+  sample: count(),
+  round: count(),
+  promptHash: hex64(),
+  cacheKey: string,
+  request: object({ provider, baseUrl: string, model: string, params, sample: count() }),
+  'response?': object({
+    text: string,
+    model: string,
+    usage,
+    finishReason: literal('stop', 'length', 'content-filter', 'other'),
+    'rawFinishReason?': string,
+    latencyMs: number,
+  }),
+  'cached?': boolean,
+  'error?': storedError,
+  cost: nullable(number),
+  'grade?': gradeCheck,
+  createdAt: number,
+  'gradedAt?': number,
 });
 
 const fileCheck = object({
@@ -213,36 +241,25 @@ const fileCheck = object({
   run: runCheck,
   tasks: array(object({ id: string, hash: string, handler: string, bug_classes: array(literal(...BUG_CLASSES)), bug_count: count() })),
   prompts: array(object({ hash: hex64(), 'base?': hex64(), messages: array(message), 'meta?': record(unknown) })),
-  attempts: array(
-    object({
-      id: string,
-      runId: string,
-      taskId: string,
-      sample: count(),
-      round: count(),
-      promptHash: hex64(),
-      cacheKey: string,
-      request: object({ provider, baseUrl: string, model: string, params, sample: count() }),
-      'response?': object({
-        text: string,
-        model: string,
-        usage,
-        finishReason: literal('stop', 'length', 'content-filter', 'other'),
-        'rawFinishReason?': string,
-        latencyMs: number,
-      }),
-      'cached?': boolean,
-      'error?': storedError,
-      cost: nullable(number),
-      'grade?': gradeCheck,
-      createdAt: number,
-      'gradedAt?': number,
-    }),
-  ),
+  attempts: array(attemptCheck),
   metrics: unknown,
 });
 
 const MAX_ERRORS = 20;
+
+/** Problems with a stored run record (e.g. a run directory's run.json); empty when it is valid. */
+export function validateRunRecord(value: unknown): ValidationError[] {
+  const errs: ValidationError[] = [];
+  runCheck(value, '$', errs);
+  return errs.slice(0, MAX_ERRORS);
+}
+
+/** Problems with one stored attempt record; empty when it is valid. */
+export function validateAttemptRecord(value: unknown): ValidationError[] {
+  const errs: ValidationError[] = [];
+  attemptCheck(value, '$', errs);
+  return errs.slice(0, MAX_ERRORS);
+}
 
 /** All problems with a would-be run file (empty when it is valid). */
 export function validateRunFile(value: unknown): ValidationError[] {

@@ -13,12 +13,13 @@ import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
 import type { GradeCategory, GradeResult } from './grade-types.ts';
+export { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings, internalGrade } from './grade-types.ts';
 import type { Task } from './task.ts';
 
 export interface GradeEnv {
   readonly engine: SmtEngine;
   readonly kernel?: KernelContent;
-  /** Solver timeout per query (ms). */
+  /** Solver time limit (ms). */
   readonly timeoutMs?: number;
   /** All variants of the task's handler, for the variant matrix (omit to skip the matrix). */
   readonly variants?: readonly Task[];
@@ -33,12 +34,14 @@ export function categoryOf(v: Verdict): GradeCategory {
     case 'verified':
       return 'pass';
     case 'refuted':
-      return 'semantic';
+      // A counterexample that does not reproduce when replayed is the verifier's fault, not the answer's.
+      return v.counterexample && !v.counterexample.replayed ? 'internal' : 'semantic';
     case 'spec-error':
       return 'syntax';
     case 'timeout':
-    case 'unknown':
       return 'timeout';
+    case 'unknown':
+      return /^internal error/.test(v.reason) ? 'internal' : 'unknown';
   }
 }
 

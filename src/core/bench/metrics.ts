@@ -1,20 +1,30 @@
 /**
  * The numbers of a run, from its graded attempts: pass@k, failure rates,
  * repair success, results by bug class, bug count and handler, bug-following,
- * strict passes, tokens, cost and latency. Pure functions of stored records.
+ * strict passes, OSVBench's three categories, tokens, cost and latency. Pure
+ * functions of stored records.
  *
  * Counting rules: pass@k and the rates use first answers (round 0) only;
- * repairs are reported on their own. A first answer whose request failed for
- * good counts as a failure of kind "error". Samples not finished yet are left
- * out.
+ * repairs are reported on their own. Only the model's outcomes count
+ * (pass, syntax, semantic, timeout, unknown): a first answer whose request
+ * failed for good is `unanswered` and one the grader failed on is
+ * `internal`; both are counted and shown but left out of pass@k and the
+ * rates, since neither says anything about the model. Samples not finished
+ * yet are left out too, and counted as missing when the run's size is known.
  */
-import type { GradeCategory } from './grade-types.ts';
+import { type GradeCategory, MODEL_CATEGORIES, type OsvbenchCategory, osvbenchCategory } from './grade-types.ts';
 import type { AttemptRecord } from './run-types.ts';
 import { BUG_CLASSES, type BugClass, type Task } from './task.ts';
 
-export type Outcome = GradeCategory | 'error';
+/** The model's outcomes: what pass@k and the rates are made of. */
+export type Outcome = (typeof MODEL_CATEGORIES)[number];
 
-export const OUTCOMES: readonly Outcome[] = ['pass', 'syntax', 'semantic', 'timeout', 'error'];
+export const OUTCOMES: readonly Outcome[] = MODEL_CATEGORIES;
+
+/** Outcomes that are not the model's: counted and shown, never charged. */
+export type Uncharged = 'unanswered' | 'internal';
+
+export const UNCHARGED: readonly Uncharged[] = ['unanswered', 'internal'];
 
 export const PASS_KS = [1, 3, 5] as const;
 
@@ -76,6 +86,20 @@ export interface RunMetrics {
   readonly passAtKSkipped: Readonly<Record<string, string>>;
   /** Shares of first answers by outcome (they sum to 1 when there are any). */
   readonly rates: Readonly<Record<Outcome, number>>;
+  /** First answers by outcome. */
+  readonly counts: Readonly<Record<Outcome, number>>;
+  /** First answers not charged to the model: the request was never answered, or the grader failed. */
+  readonly uncharged: Readonly<Record<Uncharged, number>>;
+  /** First answers the run should have (tasks x n), when the caller said n; else null. */
+  readonly expectedSamples: number | null;
+  /** Expected first answers with no outcome at all (not asked yet, or lost): 0 when n is unknown. */
+  readonly missingSamples: number;
+  /** OSVBench's three categories over the model's first answers (timeout and unknown are semantic, as upstream). */
+  readonly osvbench: { readonly counts: Readonly<Record<OsvbenchCategory, number>>; readonly rates: Readonly<Record<OsvbenchCategory, number>> };
+  /** First answers that pass and whose declarative checks hold. */
+  readonly strictPasses: number;
+  /** Passing first answers whose declarative checks ran (strict is true or false). */
+  readonly strictChecked: number;
   /** Share of first answers that pass and whose declarative checks hold. */
   readonly strictRate: number;
   /** On buggy variants: share of graded first answers that refine the buggy code shown. */
@@ -94,10 +118,17 @@ export interface RunMetrics {
   readonly latency: Distribution;
 }
 
-function outcomeOf(a: AttemptRecord): Outcome | undefined {
+/** What became of an attempt: a grade category, `unanswered`, or undefined while it is unfinished. */
+export function attemptOutcome(a: AttemptRecord): GradeCategory | 'unanswered' | undefined {
   if (a.grade) return a.grade.category;
-  if (a.error) return 'error';
+  if (a.error) return 'unanswered';
   return undefined;
+}
+
+/** The model's outcome of an attempt, or undefined when it is unfinished or not the model's (unanswered, internal). */
+function outcomeOf(a: AttemptRecord): Outcome | undefined {
+  const o = attemptOutcome(a);
+  return o === undefined || o === 'unanswered' || o === 'internal' ? undefined : o;
 }
 
 /** Median and 90th percentile (nearest rank). */
@@ -124,15 +155,20 @@ function group(list: readonly PerTask[]): GroupResult {
   return { tasks: counted.length, samples, passes, pass1 };
 }
 
-/** The metrics of a run's attempts over the given tasks (attempts of other tasks are ignored). */
-export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[]): RunMetrics {
+/**
+ * The metrics of a run's attempts over the given tasks (attempts of other
+ * tasks are ignored). With `n` (samples per task), missing samples are counted.
+ */
+export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[], opts: { readonly n?: number } = {}): RunMetrics {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const mine = attempts.filter((a) => byId.has(a.taskId));
   const per = new Map<string, PerTask>(tasks.map((t) => [t.id, { task: t, n: 0, c: 0 }]));
 
-  const counts: Record<Outcome, number> = { pass: 0, syntax: 0, semantic: 0, timeout: 0, error: 0 };
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const uncharged: Record<Uncharged, number> = { unanswered: 0, internal: 0 };
   let samples = 0;
   let strict = 0;
+  let strictChecked = 0;
   let bfSamples = 0;
   let bfFollowing = 0;
   const chains = new Map<string, AttemptRecord[]>();
@@ -142,6 +178,8 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     list.push(a);
     chains.set(key, list);
     if (a.round !== 0) continue;
+    const any = attemptOutcome(a);
+    if (any === 'unanswered' || any === 'internal') uncharged[any]++;
     const o = outcomeOf(a);
     if (!o) continue;
     samples++;
@@ -149,7 +187,8 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     const p = per.get(a.taskId)!;
     p.n++;
     if (o === 'pass') p.c++;
-    if (a.grade?.strict === true) strict++;
+    if (o === 'pass' && a.grade?.strict !== undefined) strictChecked++;
+    if (o === 'pass' && a.grade?.strict === true) strict++;
     if (p.task.bug_count > 0 && a.grade) {
       bfSamples++;
       if (a.grade.bugFollowing === true) bfFollowing++;
@@ -157,6 +196,11 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
   }
 
   const rates = Object.fromEntries(OUTCOMES.map((o) => [o, samples === 0 ? 0 : counts[o] / samples])) as Record<Outcome, number>;
+  const ob: Record<OsvbenchCategory, number> = { pass: 0, syntax: 0, semantic: 0 };
+  for (const o of OUTCOMES) ob[osvbenchCategory(o)!] += counts[o];
+  const obRates = Object.fromEntries(Object.entries(ob).map(([k, v]) => [k, samples === 0 ? 0 : v / samples])) as Record<OsvbenchCategory, number>;
+  const expectedSamples = opts.n === undefined ? null : tasks.length * opts.n;
+  const missingSamples = expectedSamples === null ? 0 : Math.max(0, expectedSamples - samples - uncharged.unanswered - uncharged.internal);
 
   const withSamples = [...per.values()].filter((p) => p.n > 0);
   const minN = withSamples.length === 0 ? 0 : Math.min(...withSamples.map((p) => p.n));
@@ -233,6 +277,13 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     passAtK: passAt,
     passAtKSkipped: skipped,
     rates,
+    counts,
+    uncharged,
+    expectedSamples,
+    missingSamples,
+    osvbench: { counts: ob, rates: obRates },
+    strictPasses: strict,
+    strictChecked,
     strictRate: samples === 0 ? 0 : strict / samples,
     bugFollowing: { samples: bfSamples, following: bfFollowing, rate: bfSamples === 0 ? 0 : bfFollowing / bfSamples },
     repair,

@@ -6,7 +6,7 @@
  */
 import type { StoredError } from '../llm/errors.ts';
 import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentRequest, Usage } from '../llm/types.ts';
-import type { GradeResult } from './grade-types.ts';
+import type { GradeResult, GradingSettings } from './grade-types.ts';
 
 /** Everything that defines a run's results (the key is deliberately not here). */
 export interface RunConfig {
@@ -28,6 +28,8 @@ export interface RunConfig {
   readonly gradeConcurrency: number;
   /** How answers are read: absent is OSVLab's reading; 'osvbench' is OSVBench's harness (src/core/bench/answer.ts). */
   readonly extract?: 'osvlab' | 'osvbench';
+  /** The verifier's time limit and whether strict ran (absent in runs made before they were recorded). */
+  readonly grading?: GradingSettings;
 }
 
 export interface RunProvenance {
@@ -37,7 +39,17 @@ export interface RunProvenance {
   readonly verifier: string;
 }
 
-export type RunStatus = 'created' | 'running' | 'done' | 'cancelled' | 'failed';
+/**
+ * `incomplete`: the run went through every task, but some requests were
+ * never answered (or some answers could not be graded); resuming asks and
+ * grades those again. Every status but `done` can be resumed.
+ */
+export type RunStatus = 'created' | 'running' | 'done' | 'incomplete' | 'cancelled' | 'failed';
+
+/** A run that can be continued: anything but done. */
+export function isResumable(status: RunStatus): boolean {
+  return status !== 'done';
+}
 
 export interface RunRecord {
   readonly id: string;
@@ -51,6 +63,15 @@ export interface RunRecord {
   readonly status: RunStatus;
   /** Why the run stopped, when it failed. */
   readonly error?: StoredError;
+  /** For a run made of answers obtained elsewhere (`osvlab grade --out`, an import): where they came from. */
+  readonly source?: RunSource;
+}
+
+/** Answers graded from a file instead of asked of a provider: such a run has nothing to resume. */
+export interface RunSource {
+  readonly format: 'jsonl' | 'osvbench';
+  /** The file's name (not its path). */
+  readonly file: string;
 }
 
 /**

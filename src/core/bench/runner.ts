@@ -4,7 +4,11 @@
  * store the attempt at once, grade it, store the grade; then up to R repair
  * rounds, each its own attempt. Everything is stored as soon as it exists,
  * so a run killed at any moment continues where it stopped when started
- * again, without losing work or sending a request twice.
+ * again, without losing work or asking an answered request again (a request
+ * still in flight when the run stopped has no answer stored, so it is sent
+ * again). A request that failed for good is stored as such (unanswered, not
+ * charged to the model) and asked again on resume; the run then ends
+ * `incomplete` instead of `done`.
  *
  * The loop knows nothing of prompts, verification or storage technology:
  * those come in as dependencies.
@@ -16,7 +20,7 @@ import { isLocalUrl } from '../llm/http.ts';
 import { AdaptiveLimiter } from '../llm/limiter.ts';
 import { DEFAULT_PRICES, type PriceTable, costOf, priceFor } from '../llm/prices.ts';
 import type { ChatMessage, Completion, CompletionRequest } from '../llm/types.ts';
-import type { GradeResult } from './grade-types.ts';
+import { type GradeResult, internalGrade } from './grade-types.ts';
 import {
   type AttemptRecord,
   type PromptRecord,
@@ -59,7 +63,11 @@ export interface RunProgress {
   readonly passed: number;
   /** Chains that passed in some round. */
   readonly passedAfterRepair: number;
-  /** Chains that ended on a failed request. */
+  /**
+   * Chains that ended with nothing charged to the model: a request that
+   * failed for good (unanswered) or an answer the grader failed on
+   * (internal). Resuming the run tries them again.
+   */
   readonly errors: number;
   readonly tokens: { readonly input: number; readonly output: number };
   /** USD so far over priced attempts. */
@@ -70,11 +78,11 @@ export interface RunProgress {
 }
 
 export interface RunOutcome {
-  readonly status: 'done' | 'cancelled' | 'failed';
+  readonly status: 'done' | 'incomplete' | 'cancelled' | 'failed';
   /** The error that stopped a failed run. */
   readonly error?: StoredError;
   readonly progress: RunProgress;
-  /** Gradings that threw (an internal error of the grader): those attempts stay ungraded. */
+  /** Gradings that threw (an internal error of the grader): those attempts are graded `internal` and graded again on resume. */
   readonly gradeErrors: readonly { readonly attemptId: string; readonly message: string }[];
 }
 
@@ -150,14 +158,25 @@ export function createRun(init: {
 }
 
 /**
- * The task ids a selection names: "all", "first:N", "handler:NAME", or a
- * comma-separated list of task ids. Throws on an unknown id or handler.
+ * The task ids a selection names: "all", "first:N" (N >= 1), "handler:NAME",
+ * or a comma-separated list of task ids. Throws on an unknown id or handler,
+ * and on a selection that names no task at all (a run of nothing is a
+ * mistake, never what was meant).
  */
 export function selectTasks(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
+  const ids = selectionIds(all, selection);
+  if (ids.length === 0) throw new Error(`the selection "${selection}" names no task`);
+  return ids;
+}
+
+function selectionIds(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
   const sel = selection.trim();
   if (sel === '' || sel === 'all') return all.map((t) => t.id);
-  const first = /^first:(\d+)$/.exec(sel);
-  if (first) return all.slice(0, Number(first[1])).map((t) => t.id);
+  const first = /^first:(.*)$/.exec(sel);
+  if (first) {
+    if (!/^\d+$/.test(first[1]) || Number(first[1]) < 1) throw new Error(`first:N needs a whole number N of at least 1 (got "${first[1]}")`);
+    return all.slice(0, Number(first[1])).map((t) => t.id);
+  }
   if (sel.startsWith('handler:')) {
     const names = sel.slice(8).split(',').map((s) => s.trim());
     const ids = all.filter((t) => names.includes(t.handler)).map((t) => t.id);
@@ -318,15 +337,17 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
       }
 
       let grade = a.grade;
-      if (!grade) {
+      // An `internal` grade is the grader's failure, not a result: grade again.
+      if (!grade || grade.category === 'internal') {
         const release = await gradeSlots.acquire(stop.signal).catch(() => undefined);
         if (!release) return 'stopped';
         didWork = true;
         try {
           grade = await deps.grade(task, a.response!.text);
         } catch (e) {
-          gradeErrors.push({ attemptId: id, message: e instanceof Error ? e.message : String(e) });
-          return 'error';
+          const message = e instanceof Error ? e.message : String(e);
+          gradeErrors.push({ attemptId: id, message });
+          grade = internalGrade(a.response!.text, message);
         } finally {
           release();
         }
@@ -334,6 +355,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
         existing.set(id, a);
         await deps.store.putAttempt(a);
       }
+      if (grade.category === 'internal') return 'error';
 
       if (grade.category === 'pass') {
         if (round === 0) passed++;
@@ -385,7 +407,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
     deps.control?.signal.removeEventListener('abort', onStop);
   }
 
-  const status: RunOutcome['status'] = crash !== undefined || fatal ? 'failed' : cancelled() ? 'cancelled' : 'done';
+  const status: RunOutcome['status'] = crash !== undefined || fatal ? 'failed' : cancelled() ? 'cancelled' : errors > 0 ? 'incomplete' : 'done';
   const error: StoredError | undefined = fatal
     ? fatal.toJSON()
     : crash !== undefined

@@ -1,6 +1,7 @@
 /**
  * What grading one model answer produces (DESIGN.md "Grading a model's answer").
  */
+import type { Diagnostic } from '../span.ts';
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 
 export type GradeCategory = 'pass' | 'syntax' | 'semantic' | 'timeout';
@@ -19,5 +20,7 @@ export interface GradeResult {
   readonly matrix?: Readonly<Record<string, VerdictStatus>>;
   /** The verifier's diagnosis in words (error with its line, or the counterexample), for repair prompts. */
   readonly diagnosis: string;
+  /** The spec's warnings (SPEC2xx): where upstream evaluates what a stricter check would refuse; never change the category. */
+  readonly warnings?: readonly Diagnostic[];
   readonly ms: number;
 }

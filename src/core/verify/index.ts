@@ -148,8 +148,13 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
   const d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
-  if (d.status === 'spec-error') return { status: 'spec-error', error: d.error, ms: Date.now() - started };
-  return withDeclarative(v, d.results, Date.now() - started);
+  if (d.status === 'spec-error') return withWarnings({ status: 'spec-error', error: d.error, ms: Date.now() - started }, v.warnings);
+  return withWarnings(withDeclarative(v, d.results, Date.now() - started), v.warnings);
+}
+
+/** `v` carrying the spec's warnings (none: unchanged). */
+function withWarnings(v: TimedVerdict, warnings: readonly Diagnostic[] | undefined): TimedVerdict {
+  return warnings && warnings.length ? { ...v, warnings } : v;
 }
 
 /** Folds the declarative results into a refinement verdict. */
@@ -171,7 +176,19 @@ async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdi
   const impl = runImplementation(program, h);
 
   const spec = runSpec(req.spec, h.name, impl.pre, impl.args.map((a) => a.term));
-  if (!spec.ok) return { status: 'spec-error', error: spec.error, ms: Date.now() - started };
+  if (!spec.ok) return withWarnings({ status: 'spec-error', error: spec.error, ms: Date.now() - started }, spec.warnings);
+  return withWarnings(await proveSpec(req, env, kernel, h, impl, spec, started), spec.warnings);
+}
+
+async function proveSpec(
+  req: VerifyRequest,
+  env: VerifyEnv,
+  kernel: KernelContent,
+  h: HandlerInfo,
+  impl: ImplRun,
+  spec: Extract<ReturnType<typeof runSpec>, { ok: true }>,
+  started: number,
+): Promise<TimedVerdict> {
 
   const step: RefinementStep = { ...impl, cond: spec.cond, post: spec.post };
   const timeoutMs = req.timeoutMs ?? 20000;

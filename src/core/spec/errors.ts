@@ -92,7 +92,7 @@ export const SPEC_CODES: Readonly<Record<string, string>> = {
   SPEC028: 'integer too large',
   SPEC029: 'accessor used as a value',
   SPEC030: 'bad verifier request',
-  SPEC031: 'quantifier in a syscall spec',
+  SPEC031: 'refuted spec with a quantifier',
   SPEC099: 'internal error',
 };
 
@@ -270,8 +270,8 @@ export function badRequest(message: string): SpecError {
   return err('SPEC030', START, message);
 }
 
-export function quantifierInSpec(span: Span, where: 'condition' | 'new state'): SpecError {
-  return err('SPEC031', span, `quantifiers (z3.ForAll, z3.Exists) are not supported in a syscall spec's ${where}`, [
+export function quantifierRefuted(span: Span): SpecError {
+  return err('SPEC031', span, 'the spec uses a quantifier (z3.ForAll, z3.Exists) and does not refine the implementation; a quantified spec cannot be shown a counterexample', [
     'a syscall spec states one step on the given arguments: write the condition and the new state without quantifiers ' +
       '(whole-map lambdas say "for every index")',
   ]);

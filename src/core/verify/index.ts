@@ -9,7 +9,8 @@ import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, findHandler } from '../kernel/handlers.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
-import { runSpec } from '../spec/index.ts';
+import { QuantifierEvalError } from '../smt/eval.ts';
+import { quantifierDiagnostic, runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { checkDeclarative } from './declarative.ts';
@@ -177,7 +178,12 @@ async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdi
 
   const spec = runSpec(req.spec, h.name, impl.pre, impl.args.map((a) => a.term));
   if (!spec.ok) return withWarnings({ status: 'spec-error', error: spec.error, ms: Date.now() - started }, spec.warnings);
-  return withWarnings(await proveSpec(req, env, kernel, h, impl, spec, started), spec.warnings);
+  const proved = await proveSpec(req, env, kernel, h, impl, spec, started).catch((e: unknown): TimedVerdict => {
+    // A refutation of a quantified spec cannot be replayed: a spec error (docs/spec-errors.md SPEC031).
+    if (e instanceof QuantifierEvalError) return { status: 'spec-error', error: quantifierDiagnostic(req.spec, spec.returnLine), ms: Date.now() - started };
+    throw e;
+  });
+  return withWarnings(proved, spec.warnings);
 }
 
 async function proveSpec(

@@ -15,6 +15,8 @@ import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { codeFrame } from '../../src/core/span.ts';
 import { SPEC_WARNINGS, checkSpec } from '../../src/core/spec/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
+import { gradeResponse, handlerOnlyTask } from '../../src/core/bench/grade.ts';
+import { jsonVerdict } from '../../src/cli/commands/verify.ts';
 
 const DIR = new URL('../cases/spec-warnings/', import.meta.url);
 
@@ -70,4 +72,27 @@ describe('golden spec-warning cases', () => {
       }
     }, 120_000);
   }
+});
+
+describe('warnings reach every consumer and change nothing', () => {
+  const spec = readFileSync(new URL('if-on-equality.py', DIR), 'utf8');
+
+  it('verify --json, the grade and the repair diagnosis carry them', async () => {
+    const engine = await nodeEngine();
+    const v = await verify({ handler: 'sys_kill', spec }, { engine });
+    const json = jsonVerdict('sys_kill', v, 1) as { verdict: { status: string; warnings: { code: string; line: number; column: number }[] } };
+    expect(json.verdict.status).toBe('verified');
+    expect(json.verdict.warnings).toEqual([{ code: 'SPEC203', message: expect.stringContaining('structurally'), line: 5, column: 8 }]);
+    const g = await gradeResponse(handlerOnlyTask('sys_kill'), spec, { engine });
+    expect(g.category).toBe('pass');
+    expect(g.warnings?.map((w) => w.code)).toEqual(['SPEC203']);
+    expect(g.diagnosis).toMatch(/Warnings .*\n- SPEC203 at line \d+, column 8: /);
+  }, 120_000);
+
+  it('a spec error keeps the warnings found before it', async () => {
+    const broken = spec.replace('return cond, util.If(cond, new, old)', 'return cond, util.If(cond, new, old) + 1');
+    const v = await verify({ handler: 'sys_kill', spec: broken }, { engine: await nodeEngine() });
+    expect(v.status).toBe('spec-error');
+    expect(v.warnings?.map((w) => w.code)).toEqual(['SPEC203']);
+  }, 120_000);
 });

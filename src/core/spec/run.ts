@@ -275,15 +275,27 @@ export function callSpecFunction(
 /**
  * The spec error for a spec with a quantifier that the solver refutes: the
  * refutation cannot be replayed concretely (smt/eval.ts), so it is reported
- * at the entry's return line as SPEC031 rather than as a counterexample.
+ * as SPEC031 at the first `ForAll(` / `Exists(` of the text (else at line
+ * `fallbackLine`, the entry's return) rather than as a counterexample.
  */
-export function quantifierDiagnostic(source: string, line: number): Diagnostic {
+export function quantifierDiagnostic(source: string, fallbackLine: number): Diagnostic {
+  const m = /\b(ForAll|Exists)\s*\(/.exec(source);
   const lines = source.split('\n');
-  const n = Math.max(1, Math.min(line, lines.length));
-  let offset = 0;
-  for (let i = 0; i < n - 1; i++) offset += lines[i].length + 1;
-  const text = lines[n - 1] ?? '';
-  const col = text.length - text.trimStart().length + 1;
-  const span: Span = { line: n, column: col, endLine: n, endColumn: text.length + 1, offset: offset + col - 1, endOffset: offset + text.length };
+  let offset: number;
+  let end: number;
+  if (m) {
+    offset = m.index;
+    end = m.index + m[1].length;
+  } else {
+    const n = Math.max(1, Math.min(fallbackLine, lines.length));
+    const lineStart = lines.slice(0, n - 1).reduce((k, l) => k + l.length + 1, 0);
+    const text = lines[n - 1] ?? '';
+    offset = lineStart + (text.length - text.trimStart().length);
+    end = lineStart + text.length;
+  }
+  const before = source.slice(0, offset).split('\n');
+  const line = before.length;
+  const column = before[before.length - 1].length + 1;
+  const span: Span = { line, column, endLine: line, endColumn: column + (end - offset), offset, endOffset: end };
   return quantifierRefuted(span).toDiagnostic(source);
 }

@@ -148,7 +148,13 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
   const v = await env.engine.exclusive(() => verifyNow(req, env));
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
-  const d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
+  let d: Awaited<ReturnType<typeof checkDeclarative>>;
+  try {
+    d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
+  } catch (e) {
+    if (!(e instanceof QuantifierEvalError)) throw e;
+    return withWarnings({ status: 'spec-error', error: quantifierDiagnostic(req.spec, 1), ms: Date.now() - started }, v.warnings);
+  }
   if (d.status === 'spec-error') return withWarnings({ status: 'spec-error', error: d.error, ms: Date.now() - started }, v.warnings);
   return withWarnings(withDeclarative(v, d.results, Date.now() - started), v.warnings);
 }

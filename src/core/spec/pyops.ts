@@ -19,7 +19,7 @@ import {
   valueError,
 } from './errors.ts';
 import { MAX_INT_BITS } from './lexer.ts';
-import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, truthy, typeName } from './values.ts';
+import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
 export const MAX_SEQ = 100_000;
@@ -254,7 +254,7 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
     const [x, y] = pair;
     switch (op) {
       case '==':
-        return o.eq(x, y);
+        return noteEquality(o.eq(x, y));
       case '!=':
         return o.not(o.eq(x, y));
     }

@@ -201,7 +201,6 @@ async function proveSpec(
   spec: Extract<ReturnType<typeof runSpec>, { ok: true }>,
   started: number,
 ): Promise<TimedVerdict> {
-
   const step: RefinementStep = { ...impl, cond: spec.cond, post: spec.post };
   const timeoutMs = req.timeoutMs ?? 20000;
   const assume = assumeInvariants(impl.mem);

@@ -21,6 +21,8 @@ export interface Diagnostic {
   readonly span: Span;
   /** Longer text for a terminal: message plus a code frame. */
   readonly detail?: string;
+  /** 'warning' for a warning (it never changes a result); absent for an error. */
+  readonly severity?: 'warning';
 }
 
 /** Renders `source` around `span` with a caret line, like compilers do. */

@@ -258,7 +258,7 @@ describe('Refcnt ghost permutation (docs/hv6-model.md §4.6)', () => {
     const post = r.post.get('procs.nr_pages') as RefcntValue;
     for (const seed of SEEDS) {
       for (const choose of [true, false]) {
-        const m = new RandomModel(seed).fix('choose', choose);
+        const m = new RandomModel(seed).fix('spec:choose:bool', choose);
         const pid = m.constant('pid', 64) as bigint;
         const obj = m.constant(choose ? 'to' : 'frm', 64) as bigint;
         checkRefcnt(pre, post, m, pid, obj, choose ? 1n : -1n);

@@ -37,10 +37,10 @@ export { monaco };
 /** Owner id of our markers, so they never mix with Monaco's own. */
 export const MARKER_OWNER = 'osvlab';
 
-/** Monaco markers for checker diagnostics: red squiggles whose message leads with the error code. */
+/** Monaco markers for checker diagnostics: red squiggles for errors, yellow for warnings (SPEC2xx). */
 export function toMarkers(diags: readonly Diagnostic[]): monaco.editor.IMarkerData[] {
   return diags.map((d) => ({
-    severity: monaco.MarkerSeverity.Error,
+    severity: d.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
     message: d.message,
     code: d.code,
     source: 'osvlab',

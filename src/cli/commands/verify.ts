@@ -80,6 +80,7 @@ export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
   }
   if (v.status === 'unknown') verdict.reason = v.reason;
   if (v.status !== 'spec-error') verdict.obligations = v.obligations;
+  verdict.warnings = (v.warnings ?? []).map((w) => ({ code: w.code, message: w.message, line: w.span.line, column: w.span.column }));
   return { handler, verdict, ms };
 }
 
@@ -116,5 +117,6 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
       for (const r of v.obligations.filter((x) => x.status !== 'proved')) out.push(`  ${r.name}: ${r.status}`);
       break;
   }
+  for (const w of v.warnings ?? []) out.push(`${specName}:${w.span.line}:${w.span.column}: warning ${w.code}: ${w.message}`);
   return `${out.join('\n')}\n`;
 }

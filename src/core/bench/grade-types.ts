@@ -1,6 +1,7 @@
 /**
  * What grading one model answer produces (docs/design.md §4).
  */
+import type { Diagnostic } from '../span.ts';
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 
@@ -49,6 +50,8 @@ export interface GradeResult {
   readonly diagnosis: string;
   /** For `internal`: what failed inside the grader. */
   readonly internalError?: string;
+  /** The spec's warnings (SPEC2xx): where upstream evaluates what a stricter check would refuse; never change the category. */
+  readonly warnings?: readonly Diagnostic[];
   readonly ms: number;
 }
 

@@ -45,8 +45,15 @@ export function categoryOf(v: Verdict): GradeCategory {
   }
 }
 
-/** The verifier's diagnosis in words, for a repair prompt. */
+/** The verifier's diagnosis in words, for a repair prompt (with the spec's warnings, if any). */
 export function diagnosis(v: Verdict, spec: string): string {
+  const w = v.warnings ?? [];
+  if (!w.length) return verdictDiagnosis(v, spec);
+  const lines = w.map((d) => `- ${d.code} at line ${d.span.line}, column ${d.span.column}: ${d.message}`);
+  return `${verdictDiagnosis(v, spec)}\nWarnings (accepted, but usually a mistake):\n${lines.join('\n')}`;
+}
+
+function verdictDiagnosis(v: Verdict, spec: string): string {
   switch (v.status) {
     case 'verified':
       return 'The verifier proved the spec correct.';
@@ -115,6 +122,7 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
     ...(bugFollowing !== undefined ? { bugFollowing } : {}),
     ...(matrix ? { matrix } : {}),
     diagnosis: diagnosis(verdict, spec),
+    ...(verdict.warnings?.length ? { warnings: verdict.warnings } : {}),
     ms: Date.now() - started,
   };
 }

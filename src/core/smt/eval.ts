@@ -87,7 +87,7 @@ class Evaluator {
       }
       case 'forall':
       case 'exists':
-        throw new Error('cannot evaluate a quantifier concretely');
+        throw new QuantifierEvalError();
       case 'ult': case 'ule': case 'ugt': case 'uge':
       case 'slt': case 'sle': case 'sgt': case 'sge': {
         const width = a[0].sort;
@@ -125,5 +125,13 @@ class Evaluator {
     }
     const never: never = t.op;
     throw new Error(`unknown op ${never as string}`);
+  }
+}
+
+/** Thrown when a term to evaluate contains a quantifier (over 64-bit values it has no concrete evaluation here). */
+export class QuantifierEvalError extends Error {
+  constructor() {
+    super('cannot evaluate a quantifier concretely');
+    this.name = 'QuantifierEvalError';
   }
 }

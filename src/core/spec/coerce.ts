@@ -20,9 +20,15 @@ export function sortPhrase(s: Sort): string {
  * without its call (`old.procs[pid].nr_fds`), used where a value is needed.
  */
 export function mustBeValue(v: PyValue, span: Span): void {
-  if (typeof v !== 'object' || v === null || isTerm(v)) return;
+  const a = accessorInfo(v);
+  if (a) throw accessorNotValue(span, a.what, a.hint);
+}
+
+/** For an Accessor or Refcnt accessor: what it is and how to read it instead; else undefined. */
+export function accessorInfo(v: PyValue): { what: string; hint: string } | undefined {
+  if (typeof v !== 'object' || v === null || isTerm(v)) return undefined;
   if (v.kind === 'refcnt') {
-    throw accessorNotValue(span, v.field.path, `read the count with a call, e.g. old.${v.field.path.replace('.', '[owner].')}()`);
+    return { what: v.field.path, hint: `read the count with a call, e.g. old.${v.field.path.replace('.', '[owner].')}()` };
   }
   if (v.kind === 'accessor') {
     const names = ['i', 'j', 'k'];
@@ -30,10 +36,11 @@ export function mustBeValue(v: PyValue, span: Span): void {
     const call = `old.${v.field.path.replace('.', `[${shown[0]}].`)}(${shown.slice(1).join(', ')})`;
     const n = v.field.index.length;
     if (v.path.length === n) {
-      throw accessorNotValue(span, `${v.field.path} indexed with []`, `subscripting a map does not read it; read with call syntax: ${call}`);
+      return { what: `${v.field.path} indexed with []`, hint: `subscripting a map does not read it; read with call syntax: ${call}` };
     }
-    throw accessorNotValue(span, `${v.field.path} with ${v.path.length} of its ${n} indices`, `read it with call syntax: ${call}`);
+    return { what: `${v.field.path} with ${v.path.length} of its ${n} indices`, hint: `read it with call syntax: ${call}` };
   }
+  return undefined;
 }
 
 /** Converts `v` to a term of sort `sort`, or returns undefined if z3py would not. */

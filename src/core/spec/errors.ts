@@ -92,6 +92,7 @@ export const SPEC_CODES: Readonly<Record<string, string>> = {
   SPEC028: 'integer too large',
   SPEC029: 'accessor used as a value',
   SPEC030: 'bad verifier request',
+  SPEC031: 'refuted spec with a quantifier',
   SPEC099: 'internal error',
 };
 
@@ -267,6 +268,13 @@ export function accessorNotValue(span: Span, what: string, hint: string): SpecEr
 
 export function badRequest(message: string): SpecError {
   return err('SPEC030', START, message);
+}
+
+export function quantifierRefuted(span: Span): SpecError {
+  return err('SPEC031', span, 'the spec uses a quantifier (z3.ForAll, z3.Exists) and does not refine the implementation; a quantified spec cannot be shown a counterexample', [
+    'a syscall spec states one step on the given arguments: write the condition and the new state without quantifiers ' +
+      '(whole-map lambdas say "for every index")',
+  ]);
 }
 
 export function internalError(span: Span, message: string): SpecError {

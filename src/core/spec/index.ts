@@ -3,9 +3,10 @@
  * written in hv6's Python dialect, producing terms over the symbolic
  * abstract kernel state.
  */
-export { parseSpec, runSpec, checkSpec, callSpecFunction } from './run.ts';
+export { parseSpec, runSpec, checkSpec, callSpecFunction, quantifierDiagnostic } from './run.ts';
 export type { ParseResult, RunOptions, RunResult, RunTrace } from './run.ts';
 export { dialectCatalog } from './catalog.ts';
 export type { CatalogEntry, CatalogKind } from './catalog.ts';
 export { SpecError, SPEC_CODES } from './errors.ts';
+export { SPEC_WARNINGS } from './warnings.ts';
 export type { Module } from './ast.ts';

@@ -56,7 +56,7 @@ import {
 } from './kernelstate.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { bumpEpoch } from './maps.ts';
-import { resolveModule } from './modules.ts';
+import { preludeNames, resolveModule } from './modules.ts';
 import { MAX_SEQ, binop, compare, unary } from './pyops.ts';
 import { tryToSort } from './coerce.ts';
 import {
@@ -108,12 +108,21 @@ class Ret {
 }
 
 let builtinsEnv: Env | undefined;
+let preludeEnv: Env | undefined;
 
 function builtins(): Env {
   if (builtinsEnv) return builtinsEnv;
   builtinsEnv = new Env(undefined);
   for (const b of pythonBuiltins()) builtinsEnv.vars.set(b.name, b);
   return builtinsEnv;
+}
+
+/** The names of hv6's specs.py namespace (modules.ts `preludeNames`), above Python's builtins. Never written. */
+function preludeScope(): Env {
+  if (preludeEnv) return preludeEnv;
+  preludeEnv = new Env(builtins());
+  for (const [k, v] of preludeNames()) preludeEnv.vars.set(k, v);
+  return preludeEnv;
 }
 
 export class Interpreter implements FunctionCaller {
@@ -129,7 +138,7 @@ export class Interpreter implements FunctionCaller {
     readonly module: A.Module,
     readonly limits: Limits = DEFAULT_LIMITS,
   ) {
-    this.globals = new Env(builtins());
+    this.globals = new Env(preludeScope());
   }
 
   /** Steps used so far in the current run. */

@@ -18,6 +18,7 @@ import { TRUE } from '../smt/ops.ts';
 import { BOOL, type Sort, type Term, boolConst, bvConst, bvValue } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import { mustBeValue, sortPhrase } from './coerce.ts';
+import { warn } from './warnings.ts';
 import {
   SpecError,
   badArgument,
@@ -187,7 +188,13 @@ export function setStateAttr(ks: KernelStateObj, name: string, value: PyValue, s
   const field = SCALAR_BY_NAME.get(name);
   if (!field) {
     if (STRUCT_BY_NAME.has(name)) {
-      throw invalidWrite(span, `cannot assign to the struct '${name}'`, `write its fields instead, e.g. new.${name}[i].<field> = value`);
+      // hv6's Struct.__setattr__ stores the value in the instance dict, but
+      // __getattribute__ answers sub-struct names from the struct table:
+      // the assignment is shadowed and no read ever sees it.
+      warn('SPEC202', span, `assigning to the struct '${name}' has no effect (as upstream: reads of ${name} still see the struct)`, [
+        `write its fields instead, e.g. new.${name}[i].<field> = value`,
+      ]);
+      return;
     }
     if (STATE_METHODS.includes(name)) throw invalidWrite(span, `cannot assign to the method '${name}'`);
     const all = [...ks.scalars.keys(), ...ks.structs.keys()];

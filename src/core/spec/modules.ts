@@ -73,6 +73,7 @@ const MODULES: Record<string, () => ModuleValue> = {
   helpers: helpersModule,
   'hv6py.kernel.spec.helpers': helpersModule,
   base: baseModule,
+  'hv6py.base': baseModule,
   'hv6py.kernel.spec.base': baseModule,
   types: typesModule,
   copy: copyModule,
@@ -82,7 +83,7 @@ const MODULES: Record<string, () => ModuleValue> = {
 /** Packages: a dotted prefix whose attributes are its sub-modules. */
 const PACKAGES: Record<string, string[]> = {
   libirpy: ['util'],
-  hv6py: ['kernel'],
+  hv6py: ['kernel', 'base'],
   'hv6py.kernel': ['spec'],
   'hv6py.kernel.spec': ['datatypes', 'helpers', 'base'],
 };
@@ -90,9 +91,10 @@ const PACKAGES: Record<string, string[]> = {
 /** The module (or package) at a dotted path, or undefined when it does not exist. */
 export function resolveModule(path: readonly string[]): ModuleValue | undefined {
   const key = path.join('.');
-  const m = MODULES[key];
+  // Own properties only: 'constructor', 'toString', '__proto__' are no modules.
+  const m = Object.hasOwn(MODULES, key) ? MODULES[key] : undefined;
   if (m) return m();
-  const subs = PACKAGES[key];
+  const subs = Object.hasOwn(PACKAGES, key) ? PACKAGES[key] : undefined;
   if (!subs) return undefined;
   const attrs = new Map<string, PyValue>();
   for (const s of subs) attrs.set(s, resolveModule([...path, s])!);
@@ -102,4 +104,43 @@ export function resolveModule(path: readonly string[]): ModuleValue | undefined 
 /** Every importable dotted name (for the catalog and for suggestions). */
 export function moduleNames(): string[] {
   return [...Object.keys(MODULES), ...Object.keys(PACKAGES)];
+}
+
+/** The seven helpers hv6's specs.py imports from its helpers module. */
+export const PRELUDE_HELPERS = [
+  'is_dmapn_valid',
+  'is_fd_valid',
+  'is_fn_valid',
+  'is_intremap_valid',
+  'is_pcipn_valid',
+  'is_pid_valid',
+  'is_pn_valid',
+] as const;
+
+let prelude: ReadonlyMap<string, PyValue> | undefined;
+
+/**
+ * The global names every spec starts with, whether or not it has import
+ * lines: those hv6's specs.py (and OSVBench's header in front of an answer)
+ * give the functions appended to it: z3, util, dt, types, the base classes
+ * and the seven is_*_valid helpers. A spec's own imports and definitions
+ * rebind them.
+ */
+export function preludeNames(): ReadonlyMap<string, PyValue> {
+  if (prelude) return prelude;
+  const out = new Map<string, PyValue>([
+    ['z3', z3Module()],
+    ['util', utilModule()],
+    ['dt', dtModule()],
+    ['types', typesModule()],
+  ]);
+  for (const [k, v] of baseModule().attrs) out.set(k, v);
+  const helpers = helpersModule();
+  for (const h of PRELUDE_HELPERS) {
+    const v = helpers.attrs.get(h);
+    if (v === undefined) throw new Error(`helpers module has no ${h}`);
+    out.set(h, v);
+  }
+  prelude = out;
+  return out;
 }

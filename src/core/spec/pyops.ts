@@ -9,7 +9,8 @@ import * as o from '../smt/ops.ts';
 import { BOOL, type Term, bvConst } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import type { BinaryOp, CmpOp } from './ast.ts';
-import { mustBeValue, sortPhrase } from './coerce.ts';
+import { accessorInfo, mustBeValue, sortPhrase } from './coerce.ts';
+import { warn } from './warnings.ts';
 import {
   divisionByZero,
   intTooLarge,
@@ -18,7 +19,7 @@ import {
   valueError,
 } from './errors.ts';
 import { MAX_INT_BITS } from './lexer.ts';
-import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, truthy, typeName } from './values.ts';
+import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
 export const MAX_SEQ = 100_000;
@@ -242,6 +243,8 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
       return op === 'in' ? found : !found;
     }
   }
+  const acc = accessorCompare(op, a, b, span);
+  if (acc !== undefined) return acc;
   mustBeValue(a, span);
   mustBeValue(b, span);
   if (isTerm(a) || isTerm(b)) {
@@ -251,7 +254,7 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
     const [x, y] = pair;
     switch (op) {
       case '==':
-        return o.eq(x, y);
+        return noteEquality(o.eq(x, y));
       case '!=':
         return o.not(o.eq(x, y));
     }
@@ -278,4 +281,33 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
     return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
   }
   throw typeError(span, `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/**
+ * An Accessor compared with a Python value. hv6's Accessor defines no
+ * comparison, so Python 2 compares objects: `==` is identity, `!=` its
+ * negation, and an order against a number or None puts the number (None
+ * first) below the object. Upstream evaluates these without raising; so do
+ * we, with warning SPEC201. Against a z3 term z3py raises ("Python value
+ * cannot be used as a Z3 ..."): undefined here, and the caller raises SPEC029.
+ */
+function accessorCompare(op: CmpOp, a: PyValue, b: PyValue, span: Span): boolean | undefined {
+  const ia = accessorInfo(a);
+  const ib = accessorInfo(b);
+  const info = ia ?? ib;
+  if (!info) return undefined;
+  const other = ia ? b : a;
+  if (isTerm(other)) return undefined;
+  let r: boolean;
+  if (op === '==' || op === '!=') {
+    r = op === '==' ? a === b : a !== b;
+  } else {
+    // Python 2: None < numbers < other objects; two objects order by address (not reproducible).
+    if (!(other === null || isPyInt(other))) return undefined;
+    const accOnLeft = ia !== undefined;
+    const less = !accOnLeft; // the smaller side is the non-object
+    r = op === '<' || op === '<=' ? less : !less;
+  }
+  warn('SPEC201', span, `${info.what} is an Accessor, not a value: '${op}' compares Python objects and gives ${r ? 'True' : 'False'} (as upstream)`, [info.hint]);
+  return r;
 }

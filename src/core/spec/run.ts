@@ -11,10 +11,12 @@ import { BOOL, type Term, boolConst, variable } from '../smt/term.ts';
 import type { Diagnostic, Span } from '../span.ts';
 import type * as A from './ast.ts';
 import { checkModule } from './check.ts';
-import { SpecError, START, badRequest, badReturn, entryParams, internalError, missingEntry, notCallable } from './errors.ts';
+import { SpecError, START, badRequest, badReturn, entryParams, internalError, missingEntry, nestingLimit, notCallable, quantifierRefuted } from './errors.ts';
 import { DEFAULT_LIMITS, Interpreter, type Limits } from './interp.ts';
 import { type KernelStateObj, fromAbstract, recordingWrites, toAbstract } from './kernelstate.ts';
+import { checkTreeDepth } from './depth.ts';
 import { parseModule } from './parser.ts';
+import { withWarnings } from './warnings.ts';
 import { type PyValue, describe, isTerm } from './values.ts';
 
 export type ParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
@@ -50,8 +52,10 @@ export type RunResult =
       writes: ReadonlyMap<string, number>;
       /** The line of the entry function's return. */
       returnLine: number;
+      /** Where upstream evaluates without raising but a stricter check would have (SPEC2xx). */
+      warnings: Diagnostic[];
     }
-  | { ok: false; error: Diagnostic };
+  | { ok: false; error: Diagnostic; warnings: Diagnostic[] };
 
 // The last few parsed sources: the editor re-checks one text often, the
 // verifier runs one spec against several implementations.
@@ -62,6 +66,7 @@ function parseChecked(source: string): A.Module {
   const hit = parsed.get(source);
   if (hit) return hit;
   const mod = parseModule(source);
+  checkTreeDepth(mod);
   checkModule(mod);
   if (parsed.size >= PARSE_CACHE) parsed.delete(parsed.keys().next().value!);
   parsed.set(source, mod);
@@ -70,6 +75,8 @@ function parseChecked(source: string): A.Module {
 
 function toDiagnostic(e: unknown, source: string): Diagnostic {
   if (e instanceof SpecError) return e.toDiagnostic(source);
+  // A JavaScript stack overflow outside the interpreter's own conversion.
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return nestingLimit(START).toDiagnostic(source);
   const msg = e instanceof Error ? e.message : String(e);
   return internalError(START, msg).toDiagnostic(source);
 }
@@ -108,9 +115,9 @@ function entrySpan(fn: PyValue): Span {
   return START;
 }
 
-/** Reads every component of a field value once at fresh indices. */
-function probe(v: FieldValue): void {
-  const read = (f: MapFn) => f.apply(f.domain.map((s, i) => variable(`probe!${i}`, s)));
+/** Reads every component of a field value once at fresh indices; `out` collects the values read. */
+function probe(v: FieldValue, out: Term[] = []): void {
+  const read = (f: MapFn) => out.push(f.apply(f.domain.map((s, i) => variable(`probe!${i}`, s))));
   if (!isRefcnt(v)) {
     read(v);
     return;
@@ -132,7 +139,16 @@ function probe(v: FieldValue): void {
  * success condition and a new post-state; `pre` is never modified.
  */
 export function runSpec(source: string, entry: string, pre: AbstractState, args: Term[], opts: RunOptions = {}): RunResult {
+  const warnings: Diagnostic[] = [];
   try {
+    return withWarnings(source, warnings, () => runSpecNow(source, entry, pre, args, opts, warnings));
+  } catch (e) {
+    return { ok: false, error: toDiagnostic(e, source), warnings };
+  }
+}
+
+function runSpecNow(source: string, entry: string, pre: AbstractState, args: Term[], opts: RunOptions, warnings: Diagnostic[]): RunResult {
+  {
     const h = findHandler(entry);
     if (!h) throw badRequest(`unknown handler '${entry}'`);
     if (args.length !== h.args.length) {
@@ -172,9 +188,8 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
         }
       });
     }
-    return { ok: true, cond, post, entryName, trace: { steps }, writes, returnLine: at.line };
-  } catch (e) {
-    return { ok: false, error: toDiagnostic(e, source) };
+
+    return { ok: true, cond, post, entryName, trace: { steps }, writes, returnLine: at.line, warnings };
   }
 }
 
@@ -224,7 +239,8 @@ function unpackResult(r: PyValue, name: string, at: Span): { cond: Term; state: 
 
 /**
  * Diagnostics for the editor: parses the spec and runs `handler` on a fresh
- * symbolic state with fresh arguments; [] when it runs cleanly.
+ * symbolic state with fresh arguments. The error (if any) comes first, then
+ * the warnings (`severity: 'warning'`); [] when it runs cleanly.
  */
 export function checkSpec(source: string, handler: string): Diagnostic[] {
   const p = parseSpec(source);
@@ -233,7 +249,7 @@ export function checkSpec(source: string, handler: string): Diagnostic[] {
   if (!h) return [badRequest(`unknown handler '${handler}'`).toDiagnostic(source)];
   const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
   const r = runSpec(source, h.name, freshState(), args, { force: 'all' });
-  return r.ok ? [] : [r.error];
+  return r.ok ? r.warnings : [r.error, ...r.warnings];
 }
 
 /**
@@ -254,4 +270,32 @@ export function callSpecFunction(
   } catch (e) {
     return { ok: false, error: toDiagnostic(e, source) };
   }
+}
+
+/**
+ * The spec error for a spec with a quantifier that the solver refutes: the
+ * refutation cannot be replayed concretely (smt/eval.ts), so it is reported
+ * as SPEC031 at the first `ForAll(` / `Exists(` of the text (else at line
+ * `fallbackLine`, the entry's return) rather than as a counterexample.
+ */
+export function quantifierDiagnostic(source: string, fallbackLine: number): Diagnostic {
+  const m = /\b(ForAll|Exists)\s*\(/.exec(source);
+  const lines = source.split('\n');
+  let offset: number;
+  let end: number;
+  if (m) {
+    offset = m.index;
+    end = m.index + m[1].length;
+  } else {
+    const n = Math.max(1, Math.min(fallbackLine, lines.length));
+    const lineStart = lines.slice(0, n - 1).reduce((k, l) => k + l.length + 1, 0);
+    const text = lines[n - 1] ?? '';
+    offset = lineStart + (text.length - text.trimStart().length);
+    end = lineStart + text.length;
+  }
+  const before = source.slice(0, offset).split('\n');
+  const line = before.length;
+  const column = before[before.length - 1].length + 1;
+  const span: Span = { line, column, endLine: line, endColumn: column + (end - offset), offset, endOffset: end };
+  return quantifierRefuted(span).toDiagnostic(source);
 }

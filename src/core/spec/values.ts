@@ -9,6 +9,7 @@ import { BOOL, type Sort, Term, isFalse, isTrue } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import type * as A from './ast.ts';
 import { symbolicBool } from './errors.ts';
+import { warn } from './warnings.ts';
 import type { Accessor, KernelStateObj, RefcntAccessor, StructObj } from './kernelstate.ts';
 
 export type PyValue = bigint | boolean | null | string | Term | PyObject;
@@ -243,8 +244,24 @@ export function describe(v: PyValue): string {
 }
 
 /**
+ * Results of a spec's `a == b` that our constant folding turned into
+ * something other than an equality (`If(c, 1, 2) == 1` becomes `c`-like
+ * terms): z3py still holds an equality AST there, so truthiness must treat
+ * them as one.
+ */
+const foldedEqualities = new WeakSet<Term>();
+
+/** Records that `t` is the (folded) result of a Python `==` on z3 terms. */
+export function noteEquality(t: Term): Term {
+  if (t.op !== 'eq' && t.op !== 'const') foldedEqualities.add(t);
+  return t;
+}
+
+/**
  * Python truthiness. A z3 Bool that is literally true or false converts (as
- * in z3py); any other z3 term raises SPEC012, naming the construct `where`.
+ * in z3py); an equality converts by structural identity with warning
+ * SPEC203 (as z3py); any other z3 term raises SPEC012, naming the construct
+ * `where`.
  */
 export function truthy(v: PyValue, span: Span, where: string): boolean {
   if (v === null) return false;
@@ -259,6 +276,15 @@ export function truthy(v: PyValue, span: Span, where: string): boolean {
   if (v instanceof Term) {
     if (isTrue(v)) return true;
     if (isFalse(v)) return false;
+    // z3py's __bool__ (__nonzero__ in Python 2) on an equality a == b is
+    // a.eq(b): True only for the same AST. Ours folds identical operands to
+    // True already, so an equality left symbolic is two different terms.
+    if ((v.op === 'eq' && v.args.length === 2) || foldedEqualities.has(v)) {
+      warn('SPEC203', span, `a z3 equality used as a Python bool in ${where} is False here (z3py compares the two expressions structurally, not their values)`, [
+        'use util.If, z3.And, z3.Or or z3.Not to branch on the value of a z3 condition',
+      ]);
+      return false;
+    }
     throw symbolicBool(span, where);
   }
   if (v.kind === 'tuple' || v.kind === 'list') return v.items.length > 0;

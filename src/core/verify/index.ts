@@ -9,7 +9,8 @@ import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, findHandler } from '../kernel/handlers.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
-import { runSpec } from '../spec/index.ts';
+import { QuantifierEvalError } from '../smt/eval.ts';
+import { quantifierDiagnostic, runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { checkDeclarative } from './declarative.ts';
@@ -147,9 +148,20 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
   const v = await env.engine.exclusive(() => verifyNow(req, env));
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
-  const d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
-  if (d.status === 'spec-error') return { status: 'spec-error', error: d.error, ms: Date.now() - started };
-  return withDeclarative(v, d.results, Date.now() - started);
+  let d: Awaited<ReturnType<typeof checkDeclarative>>;
+  try {
+    d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
+  } catch (e) {
+    if (!(e instanceof QuantifierEvalError)) throw e;
+    return withWarnings({ status: 'spec-error', error: quantifierDiagnostic(req.spec, 1), ms: Date.now() - started }, v.warnings);
+  }
+  if (d.status === 'spec-error') return withWarnings({ status: 'spec-error', error: d.error, ms: Date.now() - started }, v.warnings);
+  return withWarnings(withDeclarative(v, d.results, Date.now() - started), v.warnings);
+}
+
+/** `v` carrying the spec's warnings (none: unchanged). */
+function withWarnings(v: TimedVerdict, warnings: readonly Diagnostic[] | undefined): TimedVerdict {
+  return warnings && warnings.length ? { ...v, warnings } : v;
 }
 
 /** Folds the declarative results into a refinement verdict. */
@@ -171,8 +183,24 @@ async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdi
   const impl = runImplementation(program, h);
 
   const spec = runSpec(req.spec, h.name, impl.pre, impl.args.map((a) => a.term));
-  if (!spec.ok) return { status: 'spec-error', error: spec.error, ms: Date.now() - started };
+  if (!spec.ok) return withWarnings({ status: 'spec-error', error: spec.error, ms: Date.now() - started }, spec.warnings);
+  const proved = await proveSpec(req, env, kernel, h, impl, spec, started).catch((e: unknown): TimedVerdict => {
+    // A refutation of a quantified spec cannot be replayed: a spec error (docs/spec-errors.md SPEC031).
+    if (e instanceof QuantifierEvalError) return { status: 'spec-error', error: quantifierDiagnostic(req.spec, spec.returnLine), ms: Date.now() - started };
+    throw e;
+  });
+  return withWarnings(proved, spec.warnings);
+}
 
+async function proveSpec(
+  req: VerifyRequest,
+  env: VerifyEnv,
+  kernel: KernelContent,
+  h: HandlerInfo,
+  impl: ImplRun,
+  spec: Extract<ReturnType<typeof runSpec>, { ok: true }>,
+  started: number,
+): Promise<TimedVerdict> {
   const step: RefinementStep = { ...impl, cond: spec.cond, post: spec.post };
   const timeoutMs = req.timeoutMs ?? 20000;
   const assume = assumeInvariants(impl.mem);

@@ -62,7 +62,12 @@ export interface Counterexample {
   readonly summary: string;
 }
 
-export type Verdict =
+/** Carried by every verdict: the spec's warnings (SPEC2xx, docs/spec-errors.md); they never change the status. */
+export interface VerdictWarnings {
+  readonly warnings?: readonly Diagnostic[];
+}
+
+export type Verdict = VerdictWarnings & (
   | { readonly status: 'verified'; readonly obligations: readonly ObligationResult[] }
   | {
       readonly status: 'refuted';
@@ -72,6 +77,7 @@ export type Verdict =
     }
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
   | { readonly status: 'timeout'; readonly obligations: readonly ObligationResult[] }
-  | { readonly status: 'unknown'; readonly reason: string; readonly obligations: readonly ObligationResult[] };
+  | { readonly status: 'unknown'; readonly reason: string; readonly obligations: readonly ObligationResult[] }
+);
 
 export type VerdictStatus = Verdict['status'];

@@ -19,3 +19,20 @@ export function flatArgs(args: PyValue[]): PyValue[] {
   }
   return args;
 }
+
+/**
+ * The solver-level name of a constant or function a spec declares
+ * (z3.BitVec('x', 32), util.FreshBitVec('x', dt.pid_t), z3.Function(...)):
+ * prefixed so that it never equals one of the verifier's own names
+ * (`arg.pid`, `probe!0`, `procs.state`, ...), and tagged with its sort,
+ * because z3py keeps `BitVec('x', 32)` and `BitVec('x', 64)` apart while
+ * the solver facade keys constants by name.
+ */
+export function userSymbol(name: string, sortTag: string): string {
+  return `spec:${name}:${sortTag}`;
+}
+
+/** The sort tag of userSymbol: "bool" or the bit width. */
+export function sortTag(sort: number): string {
+  return sort === 0 ? 'bool' : `bv${sort}`;
+}

@@ -13,7 +13,7 @@ import { iteOfPython, sortMismatch, typeError, valueError } from '../errors.ts';
 import { iteObjects } from '../kernelstate.ts';
 import { compare } from '../pyops.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple, describe, isTerm, typeName } from '../values.ts';
-import { fn } from './define.ts';
+import { fn, sortTag, userSymbol } from './define.ts';
 
 /**
  * util.If(c, a, b) with `c` already a z3 Bool. Returns `a` or `b` itself
@@ -116,19 +116,18 @@ export function utilModule(): ModuleValue {
       arity(site, 'FreshBitVec', args, 2);
       const name = typeof args[0] === 'string' ? args[0] : 'fresh';
       const w = sortOrWidth(args[1], argSpan(site, 1), 'util.FreshBitVec');
-      if (w === BOOL) return variable(freshName(name), BOOL);
-      return variable(freshName(name), w);
+      return variable(freshName(userSymbol(name, sortTag(w))), w);
     }),
     fn('util.FreshBool', 'FreshBool(name)', 'A new Bool constant whose name is made unique.', (args, _kw, site) => {
       arity(site, 'FreshBool', args, 1);
-      return variable(freshName(typeof args[0] === 'string' ? args[0] : 'fresh'), BOOL);
+      return variable(freshName(userSymbol(typeof args[0] === 'string' ? args[0] : 'fresh', sortTag(BOOL))), BOOL);
     }),
     fn('util.FreshFunction', 'FreshFunction(name, *sorts)', 'A new uninterpreted function; the last sort is the range.', (args, _kw, site) => {
       arity(site, 'FreshFunction', args, 2, Infinity);
-      const name = freshName(typeof args[0] === 'string' ? args[0] : 'fn');
       const sorts = args.slice(1).map((s, i) => sortOrWidth(s, argSpan(site, i + 1), 'util.FreshFunction'));
       const range = sorts.pop()!;
-      return new MapFnValue(ufMap(name, sorts, range), name);
+      const shown = typeof args[0] === 'string' ? args[0] : 'fn';
+      return new MapFnValue(ufMap(freshName(userSymbol(shown, [...sorts, range].map(sortTag).join('>'))), sorts, range), shown);
     }),
     fn('util.simplify', 'simplify(e)', 'Returns e; terms are already simplified as they are built.', (args, _kw, site) => {
       arity(site, 'simplify', args, 1);

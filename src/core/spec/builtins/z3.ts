@@ -11,7 +11,7 @@ import { ufMap } from '../../smt/fn.ts';
 import { MAX_WIDTH, arity, argSpan, bvPair, mustBeValue, pyInt, smallInt, sortPhrase, toBool, toBv, tryToSort, widthArg } from '../coerce.ts';
 import { sortMismatch, typeError, unsupportedConstruct, valueError } from '../errors.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue, describe, isPyInt, isTerm } from '../values.ts';
-import { fn, flatArgs } from './define.ts';
+import { fn, flatArgs, sortTag, userSymbol } from './define.ts';
 
 type Impl = (args: PyValue[], site: CallSite) => PyValue;
 
@@ -142,21 +142,22 @@ function symbolName(v: PyValue, site: CallSite, what: string): string {
 
 def('BitVec', 'BitVec(name, width_or_sort)', 'A bit-vector constant named name (same name and width, same constant).', (args, site) => {
   arity(site, 'BitVec', args, 2);
-  return variable(symbolName(args[0], site, 'z3.BitVec'), widthArg(args[1], argSpan(site, 1), 'z3.BitVec'));
+  const w = widthArg(args[1], argSpan(site, 1), 'z3.BitVec');
+  return variable(userSymbol(symbolName(args[0], site, 'z3.BitVec'), sortTag(w)), w);
 });
 def('BitVecs', 'BitVecs(names, width_or_sort)', 'Several bit-vector constants from a space-separated string of names.', (args, site) => {
   arity(site, 'BitVecs', args, 2);
   const w = widthArg(args[1], argSpan(site, 1), 'z3.BitVecs');
   const names = symbolName(args[0], site, 'z3.BitVecs').split(/\s+/).filter(Boolean);
-  return new PyList(names.map((n) => variable(n, w)));
+  return new PyList(names.map((n) => variable(userSymbol(n, sortTag(w)), w)));
 });
 def('Bool', 'Bool(name)', 'A Bool constant named name.', (args, site) => {
   arity(site, 'Bool', args, 1);
-  return variable(symbolName(args[0], site, 'z3.Bool'), BOOL);
+  return variable(userSymbol(symbolName(args[0], site, 'z3.Bool'), sortTag(BOOL)), BOOL);
 });
 def('Bools', 'Bools(names)', 'Several Bool constants from a space-separated string of names.', (args, site) => {
   arity(site, 'Bools', args, 1);
-  return new PyList(symbolName(args[0], site, 'z3.Bools').split(/\s+/).filter(Boolean).map((n) => variable(n, BOOL)));
+  return new PyList(symbolName(args[0], site, 'z3.Bools').split(/\s+/).filter(Boolean).map((n) => variable(userSymbol(n, sortTag(BOOL)), BOOL)));
 });
 def('Const', 'Const(name, sort)', 'A constant of the given sort.', (args, site) => {
   arity(site, 'Const', args, 2);
@@ -164,7 +165,7 @@ def('Const', 'Const(name, sort)', 'A constant of the given sort.', (args, site) 
   if (!(typeof s === 'object' && s !== null && !isTerm(s) && s.kind === 'sort')) {
     throw typeError(argSpan(site, 1), `z3.Const expects a sort, got ${describe(s)}`);
   }
-  return variable(symbolName(args[0], site, 'z3.Const'), s.sort);
+  return variable(userSymbol(symbolName(args[0], site, 'z3.Const'), sortTag(s.sort)), s.sort);
 });
 def('BitVecSort', 'BitVecSort(n)', 'The sort of n-bit bit-vectors.', (args, site) => {
   arity(site, 'BitVecSort', args, 1);
@@ -245,7 +246,7 @@ def('Function', 'Function(name, *sorts)', 'An uninterpreted function; the last s
     throw typeError(argSpan(site, i + 1), `z3.Function expects sorts, got ${describe(s)}`);
   });
   const range = sorts.pop()!;
-  return new MapFnValue(ufMap(name, sorts, range), name);
+  return new MapFnValue(ufMap(userSymbol(name, [...sorts, range].map(sortTag).join('>')), sorts, range), name);
 });
 
 const unsupportedZ3 = ['Int', 'Ints', 'IntVal', 'IntSort', 'Real', 'Reals', 'RealVal', 'RealSort', 'BV2Int', 'Int2BV', 'Array', 'Select', 'Store', 'Solver', 'prove', 'solve'];

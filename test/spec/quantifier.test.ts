@@ -1,0 +1,59 @@
+/**
+ * Quantifiers and user-chosen z3 names in a syscall spec, through verify()
+ * on the kernel. A quantified spec the solver proves verifies; one it
+ * refutes is SPEC031 at the quantifier (its counterexample cannot be
+ * replayed), never an internal error. Names a spec declares never collide
+ * with the verifier's own (`arg.pid`, `procs.state`).
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { verify } from '../../src/core/verify/index.ts';
+
+const kill = (extra: string, cond = 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE') => `def sys_kill(old, pid):
+${extra}    cond = z3.And(${cond})
+    new = old.copy()
+    new.procs[pid].killed = z3.BoolVal(True)
+    new.procs[pid].state = util.If(old.procs[pid].state == dt.proc_state.PROC_RUNNING, old.procs[pid].state, dt.proc_state.PROC_ZOMBIE)
+    return cond, util.If(cond, new, old)
+`;
+const Q = "    q = z3.BitVec('q', 64)\n";
+
+describe('quantifiers and declared names in verify()', () => {
+  it('verifies a quantified spec the solver proves', async () => {
+    const v = await verify({ handler: 'sys_kill', spec: kill(Q, 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, z3.ForAll([q], z3.Implies(z3.ULT(q, pid), z3.ULE(q, pid)))') }, { engine: await nodeEngine() });
+    expect(v.status).toBe('verified');
+  }, 120_000);
+
+  it.each(['ForAll', 'Exists'])('a refuted spec with %s is SPEC031 at the quantifier', async (kind) => {
+    const spec = kill(Q, `is_pid_valid(pid), z3.${kind}([q], z3.ULE(q, pid))`);
+    const v = await verify({ handler: 'sys_kill', spec }, { engine: await nodeEngine() });
+    expect(v.status).toBe('spec-error');
+    if (v.status !== 'spec-error') return;
+    expect(v.error.code).toBe('SPEC031');
+    expect(v.error.span.line).toBe(3);
+    expect(spec.slice(v.error.span.offset, v.error.span.endOffset)).toBe(kind);
+  }, 120_000);
+
+  it('a quantifier in a written field, refuted, is SPEC031 too', async () => {
+    const spec = `def sys_kill(old, pid):
+    q = z3.BitVec('q', 64)
+    new = old.copy()
+    new.procs[pid].state = util.If(z3.ForAll([q], z3.ULE(q, pid)), util.i64(1), util.i64(2))
+    return z3.BoolVal(True), new
+`;
+    const v = await verify({ handler: 'sys_kill', spec }, { engine: await nodeEngine() });
+    expect(v.status === 'spec-error' && v.error.code).toBe('SPEC031');
+  }, 120_000);
+
+  it("names a spec declares never meet the verifier's", async () => {
+    const engine = await nodeEngine();
+    const clash = kill(
+      "    a = z3.BitVec('arg.pid', 32)\n    b = z3.BitVec('arg.pid', 64)\n    f = z3.Function('procs.state', dt.pid_t, dt.uint64_t)\n",
+      'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, z3.Implies(a == 5, a != 6), z3.Implies(f(b) == 1, f(b) != 2)',
+    );
+    expect((await verify({ handler: 'sys_kill', spec: clash }, { engine })).status).toBe('verified');
+    // Were b the verifier's arg.pid, this would verify; it is a constant of the spec's own, so the claim b == pid fails.
+    const same = kill("    b = z3.BitVec('arg.pid', 64)\n", 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, b == pid');
+    expect((await verify({ handler: 'sys_kill', spec: same }, { engine })).status).toBe('refuted');
+  }, 120_000);
+});

@@ -5,9 +5,12 @@
  * (text, JSON and wasm alike). A precompressed `<file>.br` / `<file>.gz` next to
  * a file is sent as is; otherwise the file is compressed on first request and
  * kept in memory (brotli quality 5, gzip level 6: on-the-fly settings).
+ * Like real hosts it sends validators (ETag, Last-Modified) and answers a
+ * revalidation with 304, so the service worker's precache, which revalidates
+ * what the page already loaded, does not download it a second time.
  */
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import type { Socket } from 'node:net';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -52,13 +55,28 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
     const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
     let body: Buffer;
+    let etag: string;
+    let modified: string;
     try {
+      const st = await stat(file);
       body = await readFile(file);
+      etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}-${encoding}"`;
+      modified = st.mtime.toUTCString();
     } catch {
       res.writeHead(404).end('not found');
       return;
     }
-    const headers: Record<string, string | number> = { ...ISOLATION, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', Vary: 'Accept-Encoding' };
+    const headers: Record<string, string | number> = {
+      ...ISOLATION,
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      Vary: 'Accept-Encoding',
+      ETag: etag,
+      'Last-Modified': modified,
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
     const accepts = String(req.headers['accept-encoding'] ?? '').split(',').map((s) => s.trim().split(';')[0]);
     if (encoding !== 'identity' && COMPRESSIBLE.has(extname(file)) && accepts.includes(encoding)) {
       body = await encoded(file, body);

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeAnswer } from '../fake-provider/answers.ts';
+import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 import { ROOT, newPage, screenshot } from './harness.ts';
 import { useSite } from './setup.ts';
@@ -100,4 +100,73 @@ describe('evaluate', () => {
     expect(Number(m![3])).toBeGreaterThan(0);
     await context.close();
   }, 420_000);
+
+  itRun('shows each attempt: retrying with the reason and the wait, answered, graded, and the provider error message', async () => {
+    fake.reset();
+    // Task 1: a 429 with Retry-After 1 s, then prose (graded at once, no proof); task 2: a request too long for the model.
+    fake.enqueue({ kind: 'rate-limit', retryAfter: '1' }, { kind: 'text', text: proseAnswer(), usage: { input: 50, output: 20 } }, { kind: 'context-too-long' });
+    const { page, context } = await newPage(env.browser);
+    await configure(page);
+    await page.fill('[data-testid="selection"]', 'first:2');
+    await page.getByLabel('Requests at once').fill('1');
+    await page.fill('[data-testid="model"]', `fake-model-${Date.now()}`);
+    await page.click('[data-testid="start-run"]');
+    const live = page.locator('[data-testid="live-attempts"]');
+    await expect.poll(() => live.locator('tr[data-state="retrying"]').count(), { timeout: 30_000 }).toBe(1);
+    const retrying = (await live.locator('tr[data-state="retrying"]').textContent()) ?? '';
+    expect(retrying).toMatch(/retry 1 in 1\.0 s after LLM\d+/);
+    await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 60_000 }).toMatch(/Run done/);
+    expect(await live.locator('tr[data-state="graded"]').count()).toBe(1);
+    const failed = (await live.locator('tr[data-state="failed"]').textContent()) ?? '';
+    expect(failed).toMatch(/LLM\d+: \S/);
+    // The Runs page shows the provider's message too, and the run's date.
+    await page.click('text=See its results');
+    await page.waitForSelector('[data-testid="attempts"]');
+    const shown = (await page.locator('[data-testid="attempt-error"]').first().textContent()) ?? '';
+    expect(shown).toBe(failed.slice(failed.indexOf('LLM')).trim());
+    expect(await page.locator('[data-testid="run-dates"]').textContent()).toMatch(/Started \d{4}-\d\d-\d\d \d\d:\d\d/);
+    await context.close();
+  }, 120_000);
+
+  itRun('marks answers reused from the response cache and does not count their tokens as spent', async () => {
+    fake.reset();
+    fake.respond(() => ({ kind: 'text', text: proseAnswer(), usage: { input: 700, output: 70 } }));
+    const { page, context } = await newPage(env.browser);
+    await configure(page);
+    await page.fill('[data-testid="selection"]', 'first:2');
+    await page.fill('[data-testid="model"]', `fake-cache-${Date.now()}`);
+    const runOnce = async () => {
+      await page.click('[data-testid="start-run"]');
+      await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 60_000 }).toMatch(/Run done/);
+      return (await page.locator('[data-testid="run-progress"]').textContent()) ?? '';
+    };
+    expect(await runOnce()).toContain('tokens 1400/140');
+    const sent = fake.requests.length;
+    const second = await runOnce();
+    expect(fake.requests.length).toBe(sent);
+    expect(second).toContain('tokens 0/0');
+    expect(await page.locator('[data-testid="cached-count"]').textContent()).toContain('2 from the response cache (1400/140 tokens, not charged)');
+    expect(await page.locator('[data-testid="live-attempts"] tr[data-cached="true"]').count()).toBe(2);
+    await context.close();
+  }, 120_000);
+
+  itRun('Pause with one request at a time sends nothing more', async () => {
+    fake.reset();
+    fake.respond(() => ({ kind: 'slow', ms: 1500, reply: { kind: 'text', text: proseAnswer(), usage: { input: 10, output: 5 } } }));
+    const { page, context } = await newPage(env.browser);
+    await configure(page);
+    await page.fill('[data-testid="selection"]', 'first:6');
+    await page.getByLabel('Requests at once').fill('1');
+    await page.fill('[data-testid="model"]', `fake-pause-${Date.now()}`);
+    await page.click('[data-testid="start-run"]');
+    await expect.poll(() => fake.requests.length, { timeout: 30_000 }).toBe(1);
+    await page.click('[data-testid="pause"]');
+    // The request in flight finishes; nothing queued behind it may go out.
+    await page.waitForTimeout(4000);
+    expect(fake.requests.length).toBe(1);
+    await page.click('[data-testid="resume"]');
+    await expect.poll(() => fake.requests.length, { timeout: 30_000 }).toBeGreaterThan(1);
+    await page.click('[data-testid="cancel-run"]');
+    await context.close();
+  }, 120_000);
 });

@@ -169,7 +169,7 @@ export async function editorText(page: Page, testid = 'spec-editor'): Promise<st
   });
 }
 
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.css': 'text/css',

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ROOT, editorText, newPage, screenshot, setEditorText, waitForEditor } from './harness.ts';
@@ -91,6 +92,11 @@ describe('playground', () => {
     await waitForEditor(page, 'c-code');
     const code = await editorText(page, 'c-code');
     expect(code).toMatch(/int sys_kill\(pid_t pid\)/);
+    // The pane opens at the handler's definition, not at the macros on line 1.
+    // (Monaco renders spaces as no-break spaces.)
+    await expect
+      .poll(async () => ((await page.locator('[data-testid="c-code"] .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' '))
+      .toContain('sys_kill(pid_t pid)');
     // Monaco's C tokenizer colours keywords.
     expect(await page.locator('[data-testid="c-code"] .view-lines span[class^="mtk"]').count()).toBeGreaterThan(10);
     // The reference spec is hidden until asked for.
@@ -108,6 +114,17 @@ describe('playground', () => {
     expect(await verify(page)).toBe('verified');
     expect(await page.locator('[data-testid="obligations"] li').count()).toBeGreaterThan(0);
     await screenshot(page, 'playground-verified');
+    // Editing the spec makes the verdict stale at once (dimmed, with a note) ...
+    expect(await page.locator('[data-testid="stale"]').count()).toBe(0);
+    await setEditorText(page, ORACLE_KILL + '# edited\n');
+    await page.waitForSelector('[data-testid="stale"]', { timeout: 2000 });
+    expect(await page.locator('[data-stale="true"] [data-testid="verdict"]').count()).toBe(1);
+    // ... and so does another implementation variant, with the old text back.
+    await setEditorText(page, ORACLE_KILL);
+    await page.waitForSelector('[data-testid="stale"]', { state: 'detached', timeout: 2000 });
+    const variants = await page.locator('[data-testid="variant"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await page.selectOption('[data-testid="variant"]', variants[1]);
+    await page.waitForSelector('[data-testid="stale"]', { timeout: 2000 });
     await context.close();
   }, 300_000);
 
@@ -136,6 +153,10 @@ describe('playground', () => {
     const differing = table.locator('tr.differs');
     expect(await differing.count()).toBeGreaterThan(0);
     expect(await differing.first().textContent()).toContain('procs.state');
+    // A well-formed start state: old and new process states print as enum names alike.
+    const cells = await differing.first().locator('td code').allTextContents();
+    for (const c of cells) expect(c).toMatch(/^PROC_[A-Z]+$/);
+    expect(await page.locator('[data-testid="counterexample"]').textContent()).not.toContain('not a member');
     await screenshot(page, 'playground-counterexample');
     await context.close();
   }, 300_000);
@@ -269,6 +290,21 @@ describe('playground', () => {
     await verdict.waitFor({ timeout: 90_000 });
     expect(await verdict.getAttribute('data-status')).toBe(status);
     await screenshot(b.page, 'playground-shared');
+    // A reload keeps the shared spec and variant (the address still holds the link) ...
+    await b.page.reload();
+    await b.page.waitForSelector('[data-testid="shared-banner"]');
+    await waitForEditor(b.page);
+    expect(await editorText(b.page)).toBe(spec);
+    expect(await b.page.locator('[data-testid="handler"]').inputValue()).toBe('sys_set_runnable');
+    // ... until it is edited: then it is the user's draft, and a reload shows that.
+    const edited = spec + '# mine now\n';
+    await setEditorText(b.page, edited);
+    await expect.poll(() => b.page.url()).toContain('#/play');
+    await expect.poll(() => b.page.locator('[data-testid="saved"]').textContent(), { timeout: 5000 }).toBe('saved');
+    await b.page.reload();
+    await waitForEditor(b.page);
+    expect(await b.page.locator('[data-testid="handler"]').inputValue()).toBe('sys_set_runnable');
+    expect(await editorText(b.page)).toBe(edited);
     await b.context.close();
   }, 300_000);
 
@@ -278,4 +314,62 @@ describe('playground', () => {
     await expect.poll(() => page.locator('[data-testid="share-error"]').textContent()).toContain('damaged');
     await context.close();
   });
+
+  it('opens "Reveal the bug" at the first changed line', async () => {
+    const { page, context } = await newPage(env.browser);
+    await openPlayground(page, 'sys_dup');
+    const variants = await page.locator('[data-testid="variant"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await page.selectOption('[data-testid="variant"]', variants[variants.length - 1]);
+    await page.click('[data-testid="reveal-bug"]');
+    const diff = page.locator('[data-testid="bug-diff"]');
+    await expect.poll(() => diff.getAttribute('data-first-change'), { timeout: 15_000 }).toMatch(/^\d+$/);
+    const first = Number(await diff.getAttribute('data-first-change'));
+    expect(first).toBeGreaterThan(20);
+    const visible = await page.$eval('[data-testid="bug-diff"]', (el) => {
+      type R = { startLineNumber: number; endLineNumber: number };
+      const d = (el as HTMLElement & { monacoDiff: { getModifiedEditor(): { getVisibleRanges(): R[] } } }).monacoDiff;
+      const r = d.getModifiedEditor().getVisibleRanges();
+      return [r[0].startLineNumber, r[r.length - 1].endLineNumber];
+    });
+    expect(visible[0]).toBeLessThanOrEqual(first);
+    expect(visible[1]).toBeGreaterThanOrEqual(first);
+    await context.close();
+  });
+
+  it('traps Tab in the spec editor and says how to leave: Esc then Tab, or Ctrl+M', async () => {
+    const { page, context } = await newPage(env.browser);
+    await openPlayground(page);
+    const hint = page.locator('[data-testid="tab-hint"]');
+    expect(await hint.textContent()).toMatch(/Esc.*Tab.*Ctrl\+M/s);
+    const inEditor = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="spec-editor"]'));
+    await page.click('[data-testid="spec-editor"] .view-lines');
+    await page.keyboard.press('Tab');
+    expect(await inEditor()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await inEditor()).toBe(false);
+    // Ctrl+M: Tab moves focus until pressed again.
+    await page.click('[data-testid="spec-editor"] .view-lines');
+    await page.keyboard.press('Control+m');
+    await expect.poll(() => hint.getAttribute('data-tab-moves')).toBe('true');
+    await page.keyboard.press('Tab');
+    expect(await inEditor()).toBe(false);
+    await context.close();
+  });
+
+  it('says what to do next when strict checks time out', async () => {
+    const { page, context } = await newPage(env.browser);
+    // A share link with a 100 ms limit and "Invariants and lemmas" on: the correct spec cannot be decided in time.
+    const state = { v: 1, handler: 'sys_kill', spec: ORACLE_KILL, options: { timeoutMs: 100, strict: true }, app: 'test', kernel: 'test' };
+    const payload = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+    await page.goto(env.site.url + '#/s/' + payload);
+    const verdict = page.locator('[data-testid="verdict"]');
+    await verdict.waitFor({ timeout: 90_000 });
+    expect(await verdict.getAttribute('data-status')).toBe('timeout');
+    const help = await page.locator('[data-testid="timeout-help"]').textContent();
+    expect(help).toContain('Time limit');
+    expect(help).toContain('Invariants and lemmas');
+    expect(help).toContain('npx osvlab verify sys_kill --spec my_spec.py --strict');
+    await context.close();
+  }, 120_000);
 });

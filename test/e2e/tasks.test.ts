@@ -49,4 +49,18 @@ describe('task browser', () => {
     await screenshot(page, 'playground-reveal-bug');
     await context.close();
   });
+
+  itTasks('renders a task description as Markdown, and names a task that does not exist', async () => {
+    const { page, context } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/tasks/sys_dup-v0');
+    const desc = page.locator('[data-testid="task-description"]');
+    await desc.waitFor({ timeout: 30_000 });
+    // The numbered conditions are a list, the names are code, and no Markdown markup is left as text.
+    expect(await desc.locator('ol li').count()).toBeGreaterThan(3);
+    expect(await desc.locator('code').count()).toBeGreaterThan(5);
+    expect(await desc.textContent()).not.toMatch(/`|\*\*|^#/m);
+    await page.goto(env.site.url + '#/tasks/does-not-exist');
+    await expect.poll(() => page.locator('[data-testid="no-such-task"]').textContent(), { timeout: 30_000 }).toContain('No such task: does-not-exist');
+    await context.close();
+  });
 });

@@ -5,7 +5,7 @@
  * cancel, and resume after a reload. The run loop is core/bench's; grading
  * happens in the verifier pool.
  */
-import { RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
+import { type AttemptEvent, RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
 import { type RunConfig, isResumable } from '../../core/bench/run-types.ts';
 import { LlmClient } from '../../core/llm/client.ts';
@@ -40,6 +40,29 @@ export type RunPhase =
   | { readonly kind: 'running'; readonly runId: string }
   | { readonly kind: 'finished'; readonly runId: string; readonly status: string; readonly message?: string };
 
+/** What the attempts table shows for one attempt while a run is live. */
+export interface AttemptStatus {
+  readonly id: string;
+  readonly taskId: string;
+  readonly sample: number;
+  readonly round: number;
+  readonly state: 'sent' | 'retrying' | 'answered' | 'failed' | 'grading' | 'graded';
+  /** The reason and wait of a retry, the provider's error message, the grade, "from cache". */
+  readonly detail: string;
+  readonly cached: boolean;
+  readonly sentAt?: number;
+  /** When a retrying attempt sends again. */
+  readonly retryAt?: number;
+}
+
+/** Measured rates of this session, for the ETA. */
+interface Rates {
+  answers: number;
+  answerMs: number;
+  grades: number;
+  gradeMs: number;
+}
+
 export class EvaluateState {
   provider = $state<ProviderKind>('openai');
   baseUrl = $state(DEFAULT_URLS.openai);
@@ -64,9 +87,45 @@ export class EvaluateState {
 
   phase = $state<RunPhase>({ kind: 'idle' });
   progress = $state<RunProgress | undefined>(undefined);
+  /** Live status of each attempt of the running run, newest activity first in `attemptList`. */
+  attempts = $state<Record<string, AttemptStatus>>({});
+  /** Ticks once a second while a run is live (retry countdowns, ETA). */
+  now = $state(Date.now());
+  private rates: Rates = { answers: 0, answerMs: 0, grades: 0, gradeMs: 0 };
+  private ticker?: ReturnType<typeof setInterval>;
+  private gradeConcurrency = 1;
+  private requestConcurrency = 1;
   /** Stored runs that did not finish (e.g. the tab was closed): they can be resumed. */
   unfinished = $state.raw<{ id: string; name?: string; model: string }[]>([]);
   private control?: RunControl;
+
+  readonly attemptList = $derived(Object.values(this.attempts).sort((a, b) => (b.sentAt ?? 0) - (a.sentAt ?? 0)));
+  readonly counts = $derived.by(() => {
+    const c = { sent: 0, retrying: 0, answered: 0, failed: 0, grading: 0, graded: 0, cached: 0 };
+    for (const a of Object.values(this.attempts)) {
+      c[a.state]++;
+      if (a.cached) c.cached++;
+    }
+    return c;
+  });
+
+  /**
+   * ETA (ms) from the rates measured in this session: the runner's chain pace
+   * once a chain has finished, before that the measured answer latency and
+   * grading time spread over the requests and graders at work.
+   */
+  readonly etaMs = $derived.by(() => {
+    const p = this.progress;
+    if (!p) return null;
+    if (p.etaMs !== null) return p.etaMs;
+    const r = this.rates;
+    void this.now;
+    if (r.answers === 0) return null;
+    const remaining = p.total - p.done;
+    const perAnswer = r.answerMs / r.answers / this.requestConcurrency;
+    const perGrade = r.grades ? r.gradeMs / r.grades / this.gradeConcurrency : perAnswer;
+    return Math.round(remaining * Math.max(perAnswer, perGrade) + Math.min(perAnswer, perGrade));
+  });
 
   readonly selected = $derived.by(() => {
     try {
@@ -196,6 +255,12 @@ export class EvaluateState {
     this.control = new RunControl();
     this.phase = { kind: 'running', runId: id };
     this.progress = undefined;
+    this.attempts = {};
+    this.rates = { answers: 0, answerMs: 0, grades: 0, gradeMs: 0 };
+    this.requestConcurrency = Math.max(1, stored.config.concurrency);
+    this.gradeConcurrency = Math.max(1, Math.min(stored.config.gradeConcurrency, this.verifier.pool.size));
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => (this.now = Date.now()), 1000);
     void this.refreshUnfinished();
     await this.verifier.warm();
     try {
@@ -214,13 +279,54 @@ export class EvaluateState {
         store: repository(),
         control: this.control,
         onProgress: (p) => (this.progress = p),
+        onAttempt: (e) => this.onAttempt(e),
       });
       this.phase = { kind: 'finished', runId: id, status: outcome.status, message: outcome.error?.message };
       this.progress = outcome.progress;
     } catch (e) {
       this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };
     }
+    clearInterval(this.ticker);
     void this.refreshUnfinished();
+  }
+
+  /** Folds one runner event into the attempts table and the measured rates. */
+  private onAttempt(e: AttemptEvent): void {
+    const prev = this.attempts[e.id];
+    const base = { id: e.id, taskId: e.taskId, sample: e.sample, round: e.round, cached: prev?.cached ?? false, sentAt: prev?.sentAt };
+    let next: AttemptStatus;
+    switch (e.kind) {
+      case 'sent':
+        next = { ...base, state: 'sent', detail: 'waiting for the answer', sentAt: e.at };
+        break;
+      case 'retrying':
+        next = { ...base, state: 'retrying', detail: `retry ${e.retry} in ${(e.waitMs / 1000).toFixed(1)} s after ${e.reason}`, retryAt: e.at + e.waitMs };
+        break;
+      case 'answered':
+        if (!e.cached) {
+          this.rates.answers++;
+          this.rates.answerMs += base.sentAt !== undefined ? e.at - base.sentAt : e.latencyMs;
+        }
+        next = {
+          ...base,
+          state: 'answered',
+          cached: e.cached,
+          detail: e.cached ? 'from the response cache (not sent, not charged)' : `${e.tokens.input}/${e.tokens.output} tokens in ${e.latencyMs} ms`,
+        };
+        break;
+      case 'failed':
+        next = { ...base, state: 'failed', detail: `${e.code}: ${e.message}` };
+        break;
+      case 'grading':
+        next = { ...base, state: 'grading', detail: prev?.cached ? 'from the response cache; verifying' : 'verifying' };
+        break;
+      case 'graded':
+        this.rates.grades++;
+        this.rates.gradeMs += e.ms;
+        next = { ...base, state: 'graded', detail: `${e.category}${prev?.cached ? ' (cached answer)' : ''} · graded in ${(e.ms / 1000).toFixed(1)} s` };
+        break;
+    }
+    this.attempts[e.id] = next;
   }
 
   pause(): void {

@@ -17,7 +17,8 @@ import type { VerifierService } from './verifier.svelte.ts';
 export type RunState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running'; readonly startedAt: number }
-  | { readonly kind: 'done'; readonly verdict: Verdict; readonly ms: number }
+  /** `spec` and `variant` are what was verified, to tell when the verdict is stale. */
+  | { readonly kind: 'done'; readonly verdict: Verdict; readonly ms: number; readonly spec: string; readonly variant: string; readonly strict: boolean }
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -62,6 +63,12 @@ export class PlaygroundState {
   readonly reference = $derived(content.oracleSpec(this.handler));
   readonly info = $derived(findHandler(this.handler));
   readonly running = $derived(this.run.kind === 'running');
+  /** The verdict on screen is for another spec, variant or mode than the one shown now. */
+  readonly stale = $derived(
+    this.run.kind === 'done' && (this.run.spec !== this.spec || this.run.variant !== this.variant || this.run.strict !== this.strict),
+  );
+  /** The line of the handler's definition in the shown C code (1-based; 0 if not found). */
+  readonly handlerLine = $derived(definitionLine(this.code, this.handler));
 
   private checkTimer?: ReturnType<typeof setTimeout>;
   private saveTimer?: ReturnType<typeof setTimeout>;
@@ -108,16 +115,29 @@ export class PlaygroundState {
 
   setVariant(id: string): void {
     this.variant = id;
-    this.run = { kind: 'idle' };
+    this.leaveShared();
     void settings.put('playground.last', { handler: this.handler, variant: id });
     this.scheduleSave();
   }
+
+  /**
+   * The user changed what a share link showed: from now on it is their draft
+   * (saved), and the address no longer names the link.
+   */
+  private leaveShared(): void {
+    if (this.sharedFrom) void settings.put('playground.last', { handler: this.handler, variant: this.variant });
+    this.sharedFrom = undefined;
+    this.onOwnEdit?.();
+  }
+
+  /** Called on every edit of the spec or variant (the page drops a share link from the address). */
+  onOwnEdit?: () => void;
 
   /** The editor changed the spec text. */
   edit(text: string): void {
     if (text === this.spec) return;
     this.spec = text;
-    this.sharedFrom = undefined;
+    this.leaveShared();
     this.scheduleCheck();
     this.scheduleSave();
   }
@@ -176,6 +196,7 @@ export class PlaygroundState {
     this.now = startedAt;
     clearInterval(this.ticker);
     this.ticker = setInterval(() => (this.now = Date.now()), 100);
+    const asked = { spec: this.spec, variant: this.variant, strict: this.strict };
     const req = {
       handler: this.handler,
       spec: this.spec,
@@ -191,7 +212,7 @@ export class PlaygroundState {
       }
       const verdict = await this.verifier.pool.verify(req, { lane: LANE });
       if (this.run.kind === 'running' && this.run.startedAt === startedAt) {
-        this.run = { kind: 'done', verdict, ms: Date.now() - startedAt };
+        this.run = { kind: 'done', verdict, ms: Date.now() - startedAt, ...asked };
         this.finished++;
         if (verdict.status === 'spec-error') this.reveal = { line: verdict.error.span.line, n: this.reveal.n + 1 };
       }
@@ -305,4 +326,19 @@ export class PlaygroundState {
     clearTimeout(this.checkTimer);
     clearInterval(this.ticker);
   }
+}
+
+/** The 1-based line where C function `name` is defined in `code` (0 when absent). */
+export function definitionLine(code: string | undefined, name: string): number {
+  if (!code) return 0;
+  const lines = code.split('\n');
+  const head = new RegExp(`^[A-Za-z_].*\\b${name}\\s*\\(`);
+  for (let i = 0; i < lines.length; i++) {
+    if (!head.test(lines[i])) continue;
+    // A definition, not a prototype: the next non-blank text after the ')' is '{'.
+    const rest = lines.slice(i, i + 6).join('\n');
+    const close = rest.indexOf(')');
+    if (close >= 0 && /^[^;{]*\{/.test(rest.slice(close))) return i + 1;
+  }
+  return 0;
 }

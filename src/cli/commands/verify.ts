@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { findTask } from '../../core/bench/tasks.ts';
 import { codeFrame } from '../../core/span.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
+import { NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
 import { ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
@@ -109,6 +110,7 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
           }
         }
         if (c.context.length) out.push('  state read:', ...c.context.map((x) => `    ${x}`));
+        if (c.wellFormed === false) out.push(`  note: ${NOT_WELL_FORMED}`);
       }
       break;
     case 'timeout':

@@ -33,6 +33,8 @@ import {
 } from './run-types.ts';
 import type { Task } from './task.ts';
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 export interface BuiltPrompt {
   readonly messages: readonly ChatMessage[];
   readonly meta?: Readonly<Record<string, unknown>>;
@@ -50,6 +52,8 @@ export interface RunnerDeps {
   readonly store: RunStore;
   readonly prices?: PriceTable;
   readonly onProgress?: (progress: RunProgress) => void;
+  /** Told what happens to each attempt: sent, retrying (why, how long), answered, graded, failed. */
+  readonly onAttempt?: (event: AttemptEvent) => void;
   readonly signal?: AbortSignal;
   readonly control?: RunControl;
   readonly now?: () => number;
@@ -70,12 +74,24 @@ export interface RunProgress {
    */
   readonly errors: number;
   readonly tokens: { readonly input: number; readonly output: number };
+  /** Answers reused from the response cache: nothing was sent, their tokens are not in `tokens` nor `cost`. */
+  readonly cached?: { readonly answers: number; readonly input: number; readonly output: number };
   /** USD so far over priced attempts. */
   readonly cost: number;
   /** Estimated ms to finish, from this session's pace; null before the first chain finishes. */
   readonly etaMs: number | null;
   readonly paused: boolean;
 }
+
+/** One step in the life of an attempt, for live status displays. */
+export type AttemptEvent = { readonly id: string; readonly taskId: string; readonly sample: number; readonly round: number; readonly at: number } & (
+  | { readonly kind: 'sent' }
+  | { readonly kind: 'retrying'; readonly reason: string; readonly waitMs: number; readonly retry: number }
+  | { readonly kind: 'answered'; readonly cached: boolean; readonly latencyMs: number; readonly tokens: { readonly input: number; readonly output: number } }
+  | { readonly kind: 'failed'; readonly message: string; readonly code: string }
+  | { readonly kind: 'grading' }
+  | { readonly kind: 'graded'; readonly category: string; readonly ms: number }
+);
 
 export interface RunOutcome {
   readonly status: 'done' | 'incomplete' | 'cancelled' | 'failed';
@@ -250,6 +266,9 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
   const prices = deps.prices ?? DEFAULT_PRICES;
   const price = isLocalUrl(cfg.baseUrl) ? { input: 0, output: 0 } : (priceFor(cfg.model, prices) ?? undefined);
   const gradeSlots = new AdaptiveLimiter({ max: Math.max(1, cfg.gradeConcurrency) });
+  // A request holds a slot from before the pause check until it is answered, so a
+  // paused run sends nothing that was merely queued behind the requests in flight.
+  const requestSlots = new AdaptiveLimiter({ max: Math.max(1, cfg.concurrency) });
   const existing = new Map((await deps.store.listAttempts(runId)).map((a) => [a.id, a]));
   const writtenPrompts = new Set<string>();
   const gradeErrors: { attemptId: string; message: string }[] = [];
@@ -262,8 +281,15 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
   let input = 0;
   let output = 0;
   let cost = 0;
+  const cachedUse = { answers: 0, input: 0, output: 0 };
   for (const a of existing.values()) {
     if (!a.response) continue;
+    if (a.cached) {
+      cachedUse.answers++;
+      cachedUse.input += a.response.usage.input;
+      cachedUse.output += a.response.usage.output;
+      continue;
+    }
     input += a.response.usage.input;
     output += a.response.usage.output;
     cost += a.cost ?? 0;
@@ -274,7 +300,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
   const progress = (): RunProgress => {
     const remaining = total - done;
     const etaMs = worked === 0 ? null : remaining === 0 ? 0 : Math.round(((now() - started) / worked) * remaining);
-    return { done, total, passed, passedAfterRepair, errors, tokens: { input, output }, cost, etaMs, paused: deps.control?.isPaused ?? false };
+    return { done, total, passed, passedAfterRepair, errors, tokens: { input, output }, cached: { ...cachedUse }, cost, etaMs, paused: deps.control?.isPaused ?? false };
   };
   const report = () => deps.onProgress?.(progress());
 
@@ -301,37 +327,59 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
       let a = existing.get(id);
       if (!a?.response) {
         // Not answered yet (or the request failed before, and errors are not cached): ask.
-        await deps.control?.whileNotPaused(stop.signal);
-        if (stop.signal.aborted || halted) return 'stopped';
-        const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
-        const base = {
-          id,
-          runId,
-          taskId: task.id,
-          sample,
-          round,
-          promptHash: hash,
-          request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
-        };
-        didWork = true;
+        const slot = await requestSlots.acquire(stop.signal).catch(() => undefined);
+        if (!slot) return 'stopped';
         try {
-          const r = await client.complete(request, { signal: stop.signal });
-          const c = costOf(r.completion.usage, price);
-          a = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost: c, createdAt: now() };
-          await deps.store.putAttempt(a);
-          input += r.completion.usage.input;
-          output += r.completion.usage.output;
-          cost += c ?? 0;
-        } catch (e) {
-          if (!isLlmError(e)) throw e;
-          if (stop.signal.aborted && e.kind === 'aborted') return 'stopped';
-          await deps.store.putAttempt({ ...base, cacheKey: await client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
-          if (e.fatal) {
-            fatal ??= e;
-            halted = true;
-            return 'stopped';
+          await deps.control?.whileNotPaused(stop.signal);
+          if (stop.signal.aborted || halted) return 'stopped';
+          const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
+          const base = {
+            id,
+            runId,
+            taskId: task.id,
+            sample,
+            round,
+            promptHash: hash,
+            request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
+          };
+          didWork = true;
+          const tell = (ev: DistributiveOmit<AttemptEvent, 'id' | 'taskId' | 'sample' | 'round' | 'at'>) =>
+            deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), ...ev } as AttemptEvent);
+          tell({ kind: 'sent' });
+          try {
+            const r = await client.complete(request, {
+              signal: stop.signal,
+              onRetry: (err, retry, waitMs) => tell({ kind: 'retrying', reason: `${err.code}: ${err.message}`, waitMs, retry }),
+            });
+            // A cached answer cost nothing this time: its tokens are not spent.
+            const c = r.cached ? 0 : costOf(r.completion.usage, price);
+            a = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost: c, createdAt: now() };
+            await deps.store.putAttempt(a);
+            const use = r.cached ? cachedUse : undefined;
+            if (use) {
+              use.answers++;
+              use.input += r.completion.usage.input;
+              use.output += r.completion.usage.output;
+            } else {
+              input += r.completion.usage.input;
+              output += r.completion.usage.output;
+              cost += c ?? 0;
+            }
+            tell({ kind: 'answered', cached: r.cached, latencyMs: r.completion.latencyMs, tokens: r.completion.usage });
+          } catch (e) {
+            if (!isLlmError(e)) throw e;
+            if (stop.signal.aborted && e.kind === 'aborted') return 'stopped';
+            tell({ kind: 'failed', message: e.message, code: e.code });
+            await deps.store.putAttempt({ ...base, cacheKey: await client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
+            if (e.fatal) {
+              fatal ??= e;
+              halted = true;
+              return 'stopped';
+            }
+            return 'error';
           }
-          return 'error';
+        } finally {
+          slot();
         }
         existing.set(id, a);
       }
@@ -342,8 +390,11 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
         const release = await gradeSlots.acquire(stop.signal).catch(() => undefined);
         if (!release) return 'stopped';
         didWork = true;
+        const gradeStarted = now();
+        deps.onAttempt?.({ id, taskId: task.id, sample, round, at: gradeStarted, kind: 'grading' });
         try {
           grade = await deps.grade(task, a.response!.text);
+          deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), kind: 'graded', category: grade.category, ms: now() - gradeStarted });
         } catch (e) {
           const message = e instanceof Error ? e.message : String(e);
           gradeErrors.push({ attemptId: id, message });

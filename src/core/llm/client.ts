@@ -57,7 +57,10 @@ export class LlmClient {
    * Answers from the cache, or sends the request (retrying what is worth
    * retrying) and caches the success. Errors are thrown, never cached.
    */
-  async complete(request: CompletionRequest, options: { signal?: AbortSignal } = {}): Promise<ClientResult> {
+  async complete(
+    request: CompletionRequest,
+    options: { signal?: AbortSignal; onRetry?: (error: LlmError, attempt: number, delayMs: number) => void } = {},
+  ): Promise<ClientResult> {
     const { signal } = options;
     throwIfAborted(signal);
     const key = await this.keyOf(request);
@@ -82,7 +85,15 @@ export class LlmClient {
         }
       },
       this.options.retry,
-      { clock: this.clock, random: this.options.random, signal, onRetry: this.options.onRetry },
+      {
+        clock: this.clock,
+        random: this.options.random,
+        signal,
+        onRetry: (e, n, ms) => {
+          this.options.onRetry?.(e, n, ms);
+          options.onRetry?.(e, n, ms);
+        },
+      },
     );
     if (this.options.cache) {
       const entry: CacheEntry = { key, completion: cacheable(completion), createdAt: this.clock.now() };

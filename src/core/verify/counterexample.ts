@@ -27,18 +27,28 @@ const ENUM_OF: Record<string, Record<string, bigint>> = {
   'intremap_table.state': ENUMS.intremap_state,
 };
 
-/** Renders a value: True/False, decimal below 256 (signed where it reads better), hex above, enum names. */
+/** Said when no well-formed state shows the failure, so the raw model is shown. */
+export const NOT_WELL_FORMED =
+  'No well-formed state shows this failure (enum cells holding members, counts within the kernel limits), so this is the solver\'s raw state: some cells may hold values the kernel never produces.';
+
+/** Renders a value: True/False, decimal below 4096 (signed where it reads better), hex above, enum names. */
 export function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   const names = field ? ENUM_OF[field] : undefined;
   if (names) {
     const hit = Object.entries(names).find(([, x]) => x === v);
     if (hit) return hit[0];
+    return `${showNumber(v, width)} (not a member)`;
   }
+  return showNumber(v, width);
+}
+
+/** A number: decimal when small (signed where that reads better), hex when large (addresses, masks). */
+function showNumber(v: bigint, width: number): string {
   if (width === BOOL) return String(v);
   const signed = toSigned(v, width);
   if (signed < 0n && signed > -4096n) return `${signed}`;
-  return v < 256n ? `${v}` : `0x${v.toString(16)}`;
+  return v < 4096n ? `${v}` : `0x${v.toString(16)}`;
 }
 
 function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value {
@@ -57,6 +67,7 @@ export interface CexInput {
   readonly ret: Term;
   readonly failures: readonly Failure[];
   readonly replayed: boolean;
+  readonly wellFormed?: boolean;
   readonly specLine?: number;
 }
 
@@ -99,6 +110,7 @@ export function buildCounterexample(input: CexInput): Counterexample {
   const argText = args.map((a) => `${a.name}=${a.value}`).join(', ');
   const lines = [`With ${argText || 'no arguments'}: the spec's condition is ${specCond ? 'True' : 'False'} and the implementation returns ${implRet}.`];
   if (failed.length) lines.push(`Failing: ${failed.join('; ')}.`);
+  if (input.wellFormed === false) lines.push(NOT_WELL_FORMED);
   for (const r of rows.filter((x) => x.differs)) {
     const at = r.index.length ? `[${r.index.join(', ')}]` : '';
     lines.push(`${r.field}${at}: was ${r.old}, the spec makes it ${r.spec}, the implementation makes it ${r.impl}.`);
@@ -111,6 +123,7 @@ export function buildCounterexample(input: CexInput): Counterexample {
     context: context.slice(0, 24),
     specLine: input.specLine,
     replayed: input.replayed,
+    ...(input.wellFormed === undefined ? {} : { wellFormed: input.wellFormed }),
     summary: lines.join('\n'),
   };
 }

@@ -13,6 +13,7 @@ import { QuantifierEvalError } from '../smt/eval.ts';
 import { quantifierDiagnostic, runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
+import { preferWellFormed } from './counterexample-wellformed.ts';
 import { checkDeclarative } from './declarative.ts';
 import { type Obligation, type ProofOutcome, prove } from './prove.ts';
 import {
@@ -236,15 +237,18 @@ async function proveSpec(
   // or the return (a condition, or a field the spec never wrote).
   const firstSpecFailure = refutation.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
   const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
+  const shown = await preferWellFormed(refutation, { engine: env.engine, assume, args: impl.args, timeoutMs });
   const counterexample = buildCounterexample({
-    model: refutation.model,
+    model: shown.model,
     args: impl.args,
     cond: spec.cond,
     ret: impl.ret,
-    failures: refutation.failures,
-    replayed: refutation.replayed,
+    failures: shown.failures,
+    replayed: shown.replayed,
+    wellFormed: shown.wellFormed,
     specLine,
   });
+  if (shown.owned) shown.model.dispose();
   if (refutation !== implSide.refutation) refutation.model.dispose();
   return { status: 'refuted', failed, obligations, counterexample, ms };
 }

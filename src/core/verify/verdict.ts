@@ -58,6 +58,12 @@ export interface Counterexample {
   readonly specLine?: number;
   /** The counterexample was re-evaluated concretely and reproduces the failure. */
   readonly replayed: boolean;
+  /**
+   * The state is well formed: enum cells hold members, counts stay within the
+   * kernel's limits (verify/counterexample-wellformed.ts). False: no such state
+   * fails, so this is the solver's first model as is.
+   */
+  readonly wellFormed?: boolean;
   /** Plain-English summary, used in repair prompts and the CLI. */
   readonly summary: string;
 }

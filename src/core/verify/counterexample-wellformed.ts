@@ -1,0 +1,162 @@
+/**
+ * Counterexamples from well-formed states. The first refuting model Z3 finds
+ * is any state the representation invariants allow, and those say nothing
+ * about cells the invariants do not constrain: a process state of 6 (the
+ * enum has 0-5), a port count of 2^63, an argument of 0xc000000000000001.
+ * Such a state is a real counterexample, but a reader cannot tell it from a
+ * solver artefact. So after a refutation we ask once more, with preferences
+ * as extra assertions:
+ *
+ *   1. every enum cell the query reads holds a member of its enum, every
+ *      count and size stays within the kernel's limits (constants.ts), and
+ *      the arguments are small;
+ *   2. if that has no model, the same with arguments that may also be small
+ *      negative numbers (an fd of -1), then without any argument preference
+ *      (the failure needs a large argument);
+ *   3. if none has one, the raw model, and the counterexample says so
+ *      (`wellFormed: false`).
+ *
+ * Each extra query is a fresh check with the same assumptions as the one
+ * that refuted, on a short budget, so it costs about as much as that one.
+ */
+import { type Value, evaluate } from '../smt/eval.ts';
+import * as o from '../smt/ops.ts';
+import type { SmtEngine, SmtModel } from '../smt/solver.ts';
+import { type Term, bvConst } from '../smt/term.ts';
+import { ENUMS, NDMAPAGE, NFILE, NINTREMAP, NOFILE, NPAGE, NPCIDEV, NPROC, PAGE_SIZE } from '../kernel/constants.ts';
+import type { HandlerArg } from '../kernel/handlers.ts';
+import type { Failure, Obligation } from './prove.ts';
+import { applications } from './quantified.ts';
+
+/** The members of an enum, without its FORCE_WIDTH marker. */
+function members(e: Record<string, bigint>): bigint[] {
+  return Object.entries(e)
+    .filter(([name]) => !name.endsWith('FORCE_WIDTH'))
+    .map(([, v]) => v);
+}
+
+/** C memory leaves (pre-state symbols are `c:<leaf>`) that hold an enum member. */
+const ENUM_LEAVES: Record<string, bigint[]> = {
+  'proc_table.state': members(ENUMS.proc_state),
+  'page_desc_table.type': members(ENUMS.page_type),
+  'dmapage_desc_table.type': members(ENUMS.page_type),
+  'file_table.type': members(ENUMS.file_type),
+  'intremap_table.state': members(ENUMS.intremap_state),
+};
+
+/**
+ * Upper bounds (inclusive) of counts and sizes: a process cannot own more
+ * than the kernel has (NOFILE fd slots, NPROC processes, NPAGE pages, 2^16
+ * I/O ports, 256 vectors, ...), and a file cannot be open more often than
+ * there are fd slots in all processes.
+ */
+const LIMITS: Record<string, bigint> = {
+  'proc_table.nr_children': BigInt(NPROC),
+  'proc_table.nr_fds': BigInt(NOFILE),
+  'proc_table.nr_pages': BigInt(NPAGE),
+  'proc_table.nr_dmapages': BigInt(NDMAPAGE),
+  'proc_table.nr_devs': BigInt(NPCIDEV),
+  'proc_table.nr_ports': 1n << 16n,
+  'proc_table.nr_vectors': 256n,
+  'proc_table.nr_intremaps': BigInt(NINTREMAP),
+  'proc_table.ipc_size': BigInt(PAGE_SIZE),
+  'file_table.refcnt': BigInt(NPROC * NOFILE),
+  'file_table.offset': 1n << 32n,
+};
+
+/** Arguments are "small" below this bound. */
+const SMALL = 1n << 12n;
+
+/** The well-formedness facts about the pre-state cells that `roots` read. */
+export function stateFacts(roots: readonly Term[]): Term[] {
+  const out: Term[] = [];
+  for (const [fn, apps] of applications(roots)) {
+    if (!fn.startsWith('c:')) continue;
+    const leaf = fn.slice(2);
+    const enumValues = ENUM_LEAVES[leaf];
+    const limit = LIMITS[leaf];
+    for (const app of apps) {
+      if (enumValues) out.push(o.or(...enumValues.map((v) => o.eq(app, bvConst(v, app.sort)))));
+      else if (limit !== undefined) out.push(o.ule(app, bvConst(limit, app.sort)));
+    }
+  }
+  return out;
+}
+
+/**
+ * The arguments are small numbers: below 4096, or with `negative`, also
+ * between -4095 and -1 (an fd of -1 is how some bugs show).
+ */
+export function smallArgs(args: readonly { readonly arg: HandlerArg; readonly term: Term }[], negative = false): Term[] {
+  return args.filter(({ term }) => term.sort > 12).map(({ term }) => {
+    const w = term.sort;
+    const small = o.ult(term, bvConst(SMALL, w));
+    return negative ? o.or(small, o.uge(term, bvConst((1n << BigInt(w)) - SMALL, w))) : small;
+  });
+}
+
+export interface Refutation {
+  readonly model: SmtModel;
+  readonly failures: readonly Failure[];
+  readonly replayed: boolean;
+}
+
+export interface WellFormedRefutation extends Refutation {
+  /** The model satisfies the well-formedness preferences (false: the raw model, none was found). */
+  readonly wellFormed: boolean;
+  /** The model belongs to this search (dispose it after use); false: it is the caller's. */
+  readonly owned: boolean;
+}
+
+export interface WellFormedOptions {
+  readonly engine: SmtEngine;
+  readonly assume: (roots: readonly Term[]) => Term[];
+  readonly args: readonly { readonly arg: HandlerArg; readonly term: Term }[];
+  /** Budget of each extra query, ms. */
+  readonly timeoutMs: number;
+}
+
+/** Budget of a preference query (ms): it is a convenience, never worth more than this. */
+export const PREFERENCE_MS = 3000;
+
+/**
+ * A refutation whose model is a well-formed state, when one exists among the
+ * states that falsify the same obligations; otherwise `raw` itself, marked.
+ */
+export async function preferWellFormed(raw: Refutation, opts: WellFormedOptions): Promise<WellFormedRefutation> {
+  const failed: Obligation[] = raw.failures.map((f) => f.obligation);
+  const rawMemo = new Map<number, Value>();
+  if (failed.length === 0) return { ...raw, wellFormed: false, owned: false };
+  // The goal: at least one of the obligations the raw model falsifies fails.
+  const negated = o.not(o.and(...failed.map((ob) => ob.goal)));
+  const assumptions = opts.assume([negated]);
+  const facts = stateFacts([negated, ...assumptions]);
+  const small = smallArgs(opts.args);
+  const holdsRaw = (ts: readonly Term[]) => ts.every((t) => evaluate(t, raw.model, rawMemo) === true);
+  if (holdsRaw(facts) && holdsRaw(small)) return { ...raw, wellFormed: true, owned: false };
+
+  const budget = Math.min(opts.timeoutMs, PREFERENCE_MS);
+  const rawWellFormed = holdsRaw(facts);
+  const tiers = [[...facts, ...small], [...facts, ...smallArgs(opts.args, true)], ...(rawWellFormed ? [] : [facts])];
+  for (const prefs of tiers) {
+    if (prefs.length === 0) continue;
+    const r = await opts.engine.check([...assumptions, negated, ...prefs], { timeoutMs: budget });
+    if (r.status !== 'sat') continue;
+    const memo = new Map<number, Value>();
+    const holds = (t: Term) => evaluate(t, r.model, memo) === true;
+    const failures: Failure[] = [];
+    for (const f of raw.failures) {
+      if (holds(f.obligation.goal)) continue;
+      const failedParts = (f.obligation.parts ?? []).filter((p) => !holds(p.goal)).map((p) => p.label);
+      failures.push({ obligation: f.obligation, failedParts });
+    }
+    const replayed = failures.length > 0 && assumptions.every(holds) && prefs.every(holds);
+    if (!replayed) {
+      // Our evaluator disagrees with this model: try the next tier.
+      r.model.dispose();
+      continue;
+    }
+    return { model: r.model, failures, replayed: true, wellFormed: true, owned: true };
+  }
+  return { ...raw, wellFormed: rawWellFormed, owned: false };
+}

@@ -12,6 +12,7 @@ import { loadTasks } from '../../core/bench/tasks.ts';
 import { findHandler } from '../../core/kernel/handlers.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
+import { GradeRunDir, SCALE_GRADE_OPTIONS, shardLines, shardOption } from '../grade-run.ts';
 
 interface Line {
   readonly line: number;
@@ -49,7 +50,7 @@ export async function parseResponses(text: string): Promise<Line[]> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout'], flags: ['json', 'no-strict'] });
+  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', ...SCALE_GRADE_OPTIONS], flags: ['json', 'no-strict'] });
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE.jsonl is required');
   let text: string;
@@ -58,14 +59,19 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? e}`);
   }
-  const lines = await parseResponses(text);
+  const all = await parseResponses(text);
+  const shard = shardOption(args.values.get('shard'));
+  const owned = shardLines(all, shard);
+  const outDir = args.values.get('out');
+  const out = outDir ? await GradeRunDir.open(outDir, { text, strict: !args.flags.has('no-strict'), shard, lines: all, allTasks: await loadTasks() }) : undefined;
   const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
   const started = Date.now();
   const results: { line: Line; grade: GradeResult }[] = [];
   try {
     await Promise.all(
-      lines.map(async (line) => {
-        const grade = await pool.grade(line.task, line.response);
+      owned.map(async ({ line, sample }) => {
+        const grade = out?.gradeOf(line.task.id, sample) ?? (await pool.grade(line.task, line.response));
+        await out?.put(line.task.id, sample, line.response, grade);
         results.push({ line, grade });
         if (!args.flags.has('json')) {
           process.stdout.write(`line ${line.line}  ${line.task.id.padEnd(28)} ${grade.category}${grade.bugFollowing ? ' (bug-following)' : ''}\n`);
@@ -74,6 +80,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   } finally {
     await pool.close();
+    await out?.finish(results.length === owned.length);
   }
   results.sort((a, b) => a.line.line - b.line.line);
   const ms = Date.now() - started;

@@ -21,6 +21,7 @@ import { loadPrices } from '../../store/repository.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
 import { progressReporter } from '../progress.ts';
+import { SCALE_RUN_OPTIONS, budgetLines, checkShard, makeBudget, parseRunScale, pricesWith, shardSuffix } from '../run-scale.ts';
 import { printReport } from './report.ts';
 
 const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
@@ -35,7 +36,7 @@ function numberOption(v: string | undefined, name: string): number | undefined {
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
-      'temperature', 'top-p', 'max-tokens', 'seed', 'timeout', 'request-timeout', 'name'],
+      'temperature', 'top-p', 'max-tokens', 'seed', 'timeout', 'request-timeout', 'name', ...SCALE_RUN_OPTIONS],
     flags: ['json', 'no-strict'],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
@@ -50,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`no API key: set ${KEY_ENV[provider].join(' or ')} in the environment (keys are never taken from flags)`);
   }
 
+  const scale = parseRunScale(args);
   const tasks = await loadTasks();
   let selected: string[];
   try {
@@ -79,15 +81,17 @@ export async function run(argv: string[]): Promise<number> {
     gradeConcurrency: Math.max(1, intOption(args, 'grade-concurrency', 2)),
   };
   const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
-  const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}`);
+  const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await JsonlRepository.open(dir);
   const existing = await store.getRun(id);
   if (!existing) {
     const others = existsSync(join(dir, 'run.json')) ? await store.listRuns() : [];
     if (others.length) throw new UsageError(`${dir} holds a different run (${others[0].id}); choose another --out`);
-    await store.putRun(createRun({ id, name: args.values.get('name'), config, provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION }, tasks, now: Date.now() }));
+    const record = createRun({ id, name: args.values.get('name'), config, provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION }, tasks, now: Date.now() });
+    await store.putRun(scale.shard ? { ...record, shard: scale.shard } : record);
     process.stderr.write(`new run ${id} in ${dir}\n`);
   } else {
+    checkShard(existing, scale, dir);
     process.stderr.write(`resuming run ${id} in ${dir}\n`);
   }
 
@@ -100,6 +104,8 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const prices = pricesWith(scale, await loadPrices(store), model);
+  const budget = makeBudget(scale, { model, baseUrl: config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id));
   const bar = progressReporter();
   try {
     const outcome = await runBenchmark(id, {
@@ -109,14 +115,16 @@ export async function run(argv: string[]): Promise<number> {
       grade: (task, text) => pool.grade(task, text),
       client,
       store,
-      prices: await loadPrices(store),
+      prices,
       control,
+      budget,
       onProgress: (p) => bar.update(p),
     });
     bar.done();
     if (outcome.status === 'failed') {
       process.stderr.write(`run failed: ${outcome.error?.message ?? 'unknown error'}\n`);
     }
+    if (budget) for (const l of budgetLines(budget, outcome.progress)) process.stderr.write(`${l}\n`);
     for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
     await printReport(store, id, tasks, args.flags.has('json'));
     return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' ? 3 : 4;

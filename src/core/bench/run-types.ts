@@ -7,6 +7,7 @@
 import type { StoredError } from '../llm/errors.ts';
 import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentRequest, Usage } from '../llm/types.ts';
 import type { GradeResult } from './grade-types.ts';
+import type { ShardSpec } from './shard.ts';
 
 /** Everything that defines a run's results (the key is deliberately not here). */
 export interface RunConfig {
@@ -49,6 +50,8 @@ export interface RunRecord {
   readonly status: RunStatus;
   /** Why the run stopped, when it failed. */
   readonly error?: StoredError;
+  /** This record does only shard K of N of the work (see shard.ts); merge puts the shards together. */
+  readonly shard?: ShardSpec;
 }
 
 /**

@@ -80,9 +80,10 @@ export function makeBudget(
   if (run.outputCap === undefined) {
     throw new UsageError('a budget (--max-cost, --max-total-tokens) needs --max-tokens N, the cap on each answer, to know the worst case of a request');
   }
-  const price = isLocalUrl(run.baseUrl) ? { input: 0, output: 0 } : priceFor(run.model, prices);
+  // An explicit --price counts even on a local server (whose requests are otherwise free).
+  const price = scale.price ?? (isLocalUrl(run.baseUrl) ? { input: 0, output: 0 } : priceFor(run.model, prices));
   try {
-    return new Budget({ maxCostUsd: scale.maxCostUsd, maxTotalTokens: scale.maxTotalTokens, price, outputCap: run.outputCap, countPrompt: promptTokens, spent: spentSoFar(attempts) });
+    return new Budget({ maxCostUsd: scale.maxCostUsd, maxTotalTokens: scale.maxTotalTokens, price, outputCap: run.outputCap, countPrompt: promptTokens, spent: spentSoFar(attempts, price) });
   } catch (e) {
     if (e instanceof BudgetError) throw new UsageError(`${e.message} (${e.code})`);
     throw e;

@@ -54,14 +54,15 @@ export interface Reservation {
   release(): void;
 }
 
-/** What one stored attempt spent: nothing when it came from the response cache. */
-export function spentSoFar(attempts: readonly AttemptRecord[]): Spent {
+/** What the stored attempts spent at this price (answers from the response cache cost nothing). */
+export function spentSoFar(attempts: readonly AttemptRecord[], price: Price | undefined): Spent {
   let usd = 0;
   let tokens = 0;
   for (const a of attempts) {
     if (!a.response || a.cached) continue;
-    usd += a.cost ?? 0;
-    tokens += a.response.usage.input + a.response.usage.output;
+    const u = a.response.usage;
+    usd += price ? (u.input * price.input + u.output * price.output) / 1_000_000 : 0;
+    tokens += u.input + u.output;
   }
   return { usd, tokens };
 }

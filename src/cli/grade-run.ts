@@ -1,7 +1,8 @@
 /**
  * `osvlab grade --shard K/N [--out DIR]`: grading answers obtained elsewhere,
- * at scale. Line i (0-based, over the non-empty lines) of the responses file
- * belongs to shard (i mod N) + 1; the j-th line about a task is its sample j.
+ * at scale. The j-th line about a task is the task's sample j, tasks are
+ * numbered in the order they first appear, and the (task, sample) pairs are
+ * split into shards as a run's chains are (src/core/bench/shard.ts).
  * With `--out`, the grades go into a run directory (one attempt per line, no
  * requests, no cost) that `osvlab report` reads and `osvlab merge` combines
  * with the other shards. Rerunning the same command skips lines already
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import type { GradeResult } from '../core/bench/grade-types.ts';
 import { createRun, promptHash } from '../core/bench/runner.ts';
 import { type AttemptRecord, type RunRecord, attemptId } from '../core/bench/run-types.ts';
-import { type ShardSpec, ShardError, formatShard, ownsPosition, parseShard } from '../core/bench/shard.ts';
+import { type ShardSpec, ShardError, formatShard, ownsChain, parseShard } from '../core/bench/shard.ts';
 import type { Task } from '../core/bench/task.ts';
 import { APP_VERSION, VERIFIER_VERSION } from '../core/version.ts';
 import { JsonlRepository } from '../store/jsonl.ts';
@@ -34,12 +35,14 @@ export function shardOption(text: string | undefined, env: Readonly<Record<strin
 /** Each line's sample number (its rank among the lines about the same task), then the shard's lines. */
 export function shardLines<L extends { readonly task: Task }>(lines: readonly L[], shard: ShardSpec | undefined): { line: L; sample: number }[] {
   const seen = new Map<string, number>();
+  const index = new Map<string, number>();
   const numbered = lines.map((line) => {
     const sample = seen.get(line.task.id) ?? 0;
     seen.set(line.task.id, sample + 1);
+    if (!index.has(line.task.id)) index.set(line.task.id, index.size);
     return { line, sample };
   });
-  return numbered.filter((_, i) => ownsPosition(shard, i));
+  return numbered.filter(({ line, sample }) => ownsChain(shard, index.get(line.task.id)!, sample, index.size));
 }
 
 const MODEL = 'responses-file';

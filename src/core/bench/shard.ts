@@ -71,11 +71,6 @@ export function ownsChain(s: ShardSpec | undefined, taskIndex: number, sample: n
   return !s || shardOfPosition(chainPosition(taskIndex, sample, taskCount), s.total) === s.index;
 }
 
-/** Does shard `s` own the item at 0-based `position` of a list (e.g. a line of a responses file)? */
-export function ownsPosition(s: ShardSpec | undefined, position: number): boolean {
-  return !s || shardOfPosition(position, s.total) === s.index;
-}
-
 /** How many of the run's taskCount x n chains shard `s` owns (all of them without a shard). */
 export function chainsOwned(s: ShardSpec | undefined, taskCount: number, n: number): number {
   const all = taskCount * n;

@@ -1,0 +1,74 @@
+/**
+ * `osvlab grade --shard K/N --out DIR` and merge: a small responses file
+ * graded by three processes at once and merged reports exactly what one
+ * process grading the whole file reports. Real CLI processes, real verifier.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { JsonlRepository } from '../../src/store/jsonl.ts';
+import { Cli, oracleAnswer, proseAnswer } from './cli.ts';
+
+const cli = new Cli();
+afterAll(() => cli.cleanup());
+
+describe('grade --shard K/N and merge', () => {
+  it('three shards of a responses file merge into the one-process report', async () => {
+    const root = cli.tempDir();
+    const file = join(root, 'responses.jsonl');
+    // Seven lines; sys_dup-v0 twice (samples 0 and 1), two prose answers (syntax), one by handler name.
+    const lines = [
+      { task_id: 'sys_dup-v0', response: oracleAnswer('sys_dup') },
+      { task_id: 'sys_set_runnable-v0', response: proseAnswer() },
+      { task_id: 'sys_close-v0', response: oracleAnswer('sys_close') },
+      { task_id: 'sys_dup-v0', response: proseAnswer() },
+      { task_id: 'sys_dup-v1', response: oracleAnswer('sys_dup') },
+      { handler: 'sys_set_runnable', response: oracleAnswer('sys_set_runnable') },
+      { task_id: 'sys_reclaim_port-v1', response: proseAnswer() },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+    const single = join(root, 'single');
+    const one = await cli.run(['grade', '--responses', file, '--out', single, '--concurrency', '1', '--no-strict']);
+    expect(one.code, one.err).toBe(0);
+    const shards = [1, 2, 3].map((k) => join(root, `shard-${k}`));
+    const results = await Promise.all(
+      shards.map((d, i) => cli.run(['grade', '--responses', file, '--shard', `${i + 1}/3`, '--out', d, '--concurrency', '1', '--no-strict'])),
+    );
+    for (const r of results) expect(r.code, r.err).toBe(0);
+    // Tasks in order of appearance: sys_dup-v0 0, sys_set_runnable-v0 1, sys_close-v0 2, sys_dup-v1 3,
+    // sys_reclaim_port-v1 4; (task t, sample s) is at position 5s + t and goes to shard (position mod 3) + 1:
+    // lines 1 (0), 5 (3), 6 (5+1) to shard 1; lines 2 (1), 7 (4) to shard 2; lines 3 (2), 4 (5+0) to shard 3.
+    expect(results.map((r) => [...r.out.matchAll(/^line (\d+) /gm)].map((m) => Number(m[1])).sort())).toEqual([[1, 5, 6], [2, 7], [3, 4]]);
+
+    const merged = join(root, 'merged');
+    const m = await cli.run(['merge', ...shards, '--out', merged]);
+    expect(m.code, m.err).toBe(0);
+    const a = await cli.run(['report', single]);
+    const b = await cli.run(['report', merged]);
+    expect(a.code, a.err).toBe(0);
+    expect(b.out).toBe(a.out);
+    // 7 answers over 5 tasks (sys_dup-v0 and sys_set_runnable-v0 have 2 samples each).
+    expect(a.out).toMatch(/5 tasks, 7 first answers/);
+
+    const store = await JsonlRepository.open(merged);
+    const [run] = await store.listRuns();
+    const attempts = await store.listAttempts(run.id);
+    await store.close();
+    const category = Object.fromEntries(attempts.map((x) => [`${x.taskId}|${x.sample}`, x.grade!.category]));
+    expect(category).toEqual({
+      'sys_dup-v0|0': 'pass',
+      'sys_set_runnable-v0|0': 'syntax',
+      'sys_close-v0|0': 'pass',
+      'sys_dup-v0|1': 'syntax',
+      'sys_dup-v1|0': 'pass',
+      'sys_set_runnable-v0|1': 'pass',
+      'sys_reclaim_port-v1|0': 'syntax',
+    });
+
+    // Rerunning a finished shard grades nothing again (its lines come from the directory).
+    const again = await cli.run(['grade', '--responses', file, '--shard', '2/3', '--out', shards[1], '--concurrency', '1', '--no-strict']);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain('2 answers: pass 0, syntax 2');
+  }, 300_000);
+});

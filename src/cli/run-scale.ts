@@ -5,12 +5,11 @@
  * price (USD per million tokens). `--max-tokens` stays what it was: the cap
  * on each answer. See docs/scale.md.
  */
-import { Budget, BudgetError, spentSoFar } from '../core/bench/budget.ts';
+import { type Budget, BudgetError, budgetFor, budgetLines } from '../core/bench/budget.ts';
 import type { AttemptRecord, RunRecord } from '../core/bench/run-types.ts';
 import { type ShardSpec, ShardError, formatShard, parseShard } from '../core/bench/shard.ts';
 import { promptTokens } from '../core/bench/tokens.ts';
-import { isLocalUrl } from '../core/llm/http.ts';
-import { type Price, type PriceTable, priceFor } from '../core/llm/prices.ts';
+import type { Price, PriceTable } from '../core/llm/prices.ts';
 import { UsageError, type ParsedArgs } from './args.ts';
 
 export const SCALE_RUN_OPTIONS = ['shard', 'max-cost', 'max-total-tokens', 'price'] as const;
@@ -76,34 +75,17 @@ export function makeBudget(
   prices: PriceTable,
   attempts: readonly AttemptRecord[],
 ): Budget | undefined {
-  if (scale.maxCostUsd === undefined && scale.maxTotalTokens === undefined) return undefined;
-  if (run.outputCap === undefined) {
-    throw new UsageError('a budget (--max-cost, --max-total-tokens) needs --max-tokens N, the cap on each answer, to know the worst case of a request');
+  if (scale.maxCostUsd !== undefined || scale.maxTotalTokens !== undefined) {
+    if (run.outputCap === undefined) {
+      throw new UsageError('a budget (--max-cost, --max-total-tokens) needs --max-tokens N, the cap on each answer, to know the worst case of a request');
+    }
   }
-  // An explicit --price counts even on a local server (whose requests are otherwise free).
-  const price = scale.price ?? (isLocalUrl(run.baseUrl) ? { input: 0, output: 0 } : priceFor(run.model, prices));
   try {
-    return new Budget({ maxCostUsd: scale.maxCostUsd, maxTotalTokens: scale.maxTotalTokens, price, outputCap: run.outputCap, countPrompt: promptTokens, spent: spentSoFar(attempts, price) });
+    return budgetFor(scale, run, prices, attempts, promptTokens);
   } catch (e) {
-    if (e instanceof BudgetError) throw new UsageError(`${e.message} (${e.code})`);
+    if (e instanceof BudgetError) throw new UsageError(`${e.message} (${e.code}; --price IN/OUT sets the price)`);
     throw e;
   }
 }
 
-/** What the run spent and, when the budget stopped it, what is left undone. */
-export function budgetLines(budget: Budget, progress: { readonly done: number; readonly total: number }): string[] {
-  const { usd, tokens } = budget.spent;
-  const l = budget.limits;
-  const parts = [
-    ...(l.maxCostUsd !== undefined ? [`$${usd.toFixed(4)} of $${l.maxCostUsd}`] : []),
-    ...(l.maxTotalTokens !== undefined ? [`${tokens} of ${l.maxTotalTokens} tokens`] : []),
-  ];
-  const lines = [`budget: spent ${parts.join(', ')}`];
-  if (budget.exhausted) {
-    lines.push(
-      `budget reached: ${budget.exhausted}`,
-      `stopped before sending it: ${progress.total - progress.done} of ${progress.total} task samples left undone; the run is kept and resumes with the same command and a larger budget`,
-    );
-  }
-  return lines;
-}
+export { budgetLines };

@@ -5,6 +5,7 @@
  * cancel, and resume after a reload. The run loop is core/bench's; grading
  * happens in the verifier pool.
  */
+import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/bench/budget.ts';
 import { RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import type { RunConfig } from '../../core/bench/run-types.ts';
 import { LlmClient } from '../../core/llm/client.ts';
@@ -14,6 +15,7 @@ import type { ProviderKind } from '../../core/llm/types.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
+import { loadPrices } from '../../store/repository.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
 
@@ -54,6 +56,10 @@ export class EvaluateState {
   concurrency = $state(4);
   temperature = $state(0);
   runName = $state('');
+  /** Budget (docs/scale.md): USD and total tokens for the whole run; a budget needs the cap per answer. */
+  maxCost = $state<number | null>(null);
+  maxTotalTokens = $state<number | null>(null);
+  maxTokens = $state<number | null>(null);
 
   phase = $state<RunPhase>({ kind: 'idle' });
   progress = $state<RunProgress | undefined>(undefined);
@@ -143,7 +149,7 @@ export class EvaluateState {
       provider: this.provider,
       baseUrl: this.baseUrl,
       model: this.model,
-      params: { temperature: this.temperature },
+      params: { temperature: this.temperature, ...(this.maxTokens ? { maxTokens: this.maxTokens } : {}) },
       tasks: this.selected.ids,
       shots: this.shots,
       n: this.n,
@@ -178,6 +184,7 @@ export class EvaluateState {
     await this.verifier.warm();
     try {
       const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
+      const budget = await this.budgetOf(id);
       const outcome = await runBenchmark(id, {
         tasks: TASKS,
         buildPrompt: promptBuilder(TASKS),
@@ -189,14 +196,31 @@ export class EvaluateState {
         client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
         store: repository(),
         control: this.control,
+        budget,
         onProgress: (p) => (this.progress = p),
       });
-      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: outcome.error?.message };
+      const spent = budget ? budgetLines(budget, outcome.progress).join('; ') : undefined;
+      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: [outcome.error?.message, spent].filter(Boolean).join('; ') || undefined };
       this.progress = outcome.progress;
     } catch (e) {
       this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };
     }
     void this.refreshUnfinished();
+  }
+
+  /** The budget of the fields for stored run `id` (what it already spent counts), or undefined without limits. */
+  private async budgetOf(id: string): Promise<Budget | undefined> {
+    const maxCostUsd = this.maxCost || this.maxCost === 0 ? this.maxCost : undefined;
+    const maxTotalTokens = this.maxTotalTokens || this.maxTotalTokens === 0 ? this.maxTotalTokens : undefined;
+    if (maxCostUsd === undefined && maxTotalTokens === undefined) return undefined;
+    const run = (await repository().getRun(id))!;
+    const { promptTokens } = await import('../../core/bench/tokens.ts');
+    try {
+      const cfg = { model: run.config.model, baseUrl: run.config.baseUrl, outputCap: run.config.params.maxTokens };
+      return budgetFor({ maxCostUsd, maxTotalTokens }, cfg, await loadPrices(repository()), await repository().listAttempts(id), promptTokens);
+    } catch (e) {
+      throw e instanceof BudgetError ? new Error(`${e.message}: set "Cap per answer" when you start the run`) : e;
+    }
   }
 
   pause(): void {

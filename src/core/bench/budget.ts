@@ -15,7 +15,8 @@
  * seen so far in this session (at least 1).
  */
 import type { ChatMessage, Usage } from '../llm/types.ts';
-import type { Price } from '../llm/prices.ts';
+import { isLocalUrl } from '../llm/http.ts';
+import { type Price, type PriceTable, priceFor } from '../llm/prices.ts';
 import type { AttemptRecord } from './run-types.ts';
 
 export interface BudgetLimits {
@@ -146,4 +147,42 @@ export class Budget {
       release: () => void release(),
     };
   }
+}
+
+/**
+ * The budget of a run, or undefined without limits: the price is `override`,
+ * else free on a local server, else the table's; the output cap is the run's
+ * max tokens. Throws BudgetError when the run cannot have this budget.
+ */
+export function budgetFor(
+  limits: BudgetLimits & { readonly price?: Price },
+  run: { readonly model: string; readonly baseUrl: string; readonly outputCap: number | undefined },
+  prices: PriceTable,
+  attempts: readonly AttemptRecord[],
+  countPrompt: (messages: readonly ChatMessage[]) => number,
+): Budget | undefined {
+  if (limits.maxCostUsd === undefined && limits.maxTotalTokens === undefined) return undefined;
+  if (run.outputCap === undefined) {
+    throw new BudgetError('BUDGET003', 'a budget needs a cap on each answer (max tokens) to know the worst case of a request');
+  }
+  const price = limits.price ?? (isLocalUrl(run.baseUrl) ? { input: 0, output: 0 } : priceFor(run.model, prices));
+  return new Budget({ maxCostUsd: limits.maxCostUsd, maxTotalTokens: limits.maxTotalTokens, price, outputCap: run.outputCap, countPrompt, spent: spentSoFar(attempts, price) });
+}
+
+/** What the run spent and, when the budget stopped it, what is left undone. */
+export function budgetLines(budget: Budget, progress: { readonly done: number; readonly total: number }): string[] {
+  const { usd, tokens } = budget.spent;
+  const l = budget.limits;
+  const parts = [
+    ...(l.maxCostUsd !== undefined ? [`$${usd.toFixed(4)} of $${l.maxCostUsd}`] : []),
+    ...(l.maxTotalTokens !== undefined ? [`${tokens} of ${l.maxTotalTokens} tokens`] : []),
+  ];
+  const lines = [`budget: spent ${parts.join(', ')}`];
+  if (budget.exhausted) {
+    lines.push(
+      `budget reached: ${budget.exhausted}`,
+      `stopped before sending it: ${progress.total - progress.done} of ${progress.total} task samples left undone; the run is kept and resumes with a larger budget`,
+    );
+  }
+  return lines;
 }

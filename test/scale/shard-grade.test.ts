@@ -66,6 +66,28 @@ describe('grade --shard K/N and merge', () => {
       'sys_reclaim_port-v1|0': 'syntax',
     });
 
+    // `osvlab compare` against a second "model" that answered prose everywhere, on a subset plus a task A lacks.
+    const fileB = join(root, 'responses-b.jsonl');
+    const linesB = ['sys_dup-v0', 'sys_close-v0', 'sys_dup-v1', 'sys_set_runnable-v0', 'sys_kill-v0'].map((id) => ({ task_id: id, response: proseAnswer() }));
+    writeFileSync(fileB, linesB.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const dirB = join(root, 'b');
+    expect((await cli.run(['grade', '--responses', fileB, '--out', dirB, '--concurrency', '1'])).code).toBe(0);
+    const cmp = await cli.run(['compare', merged, dirB, '--json']);
+    expect(cmp.code, cmp.err).toBe(0);
+    const c = JSON.parse(cmp.out);
+    // Pairs: the first samples of the 4 shared tasks; A passes sys_dup-v0, sys_close-v0, sys_dup-v1 and not sys_set_runnable-v0.
+    expect(c.overall).toMatchObject({ tasks: 4, passA: 3, passB: 0, onlyA: 3, onlyB: 0 });
+    expect(c.overall.mcnemarP).toBeCloseTo(2 / 8, 12);
+    expect(c.flips.onlyA).toEqual(['sys_dup-v0', 'sys_close-v0', 'sys_dup-v1']);
+    expect(c.dropped).toEqual([
+      { task: 'sys_reclaim_port-v1', reason: 'only-in-a' },
+      { task: 'sys_kill-v0', reason: 'only-in-b' },
+    ]);
+    expect(c.reference.label).toContain('OSVBench');
+    const text = await cli.run(['compare', merged, dirB]);
+    expect(text.out).toContain('sys_kill-v0                  only-in-b');
+    expect(text.out).toContain('p = 0.2500');
+
     // Rerunning a finished shard grades nothing again (its lines come from the directory).
     const again = await cli.run(['grade', '--responses', file, '--shard', '2/3', '--out', shards[1], '--concurrency', '1', '--no-strict']);
     expect(again.code, again.err).toBe(0);

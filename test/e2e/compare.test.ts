@@ -71,7 +71,7 @@ describe('compare view', () => {
     await page.waitForSelector('[data-testid="compare-view"]');
 
     // 4 pairs; sys_dup-v0 is only in B. A passes 2 of 4, B 3 of 4: B - A = +25.0 points.
-    expect(await page.locator('[data-testid="compare-pairs"]').textContent()).toMatch(/4 tasks both runs answered.*1 tasks left out/s);
+    expect(await page.locator('[data-testid="compare-pairs"]').textContent()).toMatch(/4 tasks both runs answered.*1 task left out/s);
     const summary = (await page.locator('[data-testid="compare-summary"]').textContent())!;
     expect(summary).toContain('pass@1 A 50.0%, B 75.0%');
     expect(summary).toContain('+25.0 points');

@@ -42,7 +42,8 @@ export function shardLines<L extends { readonly task: Task }>(lines: readonly L[
     if (!index.has(line.task.id)) index.set(line.task.id, index.size);
     return { line, sample };
   });
-  return numbered.filter(({ line, sample }) => ownsChain(shard, index.get(line.task.id)!, sample, index.size));
+  const n = Math.max(1, ...seen.values());
+  return numbered.filter(({ line, sample }) => ownsChain(shard, index.get(line.task.id)!, sample, index.size, n));
 }
 
 const MODEL = 'responses-file';

@@ -105,7 +105,7 @@ describe('run --shard K/N and merge', () => {
       const { run, attempts } = await stored(d);
       expect(run.shard).toEqual({ index: i + 1, total: 3 });
       expect(run.status).toBe('done');
-      // Shard K holds the chains at positions K-1, K+2 of the run's order (sample-major): here both samples of task K.
+      // 6 chains task by task in 3 blocks of 2: shard K holds both samples of task K.
       expect(new Set(attempts.map((a) => `${a.taskId}|${a.sample}`))).toEqual(new Set([`${IDS[i]}|0`, `${IDS[i]}|1`]));
     }
 

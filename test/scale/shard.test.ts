@@ -19,12 +19,18 @@ describe('parseShard', () => {
 });
 
 describe('the split', () => {
+  it('keeps a task\'s samples and neighbouring tasks together', () => {
+    // 10 tasks x 2 samples in 3 shards: chains 0..19 task by task, blocks [0, 6.67), [6.67, 13.3), [13.3, 20).
+    const owner = (t: number, s: number) => [1, 2, 3].find((k) => ownsChain({ index: k, total: 3 }, t, s, 10, 2));
+    expect(Array.from({ length: 10 }, (_, t) => `${owner(t, 0)}${owner(t, 1)}`)).toEqual(['11', '11', '11', '12', '22', '22', '22', '33', '33', '33']);
+  });
+
   it('gives every chain exactly one shard, the shards within one chain of each other, and chainsOwned counts them', () => {
     for (const [tasks, n, total] of [[245, 1, 4], [7, 3, 3], [5, 2, 7], [1, 1, 2], [10, 10, 1]]) {
       const sizes = Array(total).fill(0);
       for (let s = 0; s < n; s++) {
         for (let t = 0; t < tasks; t++) {
-          const owners = Array.from({ length: total }, (_, k) => k + 1).filter((k) => ownsChain({ index: k, total }, t, s, tasks));
+          const owners = Array.from({ length: total }, (_, k) => k + 1).filter((k) => ownsChain({ index: k, total }, t, s, tasks, n));
           expect(owners).toHaveLength(1);
           sizes[owners[0] - 1]++;
         }

@@ -100,7 +100,7 @@ export function mergeShards(inputs: readonly ShardInput[], options: MergeOptions
       if (i === undefined || a.sample < 0 || a.sample >= cfg.n) {
         throw new MergeError('MERGE006', `${r.source} holds attempt ${a.id}, which is not part of run ${first.run.id}`, r.source);
       }
-      const owner = shardOfPosition(chainPosition(i, a.sample, cfg.tasks.length), total);
+      const owner = shardOfPosition(chainPosition(i, a.sample, cfg.n), total, cfg.tasks.length * cfg.n);
       if (owner !== r.shard.index) {
         throw new MergeError('MERGE006', `${r.source} (shard ${formatShard(r.shard)}) holds attempt ${a.id}, which belongs to shard ${owner}/${total}`, r.source);
       }

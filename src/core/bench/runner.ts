@@ -369,7 +369,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
 
   const queue: [Task, number][] = [];
   for (let s = 0; s < cfg.n; s++) {
-    cfg.tasks.forEach((id, i) => ownsChain(run.shard, i, s, cfg.tasks.length) && queue.push([tasks.get(id)!, s]));
+    cfg.tasks.forEach((id, i) => ownsChain(run.shard, i, s, cfg.tasks.length, cfg.n) && queue.push([tasks.get(id)!, s]));
   }
   let next = 0;
   const workers = Math.max(1, cfg.concurrency + cfg.gradeConcurrency);

@@ -14,6 +14,8 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   grade: () => import('./commands/grade.ts'),
   run: () => import('./commands/run.ts'),
   report: () => import('./commands/report.ts'),
+  merge: () => import('./commands/merge.ts'),
+  compare: () => import('./commands/compare.ts'),
 };
 
 const USAGE = `usage: osvlab <command> [options]
@@ -27,6 +29,9 @@ commands:
   run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
       [--temperature T] [--top-p P] [--max-tokens N] [--seed S] [--reasoning-effort minimal|low|medium|high] [--extract osvbench]
   report DIR [--json]
+  run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
+  run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
+  compare A B [--json] [--seed S]
   bench [--handlers a,b] [--runs N] [--lemmas] [--json]
 `;
 

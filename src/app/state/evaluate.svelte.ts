@@ -5,6 +5,7 @@
  * cancel, and resume after a reload. The run loop is core/bench's; grading
  * happens in the verifier pool.
  */
+import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/bench/budget.ts';
 import { type AttemptEvent, RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
 import { type RunConfig, isResumable } from '../../core/bench/run-types.ts';
@@ -16,6 +17,7 @@ import { type ExtractMode, answerForGrading } from '../../core/bench/answer.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
+import { loadPrices } from '../../store/repository.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
 
@@ -84,6 +86,9 @@ export class EvaluateState {
   /** How answers are read: OSVLab's way, or exactly as OSVBench's harness does. */
   extract = $state<ExtractMode>('osvlab');
   runName = $state('');
+  /** Budget (docs/scale.md): USD and total tokens for the whole run; a budget needs the cap per answer. */
+  maxCost = $state<number | null>(null);
+  maxTotalTokens = $state<number | null>(null);
 
   phase = $state<RunPhase>({ kind: 'idle' });
   progress = $state<RunProgress | undefined>(undefined);
@@ -265,6 +270,7 @@ export class EvaluateState {
     await this.verifier.warm();
     try {
       const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
+      const budget = await this.budgetOf(id);
       const outcome = await runBenchmark(id, {
         tasks: TASKS,
         buildPrompt: promptBuilder(TASKS),
@@ -278,10 +284,12 @@ export class EvaluateState {
         client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
         store: repository(),
         control: this.control,
+        budget,
         onProgress: (p) => (this.progress = p),
         onAttempt: (e) => this.onAttempt(e),
       });
-      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: outcome.error?.message };
+      const spent = budget ? budgetLines(budget, outcome.progress).join('; ') : undefined;
+      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: [outcome.error?.message, spent].filter(Boolean).join('; ') || undefined };
       this.progress = outcome.progress;
     } catch (e) {
       this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };
@@ -327,6 +335,21 @@ export class EvaluateState {
         break;
     }
     this.attempts[e.id] = next;
+  }
+
+  /** The budget of the fields for stored run `id` (what it already spent counts), or undefined without limits. */
+  private async budgetOf(id: string): Promise<Budget | undefined> {
+    const maxCostUsd = this.maxCost || this.maxCost === 0 ? this.maxCost : undefined;
+    const maxTotalTokens = this.maxTotalTokens || this.maxTotalTokens === 0 ? this.maxTotalTokens : undefined;
+    if (maxCostUsd === undefined && maxTotalTokens === undefined) return undefined;
+    const run = (await repository().getRun(id))!;
+    const { promptTokens } = await import('../../core/bench/tokens.ts');
+    try {
+      const cfg = { model: run.config.model, baseUrl: run.config.baseUrl, outputCap: run.config.params.maxTokens };
+      return budgetFor({ maxCostUsd, maxTotalTokens }, cfg, await loadPrices(repository()), await repository().listAttempts(id), promptTokens);
+    } catch (e) {
+      throw e instanceof BudgetError ? new Error(`${e.message}: set "Max output tokens" when you start the run`) : e;
+    }
   }
 
   pause(): void {

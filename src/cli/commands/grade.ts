@@ -7,6 +7,10 @@
  * content. Every good line is graded; each bad one is reported with its line
  * number and code. Prints one line per answer and a summary, always.
  * `--out DIR` writes a run directory that `osvlab report DIR` reads.
+ * `--shard K/N` grades one part of the file, split by (task, sample) as a
+ * run's chains are (src/core/bench/shard.ts); with `--out`, `osvlab merge`
+ * combines the parts, and rerunning a shard keeps what it already graded
+ * (docs/scale.md).
  *
  * Exit 0 when every line was graded, 2 when some lines were bad input (the
  * good ones are still graded), 4 for usage errors.
@@ -23,6 +27,8 @@ import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
+import { SCALE_GRADE_OPTIONS, shardOption } from '../grade-run.ts';
+import { ownsChain } from '../../core/bench/shard.ts';
 
 /** Parses an answer file of either format against the benchmark tasks. */
 export async function parseResponses(text: string): Promise<AnswerFile> {
@@ -39,7 +45,7 @@ function problemText(p: InputProblem): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'out', 'model', 'name'], flags: ['json', 'no-strict'] });
+  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'model', 'name', ...SCALE_GRADE_OPTIONS], flags: ['json', 'no-strict'] });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
@@ -54,17 +60,48 @@ export async function run(argv: string[]): Promise<number> {
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
 
   const grading: GradingSettings = { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') };
+  const shard = shardOption(args.values.get('shard'));
+  const tasks = await loadTasks();
+  const id = await answersRunId(parsed.items);
+  const describeRun = (answers: readonly { item: AnswerItem; grade?: GradeResult }[]) =>
+    answersRun({
+      id,
+      name: args.values.get('name'),
+      model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''),
+      source: { format: parsed.format, file: basename(file) },
+      tasks,
+      answers,
+      grading,
+      provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION },
+      now: Date.now(),
+    });
+  // The split follows the whole file's run: its task order and samples per task.
+  const whole = (await describeRun(parsed.items.map((item) => ({ item })))).run.config;
+  const taskIndex = new Map(whole.tasks.map((t, i) => [t, i]));
+  const owned = parsed.items.filter((item) => ownsChain(shard, taskIndex.get(item.task.id)!, item.sample, whole.tasks.length, whole.n));
+
   const outDir = args.values.get('out');
   const out = outDir ? await JsonlRepository.open(outDir) : undefined;
-  if (out && (await out.listRuns()).length) throw new UsageError(`${outDir} already holds a run; choose another --out`);
+  // Grades kept from an earlier session of the same command (a resumed shard).
+  const kept = new Map<string, GradeResult>();
+  if (out) {
+    const runs = await out.listRuns();
+    const here = runs[0];
+    const shardText = (s: { index: number; total: number } | undefined) => (s ? `shard ${s.index}/${s.total}` : 'the whole file');
+    if (here && (here.id !== id || shardText(here.shard) !== shardText(shard))) {
+      await out.close();
+      throw new UsageError(`${outDir} already holds ${here.id === id ? shardText(here.shard) : 'another run'}; choose another --out`);
+    }
+    if (here) for (const a of await out.listAttempts(id)) if (a.grade && a.grade.category !== 'internal') kept.set(`${a.taskId}|${a.sample}`, a.grade);
+  }
 
   const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
   const started = Date.now();
   const results: { item: AnswerItem; grade: GradeResult }[] = [];
   try {
     await Promise.all(
-      parsed.items.map(async (item) => {
-        const grade = await pool.grade(item.task, item.response);
+      owned.map(async (item) => {
+        const grade = kept.get(`${item.task.id}|${item.sample}`) ?? (await pool.grade(item.task, item.response));
         results.push({ item, grade });
         if (!json) {
           const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
@@ -102,19 +139,15 @@ export async function run(argv: string[]): Promise<number> {
 
   if (out) {
     try {
-      const id = await answersRunId(parsed.items);
-      const bundle = await answersRun({
-        id,
-        name: args.values.get('name'),
-        model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''),
-        source: { format: parsed.format, file: basename(file) },
-        tasks: await loadTasks(),
-        answers: results,
-        grading,
-        provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION },
-        now: Date.now(),
-      });
-      await out.importBundle(bundle);
+      const bundle = await describeRun(results);
+      const run = shard ? { ...bundle.run, shard } : bundle.run;
+      if ((await out.listRuns()).length) {
+        // A resumed shard: the run and its prompt exist; add what this session graded.
+        for (const a of bundle.attempts) await out.putAttempt(a);
+        await out.putRun(run);
+      } else {
+        await out.importBundle({ ...bundle, run });
+      }
     } finally {
       await out.close();
     }

@@ -27,6 +27,7 @@ import { loadPrices } from '../../store/repository.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
 import { progressReporter } from '../progress.ts';
+import { SCALE_RUN_OPTIONS, budgetLines, checkShard, makeBudget, parseRunScale, pricesWith, shardSuffix } from '../run-scale.ts';
 import { printReport } from './report.ts';
 
 const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
@@ -58,7 +59,7 @@ function choiceOption<T extends string>(v: string | undefined, name: string, cho
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
-      'temperature', 'top-p', 'max-tokens', 'seed', 'reasoning-effort', 'extract', 'timeout', 'request-timeout', 'name'],
+      'temperature', 'top-p', 'max-tokens', 'seed', 'reasoning-effort', 'extract', 'timeout', 'request-timeout', 'name', ...SCALE_RUN_OPTIONS],
     flags: ['json', 'no-strict'],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
@@ -76,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`no API key: set ${general}${alt} in the environment (keys are never taken from flags)`);
   }
 
+  const scale = parseRunScale(args);
   const tasks = await loadTasks();
   let selected: string[];
   try {
@@ -109,15 +111,17 @@ export async function run(argv: string[]): Promise<number> {
     grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') },
   };
   const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
-  const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}`);
+  const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await JsonlRepository.open(dir);
   const existing = await store.getRun(id);
   if (!existing) {
     const others = existsSync(join(dir, 'run.json')) ? await store.listRuns() : [];
     if (others.length) throw new UsageError(`${dir} holds a different run (${others[0].id}); choose another --out`);
-    await store.putRun(createRun({ id, name: args.values.get('name'), config, provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION }, tasks, now: Date.now() }));
+    const record = createRun({ id, name: args.values.get('name'), config, provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION }, tasks, now: Date.now() });
+    await store.putRun(scale.shard ? { ...record, shard: scale.shard } : record);
     process.stderr.write(`new run ${id} in ${dir}\n`);
   } else {
+    checkShard(existing, scale, dir);
     process.stderr.write(`resuming run ${id} in ${dir}\n`);
   }
 
@@ -130,6 +134,8 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const prices = pricesWith(scale, await loadPrices(store), model);
+  const budget = makeBudget(scale, { model, baseUrl: config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id));
   const bar = progressReporter();
   try {
     const outcome = await runBenchmark(id, {
@@ -139,14 +145,16 @@ export async function run(argv: string[]): Promise<number> {
       grade: (task, text) => pool.grade(task, answerForGrading(text, config.extract)),
       client,
       store,
-      prices: await loadPrices(store),
+      prices,
       control,
+      budget,
       onProgress: (p) => bar.update(p),
     });
     bar.done();
     if (outcome.status === 'failed') {
       process.stderr.write(`run failed: ${outcome.error?.message ?? 'unknown error'}\n`);
     }
+    if (budget) for (const l of budgetLines(budget, outcome.progress)) process.stderr.write(`${l}\n`);
     for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
     if (outcome.status === 'incomplete') {
       process.stderr.write(`run incomplete: ${outcome.progress.errors} answers missing (requests that failed for good, or gradings that failed); rerun the same command to retry them\n`);

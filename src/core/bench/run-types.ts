@@ -7,6 +7,7 @@
 import type { StoredError } from '../llm/errors.ts';
 import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentRequest, Usage } from '../llm/types.ts';
 import type { GradeResult, GradingSettings } from './grade-types.ts';
+import type { ShardSpec } from './shard.ts';
 
 /** Everything that defines a run's results (the key is deliberately not here). */
 export interface RunConfig {
@@ -65,6 +66,8 @@ export interface RunRecord {
   readonly error?: StoredError;
   /** For a run made of answers obtained elsewhere (`osvlab grade --out`, an import): where they came from. */
   readonly source?: RunSource;
+  /** This record does only shard K of N of the work (see shard.ts); merge puts the shards together. */
+  readonly shard?: ShardSpec;
 }
 
 /** Answers graded from a file instead of asked of a provider: such a run has nothing to resume. */

@@ -31,6 +31,8 @@ import {
   type StoredResponse,
   attemptId,
 } from './run-types.ts';
+import type { Budget } from './budget.ts';
+import { chainsOwned, ownsChain } from './shard.ts';
 import type { Task } from './task.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -57,6 +59,8 @@ export interface RunnerDeps {
   readonly signal?: AbortSignal;
   readonly control?: RunControl;
   readonly now?: () => number;
+  /** Spending limits (budget.ts): a request whose worst case does not fit is not sent and the run stops, resumable. */
+  readonly budget?: Budget;
 }
 
 export interface RunProgress {
@@ -273,7 +277,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
   const writtenPrompts = new Set<string>();
   const gradeErrors: { attemptId: string; message: string }[] = [];
 
-  const total = cfg.tasks.length * cfg.n;
+  const total = chainsOwned(run.shard, cfg.tasks.length, cfg.n);
   let done = 0;
   let passed = 0;
   let passedAfterRepair = 0;
@@ -342,15 +346,26 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
             promptHash: hash,
             request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
           };
+          const hold = deps.budget?.reserve(messages);
+          if (deps.budget && !hold) {
+            halted = true;
+            return 'stopped';
+          }
           didWork = true;
           const tell = (ev: DistributiveOmit<AttemptEvent, 'id' | 'taskId' | 'sample' | 'round' | 'at'>) =>
             deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), ...ev } as AttemptEvent);
           tell({ kind: 'sent' });
           try {
-            const r = await client.complete(request, {
-              signal: stop.signal,
-              onRetry: (err, retry, waitMs) => tell({ kind: 'retrying', reason: `${err.code}: ${err.message}`, waitMs, retry }),
-            });
+            const r = await client
+              .complete(request, {
+                signal: stop.signal,
+                onRetry: (err, retry, waitMs) => tell({ kind: 'retrying', reason: `${err.code}: ${err.message}`, waitMs, retry }),
+              })
+              .catch((e: unknown) => {
+                hold?.release();
+                throw e;
+              });
+            hold?.settle(r.completion.usage, r.cached);
             // A cached answer cost nothing this time: its tokens are not spent.
             const c = r.cached ? 0 : costOf(r.completion.usage, price);
             a = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost: c, createdAt: now() };
@@ -428,7 +443,9 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
   }
 
   const queue: [Task, number][] = [];
-  for (let s = 0; s < cfg.n; s++) for (const id of cfg.tasks) queue.push([tasks.get(id)!, s]);
+  for (let s = 0; s < cfg.n; s++) {
+    cfg.tasks.forEach((id, i) => ownsChain(run.shard, i, s, cfg.tasks.length, cfg.n) && queue.push([tasks.get(id)!, s]));
+  }
   let next = 0;
   const workers = Math.max(1, cfg.concurrency + cfg.gradeConcurrency);
   let crash: unknown;
@@ -458,7 +475,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
     deps.control?.signal.removeEventListener('abort', onStop);
   }
 
-  const status: RunOutcome['status'] = crash !== undefined || fatal ? 'failed' : cancelled() ? 'cancelled' : errors > 0 ? 'incomplete' : 'done';
+  const status: RunOutcome['status'] = crash !== undefined || fatal ? 'failed' : cancelled() || deps.budget?.exhausted ? 'cancelled' : errors > 0 ? 'incomplete' : 'done';
   const error: StoredError | undefined = fatal
     ? fatal.toJSON()
     : crash !== undefined

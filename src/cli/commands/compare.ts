@@ -1,0 +1,71 @@
+/**
+ * `osvlab compare A B [--json] [--seed S] [--resamples R]`: paired
+ * comparison of two run directories on the tasks both answered (see
+ * src/core/bench/compare.ts). Tasks left out are always listed with the
+ * reason. Differences are B - A. OSVBench's published Pass@1 figures follow,
+ * labelled as the paper's numbers on its own kernel.
+ */
+import { existsSync } from 'node:fs';
+import { type CompareSide, type PairedStats, compareRuns } from '../../core/bench/compare.ts';
+import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/bench/reference.ts';
+import { loadTasks } from '../../core/bench/tasks.ts';
+import { JsonlRepository } from '../../store/jsonl.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+
+async function side(dir: string): Promise<CompareSide> {
+  if (!existsSync(dir)) throw new UsageError(`${dir}: no such run directory`);
+  const store = await JsonlRepository.open(dir);
+  try {
+    const [run] = await store.listRuns();
+    if (!run) throw new UsageError(`${dir} holds no run`);
+    return { run, attempts: await store.listAttempts(run.id) };
+  } finally {
+    await store.close();
+  }
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const pts = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
+const pval = (p: number) => (p < 0.0001 ? p.toExponential(2) : p.toFixed(4));
+
+function row(label: string, s: PairedStats): string {
+  const ci = s.ci95 ? `[${pts(s.ci95[0])}, ${pts(s.ci95[1])}]` : '-';
+  return `  ${label.padEnd(20)} ${String(s.tasks).padStart(4)}  ${pct(s.pass1A).padStart(6)}  ${pct(s.pass1B).padStart(6)}  ${pts(s.diff).padStart(6)}  ${ci.padEnd(16)} ${String(s.onlyA).padStart(3)} ${String(s.onlyB).padStart(3)}  ${pval(s.mcnemarP)}`;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { values: ['seed', 'resamples'], flags: ['json'] });
+  const [a, b, ...extra] = args.positionals;
+  if (!a || !b) throw new UsageError('which two run directories? e.g. osvlab compare runs/gpt-4o-... runs/claude-...');
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const resamples = intOption(args, 'resamples', 10000);
+  if (resamples < 100) throw new UsageError('--resamples must be at least 100');
+  const c = compareRuns(await side(a), await side(b), await loadTasks(), { resamples, seed: args.values.get('seed') ?? 'osvlab-compare' });
+  if (args.flags.has('json')) {
+    process.stdout.write(`${JSON.stringify({ ...c, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);
+    return 0;
+  }
+  const name = (s: typeof c.a) => `${s.name ?? s.id} (${s.model})`;
+  const o = c.overall;
+  const L: string[] = [];
+  L.push(`A: ${name(c.a)}   B: ${name(c.b)}`);
+  L.push(`paired tasks (both runs have a graded first answer): ${o.tasks}${c.dropped.length ? `; ${c.dropped.length} left out, listed below` : ''}`);
+  for (const w of c.warnings) L.push(`warning: ${w}`);
+  L.push(`pass@1: A ${pct(o.pass1A)}, B ${pct(o.pass1B)}; B - A = ${pts(o.diff)} points, 95% CI ${o.ci95 ? `[${pts(o.ci95[0])}, ${pts(o.ci95[1])}]` : '-'} (paired bootstrap over tasks, ${c.bootstrap.resamples} resamples, seed "${c.bootstrap.seed}")`);
+  L.push(`McNemar exact test: pass in A only ${o.onlyA}, in B only ${o.onlyB}, two-sided p = ${pval(o.mcnemarP)}`);
+  L.push(`flips, pass in A only: ${c.flips.onlyA.join(' ') || '(none)'}`);
+  L.push(`flips, pass in B only: ${c.flips.onlyB.join(' ') || '(none)'}`);
+  const head = `  ${''.padEnd(20)} ${'n'.padStart(4)}  ${'A'.padStart(6)}  ${'B'.padStart(6)}  ${'B-A'.padStart(6)}  ${'95% CI'.padEnd(16)} ${'A+'.padStart(3)} ${'B+'.padStart(3)}  McNemar p`;
+  L.push('by bug class:', head);
+  for (const [k, s] of Object.entries(c.byBugClass)) L.push(row(k, s));
+  L.push('by bug count:', head);
+  for (const [k, s] of Object.entries(c.byBugCount)) L.push(row(k === '0' ? '0 (correct)' : k, s));
+  if (c.dropped.length) {
+    L.push('left out:');
+    for (const d of c.dropped) L.push(`  ${d.task.padEnd(28)} ${d.reason}`);
+  }
+  L.push('', `reference (${REFERENCE_LABEL}; published numbers on upstream's kernel, not runs of this app), Pass@1:`);
+  for (const r of OSVBENCH_PASS1) L.push(`  ${r.model.padEnd(26)} ${r.total.toFixed(2)}%`);
+  process.stdout.write(`${L.join('\n')}\n`);
+  return 0;
+}

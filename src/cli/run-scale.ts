@@ -1,0 +1,91 @@
+/**
+ * The options of `osvlab run` for running at scale: `--shard K/N` (one part
+ * of the work, see src/core/bench/shard.ts) and the budgets `--max-cost USD`
+ * and `--max-total-tokens N` with `--price IN/OUT` to override the model's
+ * price (USD per million tokens). `--max-tokens` stays what it was: the cap
+ * on each answer. See docs/scale.md.
+ */
+import { type Budget, BudgetError, budgetFor, budgetLines } from '../core/bench/budget.ts';
+import type { AttemptRecord, RunRecord } from '../core/bench/run-types.ts';
+import { type ShardSpec, ShardError, formatShard, parseShard } from '../core/bench/shard.ts';
+import { promptTokens } from '../core/bench/tokens.ts';
+import type { Price, PriceTable } from '../core/llm/prices.ts';
+import { UsageError, type ParsedArgs } from './args.ts';
+
+export const SCALE_RUN_OPTIONS = ['shard', 'max-cost', 'max-total-tokens', 'price'] as const;
+
+export interface RunScale {
+  readonly shard?: ShardSpec;
+  readonly maxCostUsd?: number;
+  readonly maxTotalTokens?: number;
+  readonly price?: Price;
+}
+
+export function parseRunScale(args: ParsedArgs, env: Readonly<Record<string, string | undefined>> = process.env): RunScale {
+  let shard: ShardSpec | undefined;
+  const s = args.values.get('shard');
+  if (s !== undefined) {
+    try {
+      shard = parseShard(s, env);
+    } catch (e) {
+      if (e instanceof ShardError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  const cost = args.values.get('max-cost');
+  if (cost !== undefined && !(/^\d+(\.\d+)?$/.test(cost))) throw new UsageError(`--max-cost must be an amount of USD such as 5 or 2.50, got '${cost}'`);
+  const tokens = args.values.get('max-total-tokens');
+  if (tokens !== undefined && !/^\d+$/.test(tokens)) throw new UsageError(`--max-total-tokens must be a whole number of tokens, got '${tokens}'`);
+  const p = args.values.get('price');
+  let price: Price | undefined;
+  if (p !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(p);
+    if (!m) throw new UsageError(`--price must be IN/OUT in USD per million tokens (e.g. 2.5/10), got '${p}'`);
+    price = { input: Number(m[1]), output: Number(m[2]) };
+  }
+  return {
+    ...(shard ? { shard } : {}),
+    ...(cost !== undefined ? { maxCostUsd: Number(cost) } : {}),
+    ...(tokens !== undefined ? { maxTotalTokens: Number(tokens) } : {}),
+    ...(price ? { price } : {}),
+  };
+}
+
+/** The default run directory's suffix for a shard. */
+export function shardSuffix(scale: RunScale): string {
+  return scale.shard ? `-shard-${scale.shard.index}-of-${scale.shard.total}` : '';
+}
+
+/** A directory's run must be the same shard (or unsharded) as asked for. */
+export function checkShard(existing: RunRecord, scale: RunScale, dir: string): void {
+  const a = existing.shard ? formatShard(existing.shard) : 'the whole run';
+  const b = scale.shard ? formatShard(scale.shard) : 'the whole run';
+  if (a !== b) throw new UsageError(`${dir} holds ${existing.shard ? `shard ${a}` : a} of run ${existing.id}, not ${scale.shard ? `shard ${b}` : b}; choose another --out`);
+}
+
+/** The price table with the --price override for this model on top. */
+export function pricesWith(scale: RunScale, prices: PriceTable, model: string): PriceTable {
+  return scale.price ? { ...prices, [model]: scale.price } : prices;
+}
+
+/** The run's budget, or undefined without limits. */
+export function makeBudget(
+  scale: RunScale,
+  run: { readonly model: string; readonly baseUrl: string; readonly outputCap: number | undefined },
+  prices: PriceTable,
+  attempts: readonly AttemptRecord[],
+): Budget | undefined {
+  if (scale.maxCostUsd !== undefined || scale.maxTotalTokens !== undefined) {
+    if (run.outputCap === undefined) {
+      throw new UsageError('a budget (--max-cost, --max-total-tokens) needs --max-tokens N, the cap on each answer, to know the worst case of a request');
+    }
+  }
+  try {
+    return budgetFor(scale, run, prices, attempts, promptTokens);
+  } catch (e) {
+    if (e instanceof BudgetError) throw new UsageError(`${e.message} (${e.code}; --price IN/OUT sets the price)`);
+    throw e;
+  }
+}
+
+export { budgetLines };

@@ -3,14 +3,13 @@
  * handler (the kernel's, a task variant's, or user-supplied C) and return a
  * Verdict. Runs unchanged in Node and in a Web Worker.
  */
-import { type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
+import { type CDiagnostic, type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
 import { KERNEL, type KernelContent } from '../kernel/content.ts';
 import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, findHandler } from '../kernel/handlers.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { runSpec } from '../spec/index.ts';
-import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { checkDeclarative } from './declarative.ts';
 import { type Obligation, type ProofOutcome, prove } from './prove.ts';
@@ -45,11 +44,16 @@ export interface VerifyEnv {
   readonly kernel?: KernelContent;
 }
 
-/** A problem with the implementation or the request itself (not with the spec). */
+/**
+ * A problem with the implementation or the request itself (not with the
+ * spec). A bad implementation carries its coded C diagnostics
+ * (docs/c-errors.md), the first of which is the one to show; a bad request
+ * (an unknown handler) carries none.
+ */
 export class ImplementationError extends Error {
   constructor(
     message: string,
-    readonly diagnostics: readonly Diagnostic[] = [],
+    readonly diagnostics: readonly CDiagnostic[] = [],
   ) {
     super(message);
     this.name = 'ImplementationError';

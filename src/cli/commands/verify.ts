@@ -9,7 +9,7 @@ import type { CDiagnostic } from '../../core/c/index.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { codeFrame } from '../../core/span.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
+import { DEFAULT_BUDGET_MS, ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
@@ -19,9 +19,6 @@ export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1
 
 /** The C error code of an internal error of the front end or executor (a bug of ours, exit 4). */
 const C_INTERNAL = 'C057';
-
-/** The budget of one verification when `--timeout` is not given (ms). */
-export const DEFAULT_BUDGET_MS = 20000;
 
 /** `--timeout MS`: a positive budget for the whole check (0 would be no budget at all, so it is refused). */
 export function budgetOption(args: ReturnType<typeof parseArgs>): number {

@@ -33,7 +33,12 @@ export interface VerifyRequest {
    * (a buggy variant, or `--impl FILE`). Empty/absent: the kernel as is.
    */
   readonly implSource?: string;
-  /** Solver timeout per query, ms (default 20000). */
+  /**
+   * Wall-clock budget of the whole verification, ms (default 20000): every
+   * solver query gets what is left of it, and what is undecided when it runs
+   * out is `timeout`. With `strict`, the declarative checks get what the
+   * refinement check left.
+   */
   readonly timeoutMs?: number;
   /** Also run the declarative checks (spec invariants and lemmas). */
   readonly strict?: boolean;
@@ -61,6 +66,9 @@ export class ImplementationError extends Error {
 }
 
 export type TimedVerdict = Verdict & { readonly ms: number };
+
+/** The budget of a verification when the request gives none (ms). */
+export const DEFAULT_BUDGET_MS = 20000;
 
 const programs = new Map<string, CProgram>();
 const implProofs = new Map<string, Promise<ProofOutcome>>();
@@ -148,10 +156,12 @@ function summarize(results: readonly ObligationResult[]): Verdict['status'] {
  */
 export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
   const started = Date.now();
+  const budget = req.timeoutMs ?? DEFAULT_BUDGET_MS;
   const v = await env.engine.exclusive(() => verifyNow(req, env));
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
-  const d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
+  const left = Math.max(1, budget - v.ms);
+  const d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: left });
   if (d.status === 'spec-error') return { status: 'spec-error', error: d.error, ms: Date.now() - started };
   return withDeclarative(v, d.results, Date.now() - started);
 }
@@ -178,19 +188,22 @@ async function verifyNow(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdi
   if (!spec.ok) return { status: 'spec-error', error: spec.error, ms: Date.now() - started };
 
   const step: RefinementStep = { ...impl, cond: spec.cond, post: spec.post };
-  const timeoutMs = req.timeoutMs ?? 20000;
+  // One budget for the whole check, counted from the start of this job.
+  const timeoutMs = req.timeoutMs ?? DEFAULT_BUDGET_MS;
+  const deadline = started + timeoutMs;
   const assume = assumeInvariants(impl.mem);
 
-  const specSide = await prove([condObligation(step), ...fieldObligations(step)], env.engine, { assume, timeoutMs });
+  const specSide = await prove([condObligation(step), ...fieldObligations(step)], env.engine, { assume, timeoutMs, deadline });
   // The implementation-only obligations do not depend on the spec: prove them
   // once per program (after the spec side: queries must never overlap).
   const implKey = `${kernel.kernelHash}\0${req.implSource ?? ''}\0${h.name}`;
   let implProof = implProofs.get(implKey);
   if (!implProof) {
     const implObligations: Obligation[] = [safetyObligation(step), invariantObligation(step)];
-    implProof = prove(implObligations, env.engine, { assume, timeoutMs });
+    implProof = prove(implObligations, env.engine, { assume, timeoutMs, deadline });
     implProofs.set(implKey, implProof);
-    implProof.catch(() => implProofs.delete(implKey));
+    // What this budget left undecided may be decided with a larger one: not kept.
+    implProof.then((p) => p.results.some((r) => r.status === 'timeout') && implProofs.delete(implKey), () => implProofs.delete(implKey));
   }
   const implSide = await implProof;
 

@@ -4,7 +4,6 @@
  * or `{"handler": ..., "response": ...}` (graded against the correct implementation).
  * Prints one line per answer and a summary (with throughput).
  */
-import { readFileSync } from 'node:fs';
 import { handlerOnlyTask } from '../../core/bench/grade.ts';
 import type { GradeResult } from '../../core/bench/grade-types.ts';
 import type { Task } from '../../core/bench/task.ts';
@@ -12,6 +11,7 @@ import { loadTasks } from '../../core/bench/tasks.ts';
 import { findHandler } from '../../core/kernel/handlers.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
+import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 interface Line {
   readonly line: number;
@@ -52,12 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout'], flags: ['json', 'no-strict'] });
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE.jsonl is required');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
+  const text = await readInput(file, 'responses', RESPONSES_CAP);
   const lines = await parseResponses(text);
   const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: intOption(args, 'timeout', 20000), strict: !args.flags.has('no-strict') });
   const started = Date.now();

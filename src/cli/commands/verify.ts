@@ -9,7 +9,7 @@ import type { CDiagnostic } from '../../core/c/index.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { codeFrame } from '../../core/span.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { DEFAULT_BUDGET_MS, ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
+import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
@@ -54,10 +54,13 @@ export async function run(argv: string[]): Promise<number> {
     : args.values.has('variant')
       ? await variantSource(args.values.get('variant')!, handler.name)
       : '';
-  const engine = await nodeEngine();
-  const started = Date.now();
+  let started = Date.now();
   let verdict: Verdict;
   try {
+    // A C error needs no solver: report it before Z3 starts (the program is cached for verify).
+    loadProgram(implSource);
+    const engine = await nodeEngine();
+    started = Date.now();
     verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, { engine });
   } catch (e) {
     const d = e instanceof ImplementationError ? e.diagnostics[0] : undefined;

@@ -1,6 +1,6 @@
 /** Loads Z3 in Node (the npm package's own loader) and wraps it in our engine. */
 import { init } from 'z3-solver';
-import { type SmtEngine, createEngine } from '../core/smt/solver.ts';
+import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 
 let module: ReturnType<typeof init> | undefined;
 let engine: Promise<SmtEngine> | undefined;
@@ -11,8 +11,12 @@ export function nodeZ3(): ReturnType<typeof init> {
   return module;
 }
 
-/** The process-wide engine, initialised on first use. */
+/** The process-wide engine, initialised (and its threads started) on first use. */
 export function nodeEngine(): Promise<SmtEngine> {
-  engine ??= nodeZ3().then((z3) => createEngine(z3));
+  engine ??= nodeZ3().then(async (z3) => {
+    const e = createEngine(z3);
+    await warmUp(e);
+    return e;
+  });
   return engine;
 }

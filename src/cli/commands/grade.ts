@@ -15,7 +15,6 @@
  * Exit 0 when every line was graded, 2 when some lines were bad input (the
  * good ones are still graded), 4 for usage errors.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { answersRun, answersRunId } from '../../core/bench/answers-run.ts';
 import { handlerOnlyTask } from '../../core/bench/grade.ts';
@@ -29,6 +28,7 @@ import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
 import { SCALE_GRADE_OPTIONS, shardOption } from '../grade-run.ts';
 import { ownsChain } from '../../core/bench/shard.ts';
+import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 /** Parses an answer file of either format against the benchmark tasks. */
 export async function parseResponses(text: string): Promise<AnswerFile> {
@@ -49,12 +49,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
+  const text = await readInput(file, 'responses', RESPONSES_CAP);
   const json = args.flags.has('json');
   const parsed = await parseResponses(text);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);

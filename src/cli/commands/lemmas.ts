@@ -4,12 +4,12 @@
  * invariant preserved, with its verdict. Exit 0 all proved, 1 some failed,
  * 2 spec error, 3 timeout/unknown, 4 usage error.
  */
-import { readFileSync } from 'node:fs';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { codeFrame } from '../../core/span.ts';
 import { checkDeclarative } from '../../core/verify/declarative.ts';
 import { requireHandler } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
 
 export async function run(argv: string[]): Promise<number> {
@@ -20,12 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.values.has('spec') === args.flags.has('oracle')) throw new UsageError('give exactly one of --spec FILE or --oracle');
   const h = requireHandler(name);
   const path = args.values.get('spec');
-  let spec: string | undefined;
-  try {
-    spec = path ? readFileSync(path, 'utf8') : oracleSpec(h.name);
-  } catch (e) {
-    throw new UsageError(`cannot read spec '${path}': ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
+  const spec = path ? await readInput(path, 'spec', SPEC_CAP) : oracleSpec(h.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
   const engine = await nodeEngine();

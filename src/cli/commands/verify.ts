@@ -1,25 +1,31 @@
 /**
  * `osvlab verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]`
- * Exit codes: 0 verified, 1 refuted, 2 spec error, 3 timeout/unknown, 4 usage or internal error.
+ * Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
+ * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
+ * error. `--timeout` is the wall-clock budget of the whole check.
  */
-import { readFileSync } from 'node:fs';
 import { findTask } from '../../core/bench/tasks.ts';
+import type { CDiagnostic } from '../../core/c/index.ts';
+import { KERNEL } from '../../core/kernel/content.ts';
 import { codeFrame } from '../../core/span.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
-import { ImplementationError, requireHandler, verify } from '../../core/verify/index.ts';
+import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
 
 export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${what} '${path}': ${(e as NodeJS.ErrnoException).code ?? e}`);
-  }
+/** The C error code of an internal error of the front end or executor (a bug of ours, exit 4). */
+const C_INTERNAL = 'C057';
+
+/** `--timeout MS`: a positive budget for the whole check (0 would be no budget at all, so it is refused). */
+export function budgetOption(args: ReturnType<typeof parseArgs>): number {
+  const ms = intOption(args, 'timeout', DEFAULT_BUDGET_MS);
+  if (ms === 0) throw new UsageError(`--timeout must be at least 1 ms (it is the budget of the whole check; the default is ${DEFAULT_BUDGET_MS})`);
+  return ms;
 }
 
 /** The override of benchmark task `id` (empty for a correct variant); it must be a task of `handler`. */
@@ -39,26 +45,36 @@ export async function run(argv: string[]): Promise<number> {
   if (args.values.has('impl') && args.values.has('variant')) throw new UsageError('give at most one of --impl FILE or --variant ID');
   const handler = requireHandler(handlerName);
   const specPath = args.values.get('spec');
-  const spec = specPath ? readText(specPath, 'spec') : oracleSpec(handler.name);
+  const implPath = args.values.get('impl');
+  if (specPath === '-' && implPath === '-') throw new UsageError('only one of --spec and --impl can be - (standard input)');
+  const timeoutMs = budgetOption(args);
+  const spec = specPath ? await readInput(specPath, 'spec', SPEC_CAP) : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
-  const implSource = args.values.has('impl')
-    ? readText(args.values.get('impl')!, 'implementation')
+  const implSource = implPath
+    ? await readInput(implPath, 'implementation', C_CAP)
     : args.values.has('variant')
       ? await variantSource(args.values.get('variant')!, handler.name)
       : '';
-  const timeoutMs = intOption(args, 'timeout', 20000);
-  const engine = await nodeEngine();
-  const started = Date.now();
+  let started = Date.now();
   let verdict: Verdict;
   try {
+    // A C error needs no solver: report it before Z3 starts (the program is cached for verify).
+    loadProgram(implSource);
+    const engine = await nodeEngine();
+    started = Date.now();
     verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, { engine });
   } catch (e) {
-    if (e instanceof ImplementationError) {
-      if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ handler: handler.name, error: e.message })}\n`);
-      else process.stderr.write(`osvlab verify: ${e.message}\n`);
-      return 4;
+    const d = e instanceof ImplementationError ? e.diagnostics[0] : undefined;
+    if (!d) throw e;
+    const ms = Date.now() - started;
+    const file = d.file === OVERRIDE ? (implPath ?? `${args.values.get('variant')} (override)`) : d.file;
+    if (args.flags.has('json')) {
+      const error = { code: d.code, message: d.message, line: d.span.line, column: d.span.column, file };
+      process.stdout.write(`${JSON.stringify({ handler: handler.name, verdict: { status: 'impl-error', error }, ms })}\n`);
+    } else {
+      process.stderr.write(renderCError(d, file, implSource));
     }
-    throw e;
+    return d.code === C_INTERNAL ? 4 : 2;
   }
   const ms = Date.now() - started;
   if (args.flags.has('json')) {
@@ -83,6 +99,16 @@ export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
   if (v.status !== 'spec-error') verdict.obligations = v.obligations;
   verdict.warnings = (v.warnings ?? []).map((w) => ({ code: w.code, message: w.message, line: w.span.line, column: w.span.column }));
   return { handler, verdict, ms };
+}
+
+/** The name `loadProgram` gives the override unit. */
+const OVERRIDE = 'override.c';
+
+/** A C error as compilers print one: `file:line:col: error CODE: message` and a code frame. */
+export function renderCError(d: CDiagnostic, file: string, implSource: string): string {
+  const text = d.file === OVERRIDE ? implSource : KERNEL.files.get(d.file);
+  const head = `${file}:${d.span.line}:${d.span.column}: error ${d.code}: ${d.message}`;
+  return text === undefined ? `${head}\n` : `${head}\n${codeFrame(text, d.span)}\n`;
 }
 
 function render(handler: string, v: Verdict, ms: number, spec: string, specName: string): string {

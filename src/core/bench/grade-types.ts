@@ -55,8 +55,14 @@ export interface GradeResult {
   readonly ms: number;
 }
 
-/** The solver time limit a grade uses unless told otherwise (ms), in the CLI and the browser alike. */
-export const DEFAULT_GRADE_TIMEOUT_MS = 30_000;
+/**
+ * The time limit of each verification a grade runs unless told otherwise
+ * (ms), in the CLI and the browser alike. It is a wall-clock budget for the
+ * whole check (refinement, then strict with what is left), so it leaves room
+ * for the slowest handler on a loaded machine (clone_proc: about 5 s idle,
+ * 30 s at a load average of 20).
+ */
+export const DEFAULT_GRADE_TIMEOUT_MS = 60_000;
 
 /** What a run records about how its answers were graded. */
 export interface GradingSettings {

@@ -2,7 +2,7 @@
  * Every diagnostic the C front end and the symbolic executor can produce,
  * built by the factories below. Codes are stable (docs/c-errors.md lists
  * them): C00x preprocessor, C01x lexer, C02x parser, C03x-C04x names and
- * types, C05x execution.
+ * types, C05x execution, C06x the executor's limits (limits.ts).
  */
 import { type Diagnostic, codeFrame } from '../span.ts';
 import type { CSpan } from './ast.ts';
@@ -119,3 +119,16 @@ export const badPointer = (span: CSpan, why: string) => d('C056', span, why);
 export const internal = (span: CSpan, why: string) => d('C057', span, `internal error: ${why}`);
 export const noSuchFunction = (span: CSpan, name: string) => d('C058', span, `no function named '${name}' with a body`);
 export const badArguments = (span: CSpan, why: string) => d('C059', span, why);
+
+// ------------------------------------------------------------------ limits (limits.ts)
+
+export const sourceTooDeep = (span: CSpan, limit: number) =>
+  d('C022', span, `nesting deeper than ${limit} levels is not supported (a chain of that many operators counts as that deep; split it into statements)`);
+export const callDepth = (span: CSpan, name: string, limit: number) =>
+  d('C060', span, `calls nest deeper than ${limit} levels at the call of '${name}'`);
+export const termTooLarge = (span: CSpan, limit: number) =>
+  d('C061', span, `term too large: this builds a value more than ${limit} operations deep (a loop or a chain of branches that keeps growing one value or one array?)`);
+export const tooManyPaths = (span: CSpan, limit: number) =>
+  d('C062', span, `too many paths: more than ${limit} paths end in a return, break or continue (a loop with a return in its body?)`);
+export const execTooDeep = (span: CSpan, limit: number) =>
+  d('C063', span, `the executor nests deeper than ${limit} statements and expressions here (inlined calls included)`);

@@ -7,6 +7,7 @@ import * as o from '../smt/ops.ts';
 import { Term, bvConst, fresh } from '../smt/term.ts';
 import type { Call } from './ast.ts';
 import { badPointer, wholeObject, type CDiagnostic } from './errors.ts';
+import { mapDepth, maxDepth, termDepth } from './limits.ts';
 import {
   type CMemory, IOTLBINV, type ObjPtr, type Ptr, TLBINV, copyObject, fillObject, iteMap, lambdaMap, leafIndices, leafKey,
   ptrCases, updateMap,
@@ -138,10 +139,11 @@ function copyWordsModel(h: HookContext): Val | undefined {
       const sf = before.get(sp.key)!;
       const k = dp.prefix.length;
       const len = bvConst(BigInt(dp.length), 64);
+      const depth = 2 + Math.max(mapDepth(sf) + maxDepth(sp.prefix), mapDepth(df), 1 + maxDepth(dp.prefix), 1 + termDepth(n));
       const copied = lambdaMap(df.domain, df.range, (args) => {
         const hit = o.and(...dp.prefix.map((x, j) => o.eq(args[j], x)), o.ult(args[k], n), o.ult(args[k], len));
         return o.ite(hit, sf.apply([...sp.prefix, args[k]]), df.apply(args));
-      });
+      }, depth);
       const next = new Map(mem);
       next.set(dp.key, iteMap(o.and(d.guard, s.guard), copied, df));
       mem = next;

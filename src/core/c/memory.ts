@@ -9,6 +9,7 @@
 import { type MapFn, iteMap as rawIteMap, lambdaMap as rawLambdaMap, ufMap, updateMap as rawUpdateMap } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import { BOOL, type Term, bvConst, isFalse, isTrue, variable } from '../smt/term.ts';
+import { mapDepth, maxDepth, setMapDepth, termDepth } from './limits.ts';
 import type { CProgram } from './program.ts';
 import { type CType, type IntType, type StructMember, sameType, sizeOf, typeName } from './types.ts';
 
@@ -100,20 +101,29 @@ export function cached(f: MapFn): MapFn {
   };
 }
 
+// Every map built here records a bound on the depth of the terms its reads
+// build (limits.ts): a read goes through each layer of writes and merges, so
+// the executor can refuse a memory that would be too deep to read.
+
 /** `updateMap` with a read cache. */
 export function updateMap(f: MapFn, prefix: readonly Term[], value: Term): MapFn {
-  return cached(rawUpdateMap(f, prefix, value));
+  const depth = 2 + Math.max(mapDepth(f), termDepth(value), 1 + maxDepth(prefix));
+  return setMapDepth(cached(rawUpdateMap(f, prefix, value)), depth);
 }
 
 /** `iteMap` with a read cache. */
 export function iteMap(c: Term, f: MapFn, g: MapFn): MapFn {
   const m = rawIteMap(c, f, g);
-  return m === f || m === g ? m : cached(m);
+  if (m === f || m === g) return m;
+  return setMapDepth(cached(m), 1 + Math.max(termDepth(c), mapDepth(f), mapDepth(g)));
 }
 
-/** `lambdaMap` with a read cache. */
-export function lambdaMap(domain: readonly number[], range: number, body: (args: readonly Term[]) => Term): MapFn {
-  return cached(rawLambdaMap(domain, range, body));
+/**
+ * `lambdaMap` with a read cache; `depth` bounds the depth of what `body`
+ * returns (less the indices' own depth).
+ */
+export function lambdaMap(domain: readonly number[], range: number, body: (args: readonly Term[]) => Term, depth: number): MapFn {
+  return setMapDepth(cached(rawLambdaMap(domain, range, body)), depth);
 }
 
 // ------------------------------------------------------------------ pointers
@@ -289,10 +299,11 @@ export function copyObject(mem: CMemory, dst: ObjPtr, src: ObjPtr, guard: Term =
     const df = mapOf(mem, d.key);
     const sf = mapOf(mem, s.key);
     const k = d.prefix.length;
+    const depth = 2 + Math.max(mapDepth(sf) + maxDepth(s.prefix), mapDepth(df), 1 + maxDepth(d.prefix));
     const copied = lambdaMap(df.domain, df.range, (args) => {
       const hit = o.and(...d.prefix.map((x, i) => o.eq(args[i], x)));
       return o.ite(hit, sf.apply([...s.prefix, ...args.slice(k)]), df.apply(args));
-    });
+    }, depth);
     m.set(d.key, iteMap(guard, copied, df));
   }
   return m;

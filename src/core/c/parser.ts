@@ -31,7 +31,8 @@ import {
   type BinaryOp,
   joinSpans,
 } from './ast.ts';
-import { type CDiagnostic, CError, badNumber, expected, unsupportedStatement, unsupportedSyntax } from './errors.ts';
+import { type CDiagnostic, CError, badNumber, expected, sourceTooDeep, unsupportedStatement, unsupportedSyntax } from './errors.ts';
+import { MAX_SOURCE_DEPTH } from './limits.ts';
 import { type Token, decodeEscapes, intLiteral } from './lexer.ts';
 
 const BUILTIN_TYPES = new Set(['void', 'char', 'short', 'int', 'long', 'signed', 'unsigned', '_Bool', 'float', 'double', '__int128']);
@@ -49,7 +50,7 @@ const UNSUPPORTED_STMTS: Record<string, string> = {
 };
 
 /** Deeper nesting is refused before the JavaScript stack runs out. */
-const MAX_DEPTH = 500;
+const MAX_DEPTH = MAX_SOURCE_DEPTH;
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '^=', '|=']);
 
@@ -145,7 +146,12 @@ class Parser {
     const items: TopLevel[] = [];
     while (this.tok.kind !== 'eof') {
       if (this.accept(';')) continue;
-      items.push(this.external());
+      const item = this.external();
+      // The parser builds operator chains in loops, but the passes after it
+      // recurse: refuse a tree deeper than the nesting the parser allows.
+      const deep = tooDeep(item, MAX_DEPTH);
+      if (deep) throw new CError(sourceTooDeep(deep, MAX_DEPTH));
+      items.push(item);
     }
     return items;
   }
@@ -394,7 +400,7 @@ class Parser {
         if (ATTRIBUTE.has(this.tok.text)) this.attributes();
         else this.next();
       }
-      const inner = this.declarator(abstract);
+      const inner = this.nested(() => this.declarator(abstract));
       return { kind: 'pointer', span: this.from(start), inner };
     }
     let node: Declarator;
@@ -403,7 +409,7 @@ class Parser {
       node = { kind: 'name', span: id.span, name: id.text };
     } else if (this.is('(') && !(abstract && (this.peek().text === ')' || this.startsType(this.peek())))) {
       this.next();
-      node = this.declarator(abstract);
+      node = this.nested(() => this.declarator(abstract));
       this.expect(')');
     } else if (abstract) {
       node = { kind: 'name', span: { ...this.tok.span, endLine: this.tok.span.line, endColumn: this.tok.span.column, endOffset: this.tok.span.offset } };
@@ -565,13 +571,23 @@ class Parser {
     return e;
   }
 
+  /** Counts one level of nesting around `f` (see MAX_DEPTH). */
+  private nested<T>(f: () => T): T {
+    if (++this.depth > MAX_DEPTH) throw new CError(unsupportedSyntax(this.tok.span, `nesting deeper than ${MAX_DEPTH} levels`));
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private assignment(): Expr {
     const start = this.tok;
     const left = this.conditional();
     const t = this.tok;
     if (t.kind === 'punct' && ASSIGN_OPS.has(t.text)) {
       this.next();
-      const value = this.assignment();
+      const value = this.nested(() => this.assignment());
       return { kind: 'assign', span: this.from(start), op: t.text as AssignOp, target: left, value };
     }
     return left;
@@ -583,7 +599,7 @@ class Parser {
     if (!this.accept('?')) return test;
     const then = this.expression();
     this.expect(':');
-    const els = this.conditional();
+    const els = this.nested(() => this.conditional());
     return { kind: 'cond', span: this.from(start), test, then, else: els };
   }
 
@@ -632,7 +648,7 @@ class Parser {
         case '++':
         case '--': {
           this.next();
-          const operand = this.unary();
+          const operand = this.nested(() => this.unary());
           return { kind: 'incdec', span: this.from(t), op: t.text, prefix: true, operand };
         }
         case '&': {
@@ -665,7 +681,7 @@ class Parser {
         this.expect(')');
         return { kind: 'sizeof-type', span: this.from(t), type };
       }
-      const operand = this.unary();
+      const operand = this.nested(() => this.unary());
       return { kind: 'sizeof-expr', span: this.from(t), operand };
     }
     if (t.kind === 'ident' && (t.text === '_Alignof' || t.text === '__alignof__' || t.text === '_Generic')) {
@@ -781,4 +797,38 @@ export function declaredName(d: Declarator): string | undefined {
 /** The span of the name in a declarator (or the declarator's own span). */
 export function declaredNameSpan(d: Declarator): CSpan {
   return d.kind === 'name' ? d.span : declaredNameSpan(d.inner);
+}
+
+/**
+ * The span of the first node (in post-order) of `root` deeper than `limit`,
+ * or undefined. Generic over the AST: every object with a `span` is a node.
+ * Iterative, since the point is trees too deep to recurse over.
+ */
+function tooDeep(root: object, limit: number): CSpan | undefined {
+  const height = new Map<object, number>();
+  const kids = (n: object): object[] => {
+    const out: object[] = [];
+    for (const [k, v] of Object.entries(n)) {
+      if (k === 'span' || k === 'nameSpan' || v === null || typeof v !== 'object') continue;
+      if (Array.isArray(v)) {
+        for (const x of v) if (x !== null && typeof x === 'object' && 'span' in x) out.push(x);
+      } else if ('span' in v) out.push(v);
+    }
+    return out;
+  };
+  const stack: { node: object; children: object[]; at: number }[] = [{ node: root, children: kids(root), at: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.at < top.children.length) {
+      const next = top.children[top.at++];
+      if (!height.has(next)) stack.push({ node: next, children: kids(next), at: 0 });
+      continue;
+    }
+    stack.pop();
+    let h = 0;
+    for (const c of top.children) h = Math.max(h, height.get(c)!);
+    height.set(top.node, h + 1);
+    if (h + 1 > limit) return (top.node as { span: CSpan }).span;
+  }
+  return undefined;
 }

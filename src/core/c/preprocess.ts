@@ -45,7 +45,8 @@ export interface PreprocessResult {
 }
 
 const MAX_INCLUDE_DEPTH = 40;
-const MAX_EXPANSION_TOKENS = 1_000_000;
+// The kernel expands a few hundred tokens per unit; a runaway macro is stopped in well under a second.
+const MAX_EXPANSION_TOKENS = 100_000;
 
 /** Resolves `name` included from `from`: next to the includer first, then from the root. */
 export function resolveInclude(files: SourceFiles, from: string, name: string): string | undefined {

@@ -27,12 +27,15 @@ import { Term, bvConst, fresh, isFalse, isTrue } from '../smt/term.ts';
 import type { Block, Call, CSpan, Expr, Stmt } from './ast.ts';
 import { type FunctionInfo, type LocalVar, decay } from './check.ts';
 import {
-  type CDiagnostic, CError, badArguments, badPointer, internal, loopBound, loopLimit, noSuchFunction, notLvalue, nowhere,
-  stringDeref, recursion, stepLimit, structValue, unknownFunction, withDetail,
+  type CDiagnostic, CError, badArguments, badPointer, callDepth, execTooDeep, internal, loopBound, loopLimit, noSuchFunction,
+  notLvalue, nowhere, stringDeref, recursion, stepLimit, structValue, termTooLarge, tooManyPaths, unknownFunction, withDetail,
 } from './errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from './hooks.ts';
 import {
-  type CMemory, NULL_PTR, iteMap, type ObjPtr, type Ptr, type Step, accessibleAs, address, globalPtr, mapPtr, mkIfPtr,
+  DEFAULT_MAX_STEPS, MAX_CALL_DEPTH, MAX_EXEC_DEPTH, MAX_PATHS, MAX_TERM_DEPTH, mapDepth, termDepth,
+} from './limits.ts';
+import {
+  type CMemory, NULL_PTR, iteMap, type ObjPtr, type Ptr, type Step, accessibleAs, address, globalPtr, leafKey, mapPtr, mkIfPtr,
   ptrCases, ptrEquals, ptrNonNull, readScalar, writeScalar,
 } from './memory.ts';
 import { printExpr } from './print.ts';
@@ -54,7 +57,7 @@ export interface SafetyCondition {
 }
 
 export interface ExecOptions {
-  /** Statement and expression evaluations before giving up (default 2,000,000). */
+  /** Statement and expression evaluations before giving up (default 200,000, limits.ts). */
   readonly maxSteps?: number;
 }
 
@@ -69,8 +72,8 @@ export type ExecResult =
     }
   | { readonly ok: false; readonly error: CDiagnostic };
 
-const DEFAULT_MAX_STEPS = 2_000_000;
-const MAX_LOOP_ITERATIONS = 100_000;
+// Below the step limit, so that an endless loop gets the message that says so.
+const MAX_LOOP_ITERATIONS = 20_000;
 
 /** Thrown when the current path ends inside an expression (every path of a call panicked). */
 class PathDied {}
@@ -156,6 +159,8 @@ export function execFunction(
     return { ok: true, ret, mem: st.mem, safety: ex.safety, stats: { paths, steps: ex.steps } };
   } catch (e) {
     if (e instanceof CError) return failed(e.diagnostic, program);
+    // The depth limits should make this unreachable; if not, it is still the input's nesting, not a bug.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return failed(execTooDeep(ex.at, MAX_EXEC_DEPTH), program);
     const why = e instanceof Error ? e.message : String(e);
     return failed(internal(ex.at, why), program);
   }
@@ -293,6 +298,10 @@ class Executor {
   private deaths = 0;
   private returns = 0;
   private breaks = 0;
+  /** Paths stashed by return, break and continue (bounded by MAX_PATHS). */
+  private exits = 0;
+  /** Statements and expressions being executed (bounded by MAX_EXEC_DEPTH). */
+  private depth = 0;
   private factsOf?: { pc: Term; asm: Term; set: Set<number> };
 
   constructor(
@@ -313,6 +322,28 @@ class Executor {
 
   private frame(): Frame {
     return this.frames[this.frames.length - 1];
+  }
+
+  private enter(span: CSpan): void {
+    if (++this.depth > MAX_EXEC_DEPTH) throw new CError(execTooDeep(span, MAX_EXEC_DEPTH));
+  }
+
+  /** Stashes one more path; refuses more than MAX_PATHS. */
+  private exit(span: CSpan): void {
+    if (++this.exits > MAX_PATHS) throw new CError(tooManyPaths(span, MAX_PATHS));
+  }
+
+  /** Refuses a value too deep for the term passes that recurse (limits.ts). */
+  private bounded(v: Val | undefined, span: CSpan): void {
+    if (v !== undefined && valDepth(v) > MAX_TERM_DEPTH) throw new CError(termTooLarge(span, MAX_TERM_DEPTH));
+  }
+
+  /** Refuses a memory whose reads would build terms too deep, and a path condition or assumption too deep. */
+  private boundedState(st: { pc: Term; asm: Term; mem: CMemory; locals?: Map<number, Val> }, span: CSpan): void {
+    for (const f of st.mem.values()) if (mapDepth(f) > MAX_TERM_DEPTH) throw new CError(termTooLarge(span, MAX_TERM_DEPTH));
+    this.bounded(st.pc, span);
+    this.bounded(st.asm, span);
+    if (st.locals) for (const v of st.locals.values()) this.bounded(v, span);
   }
 
   /** The conjuncts known on the current path: its condition and the safety conditions it passed. */
@@ -394,8 +425,8 @@ class Executor {
     }
   }
 
-  /** Joins the two sides of a branch on `c` back into `st`. */
-  private join(st: State, c: Term, t: State, e: State): void {
+  /** Joins the two sides of a branch on `c` (at `span`) back into `st`. */
+  private join(st: State, c: Term, t: State, e: State, span: CSpan): void {
     if (t.dead && e.dead) {
       st.dead = true;
       return;
@@ -412,6 +443,7 @@ class Executor {
     st.locals = mergeLocals(c, t.locals, e.locals);
     st.asm = mergeAssumptions([c], [t.asm, e.asm]);
     st.pc = joinPc([t.pc, e.pc], st.pc);
+    this.boundedState(st, span);
   }
 
   // ---------------------------------------------------------------- calls
@@ -420,6 +452,7 @@ class Executor {
   inline(st: State, fn: FunctionInfo, args: Val[], span: CSpan): { value?: Val; paths: number } {
     if (!fn.body) throw new CError(unknownFunction(span, fn.name));
     if (this.frames.some((f) => f.fn.name === fn.name)) throw new CError(recursion(span, fn.name));
+    if (this.frames.length >= MAX_CALL_DEPTH) throw new CError(callDepth(span, fn.name, MAX_CALL_DEPTH));
     const frame: Frame = { fn, returns: [], loops: [] };
     this.frames.push(frame);
     const saved = st.locals;
@@ -438,6 +471,8 @@ class Executor {
       throw new PathDied();
     }
     const m = mergeExits(frame.returns, entryPc);
+    this.boundedState(m, span);
+    this.bounded(m.value, span);
     st.pc = this.deaths === deaths ? entryPc : m.pc;
     st.asm = m.asm;
     st.mem = m.mem;
@@ -453,7 +488,12 @@ class Executor {
       return i < ps.length ? this.convert(v, this.typeOf(a), ps[i], a.span) : v;
     });
     const model = HOOKS.get(fn.name);
-    if (model) return this.hook(st, e, fn, args, model);
+    if (model) {
+      const v = this.hook(st, e, fn, args, model);
+      this.boundedState(st, e.span);
+      this.bounded(v, e.span);
+      return v;
+    }
     return this.inline(st, fn, args, e.span).value;
   }
 
@@ -488,11 +528,14 @@ class Executor {
 
   private stmt(st: State, s: Stmt): void {
     this.tick(s.span);
+    this.enter(s.span);
     try {
       this.stmtInner(st, s);
     } catch (e) {
       if (e instanceof PathDied) st.dead = true;
       else throw e;
+    } finally {
+      this.depth--;
     }
   }
 
@@ -512,6 +555,7 @@ class Executor {
           let value: Val;
           if (d.init) value = this.convert(this.rvalue(st, d.init), this.typeOf(d.init), v.type, d.init.span);
           else value = v.type.kind === 'int' ? fresh(`undef:${v.name}`, v.type.width) : NULL_PTR;
+          this.bounded(value, d.span);
           st.locals.set(v.id, value);
         }
         return;
@@ -526,7 +570,7 @@ class Executor {
         const e = this.fork(st, o.not(c));
         this.stmt(t, s.then);
         if (s.else) this.stmt(e, s.else);
-        this.join(st, c, t, e);
+        this.join(st, c, t, e, s.span);
         return;
       }
       case 'return': {
@@ -536,6 +580,7 @@ class Executor {
           const v = this.rvalue(st, s.value);
           if (fn.type.ret.kind !== 'void') value = this.convert(v, this.typeOf(s.value), fn.type.ret, s.value.span);
         }
+        this.exit(s.span);
         this.frame().returns.push({ pc: st.pc, asm: st.asm, mem: st.mem, value });
         this.returns++;
         st.dead = true;
@@ -543,6 +588,7 @@ class Executor {
       }
       case 'break': {
         const loop = this.frame().loops[this.frame().loops.length - 1];
+        this.exit(s.span);
         loop.breaks.push({ pc: st.pc, asm: st.asm, mem: st.mem, locals: st.locals });
         this.breaks++;
         st.dead = true;
@@ -550,6 +596,7 @@ class Executor {
       }
       case 'continue': {
         const loop = this.frame().loops[this.frame().loops.length - 1];
+        this.exit(s.span);
         loop.continues.push({ pc: st.pc, asm: st.asm, mem: st.mem, locals: st.locals });
         st.dead = true;
         return;
@@ -594,6 +641,7 @@ class Executor {
         if (loop.continues.length) {
           const exits = [...loop.continues, ...(st.dead ? [] : [{ pc: st.pc, asm: st.asm, mem: st.mem, locals: st.locals }])];
           const m = mergeExits(exits, bodyPc);
+          this.boundedState(m, s.span);
           const untouched = this.returns === before.returns && this.deaths === before.deaths && this.breaks === before.breaks;
           st.pc = untouched ? bodyPc : m.pc;
           st.asm = m.asm;
@@ -622,6 +670,7 @@ class Executor {
       return;
     }
     const m = mergeExits(exits, entryPc);
+    this.boundedState(m, s.span);
     st.pc = this.returns === returns0 && this.deaths === deaths0 ? entryPc : m.pc;
     st.asm = m.asm;
     st.mem = m.mem;
@@ -665,6 +714,15 @@ class Executor {
 
   private eval(st: State, e: Expr): Val | undefined {
     this.tick(e.span);
+    this.enter(e.span);
+    try {
+      return this.evalInner(st, e);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private evalInner(st: State, e: Expr): Val | undefined {
     const t = this.sema.typeOf(e);
     if (t.kind === 'array' && e.kind !== 'string') return this.decayPtr(st, e);
     if (t.kind === 'struct') throw new CError(structValue(e.span, typeName(t)));
@@ -905,16 +963,19 @@ class Executor {
 
   private store(st: State, loc: Loc, v: Val, type: CType, e: Expr): void {
     if (loc.kind === 'local') {
+      this.bounded(v, e.span);
       st.locals.set(loc.v.id, v);
       return;
     }
     if (!isTerm(v) || type.kind !== 'int') throw new CError(structValue(e.span, typeName(type)));
+    this.bounded(v, e.span);
     for (const c of ptrCases(loc.ptr)) {
       if (c.ptr.kind === 'obj') {
         if (!accessibleAs(c.ptr.type, type)) {
           throw new CError(badPointer(e.span, `write of ${typeName(type)} through a pointer to ${typeName(c.ptr.type)}`));
         }
         st.mem = writeScalar(st.mem, c.ptr as ObjPtr, v, c.guard);
+        if (mapDepth(st.mem.get(leafKey(c.ptr))!) > MAX_TERM_DEPTH) throw new CError(termTooLarge(e.span, MAX_TERM_DEPTH));
       } else if (c.ptr.kind === 'null') {
         this.check(st, 'bounds', o.not(c.guard), e.span, `null pointer dereference in ${printExpr(e)}`);
       } else throw new CError(stringDeref(e.span));
@@ -1003,7 +1064,7 @@ class Executor {
     const r = this.fork(st, go);
     const b = this.inFork(r, () => this.cond(r, e.right));
     const rest: State = { pc: o.and(st.pc, o.not(go)), asm: st.asm, mem: st.mem, locals: st.locals, dead: false };
-    this.join(st, go, r, rest);
+    this.join(st, go, r, rest, e.span);
     if (r.dead || b === undefined) return bvConst(and ? 0n : 1n, 32);
     return boolToInt(and ? o.and(a, b) : o.or(a, b), 32);
   }
@@ -1020,7 +1081,7 @@ class Executor {
     const el = this.fork(st, o.not(c));
     const vt = this.inFork(th, () => branch(th, e.then));
     const ve = this.inFork(el, () => branch(el, e.else));
-    this.join(st, c, th, el);
+    this.join(st, c, th, el, e.span);
     if (st.dead) throw new PathDied();
     if (t.kind === 'void') return undefined;
     if (th.dead) return ve;
@@ -1034,7 +1095,16 @@ class Executor {
  * alone (constants, masks, zero extension, remainders, right shifts), so
  * that `a[x & 7]` or `vector_table[(uint8_t)v]` need no bounds condition.
  */
-function upperBound(t: Term): bigint {
+function upperBound(t: Term, memo = new Map<Term, bigint>(), depth = 0): bigint {
+  const hit = memo.get(t);
+  if (hit !== undefined) return hit;
+  // Deeper shapes are not worth the stack; without a bound, the check is kept.
+  const b = depth > 64 ? (1n << BigInt(t.sort)) - 1n : upperBoundOf(t, (u) => upperBound(u, memo, depth + 1));
+  memo.set(t, b);
+  return b;
+}
+
+function upperBoundOf(t: Term, upperBound: (u: Term) => bigint): bigint {
   const all = (1n << BigInt(t.sort)) - 1n;
   const k = (x: Term) => (x.op === 'const' ? (x.value as bigint) : undefined);
   switch (t.op) {
@@ -1080,5 +1150,23 @@ function compare(op: string, x: Term, y: Term, signed: boolean): Term {
     case '>': return signed ? o.sgt(x, y) : o.ugt(x, y);
     case '<=': return signed ? o.sle(x, y) : o.ule(x, y);
     default: return signed ? o.sge(x, y) : o.uge(x, y);
+  }
+}
+
+/** The depth of a value: a term's, or a pointer's (its branching and its indices). */
+function valDepth(v: Val): number {
+  if (v instanceof Term) return termDepth(v);
+  switch (v.kind) {
+    case 'null':
+    case 'str':
+      return 1;
+    case 'obj': {
+      let m = 0;
+      for (const s of v.steps) if (s.kind === 'index') m = Math.max(m, termDepth(s.index));
+      return m + 1;
+    }
+    case 'ite':
+      // Bounded: a pointer is checked each time it is stored or merged.
+      return 1 + Math.max(termDepth(v.cond), valDepth(v.then), valDepth(v.else));
   }
 }

@@ -12,7 +12,8 @@ import type { Z3HighLevel } from 'z3-solver';
 import type { Interpretation, Value } from './eval.ts';
 import { type FinalizerGate, finalizerGate } from './finalizer-gate.ts';
 import { toSmtLib } from './smtlib.ts';
-import { BOOL, type FuncDecl, type Term } from './term.ts';
+import { eq } from './ops.ts';
+import { BOOL, type FuncDecl, type Term, bvConst, variable } from './term.ts';
 
 type Ctx = ReturnType<Z3HighLevel['Context']>;
 
@@ -27,7 +28,11 @@ export interface SmtModel extends Interpretation {
 }
 
 export interface CheckOptions {
-  /** Per-query solver timeout in milliseconds (0 = none). */
+  /**
+   * Per-query solver timeout in milliseconds (0 = none). The caller derives
+   * it from what is left of its verification budget (verify/prove.ts); a
+   * check that overruns it is interrupted shortly after.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -49,10 +54,17 @@ export interface SmtEngine {
 }
 
 /**
- * How long past its own timeout a check may run before it is interrupted, and
- * how long after the interrupt before the engine is declared dead.
+ * How long after the interrupt before the engine is declared dead (and the
+ * most a check may run past its timeout before it is interrupted).
  */
 const WATCHDOG_GRACE_MS = 10_000;
+
+/**
+ * How long past its timeout a check may run before it is interrupted. Z3
+ * checks its timeout between steps and some steps are long; without the
+ * interrupt a check could overrun the verification's budget by seconds.
+ */
+const INTERRUPT_AFTER_MS = 300;
 
 /** Z3 stopped answering: every later check on this engine fails with this. */
 export class EngineDeadError extends Error {
@@ -60,6 +72,20 @@ export class EngineDeadError extends Error {
     super(`Z3 stopped responding: a query ran ${ms} ms, past its timeout, and did not stop when interrupted; restart the verifier`);
     this.name = 'EngineDeadError';
   }
+}
+
+/**
+ * Runs two trivial checks, one of them with a timeout. The first checks of an
+ * engine start Z3's threads (the check's own and its timer's), which took
+ * 1-3 s here; done up front, that start-up is not charged to the first
+ * verification's budget.
+ */
+export async function warmUp(engine: SmtEngine): Promise<void> {
+  await engine.exclusive(async () => {
+    const x = variable('warm-up', 8);
+    await engine.check([eq(x, bvConst(1n, 8))]);
+    await engine.check([eq(x, bvConst(2n, 8))], { timeoutMs: 60_000 });
+  });
 }
 
 function hasQuantifier(ts: readonly Term[]): boolean {
@@ -147,7 +173,7 @@ export function createEngine(
           dead = new EngineDeadError(Date.now() - started);
           reject(dead);
         }, watchdogGraceMs);
-      }, timeoutMs + watchdogGraceMs);
+      }, timeoutMs + Math.min(INTERRUPT_AFTER_MS, watchdogGraceMs));
       check.then(
         (v) => {
           clearTimeout(timer);

@@ -3,7 +3,7 @@
  * handler (the kernel's, a task variant's, or user-supplied C) and return a
  * Verdict. Runs unchanged in Node and in a Web Worker.
  */
-import { type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
+import { type CDiagnostic, type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
 import { KERNEL, type KernelContent } from '../kernel/content.ts';
 import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, findHandler } from '../kernel/handlers.ts';
@@ -36,7 +36,12 @@ export interface VerifyRequest {
    * (a buggy variant, or `--impl FILE`). Empty/absent: the kernel as is.
    */
   readonly implSource?: string;
-  /** Solver timeout per query, ms (default 20000). */
+  /**
+   * Wall-clock budget of the whole verification, ms (default 120000): every
+   * solver query gets what is left of it, and what is undecided when it runs
+   * out is `timeout`. With `strict`, the declarative checks get what the
+   * refinement check left.
+   */
   readonly timeoutMs?: number;
   /** Also run the declarative checks (spec invariants and lemmas). */
   readonly strict?: boolean;
@@ -47,11 +52,16 @@ export interface VerifyEnv {
   readonly kernel?: KernelContent;
 }
 
-/** A problem with the implementation or the request itself (not with the spec). */
+/**
+ * A problem with the implementation or the request itself (not with the
+ * spec). A bad implementation carries its coded C diagnostics
+ * (docs/c-errors.md), the first of which is the one to show; a bad request
+ * (an unknown handler) carries none.
+ */
 export class ImplementationError extends Error {
   constructor(
     message: string,
-    readonly diagnostics: readonly Diagnostic[] = [],
+    readonly diagnostics: readonly CDiagnostic[] = [],
   ) {
     super(message);
     this.name = 'ImplementationError';
@@ -59,6 +69,14 @@ export class ImplementationError extends Error {
 }
 
 export type TimedVerdict = Verdict & { readonly ms: number };
+
+/**
+ * The budget of a verification when the request gives none (ms). The
+ * slowest oracle, clone_proc, took 29 s on this 2-core machine under a load
+ * of 20 (about 5 s idle); the budget must not turn a slow machine's proof
+ * into a timeout.
+ */
+export const DEFAULT_BUDGET_MS = 120_000;
 
 const programs = new Map<string, CProgram>();
 const implProofs = new Map<string, Promise<ProofOutcome>>();
@@ -146,12 +164,13 @@ function summarize(results: readonly ObligationResult[]): Verdict['status'] {
  */
 export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
   const started = Date.now();
+  const budget = req.timeoutMs ?? DEFAULT_BUDGET_MS;
   const v = await env.engine.exclusive(() => verifyNow(req, env));
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
   let d: Awaited<ReturnType<typeof checkDeclarative>>;
   try {
-    d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: req.timeoutMs });
+    d = await checkDeclarative(req.handler, req.spec, env.engine, { timeoutMs: Math.max(1, budget - v.ms) });
   } catch (e) {
     if (!(e instanceof QuantifierEvalError)) throw e;
     return withWarnings({ status: 'spec-error', error: quantifierDiagnostic(req.spec, 1), ms: Date.now() - started }, v.warnings);
@@ -203,19 +222,22 @@ async function proveSpec(
   started: number,
 ): Promise<TimedVerdict> {
   const step: RefinementStep = { ...impl, cond: spec.cond, post: spec.post };
-  const timeoutMs = req.timeoutMs ?? 20000;
+  // One budget for the whole check, counted from the start of this job.
+  const timeoutMs = req.timeoutMs ?? DEFAULT_BUDGET_MS;
+  const deadline = started + timeoutMs;
   const assume = assumeInvariants(impl.mem);
 
-  const specSide = await prove([condObligation(step), ...fieldObligations(step)], env.engine, { assume, timeoutMs });
+  const specSide = await prove([condObligation(step), ...fieldObligations(step)], env.engine, { assume, timeoutMs, deadline });
   // The implementation-only obligations do not depend on the spec: prove them
   // once per program (after the spec side: queries must never overlap).
   const implKey = `${kernel.kernelHash}\0${req.implSource ?? ''}\0${h.name}`;
   let implProof = implProofs.get(implKey);
   if (!implProof) {
     const implObligations: Obligation[] = [safetyObligation(step), invariantObligation(step)];
-    implProof = prove(implObligations, env.engine, { assume, timeoutMs });
+    implProof = prove(implObligations, env.engine, { assume, timeoutMs, deadline });
     implProofs.set(implKey, implProof);
-    implProof.catch(() => implProofs.delete(implKey));
+    // What this budget left undecided may be decided with a larger one: not kept.
+    implProof.then((p) => p.results.some((r) => r.status === 'timeout') && implProofs.delete(implKey), () => implProofs.delete(implKey));
   }
   const implSide = await implProof;
 

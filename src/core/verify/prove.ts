@@ -42,7 +42,14 @@ export interface ProofOutcome {
 }
 
 export interface ProveOptions {
+  /** Limit of one query (ms); each query also ends by the deadline. */
   readonly timeoutMs?: number;
+  /**
+   * Wall-clock time (`Date.now()`) by which the whole proof must be done:
+   * each query gets what is left of it (capped by `timeoutMs`), and once it
+   * has passed, the undecided obligations are `timeout` without a query.
+   */
+  readonly deadline?: number;
   /** The instances of the assumed facts for a query whose negated goal is `roots`. */
   readonly assume: (roots: readonly Term[]) => Term[];
 }
@@ -60,6 +67,17 @@ const COMBINED_MS = 5000;
 
 const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
 
+/** The reason of an obligation left undecided because the verification's budget ran out. */
+export const BUDGET_SPENT = 'timeout: the verification budget is spent';
+
+/** The limit of the next query: `timeoutMs` capped by what is left until `deadline`. */
+function queryLimit(timeoutMs: number | undefined, deadline: number | undefined): number | undefined | 'spent' {
+  if (deadline === undefined) return timeoutMs;
+  const left = deadline - Date.now();
+  if (left < 1) return 'spent';
+  return timeoutMs && timeoutMs > 0 ? Math.min(timeoutMs, left) : left;
+}
+
 function undecided(reason: string): 'timeout' | 'unknown' {
   return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
 }
@@ -75,9 +93,11 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
   // model violates, made queries smaller but took several rounds; measured
   // here it cost 25-50% more solver time than asking once.)
   const check = async (goals: readonly { readonly goal: Term }[], timeoutMs = opts.timeoutMs): Promise<{ r: CheckResult; assumptions: Term[] }> => {
+    const limit = queryLimit(timeoutMs, opts.deadline);
+    if (limit === 'spent') return { r: { status: 'unknown', ms: 0, reason: BUDGET_SPENT }, assumptions: [] };
     const negated = o.not(o.and(...goals.map((g) => g.goal)));
     const assumptions = opts.assume([negated]);
-    const r = await engine.check([...assumptions, negated], { timeoutMs });
+    const r = await engine.check([...assumptions, negated], { timeoutMs: limit });
     solverMs += r.ms;
     queries++;
     return { r, assumptions };

@@ -1,4 +1,4 @@
-// expect-exec-error f C053 5:5 the loop ran more than 100000 iterations (a loop that does not end?)
+// expect-exec-error f C053 5:5 the loop ran more than 20000 iterations (a loop that does not end?)
 int f(void)
 {
     int s = 0;

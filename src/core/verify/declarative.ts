@@ -10,12 +10,13 @@ import { variable } from '../smt/term.ts';
 import { runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { type LemmaResult, checkLemmas } from './lemmas.ts';
+import { type Outcome, worst } from './outcome.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export type DeclarativeResult =
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
   | {
-      readonly status: 'proved' | 'failed' | 'timeout' | 'unknown';
+      readonly status: Outcome;
       /** One entry per lemma, then one per spec invariant ("inv: <name>"). */
       readonly results: readonly ObligationResult[];
       readonly ms: number;
@@ -41,12 +42,5 @@ export async function checkDeclarative(
   if (!run.ok) return { status: 'spec-error', error: run.error };
   const report = await checkLemmas({ pre, cond: run.cond, post: run.post, handler: h.name }, engine, { timeoutMs: opts.timeoutMs, only: opts.only });
   const results = [...report.lemmas.map((r) => asObligation(r)), ...report.invariants.map((r) => asObligation(r, 'inv: '))];
-  const status = results.some((r) => r.status === 'failed')
-    ? 'failed'
-    : results.some((r) => r.status === 'timeout')
-      ? 'timeout'
-      : results.some((r) => r.status === 'unknown')
-        ? 'unknown'
-        : 'proved';
-  return { status, results, ms: Date.now() - started };
+  return { status: worst(results.map((r) => r.status)), results, ms: Date.now() - started };
 }

@@ -13,6 +13,7 @@ import { runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { checkDeclarative } from './declarative.ts';
+import { worst } from './outcome.ts';
 import { type Obligation, type ProofOutcome, prove } from './prove.ts';
 import {
   type RefinementStep,
@@ -131,10 +132,8 @@ export function runImplementation(program: CProgram, h: HandlerInfo): ImplRun {
 }
 
 function summarize(results: readonly ObligationResult[]): Verdict['status'] {
-  if (results.some((r) => r.status === 'failed')) return 'refuted';
-  if (results.some((r) => r.status === 'timeout')) return 'timeout';
-  if (results.some((r) => r.status === 'unknown')) return 'unknown';
-  return 'verified';
+  const w = worst(results.map((r) => r.status));
+  return w === 'failed' ? 'refuted' : w === 'proved' ? 'verified' : w;
 }
 
 /**

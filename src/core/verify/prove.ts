@@ -10,6 +10,7 @@ import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
+import { undecided } from './outcome.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export interface Obligation {
@@ -59,10 +60,6 @@ function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
 const COMBINED_MS = 5000;
 
 const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
-
-function undecided(reason: string): 'timeout' | 'unknown' {
-  return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
-}
 
 export async function prove(obligations: readonly Obligation[], engine: SmtEngine, opts: ProveOptions): Promise<ProofOutcome> {
   const status = new Map<string, ObligationResult>();

@@ -23,8 +23,10 @@ function hash(s: string): string {
 
 /** Digests of terms and of any other strings, folded into one. */
 export class Digest {
-  private readonly memo = new Map<number, string>();
   private readonly parts: string[] = [];
+
+  /** `memo` (term id -> digest) may be shared by digests built from the same terms. */
+  constructor(private readonly memo: Map<number, string> = new Map()) {}
 
   /** The digest of one term (memoised per term). */
   of(t: Term): string {

@@ -12,6 +12,7 @@
 import { oracleSpec } from '../kernel/content.ts';
 import { findHandler } from '../kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../kernel/lemmas/index.ts';
+import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
@@ -67,6 +68,15 @@ interface Base {
   readonly pre: AbstractState;
   readonly args: Term[];
   readonly oracle?: LemmaInput;
+  /** Lemma set -> the key of the oracle's proof. */
+  readonly keys: Map<string, string>;
+}
+
+function keyOf(base: Base & { oracle: LemmaInput }, lemmas: readonly string[]): string {
+  const k = lemmas.join(',');
+  let key = base.keys.get(k);
+  if (key === undefined) base.keys.set(k, (key = proofKey(base.oracle, lemmas)));
+  return key;
 }
 
 const bases = new Map<string, Base>();
@@ -80,7 +90,7 @@ function baseOf(handler: string): Base {
   const pre = freshState('decl.');
   const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
   const run = text === undefined ? undefined : runSpec(text, h.name, pre, args, { force: 'all' });
-  const base: Base = { pre, args, ...(run?.ok ? { oracle: { pre, cond: run.cond, post: run.post, handler: h.name } } : {}) };
+  const base: Base = { pre, args, keys: new Map(), ...(run?.ok ? { oracle: { pre, cond: run.cond, post: run.post, handler: h.name } } : {}) };
   bases.set(memoKey, base);
   return base;
 }
@@ -94,14 +104,18 @@ export async function checkDeclarative(handler: string, spec: string, engine: Sm
   const run = runSpec(spec, h.name, base.pre, base.args, { force: 'all' });
   if (!run.ok) return { status: 'spec-error', error: run.error };
   const step: LemmaInput = { pre: base.pre, cond: run.cond, post: run.post, handler: h.name };
-  if (opts.reuse !== false && base.oracle) {
-    const same: SameStep = await sameStep(step, base.oracle, engine, { timeoutMs: Math.min(opts.timeoutMs ?? SAME_STEP_MS, SAME_STEP_MS) });
+  const oracle = base.oracle;
+  if (opts.reuse !== false && oracle) {
+    const same: SameStep = await sameStep(step, oracle, engine, { timeoutMs: Math.min(opts.timeoutMs ?? SAME_STEP_MS, SAME_STEP_MS) });
     if (same.verdict !== 'different') {
-      const oracle = base.oracle;
-      const key = proofKey(oracle, opts.only ?? CHECKED_LEMMAS);
+      const key = keyOf({ ...base, oracle }, opts.only ?? CHECKED_LEMMAS);
       const proof = await proofFor(h.name, key, () => fullCheck(oracle, engine, opts));
       if (proof) {
-        const results = proof.results.map((r) => ({ name: r.name, status: r.status }));
+        // Every lemma of the set and every invariant, proved (as the full check names them).
+        const results: ObligationResult[] = [
+          ...(opts.only ?? CHECKED_LEMMAS).map((name) => ({ name, status: 'proved' as const })),
+          ...specInvariants(base.pre).map((f) => ({ name: `inv: ${f.name}`, status: 'proved' as const })),
+        ];
         const reused: Reused = { same: same.verdict, proof: proof === storedProof(h.name, key, STORED_PROOFS) ? 'stored' : 'process' };
         return { status: worst(results.map((r) => r.status)), results, ms: Date.now() - started, reused };
       }
@@ -122,14 +136,16 @@ export async function proveOracle(handler: string, engine: SmtEngine, opts: { re
   const started = Date.now();
   const results = await fullCheck(oracle, engine, opts);
   const ms = Date.now() - started;
-  const key = proofKey(oracle, CHECKED_LEMMAS);
-  return results.every((r) => r.status === 'proved') ? { proof: { key, results, ms }, results } : { results };
+  const key = oracleProofKey(handler)!;
+  return results.every((r) => r.status === 'proved') ? { proof: { key, ms }, results } : { results };
 }
 
 /** The key the oracle proof of `handler` must have to be reused now (undefined: no oracle). */
 export function oracleProofKey(handler: string, lemmas: readonly string[] = CHECKED_LEMMAS, version?: string): string | undefined {
-  const oracle = baseOf(handler).oracle;
-  return oracle && proofKey(oracle, lemmas, version);
+  const base = baseOf(handler);
+  const oracle = base.oracle;
+  if (!oracle) return undefined;
+  return version === undefined ? keyOf({ ...base, oracle }, lemmas) : proofKey(oracle, lemmas, version);
 }
 
 /** Forgets the memoised oracle proofs (benchmarks use it to time cold checks). */

@@ -29,11 +29,13 @@ import type { LemmaInput } from './lemmas.ts';
 import { stepTerms } from './same-step.ts';
 import type { ObligationResult } from './verdict.ts';
 
-/** A proof: the results of the declarative checks of one step (all proved). */
+/**
+ * A proof that every check under `key` (each lemma of its set, each spec
+ * invariant) is proved: only all-proved results are kept, so the key is
+ * all there is to store.
+ */
 export interface StoredProof {
   readonly key: string;
-  /** As `checkDeclarative` reports them: the lemmas, then the invariants ("inv: <name>"). */
-  readonly results: readonly ObligationResult[];
   /** How long the proof took when it was made. */
   readonly ms: number;
 }
@@ -49,6 +51,8 @@ export interface ProofFile {
 export const STORED_PROOFS: ProofFile = stored as ProofFile;
 
 const statements = new Map<string, string>();
+// Term digests, shared: the statements of different handlers are mostly the same terms.
+const termDigests = new Map<number, string>();
 
 function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void {
   for (const f of facts) {
@@ -64,7 +68,7 @@ export function statementDigest(handler: string, lemmas: readonly string[]): str
   if (hit) return hit;
   const s = freshState('stmt.new.');
   const old = freshState('stmt.old.');
-  const d = new Digest();
+  const d = new Digest(termDigests);
   addFacts(d, 'inv.post', specInvariants(s));
   addFacts(d, 'inv.pre', specInvariants(old));
   const seen = new Set<string>();
@@ -86,7 +90,7 @@ export function statementDigest(handler: string, lemmas: readonly string[]): str
 
 /** The key of a proof of `step` with `lemmas`, by `version` (default: this verifier). */
 export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = VERIFIER_VERSION): string {
-  const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas));
+  const d = new Digest(termDigests).add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas));
   for (const { name, term } of stepTerms(step)) d.add(`step.${name}`, term);
   return d.value();
 }
@@ -109,7 +113,7 @@ export function proofFor(handler: string, key: string, prove: () => Promise<read
   let hit = memo.get(key);
   if (!hit) {
     const started = Date.now();
-    hit = prove().then((results) => (results.every((r) => r.status === 'proved') ? { key, results, ms: Date.now() - started } : undefined));
+    hit = prove().then((results) => (results.every((r) => r.status === 'proved') ? { key, ms: Date.now() - started } : undefined));
     memo.set(key, hit);
     hit.then(
       (p) => p || memo.delete(key),

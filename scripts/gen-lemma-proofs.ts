@@ -37,7 +37,7 @@ function save(entries: Record<string, StoredProof>): number {
   const merged: Record<string, StoredProof> = {};
   for (const h of handlers) {
     const e = entries[h] ?? disk?.entries[h];
-    if (e && e.key === oracleProofKey(h)) merged[h] = e;
+    if (e && e.key === oracleProofKey(h)) merged[h] = { key: e.key, ms: e.ms };
   }
   const file: ProofFile = { format: 1, verifier: VERIFIER_VERSION, entries: merged };
   const tmp = `${FILE}.${process.pid}.tmp`;

@@ -31,16 +31,26 @@ export function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
   return out;
 }
 
-/** The step as terms: its condition, then each field map read at fresh probe indices (`step.probe.*`). */
-export function stepTerms(step: Pick<LemmaInput, 'cond' | 'post'>): { name: string; term: Term }[] {
+/**
+ * The step as terms: its condition, then each field map read at probe
+ * indices named `<prefix><field>.<i>`. The probes must be fresh for the step
+ * (a spec can name its own constants with `z3.BitVec`, so a name it could
+ * guess is not fresh for an untrusted spec).
+ */
+export function stepTerms(step: Pick<LemmaInput, 'cond' | 'post'>, prefix = 'step.probe.'): { name: string; term: Term }[] {
   return [
     { name: 'cond', term: step.cond },
     ...fieldMaps(step.post).map(({ path, map }) => ({
       name: path,
-      term: map.apply(map.domain.map((sort, i) => variable(`step.probe.${path}.${i}`, sort))),
+      term: map.apply(map.domain.map((sort, i) => variable(`${prefix}${path}.${i}`, sort))),
     })),
   ];
 }
+
+// Probe names no spec can know in advance: a spec that named a constant like
+// a probe could agree with the oracle at the probe only and differ elsewhere.
+const NONCE = `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const PROBE = `same.${NONCE}.`;
 
 export type SameStep =
   /** Term for term the same: no query. */
@@ -56,8 +66,8 @@ export type SameStep =
  */
 export async function sameStep(a: LemmaInput, b: LemmaInput, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<SameStep> {
   if (a.pre !== b.pre || a.handler !== b.handler) throw new Error('internal error: steps compared from different pre-states');
-  const ta = stepTerms(a);
-  const tb = stepTerms(b);
+  const ta = stepTerms(a, PROBE);
+  const tb = stepTerms(b, PROBE);
   const differing = ta.flatMap((x, i) => (x.term === tb[i].term ? [] : [{ name: x.name, a: x.term, b: tb[i].term }]));
   if (differing.length === 0) return { verdict: 'identical' };
   const fields = differing.map((d) => d.name);

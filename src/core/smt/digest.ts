@@ -21,12 +21,22 @@ function hash(s: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** Digests of terms and of any other strings, folded into one. */
+// Two things in a term depend on the process's history, not on what the term
+// says: `fresh()` names a constant `<prefix>!<n>` with a process-wide counter,
+// and the smart constructors order the arguments of commutative operators by
+// term id. A digest ignores both: fresh constants are named by their prefix,
+// and commutative arguments are taken as a sorted multiset.
+const FRESH = /^(.*)!\d+$/;
+const COMMUTATIVE = new Set(['and', 'or', 'eq', 'distinct', 'add', 'mul', 'bvand', 'bvor', 'bvxor']);
+
+/**
+ * Digests of terms and of any other strings, folded into one: the same in
+ * every process for terms built the same way (up to the order of commutative
+ * arguments and the identity of fresh constants with the same prefix).
+ */
 export class Digest {
   private readonly parts: string[] = [];
-
-  /** `memo` (term id -> digest) may be shared by digests built from the same terms. */
-  constructor(private readonly memo: Map<number, string> = new Map()) {}
+  private readonly memo = new Map<number, string>();
 
   /** The digest of one term (memoised per term). */
   of(t: Term): string {
@@ -50,11 +60,13 @@ export class Digest {
         u.op,
         u.sort,
         u.value === undefined ? '' : String(u.value),
-        u.name ?? '',
+        u.name === undefined ? '' : u.name.replace(FRESH, '$1!'),
         u.decl ? `${u.decl.name}/${u.decl.domain.join(',')}/${u.decl.range}` : '',
         u.params?.join(',') ?? '',
       ].join('|');
-      this.memo.set(u.id, hash(`${head}(${u.args.map((a) => this.memo.get(a.id)).join(',')})`));
+      const args = u.args.map((a) => this.memo.get(a.id)!);
+      if (COMMUTATIVE.has(u.op)) args.sort();
+      this.memo.set(u.id, hash(`${head}(${args.join(',')})`));
     }
     return this.memo.get(t.id)!;
   }

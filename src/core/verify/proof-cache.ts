@@ -51,8 +51,6 @@ export interface ProofFile {
 export const STORED_PROOFS: ProofFile = stored as ProofFile;
 
 const statements = new Map<string, string>();
-// Term digests, shared: the statements of different handlers are mostly the same terms.
-const termDigests = new Map<number, string>();
 
 function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void {
   for (const f of facts) {
@@ -68,7 +66,7 @@ export function statementDigest(handler: string, lemmas: readonly string[]): str
   if (hit) return hit;
   const s = freshState('stmt.new.');
   const old = freshState('stmt.old.');
-  const d = new Digest(termDigests);
+  const d = new Digest();
   addFacts(d, 'inv.post', specInvariants(s));
   addFacts(d, 'inv.pre', specInvariants(old));
   const seen = new Set<string>();
@@ -90,7 +88,7 @@ export function statementDigest(handler: string, lemmas: readonly string[]): str
 
 /** The key of a proof of `step` with `lemmas`, by `version` (default: this verifier). */
 export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = VERIFIER_VERSION): string {
-  const d = new Digest(termDigests).add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas));
+  const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas));
   for (const { name, term } of stepTerms(step)) d.add(`step.${name}`, term);
   return d.value();
 }

@@ -2,7 +2,10 @@
  * Golden lemma cases: test/cases/lemma/<handler>/<name>.py are specs with a
  * deliberate ghost mistake. The header says which lemma the mistake breaks
  * (`# expect-lemma-fail: <lemma>`); that lemma, and the lemmas that include
- * it, must fail, and every other lemma must still be proved.
+ * it, must fail, and every other lemma must still be proved. Each case passes
+ * refinement and differs from the oracle only in ghost state, so each also
+ * shows that the strict check's fast path (reusing the oracle's proof for the
+ * oracle's step) does not take it: the check goes through `checkDeclarative`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { resolveUses } from '../../src/core/kernel/content.ts';
 import { CHECKED_LEMMAS, LEMMAS, findLemma } from '../../src/core/kernel/lemmas/index.ts';
-import { checkLemmas } from '../../src/core/verify/lemmas.ts';
-import { stepOf } from './oracle.ts';
+import { checkDeclarative } from '../../src/core/verify/declarative.ts';
 
 const ROOT = join(import.meta.dirname, '../cases/lemma');
 const T = 900_000;
@@ -55,10 +57,14 @@ describe('lemma cases fail exactly the named lemma', () => {
   for (const c of cases()) {
     it(`${c.handler}/${c.file} fails ${c.lemma}`, async () => {
       const only = findLemma(c.lemma)!.reportOnly ? [...CHECKED_LEMMAS, c.lemma] : [...CHECKED_LEMMAS];
-      const r = await checkLemmas(stepOf(resolveUses(c.text), c.handler), await nodeEngine(), { only, timeoutMs: 120_000 });
-      const failed = r.lemmas.filter((l) => l.status === 'failed').map((l) => l.name).sort();
+      const r = await checkDeclarative(c.handler, resolveUses(c.text), await nodeEngine(), { only, timeoutMs: 120_000 });
+      if (r.status === 'spec-error') throw new Error(r.error.message);
+      expect(r.reused).toBeUndefined();
+      expect(r.status).toBe('failed');
+      const lemmas = r.results.filter((l) => !l.name.startsWith('inv: '));
+      const failed = lemmas.filter((l) => l.status === 'failed').map((l) => l.name).sort();
       expect(failed).toEqual(expectedFailures(c));
-      const undecided = r.lemmas.filter((l) => l.status === 'timeout' || l.status === 'unknown');
+      const undecided = lemmas.filter((l) => l.status === 'timeout' || l.status === 'unknown');
       expect(undecided).toEqual([]);
     }, T);
   }

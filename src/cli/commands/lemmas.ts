@@ -1,7 +1,8 @@
 /**
- * `osvlab lemmas <handler> [--spec FILE | --oracle] [--only a,b] [--timeout MS] [--json]`:
+ * `osvlab lemmas <handler> [--spec FILE | --oracle] [--only a,b] [--full] [--timeout MS] [--json]`:
  * the declarative checks of a handler's spec: each lemma and each spec
- * invariant preserved, with its verdict. Exit 0 all proved, 1 some failed,
+ * invariant preserved, with its verdict. A spec whose step is the oracle's
+ * reuses the oracle's proof unless --full is given (docs/lemmas.md). Exit 0 all proved, 1 some failed,
  * 2 spec error, 3 timeout/unknown, 4 usage error.
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
@@ -13,7 +14,7 @@ import { SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['spec', 'only', 'timeout'], flags: ['oracle', 'json'] });
+  const args = parseArgs(argv, { values: ['spec', 'only', 'timeout'], flags: ['oracle', 'json', 'full'] });
   const [name, ...extra] = args.positionals;
   if (!name) throw new UsageError('which handler? e.g. osvlab lemmas sys_alloc_pt --oracle');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -24,12 +25,12 @@ export async function run(argv: string[]): Promise<number> {
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
   const engine = await nodeEngine();
-  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: intOption(args, 'timeout', 20000), only });
+  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: intOption(args, 'timeout', 20000), only, reuse: !args.flags.has('full') });
   if (args.flags.has('json')) {
     const out =
       r.status === 'spec-error'
         ? { handler: h.name, status: r.status, error: { code: r.error.code, message: r.error.message, line: r.error.span.line, column: r.error.span.column } }
-        : { handler: h.name, status: r.status, lemmas: r.results, ms: r.ms };
+        : { handler: h.name, status: r.status, lemmas: r.results, ms: r.ms, ...(r.reused ? { reused: r.reused } : {}) };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } else if (r.status === 'spec-error') {
     process.stdout.write(`${path ?? h.name}:${r.error.span.line}:${r.error.span.column}: error ${r.error.code}: ${r.error.message}\n${codeFrame(spec, r.error.span)}\n`);
@@ -37,7 +38,8 @@ export async function run(argv: string[]): Promise<number> {
     for (const x of r.results) {
       process.stdout.write(`${x.status === 'proved' ? 'ok  ' : x.status.toUpperCase().padEnd(4)} ${x.name.padEnd(44)} ${String(x.ms ?? '').padStart(6)} ms${x.reason ? `  (${x.reason})` : ''}\n`);
     }
-    process.stdout.write(`${h.name}: declarative checks ${r.status} (${r.ms} ms)\n`);
+    const via = r.reused ? `; the oracle's step (${r.reused.same}), its ${r.reused.proof === 'stored' ? 'committed' : 'memoised'} proof reused` : '';
+    process.stdout.write(`${h.name}: declarative checks ${r.status} (${r.ms} ms${via})\n`);
   }
   return { proved: 0, failed: 1, 'spec-error': 2, timeout: 3, unknown: 3 }[r.status];
 }

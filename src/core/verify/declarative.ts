@@ -2,51 +2,153 @@
  * The front door of the declarative checks: run a spec on a fresh symbolic
  * state and check that it preserves the spec invariants and every lemma
  * (kernel/lemmas, verify/lemmas.ts). No C is involved.
+ *
+ * The fast path (docs/lemmas.md, "Reusing the oracle's proof"): if the spec's
+ * step is the oracle's step (term for term, or by one query under the spec
+ * invariants, same-step.ts), the oracle's proof is the spec's proof: it is
+ * taken from tasks/hv6/lemma-proofs.json or the process's memo, or made once
+ * and memoised. Any other step gets the full check.
  */
+import { oracleSpec } from '../kernel/content.ts';
 import { findHandler } from '../kernel/handlers.ts';
-import { freshState } from '../kernel/state.ts';
+import { CHECKED_LEMMAS } from '../kernel/lemmas/index.ts';
+import { specInvariants } from '../kernel/spec-invariants.ts';
+import { type AbstractState, freshState } from '../kernel/state.ts';
 import type { SmtEngine } from '../smt/solver.ts';
-import { variable } from '../smt/term.ts';
+import { type Term, variable } from '../smt/term.ts';
 import { runSpec } from '../spec/index.ts';
 import type { Diagnostic } from '../span.ts';
-import { type LemmaResult, checkLemmas } from './lemmas.ts';
+import { type LemmaInput, type LemmaResult, checkLemmas } from './lemmas.ts';
+import { type Outcome, worst } from './outcome.ts';
+import { STORED_PROOFS, type StoredProof, clearProofMemo, proofFor, proofKey, storedProof } from './proof-cache.ts';
+import { type SameStep, sameStep } from './same-step.ts';
 import type { ObligationResult } from './verdict.ts';
+
+/** How a result was reached without checking the spec's own step. */
+export interface Reused {
+  /** How the step was shown to be the oracle's. */
+  readonly same: 'identical' | 'equivalent';
+  /** Where the oracle's proof came from: the committed file, or this process (made now or earlier). */
+  readonly proof: 'stored' | 'process';
+}
 
 export type DeclarativeResult =
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
   | {
-      readonly status: 'proved' | 'failed' | 'timeout' | 'unknown';
+      readonly status: Outcome;
       /** One entry per lemma, then one per spec invariant ("inv: <name>"). */
       readonly results: readonly ObligationResult[];
       readonly ms: number;
+      /** Set when the oracle's proof was reused (then no result has its own ms). */
+      readonly reused?: Reused;
     };
+
+export interface DeclarativeOptions {
+  readonly timeoutMs?: number;
+  readonly only?: readonly string[];
+  /** Reuse the oracle's proof when the step is the oracle's (default true). */
+  readonly reuse?: boolean;
+}
+
+/** Budget of the one query comparing a step with the oracle's: past it, the full check decides. */
+const SAME_STEP_MS = 5000;
 
 function asObligation(r: LemmaResult, prefix = ''): ObligationResult {
   return { name: `${prefix}${r.name}`, status: r.status, ms: r.ms, ...(r.failedParts?.length ? { reason: r.failedParts.join(', ') } : {}) };
 }
 
+/** The full check of one step, as obligation results. */
+async function fullCheck(step: LemmaInput, engine: SmtEngine, opts: DeclarativeOptions): Promise<ObligationResult[]> {
+  const report = await checkLemmas(step, engine, { timeoutMs: opts.timeoutMs, only: opts.only });
+  return [...report.lemmas.map((r) => asObligation(r)), ...report.invariants.map((r) => asObligation(r, 'inv: '))];
+}
+
+/** One handler's start: the pre-state and arguments, and the oracle's step from them. */
+interface Base {
+  readonly pre: AbstractState;
+  readonly args: Term[];
+  readonly oracle?: LemmaInput;
+  /** Lemma set -> the key of the oracle's proof. */
+  readonly keys: Map<string, string>;
+}
+
+function keyOf(base: Base & { oracle: LemmaInput }, lemmas: readonly string[]): string {
+  const k = lemmas.join(',');
+  let key = base.keys.get(k);
+  if (key === undefined) base.keys.set(k, (key = proofKey(base.oracle, lemmas)));
+  return key;
+}
+
+const bases = new Map<string, Base>();
+
+function baseOf(handler: string): Base {
+  const text = oracleSpec(handler);
+  const memoKey = `${handler}\0${text ?? ''}`;
+  const hit = bases.get(memoKey);
+  if (hit) return hit;
+  const h = findHandler(handler)!;
+  const pre = freshState('decl.');
+  const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
+  const run = text === undefined ? undefined : runSpec(text, h.name, pre, args, { force: 'all' });
+  const base: Base = { pre, args, keys: new Map(), ...(run?.ok ? { oracle: { pre, cond: run.cond, post: run.post, handler: h.name } } : {}) };
+  bases.set(memoKey, base);
+  return base;
+}
+
 /** Checks the spec's step for `handler` against the spec invariants and lemmas. */
-export async function checkDeclarative(
-  handler: string,
-  spec: string,
-  engine: SmtEngine,
-  opts: { readonly timeoutMs?: number; readonly only?: readonly string[] } = {},
-): Promise<DeclarativeResult> {
+export async function checkDeclarative(handler: string, spec: string, engine: SmtEngine, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
   const started = Date.now();
   const h = findHandler(handler);
   if (!h) throw new Error(`unknown handler '${handler}'`);
-  const pre = freshState('decl.');
-  const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
-  const run = runSpec(spec, h.name, pre, args, { force: 'all' });
+  const base = baseOf(h.name);
+  const run = runSpec(spec, h.name, base.pre, base.args, { force: 'all' });
   if (!run.ok) return { status: 'spec-error', error: run.error };
-  const report = await checkLemmas({ pre, cond: run.cond, post: run.post, handler: h.name }, engine, { timeoutMs: opts.timeoutMs, only: opts.only });
-  const results = [...report.lemmas.map((r) => asObligation(r)), ...report.invariants.map((r) => asObligation(r, 'inv: '))];
-  const status = results.some((r) => r.status === 'failed')
-    ? 'failed'
-    : results.some((r) => r.status === 'timeout')
-      ? 'timeout'
-      : results.some((r) => r.status === 'unknown')
-        ? 'unknown'
-        : 'proved';
-  return { status, results, ms: Date.now() - started };
+  const step: LemmaInput = { pre: base.pre, cond: run.cond, post: run.post, handler: h.name };
+  const oracle = base.oracle;
+  if (opts.reuse !== false && oracle) {
+    const same: SameStep = await sameStep(step, oracle, engine, { timeoutMs: Math.min(opts.timeoutMs ?? SAME_STEP_MS, SAME_STEP_MS) });
+    if (same.verdict !== 'different') {
+      const key = keyOf({ ...base, oracle }, opts.only ?? CHECKED_LEMMAS);
+      const proof = await proofFor(h.name, key, () => fullCheck(oracle, engine, opts));
+      if (proof) {
+        // Every lemma of the set and every invariant, proved (as the full check names them).
+        const results: ObligationResult[] = [
+          ...(opts.only ?? CHECKED_LEMMAS).map((name) => ({ name, status: 'proved' as const })),
+          ...specInvariants(base.pre).map((f) => ({ name: `inv: ${f.name}`, status: 'proved' as const })),
+        ];
+        const reused: Reused = { same: same.verdict, proof: proof === storedProof(h.name, key, STORED_PROOFS) ? 'stored' : 'process' };
+        return { status: worst(results.map((r) => r.status)), results, ms: Date.now() - started, reused };
+      }
+    }
+  }
+  const results = await fullCheck(step, engine, opts);
+  return { status: worst(results.map((r) => r.status)), results, ms: Date.now() - started };
+}
+
+/**
+ * Makes the proof of `handler`'s oracle with the default lemma set (the full
+ * check, nothing reused), with its key: an entry of tasks/hv6/lemma-proofs.json.
+ * Undefined when there is no oracle or something is not proved.
+ */
+export async function proveOracle(handler: string, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<{ proof?: StoredProof; results: readonly ObligationResult[] } | undefined> {
+  const oracle = baseOf(handler).oracle;
+  if (!oracle) return undefined;
+  const started = Date.now();
+  const results = await fullCheck(oracle, engine, opts);
+  const ms = Date.now() - started;
+  const key = oracleProofKey(handler)!;
+  return results.every((r) => r.status === 'proved') ? { proof: { key, ms }, results } : { results };
+}
+
+/** The key the oracle proof of `handler` must have to be reused now (undefined: no oracle). */
+export function oracleProofKey(handler: string, lemmas: readonly string[] = CHECKED_LEMMAS, version?: string): string | undefined {
+  const base = baseOf(handler);
+  const oracle = base.oracle;
+  if (!oracle) return undefined;
+  return version === undefined ? keyOf({ ...base, oracle }, lemmas) : proofKey(oracle, lemmas, version);
+}
+
+/** Forgets the memoised oracle proofs (benchmarks use it to time cold checks). */
+export function clearDeclarativeCaches(): void {
+  clearProofMemo();
 }

@@ -15,6 +15,7 @@ import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { preferWellFormed } from './counterexample-wellformed.ts';
 import { checkDeclarative } from './declarative.ts';
+import { worst } from './outcome.ts';
 import { type Obligation, type ProofOutcome, prove } from './prove.ts';
 import {
   type RefinementStep,
@@ -151,10 +152,8 @@ export function runImplementation(program: CProgram, h: HandlerInfo): ImplRun {
 }
 
 function summarize(results: readonly ObligationResult[]): Verdict['status'] {
-  if (results.some((r) => r.status === 'failed')) return 'refuted';
-  if (results.some((r) => r.status === 'timeout')) return 'timeout';
-  if (results.some((r) => r.status === 'unknown')) return 'unknown';
-  return 'verified';
+  const w = worst(results.map((r) => r.status));
+  return w === 'failed' ? 'refuted' : w === 'proved' ? 'verified' : w;
 }
 
 /**

@@ -33,15 +33,14 @@ import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
+import { type Outcome, undecided, worst } from './outcome.ts';
 import { type Quantified, type Trigger, applications } from './quantified.ts';
 import type { ObligationResult } from './verdict.ts';
-
-export type CheckStatus = 'proved' | 'failed' | 'timeout' | 'unknown';
 
 /** How one lemma (or invariant, or corollary) fared. */
 export interface LemmaResult {
   readonly name: string;
-  readonly status: CheckStatus;
+  readonly status: Outcome;
   /** Wall time of its queries, instantiation included. */
   readonly ms: number;
   /** The facts a counterexample falsifies (failed only). */
@@ -178,10 +177,6 @@ interface FactsOutcome {
   readonly queries: number;
 }
 
-function undecided(reason: string): 'timeout' | 'unknown' {
-  return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
-}
-
 /**
  * The ground terms a spec step writes with: each field of `post` is read at
  * fresh probe indices, and the applications in the result that do not
@@ -268,13 +263,11 @@ async function proveFacts(
   return { results, ms: Date.now() - started, queries };
 }
 
-/** Folds per-fact results into one entry: failed beats timeout beats unknown beats proved. */
+/** Folds per-fact results into one entry (the worst outcome, outcome.ts), naming the failed facts. */
 function summarise(name: string, results: readonly ObligationResult[], ms: number): LemmaResult {
+  const status = worst(results.map((r) => r.status));
   const failed = results.filter((r) => r.status === 'failed').map((r) => r.name);
-  if (failed.length > 0) return { name, status: 'failed', ms, failedParts: failed };
-  if (results.some((r) => r.status === 'timeout')) return { name, status: 'timeout', ms };
-  if (results.some((r) => r.status === 'unknown')) return { name, status: 'unknown', ms };
-  return { name, status: 'proved', ms };
+  return status === 'failed' ? { name, status, ms, failedParts: failed } : { name, status, ms };
 }
 
 function selectLemmas(only?: readonly string[]): Lemma[] {

@@ -10,6 +10,7 @@ import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
+import { undecided } from './outcome.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export interface Obligation {
@@ -76,10 +77,6 @@ function queryLimit(timeoutMs: number | undefined, deadline: number | undefined)
   const left = deadline - Date.now();
   if (left < 1) return 'spent';
   return timeoutMs && timeoutMs > 0 ? Math.min(timeoutMs, left) : left;
-}
-
-function undecided(reason: string): 'timeout' | 'unknown' {
-  return /timeout|canceled|interrupted/i.test(reason) ? 'timeout' : 'unknown';
 }
 
 export async function prove(obligations: readonly Obligation[], engine: SmtEngine, opts: ProveOptions): Promise<ProofOutcome> {

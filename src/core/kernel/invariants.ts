@@ -5,7 +5,7 @@
  */
 import * as o from '../smt/ops.ts';
 import { type Term, bvConst } from '../smt/term.ts';
-import type { Quantified, Trigger } from '../verify/quantified.ts';
+import type { Quantified, Trigger } from '../smt/quantified.ts';
 import { ENUMS, NFILE, NOFILE, NPROC } from './constants.ts';
 import { type CMemory, isPidValid, isPnValid } from './equiv.ts';
 

@@ -5,7 +5,7 @@
  */
 import * as o from '../smt/ops.ts';
 import type { Term } from '../smt/term.ts';
-import type { Quantified } from '../verify/quantified.ts';
+import type { Quantified } from '../smt/quantified.ts';
 import { NDMAPAGE, NPAGES, NPCIDEV, PCI_START } from './constants.ts';
 import {
   D,

@@ -151,7 +151,7 @@ export function runImplementation(program: CProgram, h: HandlerInfo): ImplRun {
   return run;
 }
 
-function summarize(results: readonly ObligationResult[]): Verdict['status'] {
+function verdictStatus(results: readonly ObligationResult[]): Verdict['status'] {
   const w = worst(results.map((r) => r.status));
   return w === 'failed' ? 'refuted' : w === 'proved' ? 'verified' : w;
 }
@@ -189,7 +189,7 @@ function withDeclarative(v: Exclude<TimedVerdict, { status: 'spec-error' }>, ext
   const failedExtra = extra.filter((r) => r.status === 'failed').map((r) => r.name);
   if (v.status === 'refuted') return { ...v, failed: [...v.failed, ...failedExtra], obligations, ms };
   if (failedExtra.length) return { status: 'refuted', failed: failedExtra, obligations, ms };
-  const status = summarize(obligations);
+  const status = verdictStatus(obligations);
   if (status === 'verified' || status === 'timeout') return { status, obligations, ms };
   return { status: 'unknown', reason: obligations.find((r) => r.reason && r.status === 'unknown')?.reason ?? 'the solver could not decide some checks', obligations, ms };
 }
@@ -241,7 +241,7 @@ async function proveSpec(
   const implSide = await implProof;
 
   const obligations = [...specSide.results, ...implSide.results];
-  const status = summarize(obligations);
+  const status = verdictStatus(obligations);
   const ms = Date.now() - started;
   if (status !== 'refuted') {
     specSide.refutation?.model.dispose();

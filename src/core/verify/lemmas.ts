@@ -264,7 +264,7 @@ async function proveFacts(
 }
 
 /** Folds per-fact results into one entry (the worst outcome, outcome.ts), naming the failed facts. */
-function summarise(name: string, results: readonly ObligationResult[], ms: number): LemmaResult {
+function lemmaResult(name: string, results: readonly ObligationResult[], ms: number): LemmaResult {
   const status = worst(results.map((r) => r.status));
   const failed = results.filter((r) => r.status === 'failed').map((r) => r.name);
   return status === 'failed' ? { name, status, ms, failedParts: failed } : { name, status, ms };
@@ -338,7 +338,7 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
     const rest = goals.filter((g) => !settled.has(g.name));
     const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched);
     rest.forEach((g, i) => settled.set(g.name, out.results[i]));
-    results.push(summarise(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started));
+    results.push(lemmaResult(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started));
     if (retry.length > 0) {
       const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts, touched);
       retry.forEach((f, i) => retried.set(f.name, retried.get(f.name)! + (again.results[i].ms ?? 0)));
@@ -370,7 +370,7 @@ export function proveFrom(
 ): Promise<LemmaResult> {
   return engine.exclusive(async () => {
     const r = await proveFacts(goals.filter((f) => !isDerived(f)), assumed, name, engine, opts);
-    return summarise(name, r.results, r.ms);
+    return lemmaResult(name, r.results, r.ms);
   });
 }
 
@@ -387,7 +387,7 @@ export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number }
         const s = freshState(`cor.${c.name}.`);
         const assumed = [...specInvariants(s), ...findLemma(c.lemma)!.facts(s, s)];
         const r = await proveFacts(c.facts(s), assumed, c.name, engine, opts);
-        out.push(summarise(c.name, r.results, r.ms));
+        out.push(lemmaResult(c.name, r.results, r.ms));
       }
       return out;
     });
@@ -415,7 +415,7 @@ export function checkInitial(engine: SmtEngine, opts: { timeoutMs?: number } = {
       const out: LemmaResult[] = [];
       for (const [name, facts] of groups) {
         const r = await proveFacts(facts, [], `init.${name}`, engine, opts);
-        out.push(summarise(name, r.results, r.ms));
+        out.push(lemmaResult(name, r.results, r.ms));
       }
       return out;
     });

@@ -8,26 +8,10 @@
  * stays sound; a missing instance can only produce a spurious counterexample,
  * which the counterexample replay checks for.
  */
-import { type Sort, type Term, variable } from '../smt/term.ts';
+import type { Quantified } from '../smt/quantified.ts';
+import { type Term, variable } from '../smt/term.ts';
 
-/** `forall vars. body(vars)`, with the patterns that trigger instantiation. */
-export interface Quantified {
-  readonly name: string;
-  /** One-line English gloss. */
-  readonly gloss: string;
-  readonly vars: readonly Sort[];
-  /**
-   * Each trigger names an uninterpreted function and, for each variable, the
-   * argument position of that function it is read from.
-   */
-  readonly triggers: readonly Trigger[];
-  readonly body: (xs: readonly Term[]) => Term;
-}
-
-export interface Trigger {
-  readonly fn: string;
-  readonly positions: readonly number[];
-}
+export type { Quantified, Trigger } from '../smt/quantified.ts';
 
 /** All `app` sub-terms of `roots`, grouped by function name. */
 export function applications(roots: readonly Term[], into = new Map<string, Term[]>(), seen = new Set<number>()): Map<string, Term[]> {

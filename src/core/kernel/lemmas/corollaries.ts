@@ -4,7 +4,7 @@
  * state, and must also hold in some initial state.
  */
 import * as o from '../../smt/ops.ts';
-import type { Quantified } from '../../verify/quantified.ts';
+import type { Quantified } from '../../smt/quantified.ts';
 import type { AbstractState } from '../state.ts';
 import { D, PT, fact, isPidValid, isPnValid, isStatusLive, isVaValid, pageWalk, rd, u64 } from './helpers.ts';
 

@@ -6,7 +6,7 @@
  */
 import * as o from '../../smt/ops.ts';
 import type { Term } from '../../smt/term.ts';
-import type { Quantified } from '../../verify/quantified.ts';
+import type { Quantified } from '../../smt/quantified.ts';
 import { ENUMS, NDMAPAGE, NOFILE, NPAGE, NPROC, NINTREMAP } from '../constants.ts';
 import type { AbstractState } from '../state.ts';
 import {

@@ -12,7 +12,7 @@
 import type { MapFn } from '../../smt/fn.ts';
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst, variable } from '../../smt/term.ts';
-import type { Quantified, Trigger } from '../../verify/quantified.ts';
+import type { Quantified, Trigger } from '../../smt/quantified.ts';
 import { ENUMS, PCI_START, PGTYPE, PTE } from '../constants.ts';
 import { STRUCTS } from '../schema.ts';
 import { type AbstractState, type FieldValue, type Refcnt2Value, type RefcntValue, countOf, isRefcnt } from '../state.ts';

@@ -5,7 +5,7 @@
  * and proves it on the post-state; the corollaries follow from a lemma in any
  * state.
  */
-import type { Quantified } from '../../verify/quantified.ts';
+import type { Quantified } from '../../smt/quantified.ts';
 import { findHandler } from '../handlers.ts';
 import type { AbstractState } from '../state.ts';
 import { iommuPgwalk, pgwalk } from './corollaries.ts';

@@ -8,7 +8,7 @@
  */
 import * as o from '../../smt/ops.ts';
 import type { Term } from '../../smt/term.ts';
-import type { Quantified } from '../../verify/quantified.ts';
+import type { Quantified } from '../../smt/quantified.ts';
 import { NDMAPAGE, NPAGES, NPCIPAGE, PGTYPE, PTE } from '../constants.ts';
 import type { AbstractState } from '../state.ts';
 import { nrDevsRefcnt, nrPagesRefcnt } from './counts.ts';

@@ -15,7 +15,7 @@
  */
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst } from '../../smt/term.ts';
-import type { Quantified, Trigger } from '../../verify/quantified.ts';
+import type { Quantified, Trigger } from '../../smt/quantified.ts';
 import type { AbstractState } from '../state.ts';
 import { type Domain, type Fact, type PairTrigger, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
 

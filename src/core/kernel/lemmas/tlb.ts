@@ -7,7 +7,7 @@
  */
 import * as o from '../../smt/ops.ts';
 import type { Term } from '../../smt/term.ts';
-import type { Quantified } from '../../verify/quantified.ts';
+import type { Quantified } from '../../smt/quantified.ts';
 import type { AbstractState } from '../state.ts';
 import { D, fact, isIommuPageTableType, isPageTableType, isPnValid, onPnIdx, rd, u64 } from './helpers.ts';
 

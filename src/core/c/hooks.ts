@@ -14,7 +14,7 @@ import {
 } from './memory.ts';
 import { printExpr } from './print.ts';
 import { type CType, sameType, sizeOf, typeName, truthOf } from './types.ts';
-import type { SafetyKind } from './symex.ts';
+import type { SafetyKind } from './safety.ts';
 
 /** A value: an integer term, or a pointer. */
 export type Val = Term | Ptr;

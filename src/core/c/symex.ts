@@ -31,6 +31,8 @@ import {
   notLvalue, nowhere, stringDeref, recursion, stepLimit, structValue, termTooLarge, tooManyPaths, unknownFunction, withDetail,
 } from './errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from './hooks.ts';
+import type { SafetyCondition, SafetyKind } from './safety.ts';
+export type { SafetyCondition, SafetyKind } from './safety.ts';
 import {
   DEFAULT_MAX_STEPS, MAX_CALL_DEPTH, MAX_EXEC_DEPTH, MAX_PATHS, MAX_TERM_DEPTH, mapDepth, termDepth,
 } from './limits.ts';
@@ -44,17 +46,6 @@ import {
   type CType, type IntType, boolToInt, convertInt, eqTerm, findMember, promote, resizeTerm, sizeOf, truthOf, typeName,
   usualArithmetic,
 } from './types.ts';
-
-export type SafetyKind = 'assert' | 'panic' | 'bounds' | 'div-zero' | 'shift';
-
-/** A condition the implementation must satisfy; `ok` is (path condition => check). */
-export interface SafetyCondition {
-  readonly kind: SafetyKind;
-  readonly ok: Term;
-  readonly span: CSpan;
-  readonly file: string;
-  readonly message: string;
-}
 
 export interface ExecOptions {
   /** Statement and expression evaluations before giving up (default 200,000, limits.ts). */

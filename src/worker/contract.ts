@@ -7,6 +7,7 @@
 import type { Diagnostic } from '../core/span.ts';
 import type { GradeResult } from '../core/bench/grade-types.ts';
 import type { Task } from '../core/bench/task.ts';
+import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
 
 export interface GradeOptions {
@@ -17,17 +18,14 @@ export interface GradeOptions {
   readonly strict?: boolean;
 }
 
-/** What the page asks the verifier to prove (mirrors `core/verify` `verify()`). */
-export interface VerifyRequest {
-  readonly handler: string;
-  readonly spec: string;
+/**
+ * What the page asks the verifier to prove: the core's request (handler,
+ * spec, implementation source, budget, strict), where the implementation may
+ * also be named by task variant; the worker turns the variant into its source.
+ */
+export interface PageVerifyRequest extends VerifyRequest {
   /** Task id of the implementation variant ("sys_dup-v3"); absent = the correct kernel. */
   readonly variant?: string;
-  /** C source that replaces handler definitions, for ad-hoc implementations. */
-  readonly implSource?: string;
-  readonly timeoutMs?: number;
-  /** Also run the declarative checks (invariants, lemmas). */
-  readonly strict?: boolean;
 }
 
 /** One entry of the dialect's catalog, for completion and hover. */
@@ -62,7 +60,7 @@ export interface VerifierApi {
    * exercising cancellation and timeouts. Resolves with Z3's answer.
    */
   stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;
-  verify(req: VerifyRequest): Promise<Verdict>;
+  verify(req: PageVerifyRequest): Promise<Verdict>;
   /**
    * Grades one model answer for one task (core/bench/grade.ts): extraction,
    * refinement against the correct kernel, bug-following, and the variant

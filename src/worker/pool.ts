@@ -10,7 +10,7 @@
  */
 import * as Comlink from 'comlink';
 import type { Verdict } from '../core/verify/verdict.ts';
-import type { ReadyInfo, VerifierApi, VerifyRequest } from './contract.ts';
+import type { ReadyInfo, VerifierApi, PageVerifyRequest } from './contract.ts';
 
 /** Why a request ended without an answer. */
 export class CancelledError extends Error {
@@ -155,7 +155,7 @@ export class VerifierPool {
    * hard stop becomes a `timeout` verdict; supersession and cancellation
    * reject with `CancelledError`.
    */
-  async verify(req: VerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
+  async verify(req: PageVerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
     const limit = req.timeoutMs ?? 30_000;
     try {
       return await this.run<Verdict>((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });

@@ -19,7 +19,7 @@ import type { Diagnostic } from '../core/span.ts';
 import { checkSpec, dialectCatalog } from '../core/spec/index.ts';
 import { loadProgram, verify } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
-import type { CatalogEntry, GradeOptions, ReadyInfo, SelfTestResult, VerifierApi, VerifyRequest } from './contract.ts';
+import type { CatalogEntry, GradeOptions, ReadyInfo, SelfTestResult, VerifierApi, PageVerifyRequest } from './contract.ts';
 import { loadZ3 } from './z3-browser.ts';
 
 let engine: Promise<SmtEngine> | undefined;
@@ -105,7 +105,7 @@ const api: VerifierApi = {
     return r.status;
   },
 
-  async verify(req: VerifyRequest): Promise<Verdict> {
+  async verify(req: PageVerifyRequest): Promise<Verdict> {
     // Only what core/verify takes: the task id is the page's business.
     return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, { engine: await getEngine() });
   },

@@ -71,7 +71,9 @@ export async function run(argv: string[]): Promise<number> {
       now: Date.now(),
     });
   // The split follows the whole file's run: its task order and samples per task.
-  const whole = (await describeRun(parsed.items.map((item) => ({ item })))).run.config;
+  // Every shard records that run (config, task hashes), so merge sees one run.
+  const wholeRun = (await describeRun(parsed.items.map((item) => ({ item })))).run;
+  const whole = wholeRun.config;
   const taskIndex = new Map(whole.tasks.map((t, i) => [t, i]));
   const owned = parsed.items.filter((item) => ownsChain(shard, taskIndex.get(item.task.id)!, item.sample, whole.tasks.length, whole.n));
 
@@ -135,7 +137,7 @@ export async function run(argv: string[]): Promise<number> {
   if (out) {
     try {
       const bundle = await describeRun(results);
-      const run = shard ? { ...bundle.run, shard } : bundle.run;
+      const run = shard ? { ...wholeRun, status: bundle.run.status, createdAt: bundle.run.createdAt, updatedAt: bundle.run.updatedAt, shard } : bundle.run;
       if ((await out.listRuns()).length) {
         // A resumed shard: the run and its prompt exist; add what this session graded.
         for (const a of bundle.attempts) await out.putAttempt(a);

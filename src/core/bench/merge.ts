@@ -46,7 +46,7 @@ function workOf(run: RunRecord): string {
   return canonicalJson({ id: run.id, work, taskHashes: run.taskHashes, verifier: run.provenance.verifier });
 }
 
-const STATUS_ORDER: readonly RunStatus[] = ['failed', 'cancelled', 'running', 'created', 'done'];
+const STATUS_ORDER: readonly RunStatus[] = ['failed', 'cancelled', 'incomplete', 'running', 'created', 'done'];
 
 export function mergeShards(inputs: readonly ShardInput[], options: MergeOptions = {}): MergedRun {
   if (inputs.length === 0) throw new MergeError('MERGE001', 'no shards to merge');

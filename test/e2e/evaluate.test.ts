@@ -115,7 +115,8 @@ describe('evaluate', () => {
     await expect.poll(() => live.locator('tr[data-state="retrying"]').count(), { timeout: 30_000 }).toBe(1);
     const retrying = (await live.locator('tr[data-state="retrying"]').textContent()) ?? '';
     expect(retrying).toMatch(/retry 1 in 1\.0 s after LLM\d+/);
-    await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 60_000 }).toMatch(/Run done/);
+    // The request the model refused for good is unanswered: the run went through every task but is incomplete (resumable).
+    await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 60_000 }).toMatch(/Run incomplete/);
     expect(await live.locator('tr[data-state="graded"]').count()).toBe(1);
     const failed = (await live.locator('tr[data-state="failed"]').textContent()) ?? '';
     expect(failed).toMatch(/LLM\d+: \S/);
@@ -135,10 +136,16 @@ describe('evaluate', () => {
     await configure(page);
     await page.fill('[data-testid="selection"]', 'first:2');
     await page.fill('[data-testid="model"]', `fake-cache-${Date.now()}`);
+    // The previous run's "Run done" stays on screen until the new run starts: wait for this run's own result link.
+    let lastRun: string | null = null;
     const runOnce = async () => {
       await page.click('[data-testid="start-run"]');
-      await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 60_000 }).toMatch(/Run done/);
-      return (await page.locator('[data-testid="run-progress"]').textContent()) ?? '';
+      const progress = page.locator('[data-testid="run-progress"]');
+      await expect
+        .poll(async () => (/Run done/.test((await progress.textContent()) ?? '') ? await progress.locator('a').getAttribute('href') : lastRun), { timeout: 60_000 })
+        .not.toBe(lastRun);
+      lastRun = await progress.locator('a').getAttribute('href');
+      return (await progress.textContent()) ?? '';
     };
     expect(await runOnce()).toContain('tokens 1400/140');
     const sent = fake.requests.length;

@@ -49,7 +49,7 @@ describe('OSVBench results on the Runs page', () => {
     expect(metrics).toMatch(/strict passes\s*1 of 1/);
     const rows = page.locator('[data-testid="attempts"] tbody tr');
     expect(await rows.count()).toBe(3);
-    const outcomes = (await page.locator('[data-testid="attempts"] tbody tr td:nth-child(4)').allTextContents()).sort();
+    const outcomes = (await page.locator('[data-testid="attempts"] tbody tr td:nth-child(4)').allTextContents()).map((t) => t.trim()).sort();
     expect(outcomes).toEqual(['pass', 'syntax', 'syntax']);
     expect(await page.locator('.detail').textContent()).toContain('answers from osvbench_results.json (osvbench)');
     // An imported file has nothing to ask a provider: no Resume.

@@ -13,6 +13,7 @@
  * OSVLAB_FULL_VERIFY=1 to run the full `verify()` on the buggy ones too.
  */
 import { spawnSync } from 'node:child_process';
+import { toolAvailable } from '../artefacts.ts';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,7 +122,7 @@ describe('the task set', () => {
     }
   });
 
-  const HAS_GCC = spawnSync('gcc', ['--version']).status === 0;
+  const HAS_GCC = toolAvailable(spawnSync('gcc', ['--version']).status === 0, 'gcc', 'gcc');
   it.skipIf(!HAS_GCC)('every override compiles with gcc -Wall -Werror', () => {
     const dir = mkdtempSync(join(tmpdir(), 'osvlab-tasks-'));
     const flags = ['-std=gnu11', '-fsyntax-only', '-ffreestanding', '-nostdinc', '-Wall', '-Werror', '-I', join(ROOT, 'tasks/hv6/kernel')];

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CProgram, type StructType, alignOf, sizeOf } from '../../src/core/c/index.ts';
+import { requireArtefact } from '../artefacts.ts';
 import { FIXTURES, compileC, kernelFiles, mustParse, readDir, run } from './helpers.ts';
 
 /** "tag size align" and "tag.path offset" lines, ours. */
@@ -61,9 +62,9 @@ describe('struct layout equals gcc', () => {
     expect(gccLayout(program, tags, 'layout.h', Object.fromEntries(files), [])).toEqual(ours);
   });
 
-  const kernel = kernelFiles();
-  it.skipIf(!kernel)('kernel structs (state.h), with sizeof(struct proc) == 368', () => {
-    const files = kernel!;
+  const kernel = requireArtefact(kernelFiles(), 'the kernel in tasks/hv6/kernel');
+  it('kernel structs (state.h), with sizeof(struct proc) == 368', () => {
+    const files = kernel;
     const units = [...files.keys()].filter((f) => f.endsWith('.c'));
     const program = mustParse(files, units);
     const tags = [...program.structs.keys()].filter((k) => !k.includes(':'));

@@ -4,6 +4,7 @@
  * through it (protocol in driver.c).
  */
 import { spawnSync } from 'node:child_process';
+import { toolAvailable } from '../artefacts.ts';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const KERNEL_DIR = join(ROOT, 'tasks/hv6/kernel');
 const HERE = import.meta.dirname;
 
-export const HAS_GCC = spawnSync('gcc', ['--version']).status === 0;
+export const HAS_GCC = toolAvailable(spawnSync('gcc', ['--version']).status === 0, 'gcc', 'gcc');
 
 /**
  * Native faults become traps the driver reports (instead of silent

@@ -3,14 +3,15 @@
  * (a real HTTP server speaking the OpenAI wire format): the connection test,
  * key handling, and a whole run with a reload in the middle.
  *
- * The run needs the generated benchmark tasks (tasks/hv6/tasks.json); it is
- * `todo` while that bundle is empty.
+ * The run needs the generated benchmark tasks (tasks/hv6/tasks.json); a
+ * missing or empty bundle fails the suite.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
+import { generatedTasks } from '../artefacts.ts';
 import { ROOT, newPage, screenshot } from './harness.ts';
 import { useSite } from './setup.ts';
 
@@ -25,15 +26,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-function taskCount(): number {
-  try {
-    return (JSON.parse(readFileSync(join(ROOT, 'tasks/hv6/tasks.json'), 'utf8')).tasks ?? []).length;
-  } catch {
-    return 0;
-  }
-}
-const runnable = taskCount() > 0;
-const itRun = runnable ? it : (name: string, _fn?: unknown) => it.todo(name);
+generatedTasks();
 
 async function configure(page: import('playwright-core').Page, remember = false) {
   await page.goto(env.site.url + '#/evaluate');
@@ -76,7 +69,7 @@ describe('evaluate', () => {
     await context.close();
   });
 
-  itRun('runs against the fake provider, survives a reload in the middle, and finishes', async () => {
+  it('runs against the fake provider, survives a reload in the middle, and finishes', async () => {
     fake.reset();
     const spec = readFileSync(join(ROOT, 'tasks/hv6/specs/sys_kill.py'), 'utf8');
     // Slow answers, so the reload lands mid-run.
@@ -101,7 +94,7 @@ describe('evaluate', () => {
     await context.close();
   }, 420_000);
 
-  itRun('shows each attempt: retrying with the reason and the wait, answered, graded, and the provider error message', async () => {
+  it('shows each attempt: retrying with the reason and the wait, answered, graded, and the provider error message', async () => {
     fake.reset();
     // Task 1: a 429 with Retry-After 1 s, then prose (graded at once, no proof); task 2: a request too long for the model.
     fake.enqueue({ kind: 'rate-limit', retryAfter: '1' }, { kind: 'text', text: proseAnswer(), usage: { input: 50, output: 20 } }, { kind: 'context-too-long' });
@@ -129,7 +122,7 @@ describe('evaluate', () => {
     await context.close();
   }, 120_000);
 
-  itRun('marks answers reused from the response cache and does not count their tokens as spent', async () => {
+  it('marks answers reused from the response cache and does not count their tokens as spent', async () => {
     fake.reset();
     fake.respond(() => ({ kind: 'text', text: proseAnswer(), usage: { input: 700, output: 70 } }));
     const { page, context } = await newPage(env.browser);
@@ -157,7 +150,7 @@ describe('evaluate', () => {
     await context.close();
   }, 120_000);
 
-  itRun('Pause with one request at a time sends nothing more', async () => {
+  it('Pause with one request at a time sends nothing more', async () => {
     fake.reset();
     fake.respond(() => ({ kind: 'slow', ms: 1500, reply: { kind: 'text', text: proseAnswer(), usage: { input: 10, output: 5 } } }));
     const { page, context } = await newPage(env.browser);

@@ -5,6 +5,7 @@
  * handler must be defined with the parameters of src/core/kernel/handlers.ts.
  */
 import { spawnSync } from 'node:child_process';
+import { toolAvailable } from '../artefacts.ts';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -19,7 +20,7 @@ const KERNEL = join(ROOT, 'tasks/hv6/kernel');
 const MUTANTS = join(ROOT, 'test/cases/mutants');
 const FLAGS = ['-std=gnu11', '-fsyntax-only', '-ffreestanding', '-nostdinc', '-Wall', '-Werror', '-I', KERNEL];
 
-const HAS_GCC = spawnSync('gcc', ['--version']).status === 0;
+const HAS_GCC = toolAvailable(spawnSync('gcc', ['--version']).status === 0, 'gcc', 'gcc');
 const needsGcc = HAS_GCC ? describe : describe.skip;
 if (!HAS_GCC) console.warn('gcc is not installed: skipping the gcc checks of the kernel C and the mutants');
 

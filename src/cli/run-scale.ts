@@ -21,17 +21,19 @@ export interface RunScale {
   readonly price?: Price;
 }
 
-export function parseRunScale(args: ParsedArgs, env: Readonly<Record<string, string | undefined>> = process.env): RunScale {
-  let shard: ShardSpec | undefined;
-  const s = args.values.get('shard');
-  if (s !== undefined) {
-    try {
-      shard = parseShard(s, env);
-    } catch (e) {
-      if (e instanceof ShardError) throw new UsageError(e.message);
-      throw e;
-    }
+/** `--shard K/N` (or `env` on a batch engine) as a ShardSpec; a malformed one is a usage error. Shared by `run` and `grade`. */
+export function shardOption(text: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): ShardSpec | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseShard(text, env);
+  } catch (e) {
+    if (e instanceof ShardError) throw new UsageError(e.message);
+    throw e;
   }
+}
+
+export function parseRunScale(args: ParsedArgs, env: Readonly<Record<string, string | undefined>> = process.env): RunScale {
+  const shard = shardOption(args.values.get('shard'), env);
   const cost = args.values.get('max-cost');
   if (cost !== undefined && !(/^\d+(\.\d+)?$/.test(cost))) throw new UsageError(`--max-cost must be an amount of USD such as 5 or 2.50, got '${cost}'`);
   const tokens = args.values.get('max-total-tokens');
@@ -56,8 +58,8 @@ export function shardSuffix(scale: RunScale): string {
   return scale.shard ? `-shard-${scale.shard.index}-of-${scale.shard.total}` : '';
 }
 
-/** A directory's run must be the same shard (or unsharded) as asked for. */
-export function checkShard(existing: RunRecord, scale: RunScale, dir: string): void {
+/** A directory's run must be the same shard (or unsharded) as asked for (`run` and `grade`). */
+export function checkShard(existing: RunRecord, scale: { readonly shard?: ShardSpec }, dir: string): void {
   const a = existing.shard ? formatShard(existing.shard) : 'the whole run';
   const b = scale.shard ? formatShard(scale.shard) : 'the whole run';
   if (a !== b) throw new UsageError(`${dir} holds ${existing.shard ? `shard ${a}` : a} of run ${existing.id}, not ${scale.shard ? `shard ${b}` : b}; choose another --out`);

@@ -4,15 +4,14 @@
  * local server is killed and restarted. The run retries each and finishes
  * with every answer; nothing is reported as CORS.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli } from '../cli-process.ts';
 import { proseAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 
-const ROOT = join(__dirname, '../..');
 let fake: FakeProvider;
 let dir: string;
 beforeAll(async () => {
@@ -39,12 +38,7 @@ describe('osvlab run with a provider that drops connections', () => {
     delete env.OSVLAB_API_KEY;
     const args = ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'flaky', '--tasks', tasks.join(','),
       '--shots', '0', '--concurrency', '3', '--out', dir, '--json', '--no-strict'];
-    const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, out, err } = await startCli(args, env).result;
     expect(code, err).toBe(0);
     expect(err).not.toMatch(/CORS/);
     expect(fake.requests).toHaveLength(2 * tasks.length);

@@ -5,16 +5,15 @@
  * before the real answer. The CLI runs in a child process with the real
  * verifier; grades and token counts follow from the script.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { startCli } from '../cli-process.ts';
 import { codeAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, type ReceivedRequest, startFakeProvider } from '../fake-provider/server.ts';
 
-const ROOT = join(__dirname, '../..');
 const TIMEOUT_MS = 240_000;
 /** Must never reach an openai-compatible host (issue 15 item 7). */
 const OPENAI_KEY = 'sk-openai-only-0123456789';
@@ -56,15 +55,7 @@ beforeEach(() => {
 function cli(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: OPENAI_KEY };
   delete env.OSVLAB_API_KEY;
-  const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+  return startCli(args, env).result;
 }
 
 function runArgs(extra: readonly string[]): string[] {

@@ -5,7 +5,7 @@
  * from the prompt (which task, which repair round), so every expected number
  * below follows from the script and the tasks' facts, not from a past run.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,11 +15,11 @@ import { BUG_CLASSES, type Task } from '../../src/core/bench/task.ts';
 import { loadTasks } from '../../src/core/bench/tasks.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
+import { startCli as startCliProcess } from '../cli-process.ts';
 import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
 import { outage } from '../fake-provider/faults.ts';
 import { type FakeProvider, type FakeReply, type ReceivedRequest, startFakeProvider } from '../fake-provider/server.ts';
 
-const ROOT = join(__dirname, '../..');
 const KEY = 'sk-local-test-key-0001';
 /** Per test: each spawns the CLI one to three times and grades with Z3, on a machine that may be busy. */
 const TIMEOUT_MS = 240_000;
@@ -76,28 +76,13 @@ function task(id: string): Task {
   return t;
 }
 
-interface CliResult {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly out: string;
-  readonly err: string;
-}
-
 /** Starts `osvlab ARGS` as a user would (async: the fake server lives in this process). */
-function startCli(args: readonly string[]): { child: ChildProcess; result: Promise<CliResult> } {
+function startCli(args: readonly string[]): ReturnType<typeof startCliProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, OSVLAB_API_KEY: KEY };
   delete env.OPENAI_API_KEY;
-  const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (err += s));
-  const result = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
-  });
-  return { child, result };
+  const started = startCliProcess(args, env);
+  children.add(started.child);
+  return started;
 }
 
 function runArgs(dir: string, tasks: readonly string[], opts: { shots?: number; repair?: number; concurrency?: number; strict?: boolean } = {}): string[] {

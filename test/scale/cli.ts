@@ -2,23 +2,18 @@
  * Helpers of the scale tests: the CLI in child processes (as a user or a
  * batch engine starts it) against the fake OpenAI-compatible provider.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Task } from '../../src/core/bench/task.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { type CliResult, startCli } from '../cli-process.ts';
 import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
 
-export const ROOT = join(__dirname, '../..');
 export const KEY = 'sk-local-test-key-0001';
 
-export interface CliResult {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly out: string;
-  readonly err: string;
-}
+export type { CliResult } from '../cli-process.ts';
 
 export class Cli {
   private readonly children = new Set<ChildProcess>();
@@ -27,17 +22,9 @@ export class Cli {
   start(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<CliResult> } {
     const e: NodeJS.ProcessEnv = { ...process.env, OSVLAB_API_KEY: KEY, ...env };
     delete e.OPENAI_API_KEY;
-    const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.children.add(child);
-    let out = '';
-    let err = '';
-    child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
-    child.stderr!.setEncoding('utf8').on('data', (s: string) => (err += s));
-    const result = new Promise<CliResult>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, out, err }));
-    });
-    return { child, result };
+    const started = startCli(args, e);
+    this.children.add(started.child);
+    return started;
   }
 
   run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {

@@ -26,7 +26,7 @@ import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../grade-pool.ts';
-import { SCALE_GRADE_OPTIONS, shardOption } from '../grade-run.ts';
+import { checkShard, shardOption } from '../run-scale.ts';
 import { ownsChain } from '../../core/bench/shard.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
@@ -45,7 +45,7 @@ function problemText(p: InputProblem): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'model', 'name', ...SCALE_GRADE_OPTIONS], flags: ['json', 'no-strict'] });
+  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'model', 'name', 'shard', 'out'], flags: ['json', 'no-strict'] });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
@@ -84,11 +84,8 @@ export async function run(argv: string[]): Promise<number> {
   if (out) {
     const runs = await out.listRuns();
     const here = runs[0];
-    const shardText = (s: { index: number; total: number } | undefined) => (s ? `shard ${s.index}/${s.total}` : 'the whole file');
-    if (here && (here.id !== id || shardText(here.shard) !== shardText(shard))) {
-      await out.close();
-      throw new UsageError(`${outDir} already holds ${here.id === id ? shardText(here.shard) : 'another run'}; choose another --out`);
-    }
+    if (here && here.id !== id) throw new UsageError(`${outDir} already holds another run (${here.id}); choose another --out`);
+    if (here) checkShard(here, { shard }, outDir!);
     if (here) for (const a of await out.listAttempts(id)) if (a.grade && a.grade.category !== 'internal') kept.set(`${a.taskId}|${a.sample}`, a.grade);
   }
 

@@ -5,6 +5,7 @@
  * Imported files are untrusted and validated field by field.
  */
 import { CourseFileError, LIMITS, type TeacherExercise, exerciseId, parseTeacherExercise } from './teacher-link.ts';
+import { sha256Hex } from '../../core/llm/hash.ts';
 
 export const ATTEMPT_FORMAT = 'osvlab-attempt';
 
@@ -83,9 +84,7 @@ export async function parseAttemptFile(textIn: string): Promise<AttemptFile> {
 
 /** A stable id for an imported file's content (the same file imported twice is one row). */
 export async function attemptId(a: AttemptFile): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([a.exerciseId, a.learner, a.answer, a.gradedAt]));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return (await sha256Hex(JSON.stringify([a.exerciseId, a.learner, a.answer, a.gradedAt]))).slice(0, 24);
 }
 
 /** A file name for the download: `attempt-<exercise>-<learner>.json`. */

@@ -6,6 +6,7 @@
  * field by field; a bad link is a CourseFileError, never a crash.
  */
 import { findHandler } from '../../core/kernel/handlers.ts';
+import { sha256Hex } from '../../core/llm/hash.ts';
 import { ShareLinkError, decodeJson, encodeJson } from '../lib/share.ts';
 import type { SpecExercise } from './exercise.ts';
 
@@ -127,9 +128,7 @@ export function asExercise(t: TeacherExercise): SpecExercise {
 /** A stable id for a teacher exercise (its content, not where it was opened), for progress and attempts. */
 export async function exerciseId(t: TeacherExercise): Promise<string> {
   const { app: _a, kernel: _k, ...content } = t;
-  const bytes = new TextEncoder().encode(JSON.stringify(content));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return (await sha256Hex(JSON.stringify(content))).slice(0, 24);
 }
 
 /** The fragment route (without `#/`) of a teacher link. */

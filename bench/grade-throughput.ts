@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTasks } from '../src/core/bench/tasks.ts';
+import { loadTasks } from '../src/core/tasks/load.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 
 const ROOT = join(import.meta.dirname, '..');

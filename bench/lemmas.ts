@@ -11,7 +11,7 @@ import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
-import { runSpec } from '../src/core/spec/index.ts';
+import { runSpec } from '../src/core/dialect/index.ts';
 import { checkCorollaries, checkInitial, checkLemmas } from '../src/core/verify/lemmas.ts';
 
 function arg(name: string, fallback: string): string {

@@ -4,7 +4,7 @@
  * (the same table as `osvlab prompt --stats --all`).
  */
 import { formatStats, promptTokenStats } from '../src/core/bench/prompt-stats.ts';
-import { loadTasks } from '../src/core/bench/tasks.ts';
+import { loadTasks } from '../src/core/tasks/load.ts';
 import { ENCODING } from '../src/core/bench/tokens.ts';
 
 const tasks = await loadTasks();

@@ -1,5 +1,5 @@
 /**
- * Grades the OSVBench-style answers of test/spec/osvbench-answers.ts, bare
+ * Grades the OSVBench-style answers of test/dialect/osvbench-answers.ts, bare
  * and with import lines, and prints the count of each grade category
  * ("internal" when grading threw), next to what upstream grading gives.
  * Used to compare the interpreter before and after a change: run it in
@@ -7,7 +7,7 @@
  */
 import { nodeEngine } from '../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask } from '../src/core/bench/grade.ts';
-import { ANSWERS, withImports } from '../test/spec/osvbench-answers.ts';
+import { ANSWERS, withImports } from '../test/dialect/osvbench-answers.ts';
 
 async function main(): Promise<void> {
   const engine = await nodeEngine();

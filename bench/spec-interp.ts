@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
-import { checkSpec, runSpec } from '../src/core/spec/index.ts';
+import { checkSpec, runSpec } from '../src/core/dialect/index.ts';
 
 const DIR = new URL('../tasks/hv6/specs/', import.meta.url);
 const repeats = Number(process.argv[2] ?? 20);

@@ -53,7 +53,7 @@ export function bundleText(root: string): string {
 /**
  * The benchmark tasks (tasks/hv6/tasks/<id>.json, in the order of that
  * directory's index.json) as one JSON value: tasks/hv6/tasks.json, which
- * `src/core/bench/tasks.ts` imports lazily so the app does not load 245
+ * `src/core/tasks/load.ts` imports lazily so the app does not load 245
  * tasks on its first page.
  */
 export interface TasksBundle {

@@ -20,12 +20,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lex, parseProgram } from '../src/core/c/index.ts';
-import { buildTask } from '../src/core/bench/build-task.ts';
-import { indexSource } from '../src/core/bench/c-source.ts';
-import { type Variant, composeVariant } from '../src/core/bench/inject.ts';
-import { CLASS_TARGETS, COUNT_TARGETS, planVariants } from '../src/core/bench/plan.ts';
-import { quickRefute } from '../src/core/bench/refute.ts';
-import { BUG_CLASSES, type Task } from '../src/core/bench/task.ts';
+import { buildTask } from '../src/core/tasks/build-task.ts';
+import { indexSource } from '../src/core/tasks/c-source.ts';
+import { type Variant, composeVariant } from '../src/core/tasks/inject.ts';
+import { CLASS_TARGETS, COUNT_TARGETS, planVariants } from '../src/core/tasks/plan.ts';
+import { quickRefute } from '../src/core/tasks/refute.ts';
+import { BUG_CLASSES, type Task } from '../src/core/tasks/task.ts';
 import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { verify } from '../src/core/verify/index.ts';

@@ -10,7 +10,7 @@ import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractSpec } from '../core/bench/answer.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../core/bench/grade-types.ts';
-import type { Task } from '../core/bench/task.ts';
+import type { Task } from '../core/tasks/task.ts';
 
 interface Pending {
   readonly id: number;

@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { gradeResponse, strictChecker } from '../core/bench/grade.ts';
 import { GradeMemo } from '../core/bench/grade-memo.ts';
-import type { Task } from '../core/bench/task.ts';
+import type { Task } from '../core/tasks/task.ts';
 import { nodeEngine } from './z3-node.ts';
 
 interface Job {

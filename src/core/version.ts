@@ -2,7 +2,7 @@
  * Versions recorded with every run and share link. The verifier version
  * changes whenever grading could change: the kernel content or the verifier
  * code's own version number below (bump it with any change to src/core/verify,
- * src/core/c, src/core/spec semantics or the lemmas).
+ * src/core/c, src/core/dialect semantics or the lemmas).
  */
 import { KERNEL } from './kernel/content.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../core/span.ts';
 import type { GradeResult } from '../core/bench/grade-types.ts';
-import type { Task } from '../core/bench/task.ts';
+import type { Task } from '../core/tasks/task.ts';
 import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
 
@@ -29,8 +29,8 @@ export interface PageVerifyRequest extends VerifyRequest {
 }
 
 /** One entry of the dialect's catalog, for completion and hover. */
-export type { CatalogEntry } from '../core/spec/index.ts';
-import type { CatalogEntry } from '../core/spec/index.ts';
+export type { CatalogEntry } from '../core/dialect/index.ts';
+import type { CatalogEntry } from '../core/dialect/index.ts';
 
 /** Result of the built-in Z3 self-test (a small bit-vector validity check). */
 export interface SelfTestResult {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type CProgram, parseProgram } from '../../src/core/c/index.ts';
-import { indexSource } from '../../src/core/bench/c-source.ts';
-import { applyMutations, composeVariant, conflicts } from '../../src/core/bench/inject.ts';
-import { type Mutation, type MutationContext, OPERATORS, mutationsOf } from '../../src/core/bench/mutate.ts';
+import { indexSource } from '../../src/core/tasks/c-source.ts';
+import { applyMutations, composeVariant, conflicts } from '../../src/core/tasks/inject.ts';
+import { type Mutation, type MutationContext, OPERATORS, mutationsOf } from '../../src/core/tasks/mutate.ts';
 
 const HEADER = `#define NPROC 64
 #define NSLOT 16

@@ -14,8 +14,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   SHOT_COUNTS, SYSTEM_MESSAGE, buildPrompt, buildRepairPrompt, sharedHelpersOf, siblingsOf,
 } from '../../src/core/bench/prompt.ts';
-import type { Task } from '../../src/core/bench/task.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import type { Task } from '../../src/core/tasks/task.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { distribution, promptTokens } from '../../src/core/bench/tokens.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import type { ChatMessage } from '../../src/core/llm/types.ts';

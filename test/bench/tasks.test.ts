@@ -7,7 +7,7 @@
  *
  * The verification part re-checks all 245 tasks with one shared engine:
  * `verify()` for the 49 correct tasks (they must be `verified`), and for the
- * 196 buggy ones the one-query refutation of src/core/bench/refute.ts (the
+ * 196 buggy ones the one-query refutation of src/core/tasks/refute.ts (the
  * same refinement obligations as `verify()`, a counterexample replayed by
  * our evaluator; the generator ran the full `verify()` on each). Set
  * OSVLAB_FULL_VERIFY=1 to run the full `verify()` on the buggy ones too.
@@ -20,13 +20,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectTasks } from '../../scripts/bundle-lib.ts';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
-import { buildTask, linkVariant, taskHash } from '../../src/core/bench/build-task.ts';
-import { indexSource } from '../../src/core/bench/c-source.ts';
-import { declarationOf } from '../../src/core/bench/extract.ts';
-import { CLASS_TARGETS, COUNT_TARGETS } from '../../src/core/bench/plan.ts';
-import { quickRefute } from '../../src/core/bench/refute.ts';
-import { BUG_CLASSES, type Task } from '../../src/core/bench/task.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import { buildTask, linkVariant, taskHash } from '../../src/core/tasks/build-task.ts';
+import { indexSource } from '../../src/core/tasks/c-source.ts';
+import { declarationOf } from '../../src/core/tasks/shown-code.ts';
+import { CLASS_TARGETS, COUNT_TARGETS } from '../../src/core/tasks/plan.ts';
+import { quickRefute } from '../../src/core/tasks/refute.ts';
+import { BUG_CLASSES, type Task } from '../../src/core/tasks/task.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { parseProgram } from '../../src/core/c/index.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';

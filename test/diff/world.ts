@@ -14,7 +14,7 @@
  * so that every check of the handler both passes and fails: mostly values
  * that satisfy the check, otherwise one that violates it.
  */
-import { rng } from '../../src/core/bench/rng.ts';
+import { rng } from '../../src/core/rng.ts';
 import { HANDLERS, type HandlerInfo } from '../../src/core/kernel/handlers.ts';
 import type { Layout } from './layout.ts';
 import { State } from './state.ts';

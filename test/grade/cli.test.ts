@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../src/core/bench/task.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import type { Task } from '../../src/core/tasks/task.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { codeAnswer, oracleSpec, proseAnswer } from '../fake-provider/answers.ts';
 
 const ROOT = join(__dirname, '../..');

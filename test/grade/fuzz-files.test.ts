@@ -17,13 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerOnlyTask } from '../../src/core/bench/grade.ts';
 import { computeMetrics } from '../../src/core/bench/metrics.ts';
 import { parseAnswerFile } from '../../src/core/bench/responses.ts';
-import { rng } from '../../src/core/bench/rng.ts';
+import { rng } from '../../src/core/rng.ts';
 import { createRun } from '../../src/core/bench/runner.ts';
-import type { Task } from '../../src/core/bench/task.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import type { Task } from '../../src/core/tasks/task.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { JsonlRepository, RunDirError } from '../../src/store/jsonl.ts';
 import { extractSpec } from '../../src/core/bench/answer.ts';
-import { parseSpec } from '../../src/core/spec/index.ts';
+import { parseSpec } from '../../src/core/dialect/index.ts';
 import { makeAttempt, PROMPT } from '../store/fixtures.ts';
 
 const BUDGET_MS = 4000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { gradeResponse, strictChecker } from '../../src/core/bench/grade.ts';
 import { GradeMemo } from '../../src/core/bench/grade-memo.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 
 const fence = (s: string) => `\`\`\`python\n${s}\`\`\`\n`;

@@ -6,7 +6,7 @@ import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { type AbstractState, freshState } from '../../src/core/kernel/state.ts';
 import { type Term, variable } from '../../src/core/smt/term.ts';
-import { runSpec } from '../../src/core/spec/index.ts';
+import { runSpec } from '../../src/core/dialect/index.ts';
 import type { LemmaInput } from '../../src/core/verify/lemmas.ts';
 
 /** The handlers that have an oracle spec in the bundle. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
-import { findTask } from '../../src/core/bench/tasks.ts';
+import { findTask } from '../../src/core/tasks/load.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import type { Verdict } from '../../src/core/verify/verdict.ts';
 import { COURSE } from '../../src/app/lessons/catalog.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GradeResult } from '../../src/core/bench/grade-types.ts';
 import { createRun } from '../../src/core/bench/runner.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { makeAttempt } from '../store/fixtures.ts';
 

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Task } from '../../src/core/bench/task.ts';
+import type { Task } from '../../src/core/tasks/task.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { type CliResult, startCli } from '../cli-process.ts';
 import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';

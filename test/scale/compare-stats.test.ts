@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, mcnemarExact, pairedBootstrapCi, pairedStats } from '../../src/core/bench/compare.ts';
 import type { AttemptRecord, RunRecord } from '../../src/core/bench/run-types.ts';
-import { loadTasks } from '../../src/core/bench/tasks.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 
 describe('exact McNemar test', () => {
   // p = min(1, 2 * sum_{i <= min(b,c)} C(b+c, i) / 2^(b+c)), computed by hand:

@@ -4,7 +4,7 @@
  * the solution that opens after the first graded attempt. Used by course
  * lessons and teacher links alike; everything is saved in the course db.
  */
-import { findTask } from '../../core/bench/tasks.ts';
+import { findTask } from '../../core/tasks/load.ts';
 import type { Diagnostic } from '../../core/span.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { CancelledError } from '../../worker/pool.ts';

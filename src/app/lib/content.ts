@@ -5,7 +5,7 @@
  * come from the generated bundle (`core/kernel/content.ts`); benchmark tasks
  * are loaded on demand by `state/taskdb.svelte.ts` and passed in here.
  */
-import type { Task } from '../../core/bench/task.ts';
+import type { Task } from '../../core/tasks/task.ts';
 import { HANDLERS, type HandlerInfo, entryNames, findHandler } from '../../core/kernel/handlers.ts';
 import { KERNEL, oracleSpec as bundledOracle } from '../../core/kernel/content.ts';
 

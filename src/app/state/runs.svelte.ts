@@ -11,7 +11,7 @@ import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/benc
 import { looksLikeOsvbenchResults } from '../../core/bench/osvbench.ts';
 import { type AnswerItem, parseAnswerFile } from '../../core/bench/responses.ts';
 import type { AttemptRecord, RunRecord } from '../../core/bench/run-types.ts';
-import type { Task } from '../../core/bench/task.ts';
+import type { Task } from '../../core/tasks/task.ts';
 import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';
 import { APP_VERSION } from '../lib/version.ts';

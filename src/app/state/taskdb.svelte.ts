@@ -1,9 +1,9 @@
 /**
  * The benchmark tasks for the app, loaded on demand: the task bundle is a
- * chunk of its own (core/bench/tasks.ts), so the first page never waits for
+ * chunk of its own (core/tasks/load.ts), so the first page never waits for
  * it. Pages that show tasks call `load()` and read `tasks` reactively.
  */
-import type { Task } from '../../core/bench/task.ts';
+import type { Task } from '../../core/tasks/task.ts';
 
 class TaskCatalog {
   tasks = $state.raw<readonly Task[]>([]);
@@ -16,7 +16,7 @@ class TaskCatalog {
   load(): Promise<void> {
     this.loading ??= (async () => {
       try {
-        const { loadTasks } = await import('../../core/bench/tasks.ts');
+        const { loadTasks } = await import('../../core/tasks/load.ts');
         const tasks = await loadTasks();
         this.byId = new Map(tasks.map((t) => [t.id, t]));
         this.tasks = tasks;

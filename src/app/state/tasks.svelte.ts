@@ -3,7 +3,7 @@
  * bug count, and the selected task's description, code and full prompt with
  * its token count (o200k tokenizer, loaded only when a prompt is shown).
  */
-import type { BugClass, Task } from '../../core/bench/task.ts';
+import type { BugClass, Task } from '../../core/tasks/task.ts';
 import { description } from '../lib/content.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 

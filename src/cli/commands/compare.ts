@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { type CompareSide, type PairedStats, compareRuns } from '../../core/bench/compare.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/bench/reference.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 

@@ -21,7 +21,7 @@ import { handlerOnlyTask } from '../../core/bench/grade.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, type GradingSettings, MODEL_CATEGORIES, osvbenchCategory } from '../../core/bench/grade-types.ts';
 import type { InputProblem } from '../../core/bench/osvbench.ts';
 import { type AnswerFile, type AnswerItem, parseAnswerFile } from '../../core/bench/responses.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';

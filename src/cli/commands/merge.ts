@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MergeError, type ShardInput, mergeShards } from '../../core/bench/merge.ts';
 import type { PromptRecord } from '../../core/bench/run-types.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import type { CacheEntry } from '../../core/llm/cache.ts';
 import { JsonlRepository, readJsonl } from '../../store/jsonl.ts';
 import { exportStoredRun } from '../../store/transfer.ts';

@@ -6,7 +6,7 @@
  */
 import { SHOT_COUNTS, buildPrompt } from '../../core/bench/prompt.ts';
 import { formatStats, promptTokenStats } from '../../core/bench/prompt-stats.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { ENCODING, promptTokens, tokenCount } from '../../core/bench/tokens.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 

@@ -12,8 +12,8 @@
 import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/bench/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/bench/reference.ts';
 import type { RunStore } from '../../core/bench/run-types.ts';
-import type { Task } from '../../core/bench/task.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import type { Task } from '../../core/tasks/task.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { type DamagedLine, JsonlRepository, RunDirError } from '../../store/jsonl.ts';
 import { UsageError, parseArgs } from '../args.ts';
 

@@ -16,7 +16,7 @@ import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
 import { promptBuilder, buildRepairPrompt } from '../../core/bench/prompt.ts';
 import { RunControl, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
 import type { RunConfig } from '../../core/bench/run-types.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../core/llm/types.ts';

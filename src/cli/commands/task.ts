@@ -3,7 +3,7 @@
  * description, the code shown to the model, where the injected bugs are,
  * and the override the verifier links for it.
  */
-import { findTask } from '../../core/bench/tasks.ts';
+import { findTask } from '../../core/tasks/load.ts';
 import { UsageError, parseArgs } from '../args.ts';
 
 export async function run(argv: string[]): Promise<number> {

@@ -7,7 +7,7 @@
  * models for our tasks and `osvlab grade` can grade its results file.
  */
 import { toOsvbenchBenchmark } from '../../core/bench/osvbench.ts';
-import { loadTasks } from '../../core/bench/tasks.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { UsageError, parseArgs } from '../args.ts';
 
 export async function run(argv: string[]): Promise<number> {

@@ -4,7 +4,7 @@
  * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
  * error. `--timeout` is the wall-clock budget of the whole check.
  */
-import { findTask } from '../../core/bench/tasks.ts';
+import { findTask } from '../../core/tasks/load.ts';
 import type { CDiagnostic } from '../../core/c/index.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { codeFrame } from '../../core/span.ts';

@@ -9,7 +9,7 @@ import type { GradeResult, GradingSettings } from './grade-types.ts';
 import type { AnswerItem } from './responses.ts';
 import { type AttemptRecord, type PromptRecord, type RunProvenance, type RunRecord, type RunSource, attemptId } from './run-types.ts';
 import { promptHash } from './runner.ts';
-import type { Task } from './task.ts';
+import type { Task } from '../tasks/task.ts';
 
 export interface GradedAnswer {
   readonly item: AnswerItem;

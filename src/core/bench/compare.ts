@@ -12,8 +12,8 @@
  */
 import { type AttemptRecord, type RunRecord } from './run-types.ts';
 import type { TaskFacts } from './metrics.ts';
-import { rng } from './rng.ts';
-import { BUG_CLASSES } from './task.ts';
+import { rng } from '../rng.ts';
+import { BUG_CLASSES } from '../tasks/task.ts';
 
 export interface CompareSide {
   readonly run: RunRecord;

@@ -8,7 +8,7 @@
  */
 import { computeMetrics, type RunMetrics, type TaskFacts } from './metrics.ts';
 import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from './run-types.ts';
-import { BUG_CLASSES } from './task.ts';
+import { BUG_CLASSES } from '../tasks/task.ts';
 
 export const RUN_FILE_FORMAT = 'osvlab-run';
 export const RUN_FILE_VERSION = 1;

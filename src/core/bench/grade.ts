@@ -14,7 +14,7 @@ import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
 import type { GradeCategory, GradeResult } from './grade-types.ts';
 export { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings, internalGrade } from './grade-types.ts';
-import type { Task } from './task.ts';
+import type { Task } from '../tasks/task.ts';
 
 export interface GradeEnv {
   readonly engine: SmtEngine;

@@ -14,7 +14,7 @@
  */
 import { type GradeCategory, MODEL_CATEGORIES, type OsvbenchCategory, osvbenchCategory } from './grade-types.ts';
 import type { AttemptRecord } from './run-types.ts';
-import { BUG_CLASSES, type BugClass, type Task } from './task.ts';
+import { BUG_CLASSES, type BugClass, type Task } from '../tasks/task.ts';
 
 /** The model's outcomes: what pass@k and the rates are made of. */
 export type Outcome = (typeof MODEL_CATEGORIES)[number];

@@ -15,7 +15,7 @@
  * OSVBench's harness on that file maps back to our tasks one to one.
  */
 import { findHandler } from '../kernel/handlers.ts';
-import type { BugClass, Task } from './task.ts';
+import type { BugClass, Task } from '../tasks/task.ts';
 
 /** One answer of a results file. */
 export interface OsvbenchAnswer {

@@ -3,7 +3,7 @@
  * distribution of prompt tokens (o200k_base) over all tasks.
  */
 import { SHOT_COUNTS, buildPrompt } from './prompt.ts';
-import type { Task } from './task.ts';
+import type { Task } from '../tasks/task.ts';
 import { type Distribution, distribution, promptTokens } from './tokens.ts';
 
 export interface ShotStats extends Distribution {

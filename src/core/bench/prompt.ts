@@ -16,10 +16,10 @@
 import { KERNEL, type KernelContent, oracleSpec } from '../kernel/content.ts';
 import { type HandlerInfo, HANDLERS, findHandler } from '../kernel/handlers.ts';
 import type { ChatMessage } from '../llm/types.ts';
-import { type CatalogEntry, dialectCatalog } from '../spec/catalog.ts';
-import { rng } from './rng.ts';
+import { type CatalogEntry, dialectCatalog } from '../dialect/catalog.ts';
+import { rng } from '../rng.ts';
 import type { BuiltPrompt } from './runner.ts';
-import type { Task } from './task.ts';
+import type { Task } from '../tasks/task.ts';
 
 /** Bumped whenever the prompt text changes, so stored prompts can be told apart. */
 export const PROMPT_VERSION = 1;

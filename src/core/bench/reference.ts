@@ -6,7 +6,7 @@
  * Hyperkernel with their verifier, not ours: show them as a reference, never
  * as results of this app.
  */
-import type { BugClass } from './task.ts';
+import type { BugClass } from '../tasks/task.ts';
 
 export const REFERENCE_LABEL = 'as reported by the OSVBench paper on Hyperkernel';
 

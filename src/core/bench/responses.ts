@@ -7,7 +7,7 @@
  */
 import { findHandler } from '../kernel/handlers.ts';
 import { type InputProblem, looksLikeOsvbenchResults, parseOsvbenchResults, stripBom } from './osvbench.ts';
-import type { Task } from './task.ts';
+import type { Task } from '../tasks/task.ts';
 
 /** One answer to grade. */
 export interface AnswerItem {

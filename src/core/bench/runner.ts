@@ -33,7 +33,7 @@ import {
 } from './run-types.ts';
 import type { Budget } from './budget.ts';
 import { chainsOwned, ownsChain } from './shard.ts';
-import type { Task } from './task.ts';
+import type { Task } from '../tasks/task.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -16,7 +16,7 @@ import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
-import { runSpec } from '../spec/index.ts';
+import { runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { type LemmaInput, type LemmaResult, checkLemmas } from './lemmas.ts';
 import { type Outcome, worst } from './outcome.ts';

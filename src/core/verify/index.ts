@@ -10,7 +10,7 @@ import { type HandlerArg, type HandlerInfo, findHandler } from '../kernel/handle
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { QuantifierEvalError } from '../smt/eval.ts';
-import { quantifierDiagnostic, runSpec } from '../spec/index.ts';
+import { quantifierDiagnostic, runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../span.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { preferWellFormed } from './counterexample-wellformed.ts';

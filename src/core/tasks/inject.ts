@@ -10,7 +10,7 @@
  */
 import { type SourceItem, referencedNames } from './c-source.ts';
 import { walk } from './c-walk.ts';
-import { callClosure, callGraph } from './extract.ts';
+import { callClosure, callGraph } from './shown-code.ts';
 import type { Mutation, MutationContext, TextEdit } from './mutate.ts';
 
 export interface Variant {

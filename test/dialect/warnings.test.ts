@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { codeFrame } from '../../src/core/span.ts';
-import { SPEC_WARNINGS, checkSpec } from '../../src/core/spec/index.ts';
+import { SPEC_WARNINGS, checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/bench/grade.ts';
 import { jsonVerdict } from '../../src/cli/commands/verify.ts';

@@ -2,7 +2,7 @@
  * OSVBench-style answers (bare functions, as OSVBench's results files hold
  * them) grade exactly as the same answers with import lines, through the
  * real grading path (extraction, verify() on the kernel with Z3), and both
- * get the category hv6's Python 2 + z3py grading gives (test/spec/osvbench-answers.ts).
+ * get the category hv6's Python 2 + z3py grading gives (test/dialect/osvbench-answers.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { freshState } from '../../src/core/kernel/state.ts';
 import { BOOL, variable } from '../../src/core/smt/term.ts';
-import { runSpec } from '../../src/core/spec/index.ts';
+import { runSpec } from '../../src/core/dialect/index.ts';
 
 const DIR = new URL('../../tasks/hv6/specs/', import.meta.url);
 const files = existsSync(DIR) ? readdirSync(DIR).filter((f) => f.endsWith('.py')).sort() : [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as K from '../../src/core/kernel/constants.ts';
 import { ALL_FIELDS } from '../../src/core/kernel/schema.ts';
-import { callSpecFunction, dialectCatalog } from '../../src/core/spec/index.ts';
+import { callSpecFunction, dialectCatalog } from '../../src/core/dialect/index.ts';
 
 const catalog = dialectCatalog();
 

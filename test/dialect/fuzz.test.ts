@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
-import { checkSpec } from '../../src/core/spec/index.ts';
+import { checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 
 const SEED = 20261201;

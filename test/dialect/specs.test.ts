@@ -13,7 +13,7 @@ import { type AbstractState, type FieldValue, freshState, isRefcnt } from '../..
 import type { MapFn } from '../../src/core/smt/fn.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { type Term, mask, variable } from '../../src/core/smt/term.ts';
-import { runSpec } from '../../src/core/spec/index.ts';
+import { runSpec } from '../../src/core/dialect/index.ts';
 import { RandomModel, at, field, val } from './concrete.ts';
 
 const HEADER = `import z3

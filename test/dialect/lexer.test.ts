@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SpecError } from '../../src/core/spec/errors.ts';
-import { lex } from '../../src/core/spec/lexer.ts';
+import { SpecError } from '../../src/core/dialect/errors.ts';
+import { lex } from '../../src/core/dialect/lexer.ts';
 
 const kinds = (src: string) => lex(src).map((t) => (t.kind === 'op' || t.kind === 'name' || t.kind === 'keyword' ? t.value : t.kind));
 

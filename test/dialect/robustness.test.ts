@@ -4,7 +4,7 @@
  * an exception and never an internal error.
  */
 import { describe, expect, it } from 'vitest';
-import { checkSpec } from '../../src/core/spec/index.ts';
+import { checkSpec } from '../../src/core/dialect/index.ts';
 
 const H = 'import z3\nfrom libirpy import util\nimport hv6py.kernel.spec.datatypes as dt\n';
 const ENTRY = 'def sys_kill(old, pid):\n';

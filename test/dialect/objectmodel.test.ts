@@ -9,10 +9,10 @@ import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { type AbstractState, type Refcnt2Value, type RefcntValue, freshState } from '../../src/core/kernel/state.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { type Term, bvConst, isTrue, mask, variable } from '../../src/core/smt/term.ts';
-import { SpecError } from '../../src/core/spec/errors.ts';
-import { callSpecFunction, runSpec } from '../../src/core/spec/index.ts';
-import { fromAbstract } from '../../src/core/spec/kernelstate.ts';
-import { PyTuple } from '../../src/core/spec/values.ts';
+import { SpecError } from '../../src/core/dialect/errors.ts';
+import { callSpecFunction, runSpec } from '../../src/core/dialect/index.ts';
+import { fromAbstract } from '../../src/core/dialect/kernelstate.ts';
+import { PyTuple } from '../../src/core/dialect/values.ts';
 import { RandomModel, at, field, val } from './concrete.ts';
 
 const HEADER = `import z3

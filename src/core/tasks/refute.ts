@@ -9,7 +9,7 @@
 import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
-import { runSpec } from '../spec/index.ts';
+import { runSpec } from '../dialect/index.ts';
 import { loadProgram, requireHandler, runImplementation } from '../verify/index.ts';
 import {
   assumeInvariants, condObligation, fieldObligations, invariantObligation, safetyObligation,

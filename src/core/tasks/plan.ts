@@ -12,9 +12,9 @@
  * stays pure.
  */
 import { type Variant, VariantConflict, composeVariant, conflicts } from './inject.ts';
-import { callClosure } from './extract.ts';
+import { callClosure } from './shown-code.ts';
 import { type Mutation, type MutationContext, mutationsOf } from './mutate.ts';
-import { rng } from './rng.ts';
+import { rng } from '../rng.ts';
 import { BUG_CLASSES, type BugClass } from './task.ts';
 
 /** OSVBench's buggy tasks by number of injected bugs. */

@@ -6,7 +6,7 @@
  * name or attribute). Long flat chains end in SPEC019, never SPEC099.
  */
 import { describe, expect, it } from 'vitest';
-import { callSpecFunction, checkSpec } from '../../src/core/spec/index.ts';
+import { callSpecFunction, checkSpec } from '../../src/core/dialect/index.ts';
 
 const RET = '    return z3.BoolVal(True), old\n';
 const entry = (body: string, head = '') => `${head}def sys_kill(old, pid):\n${body}${RET}`;

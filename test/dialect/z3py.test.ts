@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { toolAvailable } from '../artefacts.ts';
 import { describe, expect, it } from 'vitest';
 import { type Term, bvValue } from '../../src/core/smt/term.ts';
-import { callSpecFunction } from '../../src/core/spec/index.ts';
+import { callSpecFunction } from '../../src/core/dialect/index.ts';
 
 const PYTHON = '/usr/bin/python3';
 const hasZ3 = toolAvailable(spawnSync(PYTHON, ['-c', 'import z3'], { encoding: 'utf8' }).status === 0, 'python3 with z3', 'python3-z3');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type * as A from '../../src/core/spec/ast.ts';
-import { checkModule } from '../../src/core/spec/check.ts';
-import { SpecError } from '../../src/core/spec/errors.ts';
-import { parseSpec } from '../../src/core/spec/index.ts';
-import { parseModule } from '../../src/core/spec/parser.ts';
+import type * as A from '../../src/core/dialect/ast.ts';
+import { checkModule } from '../../src/core/dialect/check.ts';
+import { SpecError } from '../../src/core/dialect/errors.ts';
+import { parseSpec } from '../../src/core/dialect/index.ts';
+import { parseModule } from '../../src/core/dialect/parser.ts';
 
 /** A compact s-expression of an expression tree, to check shape and precedence. */
 function sx(e: A.Expr): string {

@@ -8,7 +8,7 @@ import { type CProgram, parseProgram } from '../c/index.ts';
 import type { KernelContent } from '../kernel/content.ts';
 import { canonicalJson, sha256Hex } from '../llm/hash.ts';
 import { indexSource } from './c-source.ts';
-import { declarationOf, extractCode } from './extract.ts';
+import { declarationOf, extractCode } from './shown-code.ts';
 import type { Variant } from './inject.ts';
 import { BUG_CLASSES, type Provenance, type Task } from './task.ts';
 

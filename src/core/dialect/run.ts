@@ -158,6 +158,7 @@ function probeChanged(interp: Interpreter, post: AbstractState, pre: AbstractSta
       warn('SPEC204', e.span, `this write would raise when ${path} is read: ${e.message}`, [
         `upstream never reads ${path} in the refinement check, so the spec is graded on the other fields`,
         ...e.notes,
+        ...e.trace,
       ]);
     }
   }

@@ -16,6 +16,7 @@ export const SPEC_WARNINGS: Readonly<Record<string, string>> = {
   SPEC201: 'an Accessor compared with a value (plain Python object comparison)',
   SPEC202: 'assignment to a sub-struct attribute has no effect',
   SPEC203: 'a z3 equality used as a Python bool (decided by structural identity)',
+  SPEC204: 'a write that raises when read, into a field the refinement never reads',
 };
 
 interface Sink {

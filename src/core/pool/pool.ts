@@ -200,6 +200,9 @@ export class WorkerPool<Api> {
   private pump(): void {
     if (this.disposed) return;
     for (;;) {
+      // A job whose signal has fired but whose listener has not run yet (one
+      // signal, several jobs) must not take a worker only to stop it.
+      for (const job of this.queue) if (job.opts.signal?.aborted) this.end(job, { kind: 'cancelled', why: 'cancelled' });
       while (this.queue.length && this.queue[0].done) this.queue.shift();
       if (!this.queue.length) return;
       let slot = this.slots.find((s) => !s.job);
@@ -254,6 +257,13 @@ export class WorkerPool<Api> {
 
   private finish(job: Job<Api>, outcome: JobOutcome<unknown>): void {
     if (job.done) return;
+    this.end(job, outcome);
+    this.pump();
+  }
+
+  /** Settles `job` and frees its worker (without handing the worker on). */
+  private end(job: Job<Api>, outcome: JobOutcome<unknown>): void {
+    if (job.done) return;
     job.done = true;
     clearTimeout(job.timer);
     if (job.opts.lane && this.lanes.get(job.opts.lane) === job) this.lanes.delete(job.opts.lane);
@@ -263,7 +273,6 @@ export class WorkerPool<Api> {
       slot.handle.hold?.(false);
     }
     job.settle(outcome);
-    this.pump();
   }
 
   /** Ends `job` with `outcome`; if it is running, its worker is terminated and replaced. */

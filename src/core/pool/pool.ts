@@ -95,6 +95,7 @@ interface Job<Api> {
   readonly settle: (o: JobOutcome<unknown>) => void;
   slot?: Slot<Api>;
   timer?: ReturnType<typeof setTimeout>;
+  onAbort?: () => void;
   done: boolean;
 }
 
@@ -141,7 +142,8 @@ export class WorkerPool<Api> {
       }
       if (opts.signal) {
         if (opts.signal.aborted) return this.stop(job, { kind: 'cancelled', why: 'cancelled' });
-        opts.signal.addEventListener('abort', () => this.stop(job, { kind: 'cancelled', why: 'cancelled' }), { once: true });
+        job.onAbort = () => this.stop(job, { kind: 'cancelled', why: 'cancelled' });
+        opts.signal.addEventListener('abort', job.onAbort, { once: true });
       }
       this.queue.push(job);
       this.pump();
@@ -266,6 +268,7 @@ export class WorkerPool<Api> {
     if (job.done) return;
     job.done = true;
     clearTimeout(job.timer);
+    if (job.onAbort) job.opts.signal?.removeEventListener('abort', job.onAbort);
     if (job.opts.lane && this.lanes.get(job.opts.lane) === job) this.lanes.delete(job.opts.lane);
     const slot = job.slot;
     if (slot && slot.job === job) {

@@ -26,7 +26,7 @@ import 'monaco-editor/languages/definitions/cpp/register';
 import 'monaco-editor/languages/definitions/python/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import type { Diagnostic } from '../../core/span.ts';
-import type { CatalogEntry } from '../../worker/contract.ts';
+import type { CatalogEntry } from '../../core/pool/contract.ts';
 
 (self as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
   getWorker: () => new EditorWorker(),

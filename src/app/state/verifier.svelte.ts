@@ -4,7 +4,7 @@
  * verifier this build has, and the dialect catalog.
  */
 import type { Diagnostic } from '../../core/span.ts';
-import type { CatalogEntry } from '../../worker/contract.ts';
+import type { CatalogEntry } from '../../core/pool/contract.ts';
 import { VerifierPool } from '../../worker/pool.ts';
 
 export type EngineStatus =

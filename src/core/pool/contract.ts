@@ -1,14 +1,14 @@
 /**
- * The one typed contract between the page and the verifier worker. The page
- * holds a `Remote<VerifierApi>` (Comlink) through `pool.ts`; the worker
- * implements it in `verifier.worker.ts`. Everything that crosses is plain,
- * structured-cloneable data.
+ * The one typed contract of a verifier worker: what the page's Web Workers
+ * and the CLI's worker threads serve, over Comlink either way. Both serve the
+ * same implementation (`serve.ts`); callers reach it through a `WorkerPool`
+ * (`pool.ts`). Everything that crosses is plain, structured-cloneable data.
  */
-import type { Diagnostic } from '../core/span.ts';
-import type { GradeResult } from '../core/bench/grade-types.ts';
-import type { Task } from '../core/tasks/task.ts';
-import type { VerifyRequest } from '../core/verify/index.ts';
-import type { Verdict } from '../core/verify/verdict.ts';
+import type { Diagnostic } from '../span.ts';
+import type { GradeResult } from '../bench/grade-types.ts';
+import type { Task } from '../tasks/task.ts';
+import type { VerifyRequest } from '../verify/index.ts';
+import type { Verdict } from '../verify/verdict.ts';
 
 export interface GradeOptions {
   readonly timeoutMs?: number;
@@ -29,8 +29,8 @@ export interface PageVerifyRequest extends VerifyRequest {
 }
 
 /** One entry of the dialect's catalog, for completion and hover. */
-export type { CatalogEntry } from '../core/dialect/index.ts';
-import type { CatalogEntry } from '../core/dialect/index.ts';
+export type { CatalogEntry } from '../dialect/index.ts';
+import type { CatalogEntry } from '../dialect/index.ts';
 
 /** Result of the built-in Z3 self-test (a small bit-vector validity check). */
 export interface SelfTestResult {

@@ -124,7 +124,9 @@ export interface StoredError {
  * Whether it is retried is a note: it says what the run does next.
  */
 export function requestDiagnostic(e: StoredError): Diagnostic<undefined> {
-  const notes = [
+  // A run's own failure is stored in this shape too (RUN001); what the kind says of requests is not true of it.
+  const ours = CODES[e.kind] === e.code;
+  const notes = !ours ? [] : [
     ...(RETRYABLE.has(e.kind) ? ['such requests are retried with backoff'] : []),
     ...(FATAL.has(e.kind) ? ['a run stops at this error; it can be resumed'] : []),
   ];

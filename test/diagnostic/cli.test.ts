@@ -1,13 +1,15 @@
 /**
  * The CLI prints a spec error whole: code frame, notes and call trace in the
  * terminal, and notes and trace in `--json` next to the fields it always had;
- * an unknown handler is the one coded error (SPEC030) at the top level.
+ * an unknown handler is the one coded error (SPEC030) at the top level; a
+ * run stopped by a request error prints it as a Diagnostic too.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../cli-process.ts';
+import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 
 const SPEC = `import z3
 
@@ -44,4 +46,28 @@ describe('osvlab prints diagnostics whole', () => {
     expect(r.code).toBe(4);
     expect(r.err).toBe("osvlab verify: error SPEC030: unknown handler 'sys_foo'\n");
   }, 60_000);
+});
+
+describe('osvlab run prints the request error that stopped it', () => {
+  let fake: FakeProvider;
+  let dir: string;
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+    dir = mkdtempSync(join(tmpdir(), 'osvlab-diag-run-'));
+  });
+  afterAll(async () => {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a rejected key: code, message and what the run does next', async () => {
+    fake.respond(() => ({ kind: 'auth' }));
+    const env: NodeJS.ProcessEnv = { ...process.env, OSVLAB_API_KEY: 'test-key-not-secret' };
+    const r = await startCli(
+      ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_dup-v0', '--shots', '0', '--out', dir, '--no-strict'],
+      env,
+    ).result;
+    expect(r.code, r.err).toBe(4);
+    expect(r.err).toMatch(/\nrun failed: error LLM001: The server rejected the API key \(HTTP 401\)[^\n]*\nnote: a run stops at this error; it can be resumed\n/);
+  }, 120_000);
 });

@@ -82,7 +82,7 @@ describe('warnings reach every consumer and change nothing', () => {
     const v = await verify({ handler: 'sys_kill', spec }, { engine });
     const json = jsonVerdict('sys_kill', v, 1) as { verdict: { status: string; warnings: { code: string; line: number; column: number }[] } };
     expect(json.verdict.status).toBe('verified');
-    expect(json.verdict.warnings).toEqual([{ code: 'SPEC203', message: expect.stringContaining('structurally'), line: 5, column: 8 }]);
+    expect(json.verdict.warnings).toMatchObject([{ code: 'SPEC203', message: expect.stringContaining('structurally'), line: 5, column: 8, severity: 'warning' }]);
     const g = await gradeResponse(handlerOnlyTask('sys_kill'), spec, { engine });
     expect(g.category).toBe('pass');
     expect(g.warnings?.map((w) => w.code)).toEqual(['SPEC203']);

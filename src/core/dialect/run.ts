@@ -3,7 +3,7 @@
  * function on an abstract state, check it for the editor. Errors come back
  * as Diagnostics, never as exceptions.
  */
-import { type HandlerInfo, entryNames, findHandler } from '../kernel/handlers.ts';
+import { type HandlerInfo, UnknownHandlerError, entryNames, requireHandler } from '../kernel/handlers.ts';
 import { BACKED_FIELDS } from '../kernel/equiv.ts';
 import { type AbstractState, type FieldValue, freshState, isRefcnt } from '../kernel/state.ts';
 import type { MapFn } from '../smt/fn.ts';
@@ -79,6 +79,8 @@ function parseChecked(source: string): A.Module {
 
 function toDiagnostic(e: unknown, source: string): Diagnostic {
   if (e instanceof SpecError) return e.toDiagnostic(source);
+  // Not the spec's fault, and no place in it: SPEC030 at the start, as every bad request.
+  if (e instanceof UnknownHandlerError) return badRequest(e.message).toDiagnostic(source);
   // A JavaScript stack overflow outside the interpreter's own conversion.
   if (e instanceof RangeError && /call stack/i.test(e.message)) return nestingLimit(START).toDiagnostic(source);
   const msg = e instanceof Error ? e.message : String(e);
@@ -180,8 +182,7 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
 
 function runSpecNow(source: string, entry: string, pre: AbstractState, args: Term[], opts: RunOptions, warnings: Diagnostic[]): RunResult {
   {
-    const h = findHandler(entry);
-    if (!h) throw badRequest(`unknown handler '${entry}'`);
+    const h = requireHandler(entry);
     if (args.length !== h.args.length) {
       throw badRequest(`${h.name} takes ${h.args.length} arguments (${h.args.map((a) => a.name).join(', ')}) but ${args.length} were given`);
     }
@@ -270,8 +271,12 @@ function unpackResult(r: PyValue, name: string, at: Span): { cond: Term; state: 
 export function checkSpec(source: string, handler: string): Diagnostic[] {
   const p = parseSpec(source);
   if (!p.ok) return [p.error];
-  const h = findHandler(handler);
-  if (!h) return [badRequest(`unknown handler '${handler}'`).toDiagnostic(source)];
+  let h: HandlerInfo;
+  try {
+    h = requireHandler(handler);
+  } catch (e) {
+    return [toDiagnostic(e, source)];
+  }
   const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
   const r = runSpec(source, h.name, freshState(), args);
   return r.ok ? r.warnings : [r.error, ...r.warnings];

@@ -9,7 +9,8 @@
  * duration of a synchronous body (runSpec, checkSpec); `warn` outside a
  * collection (a lazy map read after the run) is dropped.
  */
-import type { Diagnostic, Span } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { Span } from '../span.ts';
 import { SpecError } from './errors.ts';
 
 export const SPEC_WARNINGS: Readonly<Record<string, string>> = {
@@ -33,7 +34,7 @@ export function warn(code: keyof typeof SPEC_WARNINGS & string, span: Span, mess
   const key = `${code}:${span.offset}:${span.endOffset}`;
   if (sink.seen.has(key)) return;
   sink.seen.add(key);
-  sink.out.push({ ...new SpecError(code, message, span, notes).toDiagnostic(sink.source), severity: 'warning' });
+  sink.out.push(new SpecError(code, message, span, notes).toDiagnostic(sink.source, 'warning'));
 }
 
 /**

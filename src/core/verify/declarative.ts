@@ -10,7 +10,7 @@
  * and memoised. Any other step gets the full check.
  */
 import { oracleSpec } from '../kernel/content.ts';
-import { findHandler } from '../kernel/handlers.ts';
+import { findHandler, requireHandler } from '../kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../kernel/lemmas/index.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
@@ -98,8 +98,7 @@ function baseOf(handler: string): Base {
 /** Checks the spec's step for `handler` against the spec invariants and lemmas. */
 export async function checkDeclarative(handler: string, spec: string, engine: SmtEngine, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
   const started = Date.now();
-  const h = findHandler(handler);
-  if (!h) throw new Error(`unknown handler '${handler}'`);
+  const h = requireHandler(handler);
   const base = baseOf(h.name);
   const run = runSpec(spec, h.name, base.pre, base.args, { force: 'all' });
   if (!run.ok) return { status: 'spec-error', error: run.error };

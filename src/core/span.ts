@@ -11,8 +11,3 @@ export interface Span {
   readonly offset: number;
   readonly endOffset: number;
 }
-
-// The diagnostic shape and its terminal text moved to diagnostic.ts and
-// diagnostic-text.ts; these re-exports keep older imports working.
-export type { Diagnostic } from './diagnostic.ts';
-export { codeFrame } from './diagnostic-text.ts';

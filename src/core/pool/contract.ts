@@ -4,7 +4,7 @@
  * same implementation (`serve.ts`); callers reach it through a `WorkerPool`
  * (`pool.ts`). Everything that crosses is plain, structured-cloneable data.
  */
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import type { GradeResult } from '../bench/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { VerifyRequest } from '../verify/index.ts';

@@ -14,7 +14,7 @@ import { evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
 import { loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';

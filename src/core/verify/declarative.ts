@@ -17,7 +17,7 @@ import { type AbstractState, freshState } from '../kernel/state.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { runSpec } from '../dialect/index.ts';
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import { type LemmaInput, type LemmaResult, checkLemmas } from './lemmas.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, clearProofMemo, proofFor, proofKey, storedProof } from './proof-cache.ts';

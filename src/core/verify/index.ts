@@ -11,7 +11,7 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { QuantifierEvalError } from '../smt/eval.ts';
 import { quantifierDiagnostic, runSpec } from '../dialect/index.ts';
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { preferWellFormed } from './counterexample-wellformed.ts';
 import { checkDeclarative } from './declarative.ts';

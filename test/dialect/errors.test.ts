@@ -7,7 +7,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { codeFrame } from '../../src/core/span.ts';
+import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_CODES, checkSpec } from '../../src/core/dialect/index.ts';
 
 const DIR = new URL('../cases/spec-errors/', import.meta.url);

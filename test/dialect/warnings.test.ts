@@ -12,7 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
-import { codeFrame } from '../../src/core/span.ts';
+import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_WARNINGS, checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/bench/grade.ts';

@@ -1,4 +1,4 @@
-# expect-error: SPEC011 25:5 pages.pgtable_perm holds 64-bit bit-vector values but a 32-bit bit-vector was written
+# expect: error SPEC011 25:5 pages.pgtable_perm holds 64-bit bit-vector values but a 32-bit bit-vector was written
 # upstream: the write stores a closure; the spec itself then reads pgtable_perm, and the closure's z3.If meets a 32-bit value and a 64-bit map: z3py raises a sort mismatch there, so the read (not the write) fails.
 # handler: sys_map_proc
 def sys_map_proc(old, pid, frm, index, n, perm):

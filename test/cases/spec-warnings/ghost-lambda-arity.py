@@ -1,4 +1,4 @@
-# expect-warning: SPEC204 24:28 this write would raise when pages.pgtable_pn is read: the function assigned to pages.pgtable_pn must take 2 indices and oldfn, but takes 1
+# expect: warning SPEC204 24:28 this write would raise when pages.pgtable_pn is read: the function assigned to pages.pgtable_pn must take 2 indices and oldfn, but takes 1
 # upstream: the stored lambda takes one index where pgtable_pn has two; the call with (pn, idx, oldfn=...) would raise a TypeError, but only a read makes it, and state_equiv never reads the ghost field.
 # handler: sys_map_proc
 def sys_map_proc(old, pid, frm, index, n, perm):

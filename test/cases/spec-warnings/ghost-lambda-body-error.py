@@ -1,7 +1,7 @@
-# expect-warning: SPEC204 27:97 this write would raise when pages.pgtable_type is read: module 'dt' has no attribute 'PGTYPE_PROCESS'; did you mean dt.PGTYPE_PROC?
+# expect: warning SPEC204 27:97 this write would raise when pages.pgtable_type is read: module 'dt' has no attribute 'PGTYPE_PROCESS'; did you mean dt.PGTYPE_PROC?
 # upstream: the lambda's body runs only when pgtable_type is read, where dt.PGTYPE_PROCESS raises an AttributeError; state_equiv never reads the ghost field, so the refinement proof passes.
 # handler: sys_map_proc
-# verdict: verified
+# expect: verified
 def sys_map_proc(old, pid, frm, index, n, perm):
     cur = old.current
     cond = z3.And(

@@ -1,7 +1,7 @@
-# expect-warning: SPEC204 27:30 this write would raise when pages.pgtable_type is read: the function assigned to pages.pgtable_type must take the keyword argument oldfn: lambda pn, idx, oldfn: ...
+# expect: warning SPEC204 27:30 this write would raise when pages.pgtable_type is read: the function assigned to pages.pgtable_type must take the keyword argument oldfn: lambda pn, idx, oldfn: ...
 # upstream: the lambda is stored as pgtable_type's function and called with (pn, idx, oldfn=...) only when the field is read, which raises a TypeError; state_equiv never reads the ghost field, so the refinement proof passes.
 # handler: sys_map_proc
-# verdict: verified
+# expect: verified
 def sys_map_proc(old, pid, frm, index, n, perm):
     cur = old.current
     cond = z3.And(

@@ -1,4 +1,4 @@
-# expect-warning: SPEC204 25:5 this write would raise when pages.pgtable_perm is read: index 2 of pages.pgtable_perm must be a 64-bit bit-vector, got a 32-bit bit-vector
+# expect: warning SPEC204 25:5 this write would raise when pages.pgtable_perm is read: index 2 of pages.pgtable_perm must be a 64-bit bit-vector, got a 32-bit bit-vector
 # upstream: partial_update compares the stored 32-bit index with the 64-bit read index (a z3 sort mismatch) only inside the closure, at a read; state_equiv never reads the ghost field.
 # handler: sys_map_proc
 def sys_map_proc(old, pid, frm, index, n, perm):

@@ -1,7 +1,7 @@
-# expect-warning: SPEC204 26:5 this write would raise when pages.pgtable_perm is read: pages.pgtable_perm holds 64-bit bit-vector values but a 32-bit bit-vector was written
+# expect: warning SPEC204 26:5 this write would raise when pages.pgtable_perm is read: pages.pgtable_perm holds 64-bit bit-vector values but a 32-bit bit-vector was written
 # upstream: util.partial_update stores a closure whose z3.If meets a 32-bit value and a 64-bit map only when pgtable_perm is read; state_equiv never reads the ghost shadow table, so the refinement proof runs on the other fields and passes.
 # handler: sys_map_proc
-# verdict: verified
+# expect: verified
 def sys_map_proc(old, pid, frm, index, n, perm):
     cur = old.current
     cond = z3.And(

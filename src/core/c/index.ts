@@ -11,7 +11,8 @@ export { lex, type Token, type TokenKind, intLiteral } from './lexer.ts';
 export { preprocess, type Macro, type PreprocessResult, type SourceFiles } from './preprocess.ts';
 export { parse, parseExpression, declaredName, type ParseResult } from './parser.ts';
 export * from './types.ts';
-export { Sema, literalType, type Binding, type EnumConst, type FunctionInfo, type GlobalVar, type LocalVar } from './check.ts';
+export { Sema, type Binding, type EnumConst, type FunctionInfo, type GlobalVar, type LocalVar } from './check/sema.ts';
+export { literalType } from './check/typing.ts';
 export { parseProgram, functionSignature, type CProgram, type Override, type ParseProgramResult } from './program.ts';
 export {
   type CMemory, type Leaf, type Ptr, type ObjPtr, type Step, IOTLBINV, TLBINV, freshMemory, globalAddress, memoryLeaves,

@@ -5,7 +5,7 @@
  * executor; `execFunction` (symex.ts) drives it.
  */
 import type { CSpan, Call } from '../ast.ts';
-import type { FunctionInfo } from '../check.ts';
+import type { FunctionInfo } from '../check/sema.ts';
 import { CError, callDepth, recursion, unknownFunction } from '../errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from '../hooks.ts';
 import { MAX_CALL_DEPTH } from '../limits.ts';

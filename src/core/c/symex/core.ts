@@ -9,14 +9,13 @@
 import * as o from '../../smt/ops.ts';
 import { Term, isTrue } from '../../smt/term.ts';
 import type { Call, CSpan, Expr } from '../ast.ts';
-import { decay } from '../check.ts';
 import { CError, execTooDeep, nowhere, stepLimit, termTooLarge, tooManyPaths } from '../errors.ts';
 import type { Val } from '../hooks.ts';
 import { MAX_EXEC_DEPTH, MAX_PATHS, MAX_TERM_DEPTH, mapDepth, termDepth } from '../limits.ts';
 import type { CMemory } from '../memory.ts';
 import type { CProgram } from '../program.ts';
 import type { SafetyCondition, SafetyKind } from '../safety.ts';
-import type { CType } from '../types.ts';
+import { type CType, decay } from '../types.ts';
 import { PathFacts } from './facts.ts';
 import { joinPc, mergeAssumptions, mergeLocals, mergeMem } from './merge.ts';
 import { type Frame, PathDied, type State } from './state.ts';

@@ -7,7 +7,6 @@
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst, fresh } from '../../smt/term.ts';
 import type { Expr } from '../ast.ts';
-import { decay } from '../check.ts';
 import { CError, badPointer, internal, notLvalue, stringDeref, structValue, termTooLarge } from '../errors.ts';
 import type { Val } from '../hooks.ts';
 import { MAX_TERM_DEPTH, mapDepth } from '../limits.ts';
@@ -15,7 +14,7 @@ import {
   NULL_PTR, type ObjPtr, type Ptr, type Step, accessibleAs, globalPtr, leafKey, mapPtr, ptrCases, readScalar, writeScalar,
 } from '../memory.ts';
 import { printExpr } from '../print.ts';
-import { type CType, type IntType, findMember, resizeTerm, sizeOf, typeName } from '../types.ts';
+import { type CType, type IntType, decay, findMember, resizeTerm, sizeOf, typeName } from '../types.ts';
 import { ExecCore } from './core.ts';
 import { type Loc, type State, isTerm } from './state.ts';
 import { upperBound } from './upper-bound.ts';

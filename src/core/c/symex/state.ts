@@ -6,7 +6,7 @@
  * none of those parts has to import another to name them.
  */
 import { Term } from '../../smt/term.ts';
-import type { FunctionInfo, LocalVar } from '../check.ts';
+import type { FunctionInfo, LocalVar } from '../check/sema.ts';
 import type { Val } from '../hooks.ts';
 import type { CMemory, Ptr } from '../memory.ts';
 

@@ -12,11 +12,10 @@
  * (expressions), const-eval.ts (integer constant expressions). Each layer
  * extends the one below: Declarations, Typing, UnitChecker.
  */
-import type { Block, Declaration, FunctionDef, Stmt } from './ast.ts';
+import { type Block, type Declaration, type FunctionDef, type Stmt, declaredNameSpan } from './ast.ts';
 import {
   CError, conflict, staticAssertFailed, structValue, typeMismatch, unsupportedSyntax, unsupportedType, type CDiagnostic,
 } from './errors.ts';
-import { declaredNameSpan } from './parser.ts';
 import { typeName } from './types.ts';
 import { named } from './check/declarations.ts';
 import type { FunctionInfo, LocalVar } from './check/sema.ts';

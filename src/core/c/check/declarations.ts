@@ -6,11 +6,13 @@
  * unit checker; typing.ts extends it, and supplies the constant evaluation
  * that array sizes and enumerator values need.
  */
-import type { Attribute, CSpan, Declaration, DeclSpecs, Declarator, Expr, FunctionDef, TranslationUnit, TypeName } from '../ast.ts';
+import {
+  type Attribute, type CSpan, type Declaration, type DeclSpecs, type Declarator, type Expr, type FunctionDef, type TranslationUnit,
+  type TypeName, declaredName, declaredNameSpan,
+} from '../ast.ts';
 import {
   CError, bitField, conflict, globalInitializer, incompleteType, undeclared, unsupportedSyntax, unsupportedType,
 } from '../errors.ts';
-import { declaredName, declaredNameSpan } from '../parser.ts';
 import {
   BOOL_T, CHAR, type CType, INT, type IntType, LLONG, LONG, SCHAR, SHORT, type StructType, UCHAR, UINT, ULLONG, ULONG,
   USHORT, VOID, intType, layoutStruct, pointerTo, sameType, sizeOf, typeName,

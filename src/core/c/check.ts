@@ -65,7 +65,7 @@ export class UnitChecker extends Typing {
     }
   }
 
-  protected functionBody(def: FunctionDef, info: FunctionInfo): void {
+  private functionBody(def: FunctionDef, info: FunctionInfo): void {
     const t = info.type;
     if (t.ret.kind === 'struct' || t.ret.kind === 'array') throw new CError(structValue(def.declarator.span, typeName(t.ret)));
     for (const p of info.params) if (p.type.kind === 'struct') throw new CError(structValue(p.span, typeName(p.type)));
@@ -131,13 +131,13 @@ export class UnitChecker extends Typing {
     }
   }
 
-  protected scoped(f: () => void): void {
+  private scoped(f: () => void): void {
     this.scopes.push({ names: new Map() });
     f();
     this.scopes.pop();
   }
 
-  protected localDeclaration(decl: Declaration): void {
+  private localDeclaration(decl: Declaration): void {
     if (decl.specs.storage === 'static' || decl.specs.storage === 'extern') {
       throw new CError(unsupportedType(decl.specs.span, `a ${decl.specs.storage} local variable`));
     }

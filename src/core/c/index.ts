@@ -4,7 +4,7 @@
  * function symbolically over a functional memory (`execFunction`).
  */
 export type * from './ast.ts';
-export { declaredName, joinSpans } from './ast.ts';
+export { declaredName, declaresFunction, joinSpans } from './ast.ts';
 export type { CDiagnostic } from './errors.ts';
 export { withDetail } from './errors.ts';
 export { lex, type Token, type TokenKind, intLiteral } from './lexer.ts';

@@ -23,8 +23,8 @@ import type { EnumConst, FunctionInfo, GlobalVar, Linker, LocalVar, Sema } from 
 /** The declarations of one translation unit, in the program being linked. */
 export abstract class Declarations {
   protected readonly typedefs = new Map<string, CType>();
-  protected readonly tags = new Map<string, StructType>();
-  protected readonly enumTags = new Map<string, IntType>();
+  private readonly tags = new Map<string, StructType>();
+  private readonly enumTags = new Map<string, IntType>();
   protected readonly ordinary = new Map<string, GlobalVar | FunctionInfo | EnumConst>();
   /** Function definitions whose bodies are checked after linking (check.ts). */
   protected readonly pendingBodies: { def: FunctionDef; info: FunctionInfo }[] = [];
@@ -69,7 +69,7 @@ export abstract class Declarations {
     }
   }
 
-  protected checkGlobalType(t: CType, span: CSpan, name: string): void {
+  private checkGlobalType(t: CType, span: CSpan, name: string): void {
     switch (t.kind) {
       case 'int':
         return;
@@ -120,7 +120,7 @@ export abstract class Declarations {
     }
   }
 
-  protected structType(ts: Extract<DeclSpecs['type'], { kind: 'struct' }>): StructType {
+  private structType(ts: Extract<DeclSpecs['type'], { kind: 'struct' }>): StructType {
     if (ts.union) throw new CError(unsupportedType(ts.span, 'a union'));
     if (ts.attributes.some((a) => a.name === 'packed' || a.name === '__packed__')) {
       throw new CError(unsupportedType(ts.span, 'a packed struct'));
@@ -188,7 +188,7 @@ export abstract class Declarations {
     return s;
   }
 
-  protected alignedAttr(attrs: readonly Attribute[]): number | undefined {
+  private alignedAttr(attrs: readonly Attribute[]): number | undefined {
     let a: number | undefined;
     for (const at of attrs) {
       if (at.name !== 'aligned' && at.name !== '__aligned__') continue;
@@ -198,7 +198,7 @@ export abstract class Declarations {
     return a;
   }
 
-  protected enumType(ts: Extract<DeclSpecs['type'], { kind: 'enum' }>): IntType {
+  private enumType(ts: Extract<DeclSpecs['type'], { kind: 'enum' }>): IntType {
     if (!ts.enumerators) {
       const t = this.enumTags.get(ts.tag!);
       if (!t) throw new CError(incompleteType(ts.span, `enum ${ts.tag}`));

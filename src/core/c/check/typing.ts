@@ -67,7 +67,7 @@ export abstract class Typing extends Declarations {
     throw new CError(typeMismatch(e.span, `${what} has type ${typeName(from)}, which does not convert to ${typeName(to)}`));
   }
 
-  protected lookup(name: string): Binding | undefined {
+  private lookup(name: string): Binding | undefined {
     for (let k = this.scopes.length - 1; k >= 0; k--) {
       const v = this.scopes[k].names.get(name);
       if (v) return v;
@@ -81,7 +81,7 @@ export abstract class Typing extends Declarations {
     return this.linker.global(name) ?? this.linker.resolveFunction(this.unit.file, name);
   }
 
-  protected isLvalue(e: Expr): boolean {
+  private isLvalue(e: Expr): boolean {
     switch (e.kind) {
       case 'ident': {
         const b = this.sema.bindings.get(e);
@@ -99,7 +99,7 @@ export abstract class Typing extends Declarations {
     }
   }
 
-  protected modifiable(e: Expr, what: string): CType {
+  private modifiable(e: Expr, what: string): CType {
     const t = this.expr(e);
     if (!this.isLvalue(e)) throw new CError(notLvalue(e.span, what));
     if (t.kind === 'array') throw new CError(notLvalue(e.span, `${what} (an array)`));
@@ -116,7 +116,7 @@ export abstract class Typing extends Declarations {
     return t;
   }
 
-  protected intOperand(e: Expr, what: string): IntType {
+  private intOperand(e: Expr, what: string): IntType {
     const t = decay(this.expr(e));
     if (t.kind === 'int') return t;
     if (t.kind === 'pointer') throw new CError(pointerArithmetic(e.span));
@@ -124,7 +124,7 @@ export abstract class Typing extends Declarations {
     throw new CError(typeMismatch(e.span, `${what} needs an integer, not ${typeName(t)}`));
   }
 
-  protected exprType(e: Expr): CType {
+  private exprType(e: Expr): CType {
     switch (e.kind) {
       case 'int':
         return literalType(e);
@@ -244,7 +244,7 @@ export abstract class Typing extends Declarations {
     }
   }
 
-  protected binaryType(e: Extract<Expr, { kind: 'binary' }>): CType {
+  private binaryType(e: Extract<Expr, { kind: 'binary' }>): CType {
     const op = e.op;
     if (op === '==' || op === '!=' || op === '<' || op === '>' || op === '<=' || op === '>=') {
       const a = decay(this.expr(e.left));
@@ -261,7 +261,7 @@ export abstract class Typing extends Declarations {
     return usualArithmetic(a, b);
   }
 
-  protected callType(e: Call): CType {
+  private callType(e: Call): CType {
     const name = e.callee.name;
     const b = this.lookup(name);
     if (!b) throw new CError(undeclared(e.callee.span, name));

@@ -30,7 +30,7 @@ export abstract class ExecCore {
   protected returns = 0;
   protected breaks = 0;
   /** Paths stashed by return, break and continue (bounded by MAX_PATHS). */
-  protected exits = 0;
+  private exits = 0;
   /** Statements and expressions being executed (bounded by MAX_EXEC_DEPTH). */
   protected depth = 0;
   protected readonly facts = new PathFacts();

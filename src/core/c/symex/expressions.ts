@@ -40,7 +40,7 @@ export abstract class Expressions extends Lvalues {
     }
   }
 
-  protected evalInner(st: State, e: Expr): Val | undefined {
+  private evalInner(st: State, e: Expr): Val | undefined {
     const t = this.sema.typeOf(e);
     if (t.kind === 'array' && e.kind !== 'string') return this.decayPtr(st, e);
     if (t.kind === 'struct') throw new CError(structValue(e.span, typeName(t)));
@@ -136,7 +136,7 @@ export abstract class Expressions extends Lvalues {
     throw new CError(internal((never as Expr).span, 'an unknown expression'));
   }
 
-  protected binary(st: State, e: Extract<Expr, { kind: 'binary' }>): Val {
+  private binary(st: State, e: Extract<Expr, { kind: 'binary' }>): Val {
     const a = this.rvalue(st, e.left);
     const b = this.rvalue(st, e.right);
     const at = this.typeOf(e.left);
@@ -162,7 +162,7 @@ export abstract class Expressions extends Lvalues {
     return arith(this.checker(st), op, a as Term, at as IntType, b as Term, bt as IntType, e, e.right).value;
   }
 
-  protected logical(st: State, e: Extract<Expr, { kind: 'logical' }>): Val {
+  private logical(st: State, e: Extract<Expr, { kind: 'logical' }>): Val {
     const a = this.cond(st, e.left);
     const and = e.op === '&&';
     if (isFalse(a) && and) return bvConst(0n, 32);
@@ -178,7 +178,7 @@ export abstract class Expressions extends Lvalues {
     return boolToInt(and ? o.and(a, b) : o.or(a, b), 32);
   }
 
-  protected ternary(st: State, e: Extract<Expr, { kind: 'cond' }>, t: CType): Val | undefined {
+  private ternary(st: State, e: Extract<Expr, { kind: 'cond' }>, t: CType): Val | undefined {
     const c = this.cond(st, e.test);
     const branch = (s: State, x: Expr): Val | undefined => {
       const v = this.eval(s, x);

@@ -83,18 +83,18 @@ export abstract class Lvalues extends ExecCore {
     throw new CError(notLvalue(e.span, 'this use'));
   }
 
-  protected pointer(st: State, e: Expr): Ptr {
+  private pointer(st: State, e: Expr): Ptr {
     const v = this.rvalue(st, e);
     if (isTerm(v)) throw new CError(badPointer(e.span, 'an integer used as a pointer'));
     return v;
   }
 
-  protected boundsMessage(e: Extract<Expr, { kind: 'index' }>, n: number): string {
+  private boundsMessage(e: Extract<Expr, { kind: 'index' }>, n: number): string {
     return `index ${printExpr(e.index)} out of bounds of ${printExpr(e.object)}[${n}]`;
   }
 
   /** `a[i]` where `a` designates a whole array. */
-  protected indexArray(st: State, p: Ptr, i: Term, e: Extract<Expr, { kind: 'index' }>): Ptr {
+  private indexArray(st: State, p: Ptr, i: Term, e: Extract<Expr, { kind: 'index' }>): Ptr {
     const cases = ptrCases(p);
     return mapPtr(p, (q) => {
       if (q.kind !== 'obj') return q;
@@ -110,7 +110,7 @@ export abstract class Lvalues extends ExecCore {
   }
 
   /** `p[i]` for a pointer: moves the last index of the path by `i`. */
-  protected indexPointer(st: State, p: Ptr, i: Term, e: Extract<Expr, { kind: 'index' }>): Ptr {
+  private indexPointer(st: State, p: Ptr, i: Term, e: Extract<Expr, { kind: 'index' }>): Ptr {
     const cases = ptrCases(p);
     const want = this.sema.typeOf(e);
     return mapPtr(p, (q) => {

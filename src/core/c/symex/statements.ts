@@ -40,7 +40,7 @@ export abstract class Statements extends Expressions {
     }
   }
 
-  protected stmtInner(st: State, s: Stmt): void {
+  private stmtInner(st: State, s: Stmt): void {
     switch (s.kind) {
       case 'block':
         return this.block(st, s);
@@ -111,7 +111,7 @@ export abstract class Statements extends Expressions {
     }
   }
 
-  protected forLoop(st: State, s: Extract<Stmt, { kind: 'for' }>): void {
+  private forLoop(st: State, s: Extract<Stmt, { kind: 'for' }>): void {
     if (s.init) this.stmt(st, s.init);
     if (st.dead) return;
     const loop: LoopCtx = { breaks: [], continues: [] };

@@ -14,6 +14,7 @@
  * Calls are inlined. Loops must have a constant trip count and are
  * unrolled. After a safety condition the path continues as if it held; its
  * condition is assumed in the antecedents of later conditions.
+ *
  * Facts. The conjuncts of the path condition and of the passed safety
  * conditions decide later tests and checks syntactically (symex/facts.ts).
  *

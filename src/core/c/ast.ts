@@ -7,7 +7,9 @@
  * meaningful.
  *
  * The tree is syntax only: names are not resolved and types are not
- * computed here (see `program.ts` and `check.ts`).
+ * computed here (see `program.ts` and `check.ts`). The few functions at the
+ * end answer questions about the tree's shape alone (what a declarator
+ * declares), for the parser, the checker and the task generator alike.
  */
 import type { Span } from '../span.ts';
 
@@ -381,3 +383,22 @@ export interface Empty {
 }
 
 export type Stmt = Block | ExprStmt | Declaration | If | For | Return | Break | Continue | Empty;
+
+// ---------------------------------------------------------------- declarator queries
+
+/** Whether a declarator declares a function (the layer right around the name is a parameter list). */
+export function declaresFunction(d: Declarator): boolean {
+  if (d.kind === 'name') return false;
+  if (d.inner.kind === 'name') return d.kind === 'function';
+  return declaresFunction(d.inner);
+}
+
+/** The name a declarator declares, if any. */
+export function declaredName(d: Declarator): string | undefined {
+  return d.kind === 'name' ? d.name : declaredName(d.inner);
+}
+
+/** The span of the name in a declarator (or the declarator's own span). */
+export function declaredNameSpan(d: Declarator): CSpan {
+  return d.kind === 'name' ? d.span : declaredNameSpan(d.inner);
+}

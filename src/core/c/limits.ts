@@ -7,6 +7,7 @@
  */
 import type { MapFn } from '../smt/fn.ts';
 import type { Term } from '../smt/term.ts';
+import type { CSpan } from './ast.ts';
 
 /** Nesting of statements and expressions in the source, flat operator chains included. */
 export const MAX_SOURCE_DEPTH = 500;
@@ -74,4 +75,38 @@ export function maxDepth(ts: readonly Term[]): number {
   let m = 0;
   for (const t of ts) m = Math.max(m, termDepth(t));
   return m;
+}
+
+/**
+ * The span of the first node (in post-order) of `root` deeper than `limit`,
+ * or undefined. Generic over the AST: every object with a `span` is a node.
+ * Iterative, since the point is trees too deep to recurse over.
+ */
+export function tooDeep(root: object, limit: number): CSpan | undefined {
+  const height = new Map<object, number>();
+  const kids = (n: object): object[] => {
+    const out: object[] = [];
+    for (const [k, v] of Object.entries(n)) {
+      if (k === 'span' || k === 'nameSpan' || v === null || typeof v !== 'object') continue;
+      if (Array.isArray(v)) {
+        for (const x of v) if (x !== null && typeof x === 'object' && 'span' in x) out.push(x);
+      } else if ('span' in v) out.push(v);
+    }
+    return out;
+  };
+  const stack: { node: object; children: object[]; at: number }[] = [{ node: root, children: kids(root), at: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.at < top.children.length) {
+      const next = top.children[top.at++];
+      if (!height.has(next)) stack.push({ node: next, children: kids(next), at: 0 });
+      continue;
+    }
+    stack.pop();
+    let h = 0;
+    for (const c of top.children) h = Math.max(h, height.get(c)!);
+    height.set(top.node, h + 1);
+    if (h + 1 > limit) return (top.node as { span: CSpan }).span;
+  }
+  return undefined;
 }

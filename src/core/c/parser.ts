@@ -29,10 +29,12 @@ import {
   type TypeSpec,
   type AssignOp,
   type BinaryOp,
+  declaredName,
+  declaresFunction,
   joinSpans,
 } from './ast.ts';
 import { type CDiagnostic, CError, badNumber, expected, sourceTooDeep, unsupportedStatement, unsupportedSyntax } from './errors.ts';
-import { MAX_SOURCE_DEPTH } from './limits.ts';
+import { MAX_SOURCE_DEPTH, tooDeep } from './limits.ts';
 import { type Token, decodeEscapes, intLiteral } from './lexer.ts';
 
 const BUILTIN_TYPES = new Set(['void', 'char', 'short', 'int', 'long', 'signed', 'unsigned', '_Bool', 'float', 'double', '__int128']);
@@ -780,55 +782,4 @@ class Parser {
     }
     return { kind: 'string', span: this.from(start), value };
   }
-}
-
-/** Whether a declarator declares a function (the layer right around the name is a parameter list). */
-export function declaresFunction(d: Declarator): boolean {
-  if (d.kind === 'name') return false;
-  if (d.inner.kind === 'name') return d.kind === 'function';
-  return declaresFunction(d.inner);
-}
-
-/** The name a declarator declares, if any. */
-export function declaredName(d: Declarator): string | undefined {
-  return d.kind === 'name' ? d.name : declaredName(d.inner);
-}
-
-/** The span of the name in a declarator (or the declarator's own span). */
-export function declaredNameSpan(d: Declarator): CSpan {
-  return d.kind === 'name' ? d.span : declaredNameSpan(d.inner);
-}
-
-/**
- * The span of the first node (in post-order) of `root` deeper than `limit`,
- * or undefined. Generic over the AST: every object with a `span` is a node.
- * Iterative, since the point is trees too deep to recurse over.
- */
-function tooDeep(root: object, limit: number): CSpan | undefined {
-  const height = new Map<object, number>();
-  const kids = (n: object): object[] => {
-    const out: object[] = [];
-    for (const [k, v] of Object.entries(n)) {
-      if (k === 'span' || k === 'nameSpan' || v === null || typeof v !== 'object') continue;
-      if (Array.isArray(v)) {
-        for (const x of v) if (x !== null && typeof x === 'object' && 'span' in x) out.push(x);
-      } else if ('span' in v) out.push(v);
-    }
-    return out;
-  };
-  const stack: { node: object; children: object[]; at: number }[] = [{ node: root, children: kids(root), at: 0 }];
-  while (stack.length) {
-    const top = stack[stack.length - 1];
-    if (top.at < top.children.length) {
-      const next = top.children[top.at++];
-      if (!height.has(next)) stack.push({ node: next, children: kids(next), at: 0 });
-      continue;
-    }
-    stack.pop();
-    let h = 0;
-    for (const c of top.children) h = Math.max(h, height.get(c)!);
-    height.set(top.node, h + 1);
-    if (h + 1 > limit) return (top.node as { span: CSpan }).span;
-  }
-  return undefined;
 }

@@ -6,7 +6,8 @@
  * name for every caller, and it may add helpers of its own.
  */
 import type { CSpan, FunctionDef, TranslationUnit } from './ast.ts';
-import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema, UnitChecker } from './check.ts';
+import { UnitChecker } from './check.ts';
+import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema } from './check/sema.ts';
 import { type CDiagnostic, conflict, internal, nowhere, withDetail } from './errors.ts';
 import type { LexResult } from './lexer.ts';
 import { parse } from './parser.ts';
@@ -14,7 +15,7 @@ import { type SourceFiles, preprocess } from './preprocess.ts';
 import { type StructType, sameType, typeName } from './types.ts';
 
 export type { SourceFiles } from './preprocess.ts';
-export type { Binding, FunctionInfo, GlobalVar, LocalVar } from './check.ts';
+export type { Binding, FunctionInfo, GlobalVar, LocalVar } from './check/sema.ts';
 
 /** A checked, linked C program, ready for symbolic execution. */
 export interface CProgram {

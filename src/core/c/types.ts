@@ -91,6 +91,11 @@ export function pointerTo(to: CType): PointerType {
   return { kind: 'pointer', to };
 }
 
+/** Array-to-pointer decay. */
+export function decay(t: CType): CType {
+  return t.kind === 'array' ? pointerTo(t.of) : t;
+}
+
 export function isScalar(t: CType): t is IntType | PointerType {
   return t.kind === 'int' || t.kind === 'pointer';
 }

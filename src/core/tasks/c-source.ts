@@ -7,7 +7,7 @@
  * only where it was mutated.
  */
 import {
-  type CProgram, type Declaration, type FunctionDef, type Macro, declaredName, lex, preprocess,
+  type CProgram, type Declaration, type FunctionDef, type Macro, declaredName, declaresFunction, lex, preprocess,
 } from '../c/index.ts';
 
 export type ItemKind = 'macro' | 'typedef' | 'enum' | 'struct' | 'global' | 'prototype' | 'function';
@@ -129,21 +129,11 @@ function declarationItems(files: ReadonlyMap<string, string>, d: Declaration): S
     if (!name) continue;
     let kind: ItemKind;
     if (d.specs.storage === 'typedef') kind = 'typedef';
-    else if (declaresFunctionType(x.declarator)) kind = 'prototype';
+    else if (declaresFunction(x.declarator)) kind = 'prototype';
     else kind = 'global';
     out.push(item(files, kind, name, file, offset, endOffset, { isStatic: d.specs.storage === 'static' }));
   }
   return out;
-}
-
-function declaresFunctionType(d: Declaration['declarators'][number]['declarator']): boolean {
-  // The name's own layer decides: `int f(void)` is a function, `int (*f)(void)` would not be.
-  let cur = d;
-  for (;;) {
-    if (cur.kind === 'name') return false;
-    if (cur.kind === 'function') return cur.inner.kind === 'name';
-    cur = cur.inner;
-  }
 }
 
 /** All top-level items of a program, keyed by name. */

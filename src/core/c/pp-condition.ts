@@ -1,0 +1,117 @@
+/**
+ * The expression language of `#if` and `#elif`: literals, character
+ * constants and the C operators over 64-bit signed integers, after the
+ * preprocessor has decided `defined` and expanded macros (preprocess.ts).
+ * A small evaluator of its own, apart from the preprocessor's handling of
+ * files, directives and macros.
+ */
+import type { CSpan } from './ast.ts';
+import { CError, badIfExpression } from './errors.ts';
+import { type Token, decodeEscapes, intLiteral } from './lexer.ts';
+
+/** The value of a `#if` condition (its tokens, macro-expanded); errors point at `span`. */
+export function evalCondition(toks: Token[], span: CSpan): bigint {
+  return new IfEval(toks, span).run();
+}
+
+const BIN_PREC: Record<string, number> = {
+  '*': 10, '/': 10, '%': 10, '+': 9, '-': 9, '<<': 8, '>>': 8,
+  '<': 7, '>': 7, '<=': 7, '>=': 7, '==': 6, '!=': 6, '&': 5, '^': 4, '|': 3, '&&': 2, '||': 1,
+};
+
+/** Evaluates a `#if` condition over 64-bit signed integers. */
+class IfEval {
+  private k = 0;
+
+  constructor(
+    private readonly toks: Token[],
+    private readonly span: CSpan,
+  ) {}
+
+  run(): bigint {
+    const v = this.cond();
+    if (this.k < this.toks.length) this.fail(`unexpected '${this.toks[this.k].text}'`);
+    return v;
+  }
+
+  private fail(why: string): never {
+    throw new CError(badIfExpression(this.span, why));
+  }
+
+  private cond(): bigint {
+    const c = this.binary(1);
+    if (this.toks[this.k]?.text !== '?') return c;
+    this.k++;
+    const a = this.cond();
+    if (this.toks[this.k]?.text !== ':') this.fail("expected ':'");
+    this.k++;
+    const b = this.cond();
+    return c !== 0n ? a : b;
+  }
+
+  private binary(min: number): bigint {
+    let left = this.unary();
+    for (;;) {
+      const t = this.toks[this.k];
+      const p = t && t.kind === 'punct' ? BIN_PREC[t.text] : undefined;
+      if (p === undefined || p < min) return left;
+      this.k++;
+      const right = this.binary(p + 1);
+      left = BigInt.asIntN(64, this.apply(t.text, left, right));
+    }
+  }
+
+  private apply(op: string, a: bigint, b: bigint): bigint {
+    const bool = (x: boolean) => (x ? 1n : 0n);
+    switch (op) {
+      case '*': return a * b;
+      case '/': if (b === 0n) this.fail('division by zero'); return a / b;
+      case '%': if (b === 0n) this.fail('division by zero'); return a % b;
+      case '+': return a + b;
+      case '-': return a - b;
+      case '<<': return a << (b & 63n);
+      case '>>': return a >> (b & 63n);
+      case '<': return bool(a < b);
+      case '>': return bool(a > b);
+      case '<=': return bool(a <= b);
+      case '>=': return bool(a >= b);
+      case '==': return bool(a === b);
+      case '!=': return bool(a !== b);
+      case '&': return a & b;
+      case '^': return a ^ b;
+      case '|': return a | b;
+      case '&&': return bool(a !== 0n && b !== 0n);
+      default: return bool(a !== 0n || b !== 0n);
+    }
+  }
+
+  private unary(): bigint {
+    const t = this.toks[this.k++];
+    if (!t) this.fail('unexpected end of condition');
+    if (t.kind === 'punct') {
+      switch (t.text) {
+        case '!': return this.unary() === 0n ? 1n : 0n;
+        case '~': return BigInt.asIntN(64, ~this.unary());
+        case '-': return BigInt.asIntN(64, -this.unary());
+        case '+': return this.unary();
+        case '(': {
+          const v = this.cond();
+          if (this.toks[this.k++]?.text !== ')') this.fail("expected ')'");
+          return v;
+        }
+      }
+    }
+    if (t.kind === 'number') {
+      const lit = intLiteral(t.text);
+      if (!lit.ok) this.fail(lit.why);
+      return BigInt.asIntN(64, lit.value);
+    }
+    if (t.kind === 'char') {
+      const cs = decodeEscapes(t.text.slice(1, -1));
+      if (!cs || cs.length !== 1) this.fail('bad character literal');
+      return BigInt(cs[0]);
+    }
+    if (t.kind === 'ident') return 0n; // an identifier that is not a macro counts as 0
+    return this.fail(`unexpected '${t.text}'`);
+  }
+}

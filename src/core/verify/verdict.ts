@@ -80,7 +80,7 @@ export interface Counterexample {
   readonly summary: string;
 }
 
-/** Carried by every verdict: the spec's warnings (SPEC2xx, docs/spec-errors.md); they never change the status. */
+/** Carried by every verdict: the spec's warnings (SPEC2xx from the dialect, SPEC031 from a refutation through a quantifier; docs/spec-errors.md); they never change the status. */
 export interface VerdictWarnings {
   readonly warnings?: readonly Diagnostic[];
 }

@@ -114,8 +114,7 @@ export const ANSWERS: readonly OsvAnswer[] = [
     id: 'kill-forall-wrong',
     handler: 'sys_kill',
     expect: 'semantic',
-    osvlab: 'syntax',
-    why: 'upstream: Z3 refutes it (semantic); here the refutation cannot be replayed through the quantifier, so SPEC031 (docs/spec-errors.md)',
+    why: "Z3 refutes it (semantic), upstream and here; here the counterexample is the solver's, not replayed through the quantifier, with the SPEC031 warning (docs/spec-errors.md)",
     code: kill(`is_pid_valid(pid), ${FORALL}`),
   },
   {

@@ -8,7 +8,7 @@ import { findTask } from '../../core/tasks/load.ts';
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
+import { NOT_EVALUATED, NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
 import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
@@ -121,9 +121,10 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
       out.push(`failed: ${v.failed.join(', ')}`);
       if (v.counterexample) {
         const c = v.counterexample;
-        out.push('', 'counterexample' + (c.replayed ? ' (replayed concretely)' : ' (NOT reproduced by replay: internal error)') + ':');
+        const how = c.replayed ? ' (replayed concretely)' : c.quantified ? " (the solver's, not replayed: a quantifier)" : ' (NOT reproduced by replay: internal error)';
+        out.push('', `counterexample${how}:`);
         out.push(`  arguments: ${c.args.map((a) => `${a.name}=${a.value}`).join(', ') || '(none)'}`);
-        out.push(`  spec condition: ${c.specCond ? 'True' : 'False'}; implementation returns ${c.implRet}`);
+        out.push(`  spec condition: ${c.specCond === null ? NOT_EVALUATED : c.specCond ? 'True' : 'False'}; implementation returns ${c.implRet}`);
         if (c.rows.length) {
           out.push('  field                  index              old            spec           impl');
           for (const r of c.rows) {

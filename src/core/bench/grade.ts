@@ -7,7 +7,7 @@
 import { codeFrame } from '../diagnostic-text.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import type { KernelContent } from '../kernel/content.ts';
-import { checkDeclarative } from '../verify/declarative.ts';
+import { declarativeCheck } from '../verify/driver.ts';
 import { ImplementationError, type VerifyRequest, verify } from '../verify/index.ts';
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
@@ -34,8 +34,9 @@ export function categoryOf(v: Verdict): GradeCategory {
     case 'verified':
       return 'pass';
     case 'refuted':
-      // A counterexample that does not reproduce when replayed is the verifier's fault, not the answer's.
-      return v.counterexample && !v.counterexample.replayed ? 'internal' : 'semantic';
+      // A counterexample that does not reproduce when replayed is the verifier's fault, not the answer's;
+      // one through a quantifier cannot be replayed, and is the answer's (on the solver's word, as upstream).
+      return v.counterexample && !v.counterexample.replayed && !v.counterexample.quantified ? 'internal' : 'semantic';
     case 'spec-error':
       return 'syntax';
     case 'timeout':
@@ -143,7 +144,11 @@ export function handlerOnlyTask(handler: string): Task {
   };
 }
 
-/** The `strict` grade's check: the declarative layer proves the spec's step. */
+/**
+ * The `strict` grade's check: the declarative layer proves the spec's step,
+ * through the driver `verify --strict` uses (a spec error or a refutation
+ * through a quantifier is a `false`, never a crash).
+ */
 export function strictChecker(engine: SmtEngine, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
-  return async (handler, spec) => (await checkDeclarative(handler, spec, engine, { timeoutMs })).status === 'proved';
+  return async (handler, spec) => (await declarativeCheck({ handler, spec }, { engine }, timeoutMs)).status === 'proved';
 }

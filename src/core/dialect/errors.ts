@@ -278,7 +278,7 @@ export function badRequest(message: string): SpecError {
 }
 
 export function quantifierRefuted(span: Span): SpecError {
-  return err('SPEC031', span, 'the spec uses a quantifier (z3.ForAll, z3.Exists) and does not refine the implementation; a quantified spec cannot be shown a counterexample', [
+  return err('SPEC031', span, 'the spec uses a quantifier (z3.ForAll, z3.Exists) and does not refine the implementation; its counterexample is the solver\'s, not replayed through the quantifier', [
     'a syscall spec states one step on the given arguments: write the condition and the new state without quantifiers ' +
       '(whole-map lambdas say "for every index")',
   ]);

@@ -6,6 +6,7 @@
 import { type HandlerInfo, UnknownHandlerError, entryNames, requireHandler } from '../kernel/handlers.ts';
 import { BACKED_FIELDS } from '../kernel/equiv.ts';
 import { type AbstractState, type FieldValue, freshState, isRefcnt } from '../kernel/state.ts';
+import { BoundedMap } from '../bounded-map.ts';
 import type { MapFn } from '../smt/fn.ts';
 import { BOOL, type Term, boolConst, variable } from '../smt/term.ts';
 import type { Span } from '../span.ts';
@@ -39,6 +40,8 @@ export interface RunOptions {
    * 'none': nothing is read.
    */
   readonly force?: 'backed' | 'all' | 'none';
+  /** Where parsed sources are kept (default: the module's own). */
+  readonly parseCache?: ParseCache;
 }
 
 export interface RunTrace {
@@ -62,19 +65,24 @@ export type RunResult =
     }
   | { ok: false; error: Diagnostic; warnings: Diagnostic[] };
 
-// The last few parsed sources: the editor re-checks one text often, the
-// verifier runs one spec against several implementations.
-const parsed = new Map<string, A.Module>();
-const PARSE_CACHE = 16;
+/** Parsed and checked modules by source text, bounded. */
+export type ParseCache = BoundedMap<string, A.Module>;
 
-function parseChecked(source: string): A.Module {
-  const hit = parsed.get(source);
+/** A parse cache of the last `capacity` sources (the verifier owns its own, verify/caches.ts). */
+export function newParseCache(capacity = 16): ParseCache {
+  return new BoundedMap(capacity);
+}
+
+// The editor's: it re-checks one text often.
+const parsed = newParseCache();
+
+function parseChecked(source: string, cache: ParseCache = parsed): A.Module {
+  const hit = cache.get(source);
   if (hit) return hit;
   const mod = parseModule(source);
   checkTreeDepth(mod);
   checkModule(mod);
-  if (parsed.size >= PARSE_CACHE) parsed.delete(parsed.keys().next().value!);
-  parsed.set(source, mod);
+  cache.set(source, mod);
   return mod;
 }
 
@@ -192,7 +200,7 @@ function runSpecNow(source: string, entry: string, pre: AbstractState, args: Ter
         throw badRequest(`argument ${a.name} of ${h.name} must be a ${a.width}-bit bit-vector (${a.sort}), got sort ${args[i].sort === BOOL ? 'Bool' : args[i].sort}`);
       }
     });
-    const mod = parseChecked(source);
+    const mod = parseChecked(source, opts.parseCache);
     const limits: Limits = {
       maxSteps: opts.maxSteps ?? DEFAULT_LIMITS.maxSteps,
       maxDepth: opts.maxDepth ?? DEFAULT_LIMITS.maxDepth,
@@ -304,10 +312,11 @@ export function callSpecFunction(
 }
 
 /**
- * The spec error for a spec with a quantifier that the solver refutes: the
- * refutation cannot be replayed concretely (smt/eval.ts), so it is reported
- * as SPEC031 at the first `ForAll(` / `Exists(` of the text (else at line
- * `fallbackLine`, the entry's return) rather than as a counterexample.
+ * The SPEC031 diagnostic of a spec with a quantifier that the solver
+ * refutes, at the first `ForAll(` / `Exists(` of the text (else at line
+ * `fallbackLine`, the entry's return). The verifier reports it as a warning
+ * beside the refutation: the counterexample cannot be replayed concretely
+ * through the quantifier (smt/eval.ts).
  */
 export function quantifierDiagnostic(source: string, fallbackLine: number): Diagnostic {
   const m = /\b(ForAll|Exists)\s*\(/.exec(source);

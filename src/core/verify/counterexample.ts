@@ -4,7 +4,7 @@
  * new), and the pre-state facts the decision depended on. Every value shown
  * is computed by our own evaluator under the model (the replay).
  */
-import { type Interpretation, type Value, evaluate } from '../smt/eval.ts';
+import { type Interpretation, QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
 import { BOOL, type Term, toSigned } from '../smt/term.ts';
 import { ENUMS } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
@@ -31,6 +31,10 @@ const ENUM_OF: Record<string, Record<string, bigint>> = {
 export const NOT_WELL_FORMED =
   'No well-formed state shows this failure (enum cells holding members, counts within the kernel limits), so this is the solver\'s raw state: some cells may hold values the kernel never produces.';
 
+/** Said when a refutation is taken on the solver's word (verdict.ts `quantified`). */
+export const QUANTIFIED =
+  'The spec has a quantifier, which cannot be evaluated concretely: this is the solver\'s state, not replayed, and values under the quantifier are not shown.';
+
 /** Renders a value: True/False, decimal below 4096 (signed where it reads better), hex above, enum names. */
 export function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
@@ -51,8 +55,21 @@ function showNumber(v: bigint, width: number): string {
   return v < 4096n ? `${v}` : `0x${v.toString(16)}`;
 }
 
-function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value {
-  return evaluate(t, model, memo);
+/** Shown for a value that has a quantifier in it (no concrete evaluation). */
+export const NOT_EVALUATED = '(not evaluated: a quantifier)';
+
+/** The value of `t` under the model; undefined when `t` has a quantifier. */
+function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value | undefined {
+  try {
+    return evaluate(t, model, memo);
+  } catch (e) {
+    if (e instanceof QuantifierEvalError) return undefined;
+    throw e;
+  }
+}
+
+function show(v: Value | undefined, width: number, field?: string): string {
+  return v === undefined ? NOT_EVALUATED : showValue(v, width, field);
 }
 
 /** Human name of a pre-state symbol: "c:proc_table.state" -> "procs.state" style keys stay readable. */
@@ -67,6 +84,8 @@ export interface CexInput {
   readonly ret: Term;
   readonly failures: readonly Failure[];
   readonly replayed: boolean;
+  /** The failure is taken on the solver's word: a quantifier (verdict.ts). */
+  readonly quantified?: boolean;
   readonly wellFormed?: boolean;
   readonly specLine?: number;
 }
@@ -77,11 +96,12 @@ export function buildCounterexample(input: CexInput): Counterexample {
   const args: CexArg[] = input.args.map(({ arg, term }) => ({
     name: arg.name,
     sort: arg.sort,
-    value: showValue(ev(term, model, memo), term.sort),
+    value: show(ev(term, model, memo), term.sort),
   }));
-  const specCond = ev(input.cond, model, memo) === true;
-  const retRaw = ev(input.ret, model, memo) as bigint;
-  const implRet = `${toSigned(retRaw, input.ret.sort)}`;
+  const cond = ev(input.cond, model, memo);
+  const specCond = cond === undefined ? null : cond === true;
+  const retRaw = ev(input.ret, model, memo);
+  const implRet = retRaw === undefined ? NOT_EVALUATED : `${toSigned(retRaw as bigint, input.ret.sort)}`;
 
   const rows: CexRow[] = [];
   for (const f of input.failures) {
@@ -95,9 +115,9 @@ export function buildCounterexample(input: CexInput): Counterexample {
   const apps = applications([input.cond, input.ret]);
   for (const [fn, list] of apps) {
     for (const app of list.slice(0, 6)) {
-      const idx = app.args.map((a) => showValue(ev(a, model, memo), a.sort)).join(', ');
+      const idx = app.args.map((a) => show(ev(a, model, memo), a.sort)).join(', ');
       const label = symbolLabel(fn);
-      const text = `${label}[${idx}] = ${showValue(ev(app, model, memo), app.sort, label)}`;
+      const text = `${label}[${idx}] = ${show(ev(app, model, memo), app.sort, label)}`;
       if (!seen.has(text)) {
         seen.add(text);
         context.push(text);
@@ -108,8 +128,10 @@ export function buildCounterexample(input: CexInput): Counterexample {
 
   const failed = input.failures.map((f) => (f.failedParts.length ? `${f.obligation.name} (${f.failedParts.join(', ')})` : f.obligation.name));
   const argText = args.map((a) => `${a.name}=${a.value}`).join(', ');
-  const lines = [`With ${argText || 'no arguments'}: the spec's condition is ${specCond ? 'True' : 'False'} and the implementation returns ${implRet}.`];
+  const condText = specCond === null ? NOT_EVALUATED : specCond ? 'True' : 'False';
+  const lines = [`With ${argText || 'no arguments'}: the spec's condition is ${condText} and the implementation returns ${implRet}.`];
   if (failed.length) lines.push(`Failing: ${failed.join('; ')}.`);
+  if (input.quantified) lines.push(QUANTIFIED);
   if (input.wellFormed === false) lines.push(NOT_WELL_FORMED);
   for (const r of rows.filter((x) => x.differs)) {
     const at = r.index.length ? `[${r.index.join(', ')}]` : '';
@@ -123,6 +145,7 @@ export function buildCounterexample(input: CexInput): Counterexample {
     context: context.slice(0, 24),
     specLine: input.specLine,
     replayed: input.replayed,
+    ...(input.quantified ? { quantified: true as const } : {}),
     ...(input.wellFormed === undefined ? {} : { wellFormed: input.wellFormed }),
     summary: lines.join('\n'),
   };
@@ -130,10 +153,11 @@ export function buildCounterexample(input: CexInput): Counterexample {
 
 function fieldRow(ob: FieldObligation, model: Interpretation, memo: Map<number, Value>): CexRow {
   const names = ob.field.indexNames;
-  const index = ob.indices.map((x, i) => `${names[i] ?? `i${i}`}=${showValue(ev(x, model, memo), x.sort)}`);
+  const index = ob.indices.map((x, i) => `${names[i] ?? `i${i}`}=${show(ev(x, model, memo), x.sort)}`);
   const path = ob.field.path;
-  const old = showValue(ev(ob.oldValue, model, memo), ob.oldValue.sort, path);
-  const spec = showValue(ev(ob.specValue, model, memo), ob.specValue.sort, path);
-  const impl = showValue(ev(ob.implValue, model, memo), ob.implValue.sort, path);
-  return { field: path, index, old, spec, impl, differs: spec !== impl };
+  const old = show(ev(ob.oldValue, model, memo), ob.oldValue.sort, path);
+  const spec = show(ev(ob.specValue, model, memo), ob.specValue.sort, path);
+  const impl = show(ev(ob.implValue, model, memo), ob.implValue.sort, path);
+  // A value under a quantifier is not known to agree: the solver says this cell fails.
+  return { field: path, index, old, spec, impl, differs: spec !== impl || spec === NOT_EVALUATED };
 }

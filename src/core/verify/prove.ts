@@ -6,7 +6,7 @@
  * is either proved or refuted; what a combined query cannot decide in its
  * budget is proved one obligation at a time.
  */
-import { type Value, evaluate } from '../smt/eval.ts';
+import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
@@ -36,7 +36,16 @@ export interface ProofOutcome {
     readonly failures: readonly Failure[];
     /** Our evaluator agreed with Z3: assumptions true and the failures false under the model. */
     readonly replayed: boolean;
+    /**
+     * Some failure could not be replayed because its goal (or an assumption)
+     * has a quantifier, which our evaluator cannot evaluate: it is taken on
+     * the solver's word, as upstream takes every refutation (then `replayed`
+     * is false).
+     */
+    readonly quantified?: boolean;
   };
+  /** Obligations refuted on the solver's word: their goal has a quantifier, so no model of theirs was replayed. */
+  readonly unreplayed: readonly string[];
   /** Total solver time and number of queries. */
   readonly solverMs: number;
   readonly queries: number;
@@ -57,6 +66,16 @@ export interface ProveOptions {
 
 function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
   return evaluate(t, model, memo) === true;
+}
+
+/** `holds`, or 'quantified' when `t` has a quantifier our evaluator cannot evaluate. */
+function holdsOrQuantified(t: Term, model: SmtModel, memo: Map<number, Value>): boolean | 'quantified' {
+  try {
+    return holds(t, model, memo);
+  } catch (e) {
+    if (e instanceof QuantifierEvalError) return 'quantified';
+    throw e;
+  }
 }
 
 /**
@@ -84,6 +103,7 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
   let solverMs = 0;
   let queries = 0;
   let refutation: ProofOutcome['refutation'];
+  const unreplayed: string[] = [];
 
   // One query per set of goals, carrying every instance of the assumed facts
   // that `assume` selects for them. (Adding instances lazily, only those a
@@ -100,20 +120,45 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
     return { r, assumptions };
   };
 
-  /** Marks what `model` falsifies among `candidates`; returns false if our evaluator disagrees with Z3. */
-  const record = (model: SmtModel, ms: number, candidates: readonly Obligation[], assumptions: readonly Term[]): boolean => {
+  /**
+   * Marks what `model` falsifies among `candidates`: 'inconsistent' if our
+   * evaluator disagrees with Z3. A goal with a quantifier cannot be
+   * evaluated: when it is the only candidate the model may falsify, Z3's sat
+   * says it fails (taken on the solver's word, not replayed); when several
+   * are, none is marked ('split': ask each on its own).
+   */
+  const record = (model: SmtModel, ms: number, candidates: readonly Obligation[], assumptions: readonly Term[]): 'consistent' | 'inconsistent' | 'split' => {
     const memo = new Map<number, Value>();
     const failures: Failure[] = [];
+    const quantified: Obligation[] = [];
     for (const ob of candidates) {
-      if (holds(ob.goal, model, memo)) continue;
-      const failedParts = (ob.parts ?? []).filter((p) => !holds(p.goal, model, memo)).map((p) => p.label);
+      const h = holdsOrQuantified(ob.goal, model, memo);
+      if (h === true) continue;
+      if (h === 'quantified') {
+        quantified.push(ob);
+        continue;
+      }
+      const failedParts = (ob.parts ?? []).filter((p) => holdsOrQuantified(p.goal, model, memo) === false).map((p) => p.label);
       failures.push({ obligation: ob, failedParts });
       status.set(ob.name, { name: ob.name, status: 'failed', ms });
     }
-    const consistent = failures.length > 0 && assumptions.every((a) => holds(a, model, memo));
-    if (!refutation) refutation = { model, failures, replayed: consistent };
+    const assumed = assumptions.map((a) => holdsOrQuantified(a, model, memo));
+    const assumptionsHold = !assumed.includes(false);
+    let onWord = assumed.includes('quantified');
+    if (failures.length === 0 && quantified.length > 0 && assumptionsHold) {
+      if (quantified.length > 1) {
+        model.dispose();
+        return 'split';
+      }
+      failures.push({ obligation: quantified[0], failedParts: [] });
+      status.set(quantified[0].name, { name: quantified[0].name, status: 'failed', ms });
+      unreplayed.push(quantified[0].name);
+      onWord = true;
+    }
+    const consistent = failures.length > 0 && assumptionsHold;
+    if (!refutation) refutation = { model, failures, replayed: consistent && !onWord, ...(consistent && onWord ? { quantified: true } : {}) };
     else model.dispose();
-    return consistent;
+    return consistent ? 'consistent' : 'inconsistent';
   };
 
   /** Proves one obligation on its own; one with parts, part by part (smaller queries). */
@@ -128,7 +173,7 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
         undecidedReason ??= r.reason;
         continue;
       }
-      if (!record(r.model, Date.now() - started, [ob], assumptions)) {
+      if (record(r.model, Date.now() - started, [ob], assumptions) !== 'consistent') {
         status.set(ob.name, { name: ob.name, status: 'unknown', ms: Date.now() - started, reason: REPLAY_FAILED });
       }
       return;
@@ -157,9 +202,12 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
     const { r, assumptions } = await check(rest, rest.length === 1 ? opts.timeoutMs : budget);
     if (r.status === 'unsat') {
       for (const ob of rest) status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
-    } else if (r.status === 'sat' && !record(r.model, r.ms, rest, assumptions)) {
+    } else if (r.status === 'sat') {
+      const recorded = record(r.model, r.ms, rest, assumptions);
+      // Several quantified goals may fail, and the model cannot tell which: one at a time.
+      if (recorded === 'split') break;
       // Our evaluator disagrees with the solver's model: an internal error, never a proof.
-      for (const ob of rest) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
+      if (recorded === 'inconsistent') for (const ob of rest) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
     } else if (r.status === 'unknown') {
       if (rest.length === 1) status.set(rest[0].name, { name: rest[0].name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
       break;
@@ -171,6 +219,7 @@ export async function prove(obligations: readonly Obligation[], engine: SmtEngin
   return {
     results: obligations.map((ob) => status.get(ob.name) ?? { name: ob.name, status: 'unknown' }),
     refutation,
+    unreplayed,
     solverMs,
     queries,
   };

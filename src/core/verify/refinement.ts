@@ -16,25 +16,37 @@ import * as o from '../smt/ops.ts';
 import { type Term, bvConst } from '../smt/term.ts';
 import { BACKED_FIELDS, type CMemory, abstractRead, backing, skolems } from '../kernel/equiv.ts';
 import { implInvariants } from '../kernel/invariants.ts';
+import type { HandlerArg } from '../kernel/handlers.ts';
 import type { FieldSchema } from '../kernel/schema.ts';
 import { type AbstractState, countOf } from '../kernel/state.ts';
 import type { Obligation } from './prove.ts';
 import { type Quantified, instantiate, skolemize } from './quantified.ts';
 
-/** One run of both sides from the same start. */
-export interface RefinementStep {
+/**
+ * The implementation's side of a step: impl_h(σ, a) = (ret, σ'), run once
+ * per program and handler (it does not depend on the spec).
+ */
+export interface ImplementationStep {
   /** σ, the C pre-state (fresh symbols). */
   readonly mem: CMemory;
   /** S, the abstract pre-state read from σ. */
   readonly pre: AbstractState;
-  /** The spec's success condition and post-state. */
-  readonly cond: Term;
-  readonly post: AbstractState;
+  /** a, the handler's fresh symbolic arguments (`arg.<name>`). */
+  readonly args: readonly { readonly arg: HandlerArg; readonly term: Term }[];
   /** The implementation's return value (32-bit int), post-memory and safety conditions. */
   readonly ret: Term;
   readonly memAfter: CMemory;
   readonly safety: readonly { readonly label: string; readonly ok: Term }[];
 }
+
+/** The spec's side of a step: spec_h(S, a) = (cond, S'). */
+export interface SpecStep {
+  readonly cond: Term;
+  readonly post: AbstractState;
+}
+
+/** One run of both sides from the same start. */
+export type RefinementStep = ImplementationStep & SpecStep;
 
 /** A field obligation keeps what is needed to show a counterexample row. */
 export interface FieldObligation extends Obligation {
@@ -72,20 +84,30 @@ export function fieldObligations(step: RefinementStep): FieldObligation[] {
 }
 
 /** No assert fails, no index is out of bounds, no division by zero, no shift too far. */
-export function safetyObligation(step: RefinementStep): Obligation {
+export function safetyObligation(step: ImplementationStep): Obligation {
   const parts = step.safety.map((s) => ({ label: s.label, goal: s.ok }));
   return { name: 'safety', goal: o.and(...parts.map((p) => p.goal)), parts };
 }
 
 /** σ' satisfies the representation invariants (each skolemised). */
-export function invariantObligation(step: RefinementStep): Obligation {
+export function invariantObligation(step: ImplementationStep): Obligation {
   const parts = implInvariants(step.memAfter, step.mem).map((inv) => ({ label: inv.name, goal: skolemize(inv, 'post').goal }));
   return { name: 'impl-invariants', goal: o.and(...parts.map((p) => p.goal)), parts };
 }
 
-/** All refinement obligations of one step, spec-dependent ones first. */
+/** The obligations that depend on the spec: cond, then every compared field. */
+export function specObligations(step: RefinementStep): Obligation[] {
+  return [condObligation(step), ...fieldObligations(step)];
+}
+
+/** The obligations of the implementation alone: safety, then its invariants. */
+export function implObligations(step: ImplementationStep): Obligation[] {
+  return [safetyObligation(step), invariantObligation(step)];
+}
+
+/** The theorem: every refinement obligation of one step, spec-dependent ones first. */
 export function refinementObligations(step: RefinementStep): Obligation[] {
-  return [condObligation(step), ...fieldObligations(step), safetyObligation(step), invariantObligation(step)];
+  return [...specObligations(step), ...implObligations(step)];
 }
 
 /** The assumption instances for a query: the representation invariants of σ at the query's terms. */

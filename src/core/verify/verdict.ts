@@ -48,8 +48,12 @@ export interface CexRow {
 
 export interface Counterexample {
   readonly args: readonly CexArg[];
-  /** The spec's success condition and the implementation's return value in this state. */
-  readonly specCond: boolean;
+  /**
+   * The spec's success condition and the implementation's return value in
+   * this state; `null` when the condition has a quantifier, which cannot be
+   * evaluated concretely.
+   */
+  readonly specCond: boolean | null;
   readonly implRet: string;
   readonly rows: readonly CexRow[];
   /** Pre-state facts that matter (e.g. "current = 1"), rendered. */
@@ -58,6 +62,14 @@ export interface Counterexample {
   readonly specLine?: number;
   /** The counterexample was re-evaluated concretely and reproduces the failure. */
   readonly replayed: boolean;
+  /**
+   * Not replayed because a failing check (or an assumption) has a quantifier,
+   * which has no concrete evaluation here: the state is the solver's, taken
+   * on its word as upstream takes every refutation, and values under the
+   * quantifier are shown as `NOT_EVALUATED` (counterexample.ts). Then
+   * `replayed` is false, and it is still the answer's failure, not ours.
+   */
+  readonly quantified?: true;
   /**
    * The state is well formed: enum cells hold members, counts stay within the
    * kernel's limits (verify/counterexample-wellformed.ts). False: no such state
@@ -68,7 +80,7 @@ export interface Counterexample {
   readonly summary: string;
 }
 
-/** Carried by every verdict: the spec's warnings (SPEC2xx, docs/spec-errors.md); they never change the status. */
+/** Carried by every verdict: the spec's warnings (SPEC2xx from the dialect, SPEC031 from a refutation through a quantifier; docs/spec-errors.md); they never change the status. */
 export interface VerdictWarnings {
   readonly warnings?: readonly Diagnostic[];
 }

@@ -1,0 +1,89 @@
+/**
+ * The implementation's side of a step (refinement.ts): the kernel program
+ * with an optional override unit, and the handler's symbolic run on a fresh
+ * C state, impl_h(σ, a) = (ret, σ'). Both are kept in the caller's caches
+ * (caches.ts): neither depends on the spec.
+ */
+import { type CDiagnostic, type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
+import { KERNEL, type KernelContent } from '../kernel/content.ts';
+import { abstractOf } from '../kernel/equiv.ts';
+import { type HandlerArg, type HandlerInfo, requireHandler } from '../kernel/handlers.ts';
+import { type Term, variable } from '../smt/term.ts';
+import { PROCESS_CACHES, type ProgramEntry, type VerifierCaches } from './caches.ts';
+import type { ImplementationStep } from './refinement.ts';
+
+/**
+ * A problem with the implementation (not with the spec): it carries its
+ * coded C diagnostics (docs/c-errors.md), the first of which is the one to
+ * show. (An unknown handler is an UnknownHandlerError, kernel/handlers.ts.)
+ */
+export class ImplementationError extends Error {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly CDiagnostic[] = [],
+  ) {
+    super(message);
+    this.name = 'ImplementationError';
+  }
+
+  toDiagnostic(): CDiagnostic {
+    return this.diagnostics[0];
+  }
+}
+
+export { requireHandler };
+
+/** Fresh symbolic arguments of a handler, named `arg.<name>`. */
+export function handlerArgs(h: HandlerInfo): { arg: HandlerArg; term: Term }[] {
+  return h.args.map((arg) => ({ arg, term: variable(`arg.${arg.name}`, arg.width) }));
+}
+
+/** The cache key of the kernel with `implSource` as its override unit. */
+export function programKey(implSource: string, kernel: KernelContent): string {
+  return `${kernel.kernelHash}\0${implSource}`;
+}
+
+function programEntry(implSource: string, kernel: KernelContent, caches: VerifierCaches): ProgramEntry {
+  const key = programKey(implSource, kernel);
+  const hit = caches.programs.get(key);
+  if (hit) return hit;
+  const overrides = implSource.trim() ? [{ path: 'override.c', text: implSource }] : [];
+  const r = parseProgram(kernel.files, kernel.units, overrides);
+  if (!r.ok) {
+    const first = r.errors[0];
+    throw new ImplementationError(
+      `the implementation does not compile: ${first.message} (${first.file ?? ''}:${first.span.line}:${first.span.column})`,
+      r.errors,
+    );
+  }
+  const entry: ProgramEntry = { program: r.program, runs: new Map() };
+  caches.programs.set(key, entry);
+  return entry;
+}
+
+/** The kernel program with an optional override unit, parsed once per distinct text. */
+export function loadProgram(implSource = '', kernel: KernelContent = KERNEL, caches: VerifierCaches = PROCESS_CACHES): CProgram {
+  return programEntry(implSource, kernel, caches).program;
+}
+
+/**
+ * The shared start of every check of handler `h`: σ, S, the arguments and
+ * the implementation's run on them. Cached per program, since it does not
+ * depend on the spec.
+ */
+export function implementationStep(implSource: string, kernel: KernelContent, h: HandlerInfo, caches: VerifierCaches): ImplementationStep {
+  const entry = programEntry(implSource, kernel, caches);
+  const hit = entry.runs.get(h.name);
+  if (hit) return hit;
+  const mem = freshMemory(entry.program);
+  const pre = abstractOf(mem);
+  const args = handlerArgs(h);
+  const r = execFunction(entry.program, h.name, mem, args.map((a) => a.term));
+  if (!r.ok) {
+    throw new ImplementationError(`cannot run ${h.name}: ${r.error.message} (${r.error.file}:${r.error.span.line}:${r.error.span.column})`, [r.error]);
+  }
+  const safety = r.safety.map((s) => ({ label: `${s.kind} at ${s.file}:${s.span.line}: ${s.message}`, ok: s.ok }));
+  const run: ImplementationStep = { mem, pre, args, ret: r.ret, memAfter: r.mem, safety };
+  entry.runs.set(h.name, run);
+  return run;
+}

@@ -3,14 +3,19 @@
  * which examples) is reproducible from a string key.
  */
 
-/** Uniform numbers in [0, 1) from a generator keyed by `key` (FNV-1a hash, then a mulberry32-style mix). */
+/** Uniform numbers in [0, 1) from a generator keyed by `key` (FNV-1a hash, then `seeded`). */
 export function rng(key: string): () => number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  let s = h || 1;
+  return seeded(h || 1);
+}
+
+/** Uniform numbers in [0, 1) from a numeric seed (a mulberry32-style mix; fuzzers use it). */
+export function seeded(seed: number): () => number {
+  let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
     let t = s;

@@ -12,23 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
+import { seeded } from '../../src/core/rng.ts';
 
 const SEED = 20261201;
 const CHECK_BUDGET_MS = 3000;
 const VERIFY_COUNT = 3;
 const HANG_MS = 5000;
 const MIN_CHECKS = 40;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BASE = `def sys_kill(old, pid):
     cond = z3.And(is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED,
@@ -106,7 +96,7 @@ function soup(r: () => number): string {
 
 describe('spec fuzzer', () => {
   it('every generated spec ends in a coded error or a verdict', async () => {
-    const r = rng(SEED);
+    const r = seeded(SEED);
     const counts = { tried: 0, coded: 0, verdict: 0, internal: 0, hang: 0 };
     const bad: string[] = [];
     const cleanOnes: string[] = [];

@@ -11,6 +11,7 @@ import { toolAvailable } from '../artefacts.ts';
 import { describe, expect, it } from 'vitest';
 import { type Term, bvValue } from '../../src/core/smt/term.ts';
 import { callSpecFunction } from '../../src/core/dialect/index.ts';
+import { seeded } from '../../src/core/rng.ts';
 
 const PYTHON = '/usr/bin/python3';
 const hasZ3 = toolAvailable(spawnSync(PYTHON, ['-c', 'import z3'], { encoding: 'utf8' }).status === 0, 'python3 with z3', 'python3-z3');
@@ -18,17 +19,9 @@ const hasZ3 = toolAvailable(spawnSync(PYTHON, ['-c', 'import z3'], { encoding: '
 const WIDTHS = [8, 16, 32, 64] as const;
 
 class Gen {
-  private s: number;
+  readonly rnd: () => number;
   constructor(seed: number) {
-    this.s = seed;
-  }
-  rnd(): number {
-    // mulberry32
-    this.s = (this.s + 0x6d2b79f5) | 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.rnd = seeded(seed);
   }
   pick<T>(xs: readonly T[]): T {
     return xs[Math.floor(this.rnd() * xs.length)];

@@ -31,17 +31,15 @@ import { type AbstractState, freshState, isRefcnt } from '../kernel/state.ts';
 import type { MapFn } from '../smt/fn.ts';
 import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
-import type { SmtEngine } from '../smt/solver.ts';
+import type { CheckResult, SmtEngine } from '../smt/solver.ts';
 import { instantiate, skolemize } from '../smt/instantiate.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
-import { type Outcome, undecided, worst } from './outcome.ts';
+import { undecided, worst } from './outcome.ts';
 import type { ObligationResult } from './verdict.ts';
 
-/** How one lemma (or invariant, or corollary) fared. */
-export interface LemmaResult {
-  readonly name: string;
-  readonly status: Outcome;
+/** How one lemma (or invariant, or corollary) fared: an obligation result that always has its time. */
+export interface LemmaResult extends ObligationResult {
   /** Wall time of its queries, instantiation included. */
   readonly ms: number;
   /** The facts a counterexample falsifies (failed only). */
@@ -76,7 +74,8 @@ export interface QueryInfo {
   readonly tag: string;
   /** Instances asserted with the goal. */
   readonly instances: number;
-  readonly status: 'sat' | 'unsat' | 'unknown';
+  /** The solver's answer (a model's validity is checked afterwards). */
+  readonly status: CheckResult['status'];
   readonly ms: number;
 }
 

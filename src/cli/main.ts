@@ -2,7 +2,9 @@
  * `osvlab`: the headless front end of the same core the web app runs.
  * Each command lives in its own module under ./commands.
  */
+import { hasDiagnostic } from '../core/diagnostic.ts';
 import { UsageError } from './args.ts';
+import { printDiagnostic } from './diagnostics.ts';
 
 const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   verify: () => import('./commands/verify.ts'),
@@ -53,6 +55,13 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`osvlab ${name}: ${e.message}\n`);
+      return 4;
+    }
+    // A coded error that reached the top (an unknown handler, a request error): its code and notes.
+    const d = hasDiagnostic(e) ? e.toDiagnostic() : undefined;
+    if (d) {
+      process.stderr.write(`osvlab ${name}: `);
+      printDiagnostic(process.stderr, d);
       return 4;
     }
     process.stderr.write(`osvlab ${name}: ${e instanceof Error ? e.message : String(e)}\n`);

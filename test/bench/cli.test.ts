@@ -2,15 +2,12 @@
  * The benchmark's CLI commands, run as a user runs them (`osvlab ...` in a
  * child process): `tasks`, `task show`, `prompt` and `verify --variant`.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli-process.ts';
 
-const ROOT = join(__dirname, '../..');
 
 function osvlab(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+  return runCli(args);
 }
 
 describe('osvlab tasks / task / prompt / verify --variant', () => {

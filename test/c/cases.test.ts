@@ -1,22 +1,17 @@
 /**
- * Golden cases: each file in test/c/cases is a one-unit program whose first
- * comment lines state what must happen, exactly (code, line:column, message):
- *
- *   // expect-error CODE L:C MESSAGE            parsing/checking fails so
- *   // expect-exec-error FN CODE L:C MESSAGE    parsing succeeds, executing FN fails so
- *   // expect-safety FN KIND L:C MESSAGE        executing FN records that safety condition
- *
- * A case file without an expectation is refused.
+ * Golden C cases (test/cases/c): each file is a one-unit program whose
+ * header (test/cases/README.md) states exactly what must happen (code,
+ * line:column, message): `expect: error` (parsing or checking fails so),
+ * `expect: exec-error FN` (it parses; executing FN fails so) or
+ * `expect: safety FN` (executing FN records that safety condition).
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execFunction, freshMemory, functionSignature, parseProgram } from '../../src/core/c/index.ts';
 import { variable } from '../../src/core/smt/term.ts';
+import { type Case, featureDir, loadCases } from '../cases/load.ts';
 import { readDir } from './helpers.ts';
 
-const dir = join(import.meta.dirname, 'cases');
-const files = readDir(dir);
+const files = readDir(featureDir('c'));
 
 interface Expectation {
   readonly kind: 'error' | 'exec-error' | 'safety';
@@ -27,18 +22,13 @@ interface Expectation {
   readonly message: string;
 }
 
-function expectations(text: string): Expectation[] {
-  const out: Expectation[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^\/\/ expect-(error|exec-error|safety) (.*)$/.exec(line);
-    if (!m) continue;
-    const words = m[2].split(' ');
-    const fn = m[1] === 'error' ? undefined : words.shift();
-    const code = words.shift()!;
-    const [l, c] = words.shift()!.split(':').map(Number);
-    out.push({ kind: m[1] as Expectation['kind'], fn, code, line: l, column: c, message: words.join(' ') });
-  }
-  return out;
+/** A C case's expectations, each with a code (for `safety`, the kind of the check). */
+function expectations(c: Case): Expectation[] {
+  return c.header.expectations.map((e) => {
+    if (e.kind === 'error' || e.kind === 'exec-error') return e;
+    if (e.kind === 'safety') return { ...e, code: e.check };
+    throw new Error(`${c.path}: 'expect: ${e.kind}' is not an expectation of a C case`);
+  });
 }
 
 function run(path: string) {
@@ -47,15 +37,16 @@ function run(path: string) {
 }
 
 describe('golden C cases', () => {
-  const cases = readdirSync(dir).filter((f) => f.endsWith('.c')).sort();
+  const cases = loadCases('c');
 
   it('has cases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);
   });
 
-  for (const path of cases) {
+  for (const c of cases) {
+    const path = c.name;
     it(path, () => {
-      const exp = expectations(files.get(path)!);
+      const exp = expectations(c);
       expect(exp.length, `${path} states no expectation`).toBeGreaterThan(0);
       const r = run(path);
       const errors = exp.filter((e) => e.kind === 'error');

@@ -11,20 +11,12 @@ import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli-process.ts';
 
-const ROOT = join(__dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'osvlab-cli-errors-'));
 
 function osvlab(args: string[], stdin: 'ignore' | number = 'ignore'): { code: number | null; out: string; err: string; ms: number } {
-  const started = Date.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: [stdin, 'pipe', 'pipe'],
-    timeout: 90_000,
-    maxBuffer: 16 << 20,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr, ms: Date.now() - started };
+  return runCli(args, { stdin, timeoutMs: 90_000 });
 }
 
 const BAD_C = `#include "kernel.h"

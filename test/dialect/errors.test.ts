@@ -1,16 +1,16 @@
 /**
- * Golden error cases: every file in test/cases/spec-errors/ starts with
- *   # expect-error: SPEC0xx <line>:<col> <exact message>
- * optionally followed by `# handler: NAME` (default sys_kill). The spec is
- * checked as the editor does (checkSpec) and must give exactly that one
- * diagnostic, with a code frame in its detail.
+ * Golden error cases: every file in test/cases/spec-errors/ has the header
+ * (test/cases/README.md)
+ *   # expect: error SPEC0xx <line>:<col> <exact message>
+ * optionally with `# handler: NAME` (default sys_kill). The spec is checked
+ * as the editor does (checkSpec) and must give exactly that one diagnostic,
+ * with a code frame in its detail.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { codeFrame } from '../../src/core/span.ts';
+import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_CODES, checkSpec } from '../../src/core/dialect/index.ts';
-
-const DIR = new URL('../cases/spec-errors/', import.meta.url);
+import { type Case, type Header, loadCases, parseHeader } from '../cases/load.ts';
 
 interface Expectation {
   code: string;
@@ -20,33 +20,31 @@ interface Expectation {
   handler: string;
 }
 
-/** Reads the expectation header; throws when the file has none. */
-function expectation(text: string, file: string): Expectation {
-  const first = text.split('\n', 1)[0];
-  const m = /^# expect-error: (SPEC\d{3}) (\d+):(\d+) (.+)$/.exec(first);
-  if (!m) throw new Error(`${file}: the first line must be "# expect-error: SPEC0xx <line>:<col> <message>"`);
-  const h = /^# handler: (\w+)$/m.exec(text);
-  return { code: m[1], line: Number(m[2]), column: Number(m[3]), message: m[4], handler: h ? h[1] : 'sys_kill' };
+/** The one spec error a case expects; throws when its header states anything else. */
+function expectation(header: Header, file: string): Expectation {
+  const [e, ...more] = header.expectations;
+  if (e.kind !== 'error' || more.length || !/^SPEC\d{3}$/.test(e.code)) throw new Error(`${file}: the header must be one "# expect: error SPEC0xx <line>:<col> <message>"`);
+  return { code: e.code, line: e.line, column: e.column, message: e.message, handler: header.fields.handler ?? 'sys_kill' };
 }
 
-const files = readdirSync(DIR).filter((f) => f.endsWith('.py')).sort();
+const cases: Case[] = loadCases('spec-errors');
 
 describe('golden spec-error cases', () => {
   it('refuses a case file with no expectation', () => {
-    expect(() => expectation('import z3\n# expect-error: SPEC001 1:1 x\n', 'bad.py')).toThrow(/first line must be/);
-    expect(() => expectation('# expect-error: SPEC01 1:1 x\n', 'bad.py')).toThrow(/first line must be/);
+    expect(() => parseHeader('import z3\n# expect: error SPEC001 1:1 x\n', '#', 'bad.py')).toThrow(/no 'expect:' line/);
+    expect(() => parseHeader('# expect: error SPEC01 1:1 x\n', '#', 'bad.py')).toThrow(/malformed expectation/);
   });
 
   it('has enough cases, each with a documented code', () => {
-    expect(files.length).toBeGreaterThanOrEqual(20);
+    expect(cases.length).toBeGreaterThanOrEqual(20);
     const doc = readFileSync(new URL('../../docs/spec-errors.md', import.meta.url), 'utf8');
     for (const code of Object.keys(SPEC_CODES)) expect(doc).toContain(code);
   });
 
-  for (const file of files) {
-    it(file, () => {
-      const text = readFileSync(new URL(file, DIR), 'utf8');
-      const want = expectation(text, file);
+  for (const c of cases) {
+    it(c.name, () => {
+      const text = c.text;
+      const want = expectation(c.header, c.path);
       const diags = checkSpec(text, want.handler);
       expect(diags).toHaveLength(1);
       const d = diags[0];

@@ -67,6 +67,25 @@ const ack = (mask: string) => `def sys_ack_intr(old, vector):
     return z3.BoolVal(True), new
 `;
 
+const MAP_PROC_ENTRY = '((z3.UDiv(new.proc_table_ptr_to_int, util.i64(dt.PAGE_SIZE)) + n) << dt.PTE_PFN_SHIFT) | perm';
+const MAP_PROC_TYPE = '    new.pages[frm].pgtable_type[index] = dt.PGTYPE_PROC\n';
+const mapProc = (shadowPerm: string, entry = MAP_PROC_ENTRY, shadowType = MAP_PROC_TYPE) => `def sys_map_proc(old, pid, frm, index, n, perm):
+    cur = old.current
+    cond = z3.And(z3.ULT(n, dt.NPAGES_PROC_TABLE), is_pid_valid(pid),
+                  z3.Or(pid == cur, z3.And(old.procs[pid].ppid == cur, old.procs[pid].state == dt.proc_state.PROC_EMBRYO)),
+                  is_pn_valid(frm), old.pages[frm].type == dt.page_type.PAGE_TYPE_X86_PT, old.pages[frm].owner == pid,
+                  z3.ULT(index, 512),
+                  perm & (dt.MAX_INT64 ^ dt.PTE_PERM_MASK) == z3.BitVecVal(0, dt.pte_t),
+                  perm & dt.PTE_P != z3.BitVecVal(0, dt.pte_t), perm & dt.PTE_W == z3.BitVecVal(0, dt.pte_t),
+                  old.pages[frm].data(index) & dt.PTE_P == z3.BitVecVal(0, dt.pte_t))
+    new = old.copy()
+    new.pages[frm].data[index] = ${entry}
+    new.pages[frm].pgtable_pn[index] = n
+    new.pages[frm].pgtable_perm[index] = ${shadowPerm}
+${shadowType}    new.flush_tlb(pid)
+    return cond, util.If(cond, new, old)
+`;
+
 export const ANSWERS: readonly OsvAnswer[] = [
   { id: 'kill-ok', handler: 'sys_kill', expect: 'pass', why: 'correct', code: kill(KILL_COND) },
   {
@@ -180,6 +199,28 @@ export const ANSWERS: readonly OsvAnswer[] = [
   { id: 'ack-ok', handler: 'sys_ack_intr', expect: 'pass', why: 'correct', code: ack('old.procs[me].intr(w) & ~bit') },
   { id: 'ack-no-not', handler: 'sys_ack_intr', expect: 'semantic', why: 'keeps only the acknowledged bit', code: ack('old.procs[me].intr(w) & bit') },
   { id: 'ack-extract', handler: 'sys_ack_intr', expect: 'syntax', why: 'Extract(70, 0) of a 64-bit value raises in z3py', code: ack('z3.Extract(70, 0, old.procs[me].intr(w) & ~bit)') },
+  { id: 'map-proc-ok', handler: 'sys_map_proc', expect: 'pass', why: 'correct', code: mapProc('perm') },
+  {
+    id: 'map-proc-ghost-width',
+    handler: 'sys_map_proc',
+    expect: 'pass',
+    why: "a 32-bit value into the 64-bit ghost pgtable_perm: partial_update's closure would raise when called, but state_equiv never reads the shadow table",
+    code: mapProc('z3.Extract(31, 0, perm)'),
+  },
+  {
+    id: 'map-proc-ghost-lambda',
+    handler: 'sys_map_proc',
+    expect: 'pass',
+    why: 'a whole-map lambda without oldfn into the ghost pgtable_type: calling it would raise a TypeError, but nothing reads the field',
+    code: mapProc('perm', MAP_PROC_ENTRY, '    new.pages.pgtable_type = lambda pn, idx: util.If(z3.And(pn == frm, idx == index), dt.PGTYPE_PROC, old.pages[pn].pgtable_type(idx))\n'),
+  },
+  {
+    id: 'map-proc-entry-width',
+    handler: 'sys_map_proc',
+    expect: 'syntax',
+    why: 'a 32-bit value into the compared pages.data: state_equiv reads it and the closure raises a sort mismatch',
+    code: mapProc('perm', 'z3.Extract(31, 0, perm)'),
+  },
 ];
 
 /** The same answer with the import header in front. */

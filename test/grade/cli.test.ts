@@ -4,7 +4,6 @@
  * results format with several samples per task, `--out` + `osvlab report`,
  * and `strict` in the JSON.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/core/tasks/task.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { codeAnswer, oracleSpec, proseAnswer } from '../fake-provider/answers.ts';
+import { runCli } from '../cli-process.ts';
 
-const ROOT = join(__dirname, '../..');
 const TIMEOUT_MS = 420_000;
 const root = mkdtempSync(join(tmpdir(), 'osvlab-grade-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -23,8 +22,7 @@ beforeAll(async () => {
 });
 
 function osvlab(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+  return runCli(args);
 }
 
 function file(name: string, text: string): string {

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { toolAvailable } from '../artefacts.ts';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { ENUM_MEMBERS, ERRNO, NPAGES, PTE } from '../../src/core/kernel/constant
 import * as K from '../../src/core/kernel/constants.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { ALL_FIELDS } from '../../src/core/kernel/schema.ts';
+import { type Header, loadCases } from '../cases/load.ts';
 
 const ROOT = resolve(__dirname, '../..');
 const KERNEL = join(ROOT, 'tasks/hv6/kernel');
@@ -37,11 +38,9 @@ function cFiles(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-function mutantFiles(): string[] {
-  return readdirSync(MUTANTS)
-    .filter((d) => statSync(join(MUTANTS, d)).isDirectory())
-    .sort()
-    .flatMap((d) => cFiles(join(MUTANTS, d)));
+/** The mutants with their headers (test/cases/README.md). */
+function mutants(): { file: string; header: Header }[] {
+  return loadCases('mutants').map((c) => ({ file: join(ROOT, c.path), header: c.header }));
 }
 
 function stripComments(src: string): string {
@@ -203,7 +202,8 @@ const OBLIGATIONS = new Set(['cond', 'safety', ...ALL_FIELDS.filter((f) => !f.gh
 const HANDLER_NAMES = new Set(HANDLERS.map((h) => h.name));
 
 describe('C mutants', () => {
-  const files = mutantFiles();
+  const cases = mutants();
+  const files = cases.map((c) => c.file);
 
   it('has at least two mutants for every handler', () => {
     const missing = HANDLERS.map((h) => h.name).filter((h) => {
@@ -218,17 +218,16 @@ describe('C mutants', () => {
 
   it('names a handler directory and states refuted obligations that exist', () => {
     const problems: string[] = [];
-    for (const file of files) {
+    for (const { file, header } of cases) {
       const rel = relative(MUTANTS, file);
       const handler = rel.split('/')[0];
       if (!HANDLER_NAMES.has(handler)) problems.push(`${rel}: ${handler} is not a verified handler`);
-      const first = readFileSync(file, 'utf8').split('\n')[0];
-      const m = /^\/\/ expect: refuted((?: [\w.]+)+)\s*$/.exec(first);
-      if (!m) {
-        problems.push(`${rel}: first line is not "// expect: refuted <obligation> ..."`);
+      const [want, ...more] = header.expectations;
+      if (want.kind !== 'refuted' || more.length || !want.obligations.length) {
+        problems.push(`${rel}: the header is not one "// expect: refuted <obligation> ..."`);
         continue;
       }
-      for (const o of m[1].trim().split(' ')) if (!OBLIGATIONS.has(o)) problems.push(`${rel}: unknown obligation ${o}`);
+      for (const o of want.obligations) if (!OBLIGATIONS.has(o)) problems.push(`${rel}: unknown obligation ${o}`);
     }
     expect(problems).toEqual([]);
   });

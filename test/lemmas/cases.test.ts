@@ -1,21 +1,20 @@
 /**
  * Golden lemma cases: test/cases/lemma/<handler>/<name>.py are specs with a
- * deliberate ghost mistake. The header says which lemma the mistake breaks
- * (`# expect-lemma-fail: <lemma>`); that lemma, and the lemmas that include
- * it, must fail, and every other lemma must still be proved. Each case passes
- * refinement and differs from the oracle only in ghost state, so each also
- * shows that the strict check's fast path (reusing the oracle's proof for the
- * oracle's step) does not take it: the check goes through `checkDeclarative`.
+ * deliberate ghost mistake. The header (test/cases/README.md) says which
+ * lemma the mistake breaks (`# expect: lemma-fail <lemma>`); that lemma, and
+ * the lemmas that include it, must fail, and every other lemma must still be
+ * proved. Each case passes refinement and differs from the oracle only in
+ * ghost state, so each also shows that the strict check's fast path (reusing
+ * the oracle's proof for the oracle's step) does not take it: the check goes
+ * through `checkDeclarative`.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { resolveUses } from '../../src/core/kernel/content.ts';
 import { CHECKED_LEMMAS, LEMMAS, findLemma } from '../../src/core/kernel/lemmas/index.ts';
 import { checkDeclarative } from '../../src/core/verify/declarative.ts';
+import { expectations, loadCases } from '../cases/load.ts';
 
-const ROOT = join(import.meta.dirname, '../cases/lemma');
 const T = 900_000;
 
 interface Case {
@@ -26,24 +25,12 @@ interface Case {
 }
 
 function cases(): Case[] {
-  let handlers: string[] = [];
-  try {
-    handlers = readdirSync(ROOT).sort();
-  } catch {
-    return [];
-  }
-  return handlers.flatMap((handler) =>
-    readdirSync(join(ROOT, handler))
-      .filter((f) => f.endsWith('.py'))
-      .sort()
-      .map((f) => {
-        const text = readFileSync(join(ROOT, handler, f), 'utf8');
-        const m = /^#\s*expect-lemma-fail:\s*(\S+)\s*$/m.exec(text);
-        if (!m) throw new Error(`${handler}/${f} has no '# expect-lemma-fail: <lemma>' line`);
-        if (!findLemma(m[1])) throw new Error(`${handler}/${f} names an unknown lemma '${m[1]}'`);
-        return { handler, file: f, text, lemma: m[1] };
-      }),
-  );
+  return loadCases('lemma').map((c) => {
+    const [fail, ...more] = expectations(c, 'lemma-fail');
+    if (!fail || more.length) throw new Error(`${c.path} needs one '# expect: lemma-fail <lemma>' line`);
+    if (!findLemma(fail.lemma)) throw new Error(`${c.path} names an unknown lemma '${fail.lemma}'`);
+    return { handler: c.handler!, file: c.name, text: c.text, lemma: fail.lemma };
+  });
 }
 
 /** The named lemma and every checked lemma that includes it. */

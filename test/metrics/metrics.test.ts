@@ -99,79 +99,138 @@ const ATTEMPTS: AttemptRecord[] = [
   attempt('sys_dup-v1', 3, 2, grade('semantic')),
 ];
 
+/*
+ * The expected numbers below are counted directly from the attempts by the
+ * few lines that follow, written for this test alone (no code shared with
+ * metrics.ts, binomials by plain products), so a change to the attempts
+ * changes what is expected and a wrong count in computeMetrics cannot agree
+ * with it by construction.
+ */
+const MODEL = ['pass', 'syntax', 'semantic', 'timeout', 'unknown'] as const;
+const cat = (a: AttemptRecord) => a.grade?.category;
+/** First answers that are the model's (graded, not internal). */
+const firstOf = (list: readonly AttemptRecord[]) => list.filter((a) => a.round === 0 && a.grade && cat(a) !== 'internal');
+const choose = (n: number, k: number) => {
+  let r = 1;
+  for (let i = 0; i < k; i++) r = (r * (n - i)) / (i + 1);
+  return r;
+};
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+/** Per task: [answered first answers, passes]. */
+const perTask = (tasks: readonly TaskFacts[], list: readonly AttemptRecord[]) =>
+  tasks.map((t) => {
+    const mine = firstOf(list).filter((a) => a.taskId === t.id);
+    return [mine.length, mine.filter((a) => cat(a) === 'pass').length] as const;
+  });
+const directPassAtK = (tasks: readonly TaskFacts[], list: readonly AttemptRecord[], k: number) =>
+  mean(perTask(tasks, list).map(([n, c]) => 1 - choose(n - c, k) / choose(n, k)));
+/** A group's numbers, counted from its tasks' first answers. */
+const group = (tasks: readonly TaskFacts[]) => {
+  const counts = perTask(tasks, ATTEMPTS);
+  return {
+    tasks: tasks.length,
+    samples: counts.reduce((a, [n]) => a + n, 0),
+    passes: counts.reduce((a, [, c]) => a + c, 0),
+    pass1: mean(counts.map(([n, c]) => c / n)),
+  };
+};
+const nearestRank = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.ceil(q * xs.length) - 1];
+
 describe('computeMetrics on hand-built attempts', () => {
   const m = computeMetrics(TASKS, ATTEMPTS);
+  const first = firstOf(ATTEMPTS);
+  const count = (c: string) => first.filter((a) => cat(a) === c).length;
 
   it('pass@1/3/5 are the means of the per-task estimators', () => {
-    expect(m.tasks).toBe(3);
-    expect(m.samples).toBe(14);
-    expect(m.passAtK[1]).toBeCloseTo((0.4 + 0.2 + 0) / 3, 12);
-    // pass@3: v0 (5,2) 0.9; v1 (5,1) 0.6; close (4,0) 0
-    expect(m.passAtK[3]).toBeCloseTo((0.9 + 0.6 + 0) / 3, 12);
+    expect(m.tasks).toBe(TASKS.length);
+    expect(m.samples).toBe(first.length);
+    expect(m.passAtK[1]).toBeCloseTo(directPassAtK(TASKS, ATTEMPTS, 1), 12);
+    expect(m.passAtK[3]).toBeCloseTo(directPassAtK(TASKS, ATTEMPTS, 3), 12);
     // pass@5: close has only 4 answered samples; the unanswered one does not count as a failure
+    const fewest = Math.min(...perTask(TASKS, ATTEMPTS).map(([n]) => n));
+    expect(fewest).toBeLessThan(5);
     expect(m.passAtK[5]).toBeUndefined();
-    expect(m.passAtKSkipped[5]).toMatch(/the fewest is 4/);
+    expect(m.passAtKSkipped[5]).toMatch(new RegExp(`the fewest is ${fewest}`));
   });
 
   it('outcome rates of the answered first answers sum to one; the unanswered one is counted apart', () => {
-    expect(m.rates).toEqual({ pass: 3 / 14, syntax: 4 / 14, semantic: 5 / 14, timeout: 2 / 14, unknown: 0 });
-    expect(m.uncharged).toEqual({ unanswered: 1, internal: 0 });
+    expect(m.rates).toEqual(Object.fromEntries(MODEL.map((c) => [c, count(c) / first.length])));
+    expect(m.uncharged).toEqual({
+      unanswered: ATTEMPTS.filter((a) => a.round === 0 && a.error).length,
+      internal: ATTEMPTS.filter((a) => a.round === 0 && cat(a) === 'internal').length,
+    });
     // OSVBench's three categories: timeouts fold into semantic.
-    expect(m.osvbench.counts).toEqual({ pass: 3, syntax: 4, semantic: 7 });
+    expect(m.osvbench.counts).toEqual({ pass: count('pass'), syntax: count('syntax'), semantic: count('semantic') + count('timeout') + count('unknown') });
   });
 
   it('strict and bug-following rates', () => {
-    expect(m.strictRate).toBeCloseTo(1 / 14, 12);
-    expect(m.strictPasses).toBe(1);
-    expect(m.strictChecked).toBe(2);
-    // buggy first answers that were graded: v1 x5, close x4 (the error is not graded)
-    expect(m.bugFollowing).toEqual({ samples: 9, following: 2, rate: 2 / 9 });
+    const passes = first.filter((a) => cat(a) === 'pass');
+    const strict = passes.filter((a) => a.grade!.strict === true).length;
+    expect(m.strictRate).toBeCloseTo(strict / first.length, 12);
+    expect(m.strictPasses).toBe(strict);
+    expect(m.strictChecked).toBe(passes.filter((a) => a.grade!.strict !== undefined).length);
+    // buggy first answers that were graded (the error is not graded)
+    const buggy = first.filter((a) => TASKS.find((t) => t.id === a.taskId)!.bug_count > 0);
+    const following = buggy.filter((a) => a.grade!.bugFollowing === true).length;
+    expect(m.bugFollowing).toEqual({ samples: buggy.length, following, rate: following / buggy.length });
   });
 
   it('repair success per round and by the kind of failure repaired', () => {
-    expect(m.repair).toEqual([
-      {
-        round: 1,
-        attempted: 4,
-        fixed: 2,
-        stillFailing: 2,
-        byKind: { syntax: { attempted: 2, fixed: 1 }, semantic: { attempted: 2, fixed: 1 } },
-      },
-      // v0 s2: semantic, semantic, pass; v1 s3: syntax, syntax, semantic
-      { round: 2, attempted: 2, fixed: 1, stillFailing: 1, byKind: { semantic: { attempted: 1, fixed: 1 }, syntax: { attempted: 1, fixed: 0 } } },
-    ]);
-    // chains passing in some round: v0 s0,s1,s3,s2; v1 s0; close s0 -> 6 of the 14 answered
-    expect(m.passAfterRepair).toBeCloseTo(6 / 14, 12);
+    const rounds = [...new Set(ATTEMPTS.map((a) => a.round))].filter((r) => r > 0).sort();
+    const previous = (a: AttemptRecord) => ATTEMPTS.find((b) => b.taskId === a.taskId && b.sample === a.sample && b.round === a.round - 1)!;
+    expect(m.repair).toEqual(
+      rounds.map((round) => {
+        const tried = ATTEMPTS.filter((a) => a.round === round && a.grade);
+        const fixed = tried.filter((a) => cat(a) === 'pass').length;
+        const byKind: Record<string, { attempted: number; fixed: number }> = {};
+        for (const a of tried) {
+          const k = (byKind[cat(previous(a))!] ??= { attempted: 0, fixed: 0 });
+          k.attempted++;
+          if (cat(a) === 'pass') k.fixed++;
+        }
+        return { round, attempted: tried.length, fixed, stillFailing: tried.length - fixed, byKind };
+      }),
+    );
+    // chains passing in some round, over the answered first answers
+    const passing = first.filter((a) => ATTEMPTS.some((b) => b.taskId === a.taskId && b.sample === a.sample && cat(b) === 'pass'));
+    expect(m.passAfterRepair).toBeCloseTo(passing.length / first.length, 12);
   });
 
   it('by bug class is multi-label, with the bug-free variants as "correct"', () => {
-    expect(m.byBugClass.correct).toEqual({ tasks: 1, samples: 5, passes: 2, pass1: 0.4 });
-    expect(m.byBugClass['incorrect-pointer']).toEqual({ tasks: 1, samples: 5, passes: 1, pass1: 0.2 });
-    expect(m.byBugClass['bounds-checking']).toEqual({ tasks: 2, samples: 9, passes: 1, pass1: 0.1 });
-    expect(m.byBugClass['memory-leak']).toEqual({ tasks: 0, samples: 0, passes: 0, pass1: 0 });
+    expect(m.byBugClass.correct).toEqual(group(TASKS.filter((t) => t.bug_count === 0)));
+    for (const c of ['incorrect-pointer', 'bounds-checking', 'memory-leak'] as const) {
+      expect(m.byBugClass[c], c).toEqual(group(TASKS.filter((t) => t.bug_classes.includes(c))));
+    }
   });
 
   it('by bug count and by handler', () => {
-    expect(Object.keys(m.byBugCount)).toEqual(['0', '1', '2']);
-    expect(m.byBugCount[2].pass1).toBeCloseTo(0.2, 12);
-    expect(m.byBugCount[1].pass1).toBe(0);
-    expect(m.byHandler.sys_dup).toMatchObject({ tasks: 2, samples: 10, passes: 3 });
-    expect(m.byHandler.sys_dup.pass1).toBeCloseTo(0.3, 12);
-    expect(m.byHandler.sys_close).toEqual({ tasks: 1, samples: 4, passes: 0, pass1: 0 });
+    const counts = [...new Set(TASKS.map((t) => t.bug_count))].sort();
+    expect(Object.keys(m.byBugCount)).toEqual(counts.map(String));
+    for (const n of counts) expect(m.byBugCount[n].pass1, `${n} bugs`).toBeCloseTo(group(TASKS.filter((t) => t.bug_count === n)).pass1, 12);
+    for (const h of new Set(TASKS.map((t) => t.handler))) {
+      const want = group(TASKS.filter((t) => t.handler === h));
+      expect(m.byHandler[h], h).toMatchObject({ tasks: want.tasks, samples: want.samples, passes: want.passes });
+      expect(m.byHandler[h].pass1, h).toBeCloseTo(want.pass1, 12);
+    }
   });
 
   it('tokens, cost and latency over every answered attempt', () => {
-    // 20 answered attempts (21 minus the error): 19 at 100/10, one at 200/20
-    expect(m.tokens).toEqual({ input: 19 * 100 + 200, output: 19 * 10 + 20 });
-    expect(m.cost.unpriced).toBe(1);
-    expect(m.cost.usd).toBeCloseTo(19 * 0.01, 12);
-    expect(m.latency).toEqual({ count: 20, median: 1000, p90: 1000 });
+    const answered = ATTEMPTS.filter((a) => a.response);
+    expect(m.tokens).toEqual({
+      input: answered.reduce((s, a) => s + a.response!.usage!.input, 0),
+      output: answered.reduce((s, a) => s + a.response!.usage!.output, 0),
+    });
+    expect(m.cost.unpriced).toBe(answered.filter((a) => a.cost === null).length);
+    expect(m.cost.usd).toBeCloseTo(answered.reduce((s, a) => s + (a.cost ?? 0), 0), 12);
+    const ms = answered.map((a) => a.response!.latencyMs);
+    expect(m.latency).toEqual({ count: ms.length, median: nearestRank(ms, 0.5), p90: nearestRank(ms, 0.9) });
   });
 
   it('reports a k only when every task has enough samples, and says why not', () => {
-    const few = computeMetrics(TASKS, ATTEMPTS.filter((a) => a.sample < 2));
-    expect(few.minSamplesPerTask).toBe(2);
-    expect(few.passAtK[1]).toBeCloseTo((1 + 0.5 + 0) / 3, 12);
+    const fewList = ATTEMPTS.filter((a) => a.sample < 2);
+    const few = computeMetrics(TASKS, fewList);
+    expect(few.minSamplesPerTask).toBe(Math.min(...perTask(TASKS, fewList).map(([n]) => n)));
+    expect(few.passAtK[1]).toBeCloseTo(directPassAtK(TASKS, fewList, 1), 12);
     expect(few.passAtK[3]).toBeUndefined();
     expect(few.passAtKSkipped[3]).toMatch(/at least 3 samples/);
     expect(computeMetrics(TASKS, []).passAtKSkipped[1]).toBe('no finished samples');
@@ -180,14 +239,17 @@ describe('computeMetrics on hand-built attempts', () => {
   it('leaves unfinished samples out', () => {
     const pending: AttemptRecord = { ...attempt('sys_close-v2', 5, 0, grade('pass')), grade: undefined };
     const m2 = computeMetrics(TASKS, [...ATTEMPTS, pending]);
-    expect(m2.samples).toBe(14);
+    expect(m2.samples).toBe(first.length);
     expect(m2.passAtK[1]).toBeCloseTo(m.passAtK[1], 12);
   });
 
   it('counts missing samples when n is given', () => {
-    expect(computeMetrics(TASKS, ATTEMPTS, { n: 5 })).toMatchObject({ expectedSamples: 15, missingSamples: 0 });
-    const cut = computeMetrics(TASKS, ATTEMPTS.filter((a) => !(a.taskId === 'sys_dup-v0' && a.sample >= 3)), { n: 5 });
-    expect(cut).toMatchObject({ expectedSamples: 15, missingSamples: 2 });
+    /** First answers with an outcome: graded (internal too) or unanswered. */
+    const finished = (list: readonly AttemptRecord[]) => list.filter((a) => a.round === 0 && (a.grade || a.error)).length;
+    expect(computeMetrics(TASKS, ATTEMPTS, { n: 5 })).toMatchObject({ expectedSamples: TASKS.length * 5, missingSamples: TASKS.length * 5 - finished(ATTEMPTS) });
+    const cutList = ATTEMPTS.filter((a) => !(a.taskId === 'sys_dup-v0' && a.sample >= 3));
+    const cut = computeMetrics(TASKS, cutList, { n: 5 });
+    expect(cut).toMatchObject({ expectedSamples: TASKS.length * 5, missingSamples: TASKS.length * 5 - finished(cutList) });
     expect(m.expectedSamples).toBeNull();
   });
 });
@@ -202,12 +264,14 @@ describe('outcomes that are not the model\'s', () => {
       attempt('sys_dup-v0', 4, 0, grade('timeout')),
     ];
     const r = computeMetrics(TASKS.slice(0, 1), list, { n: 5 });
-    expect(r.samples).toBe(3);
-    expect(r.passAtK[1]).toBeCloseTo(1 / 3, 12);
-    expect(r.rates).toEqual({ pass: 1 / 3, syntax: 0, semantic: 0, timeout: 1 / 3, unknown: 1 / 3 });
-    expect(r.uncharged).toEqual({ unanswered: 1, internal: 1 });
-    expect(r.missingSamples).toBe(0);
-    expect(r.osvbench.counts).toEqual({ pass: 1, syntax: 0, semantic: 2 });
+    const first = firstOf(list);
+    const count = (c: string) => first.filter((a) => cat(a) === c).length;
+    expect(r.samples).toBe(first.length);
+    expect(r.passAtK[1]).toBeCloseTo(directPassAtK(TASKS.slice(0, 1), list, 1), 12);
+    expect(r.rates).toEqual(Object.fromEntries(MODEL.map((c) => [c, count(c) / first.length])));
+    expect(r.uncharged).toEqual({ unanswered: list.filter((a) => a.error).length, internal: list.filter((a) => cat(a) === 'internal').length });
+    expect(r.missingSamples).toBe(5 - list.length);
+    expect(r.osvbench.counts).toEqual({ pass: count('pass'), syntax: count('syntax'), semantic: count('semantic') + count('timeout') + count('unknown') });
   });
 });
 

@@ -3,7 +3,6 @@
  * and URLs that name nothing, as a user runs them (the CLI in a child
  * process). No provider and no solver: these are about input handling.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +12,14 @@ import { createRun } from '../../src/core/bench/run-setup.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { makeAttempt } from '../store/fixtures.ts';
+import { runCli } from '../cli-process.ts';
 
-const ROOT = join(__dirname, '../..');
 const root = mkdtempSync(join(tmpdir(), 'osvlab-damaged-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let counter = 0;
 
 function osvlab(...args: string[]): { code: number; out: string; err: string } {
-  const env = { ...process.env, OSVLAB_API_KEY: 'sk-unused-0000' };
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', env });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+  return runCli(args, { env: { ...process.env, OSVLAB_API_KEY: 'sk-unused-0000' } });
 }
 
 const PASS: GradeResult = { category: 'pass', extracted: 'def f(): pass\n', diagnosis: 'ok', ms: 1 };

@@ -6,17 +6,16 @@
  * without an expectation before the verifier ever runs.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HANDLERS, type HandlerInfo } from '../../src/core/kernel/handlers.ts';
 import { ALL_FIELDS } from '../../src/core/kernel/schema.ts';
+import { type Case, loadCases } from '../cases/load.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SPECS = join(ROOT, 'tasks', 'hv6', 'specs');
 const SHARED = join(SPECS, '_shared');
 const DESCRIPTIONS = join(ROOT, 'tasks', 'hv6', 'descriptions');
-const REFUTE = join(ROOT, 'test', 'cases', 'refute');
-const LEMMA = join(ROOT, 'test', 'cases', 'lemma');
 
 const HEADER = ['import z3', 'from libirpy import util', 'import hv6py.kernel.spec.datatypes as dt'];
 const HELPERS_LINE = /^from hv6py\.kernel\.spec\.helpers import (.+)$/;
@@ -104,11 +103,9 @@ function pyFiles(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.py')).sort() : [];
 }
 
-function caseFiles(root: string): { handler: string; file: string; path: string }[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root)
-    .filter((d) => statSync(join(root, d)).isDirectory())
-    .flatMap((d) => pyFiles(join(root, d)).map((f) => ({ handler: d, file: f, path: join(root, d, f) })));
+/** The cases of a per-handler feature, with the folder's name as `handler` (undefined for a file outside one). */
+function caseFiles(feature: string): (Case & { file: string })[] {
+  return loadCases(feature).map((c) => ({ ...c, handler: c.group, file: c.name }));
 }
 
 const byName = new Map(HANDLERS.map((h) => [h.name, h]));
@@ -190,10 +187,10 @@ describe('descriptions', () => {
 });
 
 describe('refute cases', () => {
-  const cases = caseFiles(REFUTE);
+  const cases = caseFiles('refute');
 
   it('has at least three per handler, in folders named after handlers', () => {
-    for (const c of cases) expect(byName.has(c.handler), `${c.handler} is not a handler`).toBe(true);
+    for (const c of cases) expect(byName.has(c.handler!), `${c.handler} is not a handler`).toBe(true);
     for (const h of HANDLERS) {
       expect(cases.filter((c) => c.handler === h.name).length, h.name).toBeGreaterThanOrEqual(3);
     }
@@ -201,41 +198,37 @@ describe('refute cases', () => {
 
   for (const c of cases) {
     it(`${c.handler}/${c.file}: expectation, header and entry function`, () => {
-      const text = read(c.path);
-      const first = lines(text)[0];
-      const m = /^# expect: refuted (\S.*)$/.exec(first);
-      expect(m, `first line '${first}'`).not.toBeNull();
-      const obligations = m![1].trim().split(/\s+/);
+      const [want, ...more] = c.header.expectations;
+      expect({ kind: want.kind, more: more.length }, 'the header expects one refutation').toEqual({ kind: 'refuted', more: 0 });
+      const obligations = want.kind === 'refuted' ? want.obligations : [];
+      expect(obligations.length, 'the refutation names an obligation').toBeGreaterThan(0);
       expect(obligations.filter((o) => !OBLIGATIONS.has(o))).toEqual([]);
       expect(new Set(obligations).size).toBe(obligations.length);
-      const spec = lines(text).filter((l, i) => !(i < 4 && /^# /.test(l) && !/^# uses:/.test(l))).join('\n');
-      const body = spec.slice(spec.indexOf('import z3'));
+      const body = c.body;
       expect(headerProblems(body)).toEqual([]);
-      expect(entryProblems(body, byName.get(c.handler)!)).toEqual([]);
+      expect(entryProblems(body, byName.get(c.handler!)!)).toEqual([]);
       expect(uses(body)).toEqual([]);
     });
   }
 });
 
 describe('lemma cases', () => {
-  const cases = caseFiles(LEMMA);
+  const cases = caseFiles('lemma');
 
   it('has at least ten, in folders named after handlers', () => {
     expect(cases.length).toBeGreaterThanOrEqual(10);
-    for (const c of cases) expect(byName.has(c.handler), `${c.handler} is not a handler`).toBe(true);
+    for (const c of cases) expect(byName.has(c.handler!), `${c.handler} is not a handler`).toBe(true);
   });
 
   for (const c of cases) {
     it(`${c.handler}/${c.file}: expectations, header and entry function`, () => {
-      const text = read(c.path);
-      const [first, second] = lines(text);
-      expect(first).toBe('# expect: verified');
-      const m = /^# expect-lemma-fail: (\w+)$/.exec(second);
-      expect(m, `second line '${second}'`).not.toBeNull();
-      expect(LEMMAS).toContain(m![1]);
-      const body = text.slice(text.indexOf('import z3'));
+      const kinds = c.header.expectations.map((e) => e.kind);
+      expect(kinds).toEqual(['verified', 'lemma-fail']);
+      const fail = c.header.expectations.find((e) => e.kind === 'lemma-fail');
+      expect(LEMMAS).toContain(fail?.kind === 'lemma-fail' ? fail.lemma : undefined);
+      const body = c.body;
       expect(headerProblems(body)).toEqual([]);
-      expect(entryProblems(body, byName.get(c.handler)!)).toEqual([]);
+      expect(entryProblems(body, byName.get(c.handler!)!)).toEqual([]);
     });
   }
 });

@@ -5,7 +5,7 @@
  * lessons and teacher links alike; everything is saved in the course db.
  */
 import { findTask } from '../../core/tasks/load.ts';
-import type { Diagnostic } from '../../core/span.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { CancelledError } from '../../worker/pool.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';

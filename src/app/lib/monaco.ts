@@ -25,8 +25,7 @@ import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/languages/definitions/cpp/register';
 import 'monaco-editor/languages/definitions/python/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import type { Diagnostic } from '../../core/span.ts';
-import type { CatalogEntry } from '../../worker/contract.ts';
+import type { CatalogEntry } from '../../core/pool/contract.ts';
 
 (self as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
@@ -34,23 +33,7 @@ import type { CatalogEntry } from '../../worker/contract.ts';
 
 export { monaco };
 
-/** Owner id of our markers, so they never mix with Monaco's own. */
-export const MARKER_OWNER = 'osvlab';
-
-/** Monaco markers for checker diagnostics: red squiggles for errors, yellow for warnings (SPEC2xx). */
-export function toMarkers(diags: readonly Diagnostic[]): monaco.editor.IMarkerData[] {
-  return diags.map((d) => ({
-    severity: d.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
-    message: d.message,
-    code: d.code,
-    source: 'osvlab',
-    startLineNumber: d.span.line,
-    startColumn: d.span.column,
-    endLineNumber: d.span.endLine,
-    // A zero-width span still gets a visible squiggle.
-    endColumn: d.span.endLine === d.span.line && d.span.endColumn <= d.span.column ? d.span.column + 1 : d.span.endColumn,
-  }));
-}
+export { MARKER_OWNER, toMarkers } from './markers.ts';
 
 const KIND: Record<string, monaco.languages.CompletionItemKind> = {
   field: monaco.languages.CompletionItemKind.Field,

@@ -281,7 +281,7 @@ export class EvaluateState {
           const text = answerForGrading(answer, stored.config.extract);
           const variants = TASKS.filter((t) => t.handler === task.handler);
           const grading = stored.config.grading ?? { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true };
-          return this.verifier.pool.run((api) => api.grade(task, text, { timeoutMs: grading.timeoutMs, variants, strict: grading.strict }), { hardTimeoutMs: 600_000 });
+          return this.verifier.pool.grade(task, text, { timeoutMs: grading.timeoutMs, variants, strict: grading.strict });
         },
         client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
         store: repository(),

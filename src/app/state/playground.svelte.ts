@@ -3,7 +3,7 @@
  * being written, live diagnostics, the running verification and its verdict,
  * the variant matrix, and autosave. Components only read and call this.
  */
-import type { Diagnostic } from '../../core/span.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict, VerdictStatus } from '../../core/verify/verdict.ts';
 import { findHandler } from '../../core/kernel/handlers.ts';
 import { CancelledError } from '../../worker/pool.ts';

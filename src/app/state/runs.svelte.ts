@@ -52,7 +52,7 @@ export async function loadRun(id: string): Promise<LoadedRun | undefined> {
 export async function gradeInBrowser(task: Task, text: string): Promise<GradeResult> {
   const variants = taskCatalog.tasks.filter((t) => t.handler === task.handler);
   try {
-    return await verifier.pool.run((api) => api.grade(task, text, { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, variants, strict: true }), { hardTimeoutMs: 600_000 });
+    return await verifier.pool.grade(task, text, { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, variants, strict: true });
   } catch (e) {
     return internalGrade(text, e instanceof Error ? e.message : String(e));
   }

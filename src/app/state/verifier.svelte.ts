@@ -3,8 +3,8 @@
  * page is cross-origin isolated, whether Z3 has loaded, which parts of the
  * verifier this build has, and the dialect catalog.
  */
-import type { Diagnostic } from '../../core/span.ts';
-import type { CatalogEntry } from '../../worker/contract.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
+import type { CatalogEntry } from '../../core/pool/contract.ts';
 import { VerifierPool } from '../../worker/pool.ts';
 
 export type EngineStatus =

@@ -8,7 +8,7 @@
  * proof reused). The kernel is parsed once first (reported separately).
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { HANDLERS, findHandler } from '../../core/kernel/handlers.ts';
+import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
 import { checkDeclarative, clearDeclarativeCaches } from '../../core/verify/declarative.ts';
 import { clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
@@ -47,7 +47,7 @@ export async function run(argv: string[]): Promise<number> {
   const runs = Math.max(1, intOption(args, 'runs', 3));
   const timeoutMs = intOption(args, 'timeout', 60000);
   const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
-  for (const n of names) if (!findHandler(n)) throw new UsageError(`unknown handler '${n}'`);
+  for (const n of names) requireHandler(n);
   const engine = await nodeEngine();
   const t0 = Date.now();
   loadProgram('');

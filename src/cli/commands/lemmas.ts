@@ -6,10 +6,10 @@
  * 2 spec error, 3 timeout/unknown, 4 usage error.
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { codeFrame } from '../../core/span.ts';
 import { checkDeclarative } from '../../core/verify/declarative.ts';
 import { requireHandler } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
 
@@ -29,11 +29,11 @@ export async function run(argv: string[]): Promise<number> {
   if (args.flags.has('json')) {
     const out =
       r.status === 'spec-error'
-        ? { handler: h.name, status: r.status, error: { code: r.error.code, message: r.error.message, line: r.error.span.line, column: r.error.span.column } }
+        ? { handler: h.name, status: r.status, error: diagnosticJson(r.error) }
         : { handler: h.name, status: r.status, lemmas: r.results, ms: r.ms, ...(r.reused ? { reused: r.reused } : {}) };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } else if (r.status === 'spec-error') {
-    process.stdout.write(`${path ?? h.name}:${r.error.span.line}:${r.error.span.column}: error ${r.error.code}: ${r.error.message}\n${codeFrame(spec, r.error.span)}\n`);
+    printDiagnostic(process.stdout, r.error, { source: spec, file: path ?? h.name });
   } else {
     for (const x of r.results) {
       process.stdout.write(`${x.status === 'proved' ? 'ok  ' : x.status.toUpperCase().padEnd(4)} ${x.name.padEnd(44)} ${String(x.ms ?? '').padStart(6)} ms${x.reason ? `  (${x.reason})` : ''}\n`);

@@ -20,6 +20,7 @@ import { runBenchmark } from '../../core/bench/runner.ts';
 import type { RunConfig } from '../../core/bench/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { LlmClient } from '../../core/llm/client.ts';
+import { requestDiagnostic } from '../../core/llm/errors.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../core/llm/types.ts';
 import { EXTRACT_MODES, answerForGrading } from '../../core/bench/answer.ts';
@@ -27,6 +28,7 @@ import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { loadPrices } from '../../store/repository.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { printDiagnostic } from '../diagnostics.ts';
 import { GradePool } from '../grade-pool.ts';
 import { progressReporter } from '../progress.ts';
 import { SCALE_RUN_OPTIONS, budgetLines, checkShard, makeBudget, parseRunScale, pricesWith, shardSuffix } from '../run-scale.ts';
@@ -154,7 +156,9 @@ export async function run(argv: string[]): Promise<number> {
     });
     bar.done();
     if (outcome.status === 'failed') {
-      process.stderr.write(`run failed: ${outcome.error?.message ?? 'unknown error'}\n`);
+      process.stderr.write('run failed: ');
+      if (outcome.error) printDiagnostic(process.stderr, requestDiagnostic(outcome.error));
+      else process.stderr.write('unknown error\n');
     }
     if (budget) for (const l of budgetLines(budget, outcome.progress)) process.stderr.write(`${l}\n`);
     for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);

@@ -5,14 +5,14 @@
  * error. `--timeout` is the wall-clock budget of the whole check.
  */
 import { findTask } from '../../core/tasks/load.ts';
-import type { CDiagnostic } from '../../core/c/index.ts';
+import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
-import { codeFrame } from '../../core/span.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
 import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
 
@@ -69,10 +69,9 @@ export async function run(argv: string[]): Promise<number> {
     const ms = Date.now() - started;
     const file = d.file === OVERRIDE ? (implPath ?? `${args.values.get('variant')} (override)`) : d.file;
     if (args.flags.has('json')) {
-      const error = { code: d.code, message: d.message, line: d.span.line, column: d.span.column, file };
-      process.stdout.write(`${JSON.stringify({ handler: handler.name, verdict: { status: 'impl-error', error }, ms })}\n`);
+      process.stdout.write(`${JSON.stringify({ handler: handler.name, verdict: { status: 'impl-error', error: diagnosticJson(d, file) }, ms })}\n`);
     } else {
-      process.stderr.write(renderCError(d, file, implSource));
+      printDiagnostic(process.stderr, d, { file, source: d.file === OVERRIDE ? implSource : KERNEL.files.get(d.file) });
     }
     return d.code === C_INTERNAL ? 4 : 2;
   }
@@ -85,7 +84,10 @@ export async function run(argv: string[]): Promise<number> {
   return EXIT[verdict.status];
 }
 
-/** The JSON shape of docs/design.md §7: {handler, verdict:{status, failed?, counterexample?, error?:{code,message,line,column}}, ms}. */
+/**
+ * The JSON shape of docs/design.md §7: {handler, verdict:{status, failed?, counterexample?,
+ * error?:{code,message,line,column,severity,notes?,trace?}, warnings}, ms}.
+ */
 export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
   const verdict: Record<string, unknown> = { status: v.status };
   if (v.status === 'refuted') {
@@ -93,24 +95,18 @@ export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
     if (v.counterexample) verdict.counterexample = v.counterexample;
   }
   if (v.status === 'spec-error') {
-    verdict.error = { code: v.error.code, message: v.error.message, line: v.error.span.line, column: v.error.span.column };
+    verdict.error = diagnosticJson(v.error);
   }
   if (v.status === 'unknown') verdict.reason = v.reason;
   if (v.status !== 'spec-error') verdict.obligations = v.obligations;
-  verdict.warnings = (v.warnings ?? []).map((w) => ({ code: w.code, message: w.message, line: w.span.line, column: w.span.column }));
+  verdict.warnings = (v.warnings ?? []).map((w) => diagnosticJson(w));
   return { handler, verdict, ms };
 }
 
 /** The name `loadProgram` gives the override unit. */
 const OVERRIDE = 'override.c';
 
-/** A C error as compilers print one: `file:line:col: error CODE: message` and a code frame. */
-export function renderCError(d: CDiagnostic, file: string, implSource: string): string {
-  const text = d.file === OVERRIDE ? implSource : KERNEL.files.get(d.file);
-  const head = `${file}:${d.span.line}:${d.span.column}: error ${d.code}: ${d.message}`;
-  return text === undefined ? `${head}\n` : `${head}\n${codeFrame(text, d.span)}\n`;
-}
-
+/** The terminal text of a verdict; errors and warnings as diagnosticText prints them (code frame, notes, call trace). */
 function render(handler: string, v: Verdict, ms: number, spec: string, specName: string): string {
   const out: string[] = [];
   switch (v.status) {
@@ -118,8 +114,7 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
       out.push(`${handler}: verified (${v.obligations.length} obligations, ${ms} ms)`);
       break;
     case 'spec-error':
-      out.push(`${specName}:${v.error.span.line}:${v.error.span.column}: error ${v.error.code}: ${v.error.message}`);
-      out.push(codeFrame(spec, v.error.span));
+      out.push(diagnosticText(v.error, { source: spec, file: specName }));
       break;
     case 'refuted':
       out.push(`${handler}: refuted (${ms} ms)`);
@@ -145,6 +140,6 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
       for (const r of v.obligations.filter((x) => x.status !== 'proved')) out.push(`  ${r.name}: ${r.status}`);
       break;
   }
-  for (const w of v.warnings ?? []) out.push(`${specName}:${w.span.line}:${w.span.column}: warning ${w.code}: ${w.message}`);
+  for (const w of v.warnings ?? []) out.push(diagnosticText(w, { source: spec, file: specName }));
   return `${out.join('\n')}\n`;
 }

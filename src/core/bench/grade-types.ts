@@ -1,7 +1,7 @@
 /**
  * What grading one model answer produces (docs/design.md §4).
  */
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import type { Verdict, VerdictStatus } from '../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 

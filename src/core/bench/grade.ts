@@ -4,7 +4,7 @@
  * checks (strict), the shown buggy variant (bug-following) and every variant
  * of the handler (the matrix).
  */
-import { codeFrame } from '../span.ts';
+import { codeFrame } from '../diagnostic-text.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import type { KernelContent } from '../kernel/content.ts';
 import { checkDeclarative } from '../verify/declarative.ts';

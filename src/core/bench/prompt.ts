@@ -14,7 +14,7 @@
  * the same task, shots and tasks give the same bytes.
  */
 import { KERNEL, type KernelContent, oracleSpec } from '../kernel/content.ts';
-import { type HandlerInfo, HANDLERS, findHandler } from '../kernel/handlers.ts';
+import { type HandlerInfo, HANDLERS, findHandler, requireHandler } from '../kernel/handlers.ts';
 import type { ChatMessage } from '../llm/types.ts';
 import { type CatalogEntry, dialectCatalog } from '../dialect/catalog.ts';
 import { rng } from '../rng.ts';
@@ -276,8 +276,7 @@ export type PromptMeta = {
  */
 export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], kernel: KernelContent = KERNEL): BuiltPrompt & { meta: PromptMeta } {
   if (!Number.isInteger(shots) || shots < 0) throw new Error(`shots must be a non-negative integer, got ${shots}`);
-  const h = findHandler(task.handler);
-  if (!h) throw new Error(`unknown handler ${task.handler}`);
+  const h = requireHandler(task.handler);
   const { examples, excluded } = chooseExamples(task, shots, tasks, kernel);
   const parts: string[] = [ASSUMPTIONS, programmingModel()];
   if (examples.length) {

@@ -4,10 +4,11 @@
  * them): C00x preprocessor, C01x lexer, C02x parser, C03x-C04x names and
  * types, C05x execution, C06x the executor's limits (limits.ts).
  */
-import { type Diagnostic, codeFrame } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import { diagnosticText } from '../diagnostic-text.ts';
 import type { CSpan } from './ast.ts';
 
-/** A diagnostic about C source: a `Diagnostic` plus the file it is in. */
+/** A diagnostic about C source: the one `Diagnostic` shape, always with the file it is in. */
 export interface CDiagnostic extends Diagnostic {
   readonly span: CSpan;
   readonly file: string;
@@ -19,19 +20,20 @@ export class CError extends Error {
     super(`${diagnostic.code} ${diagnostic.file}:${diagnostic.span.line}:${diagnostic.span.column}: ${diagnostic.message}`);
     this.name = 'CError';
   }
+
+  toDiagnostic(): CDiagnostic {
+    return this.diagnostic;
+  }
 }
 
 function d(code: string, span: CSpan, message: string): CDiagnostic {
-  return { code, message, span, file: span.file };
+  return { code, severity: 'error', message, span, file: span.file };
 }
 
-/** Adds the terminal text (message and code frame) when the file's text is known. */
+/** Adds the terminal text (diagnostic-text.ts, with a code frame when the file's text is known). */
 export function withDetail(diag: CDiagnostic, files: ReadonlyMap<string, string>): CDiagnostic {
   if (diag.detail !== undefined) return diag;
-  const text = files.get(diag.file);
-  const where = `${diag.file}:${diag.span.line}:${diag.span.column}`;
-  const head = `error ${diag.code}: ${diag.message}\n  --> ${where}`;
-  return { ...diag, detail: text === undefined ? head : `${head}\n${codeFrame(text, diag.span)}` };
+  return { ...diag, detail: diagnosticText(diag, { source: files.get(diag.file) }) };
 }
 
 /** A span for problems that have no better place (an empty file, an API misuse). */

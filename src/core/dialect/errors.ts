@@ -1,7 +1,8 @@
 /**
  * Every user-facing error of the spec dialect. Each factory below builds a
  * `SpecError` with a stable code, a one-line message for an editor marker and
- * the span it points at; `toDiagnostic` adds the code frame for terminals.
+ * the span it points at; `toDiagnostic` gives the one Diagnostic shape
+ * (diagnostic.ts) with the terminal text (diagnostic-text.ts).
  *
  * `SpecError` is thrown inside the interpreter and converted to a
  * `Diagnostic` at the API boundary (`runSpec`, `checkSpec`). It can also
@@ -9,7 +10,9 @@
  * `diagnostic` getter then gives the same data. The codes are documented in
  * docs/spec-errors.md; never renumber them.
  */
-import { type Diagnostic, type Span, codeFrame } from '../span.ts';
+import type { Diagnostic, Severity } from '../diagnostic.ts';
+import { diagnosticText } from '../diagnostic-text.ts';
+import type { Span } from '../span.ts';
 
 export class SpecError extends Error {
   /** Python-traceback-like lines, innermost call first ("in sys_dup, line 12"). */
@@ -33,13 +36,17 @@ export class SpecError extends Error {
     return this.toDiagnostic(this.source);
   }
 
-  toDiagnostic(source = this.source): Diagnostic {
-    const parts = [`${this.code}: ${this.message}`];
-    parts.push(`  at line ${this.span.line}, column ${this.span.column}`);
-    if (source !== undefined) parts.push(codeFrame(source, this.span));
-    for (const n of this.notes) parts.push(`note: ${n}`);
-    for (const t of this.trace) parts.push(`  ${t}`);
-    return { code: this.code, message: this.message, span: this.span, detail: parts.join('\n') };
+  /** The one Diagnostic shape, with notes and call trace; `detail` is its terminal text when `source` is known. */
+  toDiagnostic(source = this.source, severity: Severity = 'error'): Diagnostic {
+    const d: Diagnostic = {
+      code: this.code,
+      severity,
+      message: this.message,
+      span: this.span,
+      ...(this.notes.length ? { notes: [...this.notes] } : {}),
+      ...(this.trace.length ? { trace: [...this.trace] } : {}),
+    };
+    return { ...d, detail: diagnosticText(d, { source }) };
   }
 }
 

@@ -32,7 +32,7 @@ import {
   typeError,
   unknownField,
 } from './errors.ts';
-import { type RawMap, bumpEpoch, constantMap, iteMaps, lazyMap, rawConstantMap, writeMap, writeRawMap } from './maps.ts';
+import { type RawMap, bumpEpoch, constantMap, failingMap, iteMaps, lazyMap, rawConstantMap, writeMap, writeRawMap } from './maps.ts';
 import { refcnt2Step, refcntStep } from './refcnt.ts';
 import { Builtin, MapFnValue, type PyValue, describe, intOf, isTerm, typeName } from './values.ts';
 
@@ -201,8 +201,15 @@ export function setStateAttr(ks: KernelStateObj, name: string, value: PyValue, s
     throw unknownField(span, 'KernelState', name, closest(name, all));
   }
   if (isCallable(value)) throw invalidWrite(span, `${name} is a scalar: assign a value, not a function`);
-  const v = fieldValue(value, field, span);
   noteWrite(field.path, span);
+  let v: Term | bigint | boolean;
+  try {
+    v = fieldValue(value, field, span);
+  } catch (e) {
+    if (!failsOnRead(e)) throw e;
+    ks.scalars.set(name, failingField([], field, span, e));
+    return;
+  }
   ks.scalars.set(name, typeof v === 'object' ? constantMap([], v) : rawConstantMap([], field.value, v));
 }
 
@@ -412,8 +419,16 @@ function writeField(s: StructObj, field: FieldSchema, path: readonly PyValue[], 
     s.fields.set(field.name, lambdaField(field, old, value, span, caller));
     return;
   }
-  const v = fieldValue(value, field, span);
-  const prefix = path.map((p, i) => coerceIndex(p, field, i, span));
+  let v: Term | bigint | boolean;
+  let prefix: Term[];
+  try {
+    v = fieldValue(value, field, span);
+    prefix = path.map((p, i) => coerceIndex(p, field, i, span));
+  } catch (e) {
+    if (!failsOnRead(e)) throw e;
+    s.fields.set(field.name, failingField(old.domain, field, span, e));
+    return;
+  }
   if (typeof v === 'object') {
     s.fields.set(field.name, writeMap(old, prefix, v));
     return;
@@ -428,6 +443,26 @@ function writeField(s: StructObj, field: FieldSchema, path: readonly PyValue[], 
   s.fields.set(field.name, raw);
 }
 
+/**
+ * A wrong width or sort in a write (SPEC011): upstream's util.partial_update
+ * stores a closure that raises only when the field is read (its z3.If or
+ * index comparison meets the other sort), so the error is deferred to the
+ * first read here too. If nothing reads the field (a ghost field), the spec
+ * runs on and runSpec reports SPEC204 instead.
+ */
+function failsOnRead(e: unknown): e is SpecError {
+  return e instanceof SpecError && e.code === 'SPEC011';
+}
+
+/** The field after a write that raises `e` when read: every read throws a copy of it. */
+function failingField(domain: readonly Sort[], field: FieldSchema, span: Span, e: SpecError): MapFn {
+  return failingMap(domain, field.value, () => {
+    const again = new SpecError(e.code, e.message, e.span, e.notes);
+    again.trace.push(`raised when ${field.path} is read (written at line ${span.line})`);
+    return again;
+  });
+}
+
 function indexNames(field: FieldSchema): string {
   const names: Record<string, string[]> = { procs: ['pid', 'fd'], pages: ['pn', 'idx'], files: ['fn'] };
   const base = names[field.struct ?? ''] ?? ['i', 'j'];
@@ -439,20 +474,22 @@ function lambdaField(field: FieldSchema, old: MapFn, fn: PyValue, span: Span, ca
   const n = field.index.length;
   let kwargs: ReadonlyMap<string, PyValue> | undefined;
   if (typeof fn === 'object' && fn !== null && !isTerm(fn) && fn.kind === 'function') {
-    // Upstream calls the stored lambda with the indices and oldfn=...; check the shape now
-    // rather than failing at the first read.
+    // Upstream calls the stored lambda with the indices and oldfn=... at every
+    // read, so a lambda of the wrong shape raises then, never at the write.
     const ps = fn.params;
     const star = ps.some((p) => p.star);
     const positional = ps.filter((p) => !p.star && p.name !== 'oldfn' && p.default === undefined).length;
     const fnSpan = fn.node.span;
     if (!ps.some((p) => p.name === 'oldfn')) {
-      throw badArgument(
+      const e = badArgument(
         fnSpan,
         `the function assigned to ${field.path} must take the keyword argument oldfn: lambda ${indexNames(field)}, oldfn: ...`,
       );
+      return failingField(old.domain, field, span, e);
     }
     if (!star && positional !== n) {
-      throw badArgument(fnSpan, `the function assigned to ${field.path} must take ${n} ${n === 1 ? 'index' : 'indices'} and oldfn, but takes ${positional}`);
+      const e = badArgument(fnSpan, `the function assigned to ${field.path} must take ${n} ${n === 1 ? 'index' : 'indices'} and oldfn, but takes ${positional}`);
+      return failingField(old.domain, field, span, e);
     }
     kwargs = new Map([['oldfn', new MapFnValue(old, `oldfn of ${field.path}`)]]);
   }

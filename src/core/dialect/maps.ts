@@ -13,7 +13,10 @@
  *   one read at a time while a spec runs, and every read after it returns;
  * - lazy errors: a Python int written into a field is kept raw, as upstream
  *   does, and reading it where the index match is symbolic throws the
- *   "Can not ite object of type int" SpecError (docs/hv6-model.md §4.5).
+ *   "Can not ite object of type int" SpecError (docs/hv6-model.md §4.5); a
+ *   write upstream stores as a closure that fails when called (a value of
+ *   the wrong width or sort, a lambda of the wrong shape) is a map that
+ *   throws its error at every read (`failingMap`).
  *
  * Every constructor returns a new map; nothing is mutated.
  */
@@ -156,6 +159,22 @@ export function iteMaps(c: Term, f: MapFn, g: MapFn, onRaw: () => SpecError): Ma
     });
   }
   return memoMap(f.domain, f.range, (args) => ite(c, f.apply(args), g.apply(args)));
+}
+
+/**
+ * A map whose every read throws `raise()`: upstream's util.partial_update
+ * (or a stored lambda) that raises each time it is called, so only a read
+ * fails, never the write. A new error per read: traces are appended on the way out.
+ */
+export function failingMap(domain: readonly Sort[], range: Sort, raise: () => SpecError): MapFn {
+  return {
+    domain,
+    range,
+    apply(args) {
+      checkArgs(domain, args);
+      throw raise();
+    },
+  };
 }
 
 /**

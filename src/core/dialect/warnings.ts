@@ -9,13 +9,15 @@
  * duration of a synchronous body (runSpec, checkSpec); `warn` outside a
  * collection (a lazy map read after the run) is dropped.
  */
-import type { Diagnostic, Span } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { Span } from '../span.ts';
 import { SpecError } from './errors.ts';
 
 export const SPEC_WARNINGS: Readonly<Record<string, string>> = {
   SPEC201: 'an Accessor compared with a value (plain Python object comparison)',
   SPEC202: 'assignment to a sub-struct attribute has no effect',
   SPEC203: 'a z3 equality used as a Python bool (decided by structural identity)',
+  SPEC204: 'a write that raises when read, into a field the refinement never reads',
 };
 
 interface Sink {
@@ -32,7 +34,7 @@ export function warn(code: keyof typeof SPEC_WARNINGS & string, span: Span, mess
   const key = `${code}:${span.offset}:${span.endOffset}`;
   if (sink.seen.has(key)) return;
   sink.seen.add(key);
-  sink.out.push({ ...new SpecError(code, message, span, notes).toDiagnostic(sink.source), severity: 'warning' });
+  sink.out.push(new SpecError(code, message, span, notes).toDiagnostic(sink.source, 'warning'));
 }
 
 /**

@@ -3,6 +3,7 @@
  * order: the C function name, the spec function's name(s), and the arguments
  * with their spec sorts. The C parameters have the same order.
  */
+import type { Diagnostic } from '../diagnostic.ts';
 import { SORTS } from './constants.ts';
 
 export interface HandlerArg {
@@ -101,6 +102,35 @@ for (const x of HANDLERS) {
 /** Looks a handler up by its C name or its spec alias. */
 export function findHandler(name: string): HandlerInfo | undefined {
   return byName.get(name);
+}
+
+/**
+ * The code of an unknown handler name, wherever a name is looked up (the
+ * CLI, the verifier, the dialect's runSpec/checkSpec, the prompt builder):
+ * a bad verifier request, not the spec's fault (docs/spec-errors.md).
+ */
+export const UNKNOWN_HANDLER = 'SPEC030';
+
+/** A handler name that is neither a C name nor a spec alias of one of the 50 handlers. */
+export class UnknownHandlerError extends Error {
+  readonly code = UNKNOWN_HANDLER;
+
+  constructor(readonly handler: string) {
+    super(`unknown handler '${handler}'`);
+    this.name = 'UnknownHandlerError';
+  }
+
+  /** A request names no place in a text, so there is no span. */
+  toDiagnostic(): Diagnostic<undefined> {
+    return { code: this.code, severity: 'error', message: this.message, span: undefined };
+  }
+}
+
+/** `findHandler`, for callers that cannot go on without one: throws UnknownHandlerError. */
+export function requireHandler(name: string): HandlerInfo {
+  const h = findHandler(name);
+  if (!h) throw new UnknownHandlerError(name);
+  return h;
 }
 
 /** The names a spec may use for the entry function of `handler`, in lookup order. */

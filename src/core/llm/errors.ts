@@ -4,6 +4,7 @@
  * stay consistent, say what to do, and never contain an API key (provider
  * text is passed through `redact` first).
  */
+import type { Diagnostic } from '../diagnostic.ts';
 import type { ProviderKind } from './types.ts';
 
 export type LlmErrorKind =
@@ -99,6 +100,11 @@ export class LlmError extends Error {
     return FATAL.has(this.kind);
   }
 
+  /** The one Diagnostic shape (diagnostic.ts); a request points at no text, so there is no span. */
+  toDiagnostic(): Diagnostic<undefined> {
+    return requestDiagnostic(this);
+  }
+
   /** Plain data for storage: kind, code, message, status. */
   toJSON(): StoredError {
     return { kind: this.kind, code: this.code, message: this.message, ...(this.status !== undefined ? { status: this.status } : {}) };
@@ -111,6 +117,20 @@ export interface StoredError {
   readonly code: string;
   readonly message: string;
   readonly status?: number;
+}
+
+/**
+ * A request error, live or as stored in an attempt record, as a Diagnostic.
+ * Whether it is retried is a note: it says what the run does next.
+ */
+export function requestDiagnostic(e: StoredError): Diagnostic<undefined> {
+  // A run's own failure is stored in this shape too (RUN001); what the kind says of requests is not true of it.
+  const ours = CODES[e.kind] === e.code;
+  const notes = !ours ? [] : [
+    ...(RETRYABLE.has(e.kind) ? ['such requests are retried with backoff'] : []),
+    ...(FATAL.has(e.kind) ? ['a run stops at this error; it can be resumed'] : []),
+  ];
+  return { code: e.code, severity: 'error', message: e.message, span: undefined, ...(notes.length ? { notes } : {}) };
 }
 
 export function isLlmError(e: unknown): e is LlmError {

@@ -10,14 +10,14 @@
  * and memoised. Any other step gets the full check.
  */
 import { oracleSpec } from '../kernel/content.ts';
-import { findHandler } from '../kernel/handlers.ts';
+import { findHandler, requireHandler } from '../kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../kernel/lemmas/index.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { runSpec } from '../dialect/index.ts';
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import { type LemmaInput, type LemmaResult, checkLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, clearProofMemo, proofFor, proofKey, storedProof } from './proof-cache.ts';
@@ -98,8 +98,7 @@ function baseOf(handler: string): Base {
 /** Checks the spec's step for `handler` against the spec invariants and lemmas. */
 export async function checkDeclarative(handler: string, spec: string, engine: SmtEngine, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
   const started = Date.now();
-  const h = findHandler(handler);
-  if (!h) throw new Error(`unknown handler '${handler}'`);
+  const h = requireHandler(handler);
   const base = baseOf(h.name);
   const run = runSpec(spec, h.name, base.pre, base.args, { force: 'all' });
   if (!run.ok) return { status: 'spec-error', error: run.error };

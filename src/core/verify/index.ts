@@ -6,12 +6,12 @@
 import { type CDiagnostic, type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
 import { KERNEL, type KernelContent } from '../kernel/content.ts';
 import { abstractOf } from '../kernel/equiv.ts';
-import { type HandlerArg, type HandlerInfo, findHandler } from '../kernel/handlers.ts';
+import { type HandlerArg, type HandlerInfo, requireHandler } from '../kernel/handlers.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { QuantifierEvalError } from '../smt/eval.ts';
 import { quantifierDiagnostic, runSpec } from '../dialect/index.ts';
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { preferWellFormed } from './counterexample-wellformed.ts';
 import { checkDeclarative } from './declarative.ts';
@@ -54,10 +54,9 @@ export interface VerifyEnv {
 }
 
 /**
- * A problem with the implementation or the request itself (not with the
- * spec). A bad implementation carries its coded C diagnostics
- * (docs/c-errors.md), the first of which is the one to show; a bad request
- * (an unknown handler) carries none.
+ * A problem with the implementation (not with the spec): it carries its
+ * coded C diagnostics (docs/c-errors.md), the first of which is the one to
+ * show. (An unknown handler is an UnknownHandlerError, kernel/handlers.ts.)
  */
 export class ImplementationError extends Error {
   constructor(
@@ -66,6 +65,10 @@ export class ImplementationError extends Error {
   ) {
     super(message);
     this.name = 'ImplementationError';
+  }
+
+  toDiagnostic(): CDiagnostic {
+    return this.diagnostics[0];
   }
 }
 
@@ -107,11 +110,7 @@ export function loadProgram(implSource = '', kernel: KernelContent = KERNEL): CP
   return r.program;
 }
 
-export function requireHandler(name: string): HandlerInfo {
-  const h = findHandler(name);
-  if (!h) throw new ImplementationError(`unknown handler '${name}'`);
-  return h;
-}
+export { requireHandler };
 
 /** Fresh symbolic arguments of a handler, named `arg.<name>`. */
 export function handlerArgs(h: HandlerInfo): { arg: HandlerArg; term: Term }[] {

@@ -3,7 +3,7 @@
  * folded into `timeout`. Everything here is plain JSON-serialisable data (values
  * are strings), so it crosses worker boundaries and goes into storage as is.
  */
-import type { Diagnostic } from '../span.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 
 /** One proof obligation and how it fared. */
 export interface ObligationResult {

@@ -71,7 +71,7 @@ int map_iommu_page_table_page(pn_t from, size_t index, physaddr_t pa,
 int alloc_iommu_page_table_page(pn_t from, size_t index, pn_t to, iommu_pte_t perm,
                                 enum page_type from_type, enum page_type to_type);
 
-/* The verified handlers (SYSCALLS.md section 1), in the verifier's order. */
+/* The verified handlers (docs/hv6-model.md §7.1), in the verifier's order. */
 int sys_map_pml4(pid_t pid, size_t index, pte_t perm);
 int sys_map_page_desc(pid_t pid, pn_t from, size_t index, size_t n, pte_t perm);
 int sys_map_proc(pid_t pid, pn_t from, size_t index, size_t n, pte_t perm);

@@ -1,6 +1,6 @@
 /*
  * Kernel constants: table sizes, addresses, errno values and page-table
- * entry bits. The values are interface facts (STATE.md section 1).
+ * entry bits. The values are interface facts (docs/hv6-model.md §1).
  */
 #ifndef HV6_PARAM_H
 #define HV6_PARAM_H

@@ -1,7 +1,7 @@
 /*
  * The kernel's global state: enumerations, table layouts and the global
  * tables themselves. Names, field order and C types are interface facts
- * (STATE.md section 2.11): the verifier finds the globals by name and relates
+ * (docs/hv6-model.md §2.11): the verifier finds the globals by name and relates
  * their fields to the abstract state.
  */
 #ifndef HV6_STATE_H
@@ -138,7 +138,7 @@ struct intremap {
     uint8_t vector;
 };
 
-/* The sizes the kernel-table mappings depend on (STATE.md 1.6). */
+/* The sizes the kernel-table mappings depend on (docs/hv6-model.md §1.6). */
 _Static_assert(sizeof(struct proc) == 368, "struct proc layout");
 _Static_assert(sizeof(struct page_desc) == 32, "struct page_desc layout");
 _Static_assert(sizeof(struct file) == 40, "struct file layout");

@@ -1,4 +1,4 @@
-# expect-error: SPEC029 8:24 procs.ofile indexed with [] is an accessor, not a value
+# expect: error SPEC029 8:24 procs.ofile indexed with [] is an accessor, not a value
 # handler: sys_close
 import z3
 from libirpy import util

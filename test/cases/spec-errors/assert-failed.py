@@ -1,4 +1,4 @@
-# expect-error: SPEC027 6:1 assertion failed: unexpected table size
+# expect: error SPEC027 6:1 assertion failed: unexpected table size
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

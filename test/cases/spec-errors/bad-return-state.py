@@ -1,4 +1,4 @@
-# expect-error: SPEC016 7:5 sys_kill must return a pair (cond, state) but returned (cond, a Proc struct): the state must be a KernelState
+# expect: error SPEC016 7:5 sys_kill must return a pair (cond, state) but returned (cond, a Proc struct): the state must be a KernelState
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC016 8:5 sys_kill must return a pair (cond, state) but returned a Bool term
+# expect: error SPEC016 8:5 sys_kill must return a pair (cond, state) but returned a Bool term
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

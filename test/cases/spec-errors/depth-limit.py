@@ -1,4 +1,4 @@
-# expect-error: SPEC019 7:12 maximum recursion depth of 100 exceeded
+# expect: error SPEC019 7:12 maximum recursion depth of 100 exceeded
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC017 6:9 integer division or modulo by zero
+# expect: error SPEC017 6:9 integer division or modulo by zero
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

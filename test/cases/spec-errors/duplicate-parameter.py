@@ -1,4 +1,4 @@
-# expect-error: SPEC026 6:24 duplicate argument 'pid' in function definition
+# expect: error SPEC026 6:24 duplicate argument 'pid' in function definition
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

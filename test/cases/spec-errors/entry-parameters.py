@@ -1,4 +1,4 @@
-# expect-error: SPEC015 6:5 sys_kill must take 2 parameters (old, pid) but takes 1
+# expect: error SPEC015 6:5 sys_kill must take 2 parameters (old, pid) but takes 1
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

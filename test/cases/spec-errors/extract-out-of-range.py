@@ -1,4 +1,4 @@
-# expect-error: SPEC023 7:12 Extract(70, 0) does not fit a 64-bit value
+# expect: error SPEC023 7:12 Extract(70, 0) does not fit a 64-bit value
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC028 6:8 integer too large (more than 4096 bits)
+# expect: error SPEC028 6:8 integer too large (more than 4096 bits)
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC024 8:12 list index out of range
+# expect: error SPEC024 8:12 list index out of range
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC011 9:45 util.If branches differ in sort: 64-bit bit-vector and 32-bit bit-vector
+# expect: error SPEC011 9:45 util.If branches differ in sort: 64-bit bit-vector and 32-bit bit-vector
 # handler: sys_copy_frame
 import z3
 from libirpy import util

@@ -1,3 +1,3 @@
-# expect-error: SPEC001 3:8 unterminated string literal
+# expect: error SPEC001 3:8 unterminated string literal
 import z3
 name = 'sys_kill

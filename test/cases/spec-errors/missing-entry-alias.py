@@ -1,4 +1,4 @@
-# expect-error: SPEC014 1:1 no entry function for clone_proc: define 'clone_proc' or 'sys_clone'
+# expect: error SPEC014 1:1 no entry function for clone_proc: define 'clone_proc' or 'sys_clone'
 # handler: clone_proc
 import z3
 from libirpy import util

@@ -1,4 +1,4 @@
-# expect-error: SPEC014 1:1 no entry function for sys_kill: define 'sys_kill'
+# expect: error SPEC014 1:1 no entry function for sys_kill: define 'sys_kill'
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC009 7:12 a BitVec(64) term is not callable
+# expect: error SPEC009 7:12 a BitVec(64) term is not callable
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

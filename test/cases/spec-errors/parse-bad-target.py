@@ -1,4 +1,4 @@
-# expect-error: SPEC002 7:5 cannot assign to function call
+# expect: error SPEC002 7:5 cannot assign to function call
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

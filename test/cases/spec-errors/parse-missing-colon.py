@@ -1,4 +1,4 @@
-# expect-error: SPEC002 6:23 expected ':' but found end of line
+# expect: error SPEC002 6:23 expected ':' but found end of line
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC002 9:5 expected ',' or ')' but found keyword 'return'
+# expect: error SPEC002 9:5 expected ',' or ')' but found keyword 'return'
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC013 9:5 Can not ite object of type int
+# expect: error SPEC013 9:5 Can not ite object of type int
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC021 8:5 cannot assign to the Refcnt field procs.nr_pages
+# expect: error SPEC021 8:5 cannot assign to the Refcnt field procs.nr_pages
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC022 8:5 a Refcnt field changes by exactly 1, not by int 2
+# expect: error SPEC022 8:5 a Refcnt field changes by exactly 1, not by int 2
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

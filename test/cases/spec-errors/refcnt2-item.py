@@ -1,4 +1,4 @@
-# expect-error: SPEC022 9:5 the object owned through files.refcnt must be a tuple (pid, fd), got a 32-bit bit-vector
+# expect: error SPEC022 9:5 the object owned through files.refcnt must be a tuple (pid, fd), got a 32-bit bit-vector
 # handler: sys_create
 import z3
 from libirpy import util

@@ -1,4 +1,4 @@
-# expect-error: SPEC026 6:1 'return' outside function
+# expect: error SPEC026 6:1 'return' outside function
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

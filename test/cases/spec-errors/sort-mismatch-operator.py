@@ -1,4 +1,4 @@
-# expect-error: SPEC011 7:12 sort mismatch in '+': 32-bit bit-vector and 64-bit bit-vector
+# expect: error SPEC011 7:12 sort mismatch in '+': 32-bit bit-vector and 64-bit bit-vector
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

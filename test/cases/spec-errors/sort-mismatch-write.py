@@ -1,4 +1,4 @@
-# expect-error: SPEC011 8:5 procs.ipc_fd holds 32-bit bit-vector values but a 64-bit bit-vector was written
+# expect: error SPEC011 8:5 procs.ipc_fd holds 32-bit bit-vector values but a 64-bit bit-vector was written
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

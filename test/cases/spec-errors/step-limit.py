@@ -1,4 +1,4 @@
-# expect-error: SPEC018 7:12 step limit of 200000 exceeded
+# expect: error SPEC018 7:12 step limit of 200000 exceeded
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

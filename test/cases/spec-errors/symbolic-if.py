@@ -1,4 +1,4 @@
-# expect-error: SPEC012 9:8 a symbolic expression cannot be used as a Python bool in 'if'
+# expect: error SPEC012 9:8 a symbolic expression cannot be used as a Python bool in 'if'
 # upstream: z3py's __nonzero__ on a comparison that is not an equality (here ULT) raises "Symbolic expressions cannot be cast to concrete Boolean values".
 import z3
 from libirpy import util

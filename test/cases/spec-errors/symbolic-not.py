@@ -1,4 +1,4 @@
-# expect-error: SPEC012 7:16 a symbolic expression cannot be used as a Python bool in 'not'
+# expect: error SPEC012 7:16 a symbolic expression cannot be used as a Python bool in 'not'
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC008 7:12 too few indices for procs.ofile: it takes 2, got 1
+# expect: error SPEC008 7:12 too few indices for procs.ofile: it takes 2, got 1
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

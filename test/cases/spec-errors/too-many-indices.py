@@ -1,4 +1,4 @@
-# expect-error: SPEC008 7:32 too many indices for procs.state: it takes 1, got 2
+# expect: error SPEC008 7:32 too many indices for procs.state: it takes 1, got 2
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

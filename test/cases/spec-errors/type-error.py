@@ -1,4 +1,4 @@
-# expect-error: SPEC020 7:30 unsupported operand type(s) for +: 'KernelState' and 'int'
+# expect: error SPEC020 7:30 unsupported operand type(s) for +: 'KernelState' and 'int'
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

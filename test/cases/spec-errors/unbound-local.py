@@ -1,4 +1,4 @@
-# expect-error: SPEC005 7:19 local variable 'cond' referenced before assignment
+# expect: error SPEC005 7:19 local variable 'cond' referenced before assignment
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

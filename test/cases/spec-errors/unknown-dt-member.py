@@ -1,4 +1,4 @@
-# expect-error: SPEC006 7:39 module 'dt' has no attribute 'PROC_RUNNING'; did you mean dt.proc_state.PROC_RUNNING?
+# expect: error SPEC006 7:39 module 'dt' has no attribute 'PROC_RUNNING'; did you mean dt.proc_state.PROC_RUNNING?
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC007 7:27 Proc has no field 'stat'; did you mean 'state'?
+# expect: error SPEC007 7:27 Proc has no field 'stat'; did you mean 'state'?
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC005 7:12 name 'is_pid_vaild' is not defined; did you mean 'is_pid_valid'?
+# expect: error SPEC005 7:12 name 'is_pid_vaild' is not defined; did you mean 'is_pid_valid'?
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

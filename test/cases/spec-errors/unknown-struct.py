@@ -1,4 +1,4 @@
-# expect-error: SPEC007 7:16 KernelState has no field 'proc'; did you mean 'procs'?
+# expect: error SPEC007 7:16 KernelState has no field 'proc'; did you mean 'procs'?
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

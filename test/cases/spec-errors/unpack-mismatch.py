@@ -1,4 +1,4 @@
-# expect-error: SPEC025 7:5 too many values to unpack (expected 2, got 3)
+# expect: error SPEC025 7:5 too many values to unpack (expected 2, got 3)
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC003 6:9 dict and set literals are not supported in specs
+# expect: error SPEC003 6:9 dict and set literals are not supported in specs
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,4 +1,4 @@
-# expect-error: SPEC020 7:38 util.If condition must be a z3 Bool, got a Python bool
+# expect: error SPEC020 7:38 util.If condition must be a z3 Bool, got a Python bool
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

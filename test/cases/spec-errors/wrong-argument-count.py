@@ -1,4 +1,4 @@
-# expect-error: SPEC010 10:12 alive() missing 1 required positional argument: 'pid'
+# expect: error SPEC010 10:12 alive() missing 1 required positional argument: 'pid'
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt

@@ -1,6 +1,6 @@
-# expect-warning: SPEC201 5:8 procs.ofile indexed with [] is an Accessor, not a value: '==' compares Python objects and gives False (as upstream)
+# expect: warning SPEC201 5:8 procs.ofile indexed with [] is an Accessor, not a value: '==' compares Python objects and gives False (as upstream)
 # upstream: hv6's Accessor defines no __eq__, so Python 2 compares the Accessor object with the int by identity: False, and the branch is never taken.
-# verdict: verified
+# expect: verified
 def sys_kill(old, pid):
     if old.procs[pid].ofile[0] == 0:
         return z3.BoolVal(False), old

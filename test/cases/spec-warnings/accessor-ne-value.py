@@ -1,6 +1,6 @@
-# expect-warning: SPEC201 5:13 procs.ofile indexed with [] is an Accessor, not a value: '!=' compares Python objects and gives True (as upstream)
+# expect: warning SPEC201 5:13 procs.ofile indexed with [] is an Accessor, not a value: '!=' compares Python objects and gives True (as upstream)
 # upstream: Python 2's default != on objects without __ne__ is the negation of identity: True, so 'not' gives False and nothing changes.
-# verdict: verified
+# expect: verified
 def sys_kill(old, pid):
     if not (old.procs[pid].ofile[0] != None):
         return z3.BoolVal(False), old

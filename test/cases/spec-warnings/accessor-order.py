@@ -1,6 +1,6 @@
-# expect-warning: SPEC201 5:8 procs.nr_fds is an Accessor, not a value: '<' compares Python objects and gives False (as upstream)
+# expect: warning SPEC201 5:8 procs.nr_fds is an Accessor, not a value: '<' compares Python objects and gives False (as upstream)
 # upstream: Python 2 orders a number below any other object, so an Accessor (here nr_fds without its call) is never < 0 and the branch is skipped.
-# verdict: verified
+# expect: verified
 def sys_kill(old, pid):
     if old.procs[pid].nr_fds < 0:
         return z3.BoolVal(False), old

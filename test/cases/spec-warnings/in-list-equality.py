@@ -1,6 +1,6 @@
-# expect-warning: SPEC203 5:8 a z3 equality used as a Python bool in 'in' is False here (z3py compares the two expressions structurally, not their values)
+# expect: warning SPEC203 5:8 a z3 equality used as a Python bool in 'in' is False here (z3py compares the two expressions structurally, not their values)
 # upstream: Python's list.__contains__ tests each item with == and bool(); on z3 terms that is structural identity, so pid (a symbol) is in no list of constants and the branch is skipped.
-# verdict: verified
+# expect: verified
 def sys_kill(old, pid):
     if pid in [1, 2]:
         return z3.BoolVal(False), old

@@ -1,6 +1,6 @@
-# expect-warning: SPEC203 5:12 a z3 equality used as a Python bool in 'not' is False here (z3py compares the two expressions structurally, not their values)
+# expect: warning SPEC203 5:12 a z3 equality used as a Python bool in 'not' is False here (z3py compares the two expressions structurally, not their values)
 # upstream: 'not e' calls e.__nonzero__(); for the equality pid == 0 that is False (different ASTs), so 'not' gives True and the early return never happens.
-# verdict: verified
+# expect: verified
 def sys_kill(old, pid):
     if not pid == 0:
         pass

@@ -1,6 +1,6 @@
-# expect-warning: SPEC202 6:5 assigning to the struct 'procs' has no effect (as upstream: reads of procs still see the struct)
+# expect: warning SPEC202 6:5 assigning to the struct 'procs' has no effect (as upstream: reads of procs still see the struct)
 # upstream: Struct.__setattr__ accepts 'procs' (it is in _meta) and stores it in the instance dict, but __getattribute__ answers sub-struct names from _structs, so every later read of new.procs still sees the struct: no effect.
-# verdict: verified
+# expect: verified
 def sys_kill(old, pid):
     new = old.copy()
     new.procs = z3.BitVecVal(0, 64)

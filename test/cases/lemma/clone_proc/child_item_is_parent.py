@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_children_refcnt
+# expect: lemma-fail nr_children_refcnt
 # ghost mistake: the parent is counted as its own child in the permutation
 import z3
 from libirpy import util

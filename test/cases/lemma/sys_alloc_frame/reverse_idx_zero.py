@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: isolation
+# expect: lemma-fail isolation
 # ghost mistake: the reverse index always says entry 0
 import z3
 from libirpy import util

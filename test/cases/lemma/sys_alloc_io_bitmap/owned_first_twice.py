@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_pages_refcnt
+# expect: lemma-fail nr_pages_refcnt
 # ghost mistake: the third page is recorded as the first one again
 import z3
 from libirpy import util

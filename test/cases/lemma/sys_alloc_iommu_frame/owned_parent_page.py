@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_dmapages_refcnt
+# expect: lemma-fail nr_dmapages_refcnt
 # ghost mistake: the permutation records the table page instead of the DMA page
 import z3
 from libirpy import util

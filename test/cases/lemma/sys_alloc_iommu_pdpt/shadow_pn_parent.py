@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: iommu_isolation
+# expect: lemma-fail iommu_isolation
 # ghost mistake: the IOMMU shadow entry names the parent page
 import z3
 from libirpy import util

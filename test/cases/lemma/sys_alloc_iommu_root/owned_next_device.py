@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_devs_refcnt
+# expect: lemma-fail nr_devs_refcnt
 # ghost mistake: the permutation records the next device
 import z3
 from libirpy import util

@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: iommu_isolation
+# expect: lemma-fail iommu_isolation
 # ghost mistake: the device root is recorded as page 0
 import z3
 from libirpy import util

@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: isolation
+# expect: lemma-fail isolation
 # ghost mistake: the new entry is shadowed as PGTYPE_NONE although it is present
 import z3
 from libirpy import util

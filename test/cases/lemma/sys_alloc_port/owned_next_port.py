@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_ports_refcnt
+# expect: lemma-fail nr_ports_refcnt
 # ghost mistake: the permutation records the next port
 import z3
 from libirpy import util

@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: isolation
+# expect: lemma-fail isolation
 # ghost mistake: the shadow entry names the parent page instead of the new one
 import z3
 from libirpy import util

@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_vectors_refcnt
+# expect: lemma-fail nr_vectors_refcnt
 # ghost mistake: the permutation records the next vector
 import z3
 from libirpy import util

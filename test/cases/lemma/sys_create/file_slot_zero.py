@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: files_refcnt
+# expect: lemma-fail files_refcnt
 # ghost mistake: the file records slot 0 instead of fd
 import z3
 from libirpy import util

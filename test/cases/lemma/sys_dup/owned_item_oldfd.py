@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_fds_refcnt
+# expect: lemma-fail nr_fds_refcnt
 # ghost mistake: the permutation records oldfd instead of newfd
 import z3
 from libirpy import util

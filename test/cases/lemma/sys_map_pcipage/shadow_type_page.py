@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: isolation
+# expect: lemma-fail isolation
 # ghost mistake: the PCI page is shadowed as a RAM page
 import z3
 from libirpy import util

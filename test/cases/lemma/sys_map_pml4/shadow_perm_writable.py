@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: isolation
+# expect: lemma-fail isolation
 # ghost mistake: the shadow claims the self-mapping is writable
 import z3
 from libirpy import util

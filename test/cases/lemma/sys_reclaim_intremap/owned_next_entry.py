@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: nr_intremaps_refcnt
+# expect: lemma-fail nr_intremaps_refcnt
 # ghost mistake: the permutation releases the next entry
 import z3
 from libirpy import util

@@ -1,5 +1,5 @@
 # expect: verified
-# expect-lemma-fail: iommu_isolation
+# expect: lemma-fail iommu_isolation
 # ghost mistake: a released device keeps a valid root page
 import z3
 from libirpy import util

@@ -1,0 +1,73 @@
+/**
+ * The one typed contract of a verifier worker: what the page's Web Workers
+ * and the CLI's worker threads serve, over Comlink either way. Both serve the
+ * same implementation (`serve.ts`); callers reach it through a `WorkerPool`
+ * (`pool.ts`). Everything that crosses is plain, structured-cloneable data.
+ */
+import type { Diagnostic } from '../diagnostic.ts';
+import type { GradeResult } from '../bench/grade-types.ts';
+import type { Task } from '../tasks/task.ts';
+import type { VerifyRequest } from '../verify/index.ts';
+import type { Verdict } from '../verify/verdict.ts';
+
+export interface GradeOptions {
+  readonly timeoutMs?: number;
+  /** Every variant of the task's handler, for the variant matrix. */
+  readonly variants?: readonly Task[];
+  /** Run the declarative checks on passing answers (the `strict` grade). */
+  readonly strict?: boolean;
+}
+
+/**
+ * What the page asks the verifier to prove: the core's request (handler,
+ * spec, implementation source, budget, strict), where the implementation may
+ * also be named by task variant; the worker turns the variant into its source.
+ */
+export interface PageVerifyRequest extends VerifyRequest {
+  /** Task id of the implementation variant ("sys_dup-v3"); absent = the correct kernel. */
+  readonly variant?: string;
+}
+
+/** One entry of the dialect's catalog, for completion and hover. */
+export type { CatalogEntry } from '../dialect/index.ts';
+import type { CatalogEntry } from '../dialect/index.ts';
+
+/** Result of the built-in Z3 self-test (a small bit-vector validity check). */
+export interface SelfTestResult {
+  /** Z3 answered unsat to the negation of a valid formula, and sat to a satisfiable one. */
+  readonly ok: boolean;
+  readonly validity: 'unsat' | 'sat' | 'unknown';
+  readonly satisfiable: 'unsat' | 'sat' | 'unknown';
+  /** The model's value of x in the satisfiable query, checked by our evaluator. */
+  readonly witness?: string;
+  readonly ms: number;
+}
+
+export interface ReadyInfo {
+  readonly z3: boolean;
+  /** Milliseconds spent loading Z3 (fetch + compile + init). */
+  readonly initMs: number;
+  readonly isolated: boolean;
+}
+
+export interface VerifierApi {
+  /** Loads Z3 (once per worker); resolves when the worker can solve. */
+  init(): Promise<ReadyInfo>;
+  /** A real Z3 query end to end: proves a bit-vector identity and finds a model. */
+  selfTest(): Promise<SelfTestResult>;
+  /**
+   * A query that takes Z3 a long time (factoring a 62-bit semiprime), for
+   * exercising cancellation and timeouts. Resolves with Z3's answer.
+   */
+  stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;
+  verify(req: PageVerifyRequest): Promise<Verdict>;
+  /**
+   * Grades one model answer for one task (core/bench/grade.ts): extraction,
+   * refinement against the correct kernel, bug-following, and the variant
+   * matrix when `variants` are given.
+   */
+  grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult>;
+  /** Live diagnostics for the editor; fast and Z3-free. */
+  check(source: string, handler: string): Promise<Diagnostic[]>;
+  catalog(): Promise<CatalogEntry[]>;
+}

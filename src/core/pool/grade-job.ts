@@ -1,0 +1,74 @@
+/**
+ * The one grading job, and what its ending means. Both the page's workers
+ * and the CLI's worker threads grade through `gradeJob` (the body: extract,
+ * grade, strict), and both callers turn the pool's outcome into a grade with
+ * `gradeOnPool`, so an overrun or a crash grades the same in either.
+ */
+import { extractSpec } from '../bench/answer.ts';
+import { gradeResponse, strictChecker } from '../bench/grade.ts';
+import type { GradeMemo } from '../bench/grade-memo.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../bench/grade-types.ts';
+import type { SmtEngine } from '../smt/solver.ts';
+import type { Task } from '../tasks/task.ts';
+import type { GradeOptions, VerifierApi } from './contract.ts';
+import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
+
+/** Grades one answer in this worker (core/bench/grade.ts), with the strict checks when asked. */
+export function gradeJob(engine: SmtEngine, memo: GradeMemo, task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+  const strictCheck = options.strict ? strictChecker(engine, options.timeoutMs) : undefined;
+  return gradeResponse(task, response, { engine, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo });
+}
+
+/**
+ * The wall-clock limit of one grading job before its worker is stopped:
+ * six solver budgets and half a minute for the grading proper (refinement,
+ * bug-following, strict, the worker's start), plus one budget per variant of
+ * the variant matrix.
+ */
+export function gradeHardLimitMs(timeoutMs = DEFAULT_GRADE_TIMEOUT_MS, variants = 0): number {
+  return timeoutMs * (6 + variants) + 30_000;
+}
+
+/**
+ * The grade a job's outcome stands for: an overrun is a `timeout` (the
+ * answer kept the verifier busy past every budget), a throw or a crash is
+ * `internal` (the grader's failure, never the model's). A cancelled job has
+ * no grade: it throws `CancelledError`.
+ */
+export function gradeOfOutcome(outcome: JobOutcome<GradeResult>, response: string): GradeResult {
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.value;
+    case 'overrun':
+      return {
+        category: 'timeout',
+        extracted: extractSpec(response),
+        verdict: { status: 'timeout', obligations: [] },
+        diagnosis: `The verifier did not finish within ${Math.round(outcome.ms / 1000)} s and was stopped.`,
+        ms: outcome.ms,
+      };
+    case 'failed':
+      return internalGrade(response, outcome.message);
+    case 'crashed':
+      return internalGrade(response, outcome.message);
+    case 'cancelled':
+      throw new CancelledError(outcome.why);
+  }
+}
+
+/**
+ * Grades one answer on a pool: affinity by handler (that worker's grade memo
+ * and caches are warm), a worker that throws is replaced, the hard limit is
+ * `gradeHardLimitMs` unless given.
+ */
+export async function gradeOnPool(
+  pool: WorkerPool<VerifierApi>,
+  task: Task,
+  response: string,
+  options: GradeOptions & { readonly hardTimeoutMs?: number },
+): Promise<GradeResult> {
+  const { hardTimeoutMs, ...grading } = options;
+  const limit = hardTimeoutMs ?? gradeHardLimitMs(grading.timeoutMs, grading.variants?.length);
+  const outcome = await pool.submit((api) => api.grade(task, response, grading), { affinity: task.handler, hardTimeoutMs: limit, replaceOnError: true });
+  return gradeOfOutcome(outcome, response);
+}

@@ -1,0 +1,312 @@
+/**
+ * The one worker pool, for the page (Web Workers) and the CLI (worker
+ * threads). It owns its workers' lives and knows nothing of how they are
+ * spawned: a spawn adapter (src/worker/pool.ts, src/cli/grade-pool.ts) starts
+ * one worker and hands back its API and a way to stop it.
+ *
+ * - Lazy start: a worker is spawned when a job needs one, up to `size`.
+ * - Lanes: a newer job in a lane supersedes the older one.
+ * - Affinity: a free worker takes the queued job with the key of its last
+ *   job first, since its caches are warm for that key (grading: the handler).
+ * - Cancel (AbortSignal) and a hard time limit per job.
+ * - Terminate-and-respawn: stopping Z3 in WASM reliably means terminating
+ *   its worker, so a cancelled, overrunning or crashed job's worker is
+ *   replaced, and the replacement starts loading at once.
+ *
+ * Every job ends in a `JobOutcome`, never a rejection: what an overrun or a
+ * crash means is the caller's decision (docs/design.md §5).
+ */
+
+/** How a job ended. */
+export type JobOutcome<T> =
+  | { readonly kind: 'done'; readonly value: T }
+  /** The job threw (in the worker, or its start failed). */
+  | { readonly kind: 'failed'; readonly error: unknown; readonly message: string }
+  /** The worker died or raised an uncaught error while it had the job. */
+  | { readonly kind: 'crashed'; readonly message: string }
+  /** The job ran past its hard time limit; its worker was terminated. */
+  | { readonly kind: 'overrun'; readonly ms: number }
+  | { readonly kind: 'cancelled'; readonly why: CancelReason };
+
+export type CancelReason = 'superseded' | 'cancelled' | 'disposed';
+
+/** A job that ended without an answer because it was cancelled. */
+export class CancelledError extends Error {
+  constructor(readonly why: CancelReason) {
+    super(`verification ${why}`);
+    this.name = 'CancelledError';
+  }
+}
+
+/** One running worker, as a spawn adapter hands it to the pool. */
+export interface WorkerHandle<Api> {
+  /** What jobs call (in practice a Comlink proxy of the worker's API). */
+  readonly api: Api;
+  /** Stops the worker now; a pending call on it never settles. */
+  terminate(): unknown;
+  /**
+   * Whether the worker keeps the process alive (Node). The pool holds a
+   * worker while it has a job, so a CLI awaiting only gradings cannot exit
+   * with an empty event loop, and lets go of an idle one.
+   */
+  hold?(busy: boolean): void;
+}
+
+/**
+ * Starts one worker. The adapter calls `crashed` when the worker dies or
+ * raises an uncaught error; the pool ignores it once it has let go of that
+ * worker.
+ */
+export type Spawn<Api> = (crashed: (message: string) => void) => WorkerHandle<Api>;
+
+export interface PoolOptions<Api> {
+  readonly spawn: Spawn<Api>;
+  /** Most workers at once (at least 1). */
+  readonly size: number;
+  /** Run once on each worker before its first job (loading Z3); a failure fails that job and is retried by the next. */
+  readonly init?: (api: Api) => Promise<unknown>;
+}
+
+export interface JobOptions {
+  /** Jobs in the same lane supersede each other (the newest wins). */
+  readonly lane?: string;
+  /** Prefer the worker whose last job had this key. */
+  readonly affinity?: string;
+  /** Past this many ms (counted from the hand-over to a worker, its start included) the worker is terminated. */
+  readonly hardTimeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** A throw leaves the worker in an unknown state (a grading's Z3): replace it. */
+  readonly replaceOnError?: boolean;
+}
+
+interface Slot<Api> {
+  readonly id: number;
+  readonly handle: WorkerHandle<Api>;
+  ready?: Promise<unknown>;
+  job?: Job<Api>;
+  lastKey?: string;
+  /** The pool let go of this worker: its late events mean nothing. */
+  gone: boolean;
+}
+
+interface Job<Api> {
+  readonly run: (api: Api) => Promise<unknown>;
+  readonly opts: JobOptions;
+  readonly settle: (o: JobOutcome<unknown>) => void;
+  slot?: Slot<Api>;
+  timer?: ReturnType<typeof setTimeout>;
+  onAbort?: () => void;
+  done: boolean;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class WorkerPool<Api> {
+  readonly size: number;
+  private readonly slots: Slot<Api>[] = [];
+  private readonly queue: Job<Api>[] = [];
+  private readonly lanes = new Map<string, Job<Api>>();
+  private nextId = 1;
+  private disposed = false;
+  /** Workers terminated and replaced, for any reason. */
+  respawns = 0;
+  /** Jobs that ran past their hard limit. */
+  overruns = 0;
+  /** Jobs that ended `failed` or `crashed`. */
+  failures = 0;
+  /** Called whenever a worker is terminated and replaced (status displays, tests). */
+  onRespawn?: (slotId: number) => void;
+
+  constructor(private readonly opts: PoolOptions<Api>) {
+    this.size = Math.max(1, opts.size);
+  }
+
+  /** Starts one worker (and its init) ahead of the first job. */
+  warm(): Promise<unknown> {
+    if (this.disposed) return Promise.reject(new CancelledError('disposed'));
+    const slot = this.slots[0] ?? this.addSlot();
+    return this.readyOf(slot);
+  }
+
+  /** Runs `run` on a worker; resolves with how it ended. */
+  submit<T>(run: (api: Api) => Promise<T>, opts: JobOptions = {}): Promise<JobOutcome<T>> {
+    if (this.disposed) return Promise.resolve({ kind: 'cancelled', why: 'disposed' });
+    return new Promise((resolve) => {
+      const job: Job<Api> = { run, opts, settle: resolve as Job<Api>['settle'], done: false };
+      if (opts.lane) {
+        const older = this.lanes.get(opts.lane);
+        if (older) this.stop(older, { kind: 'cancelled', why: 'superseded' });
+        this.lanes.set(opts.lane, job);
+      }
+      if (opts.signal) {
+        if (opts.signal.aborted) return this.stop(job, { kind: 'cancelled', why: 'cancelled' });
+        job.onAbort = () => this.stop(job, { kind: 'cancelled', why: 'cancelled' });
+        opts.signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** Cancels the running or queued job of `lane`, if any. */
+  cancel(lane: string): void {
+    const job = this.lanes.get(lane);
+    if (job) this.stop(job, { kind: 'cancelled', why: 'cancelled' });
+  }
+
+  /** Is a job of `lane` queued or running? */
+  busy(lane: string): boolean {
+    return this.lanes.has(lane);
+  }
+
+  /** Cancels every job and terminates every worker. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const jobs = [...this.queue.splice(0), ...this.slots.map((s) => s.job)];
+    const stopping = this.slots.splice(0).map((s) => this.letGo(s));
+    for (const job of jobs) if (job) this.finish(job, { kind: 'cancelled', why: 'disposed' });
+    await Promise.all(stopping);
+  }
+
+  private spawn(): Slot<Api> {
+    const id = this.nextId++;
+    let slot: Slot<Api> | undefined;
+    const handle = this.opts.spawn((message) => {
+      if (slot && !slot.gone) this.crashed(slot, message);
+    });
+    slot = { id, handle, gone: false };
+    handle.hold?.(false);
+    return slot;
+  }
+
+  private addSlot(): Slot<Api> {
+    const slot = this.spawn();
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private readyOf(slot: Slot<Api>): Promise<unknown> {
+    if (!slot.ready) {
+      const init = this.opts.init;
+      slot.ready = init ? init(slot.handle.api) : Promise.resolve();
+      // A failed start fails the job waiting on it; the next job tries again.
+      slot.ready.catch(() => {
+        if (!slot.gone) slot.ready = undefined;
+      });
+    }
+    return slot.ready;
+  }
+
+  private pump(): void {
+    if (this.disposed) return;
+    for (;;) {
+      // A job whose signal has fired but whose listener has not run yet (one
+      // signal, several jobs) must not take a worker only to stop it.
+      for (const job of this.queue) if (job.opts.signal?.aborted) this.end(job, { kind: 'cancelled', why: 'cancelled' });
+      while (this.queue.length && this.queue[0].done) this.queue.shift();
+      if (!this.queue.length) return;
+      let slot = this.slots.find((s) => !s.job);
+      if (!slot && this.slots.length < this.size) slot = this.addSlot();
+      if (!slot) return;
+      const same = slot.lastKey === undefined ? -1 : this.queue.findIndex((j) => !j.done && j.opts.affinity === slot.lastKey);
+      const job = this.queue.splice(same >= 0 ? same : 0, 1)[0];
+      this.start(slot, job);
+    }
+  }
+
+  private start(slot: Slot<Api>, job: Job<Api>): void {
+    slot.job = job;
+    job.slot = slot;
+    if (job.opts.affinity !== undefined) slot.lastKey = job.opts.affinity;
+    slot.handle.hold?.(true);
+    const limit = job.opts.hardTimeoutMs;
+    if (limit) job.timer = setTimeout(() => this.overrun(job, limit), limit);
+    this.readyOf(slot)
+      .then(() => (job.done ? undefined : job.run(slot.handle.api)))
+      .then(
+        (value) => this.finish(job, { kind: 'done', value }),
+        (error) => {
+          if (job.done) return;
+          this.failures++;
+          const outcome: JobOutcome<unknown> = { kind: 'failed', error, message: messageOf(error) };
+          if (job.opts.replaceOnError) this.stop(job, outcome);
+          else this.finish(job, outcome);
+        },
+      );
+  }
+
+  private overrun(job: Job<Api>, ms: number): void {
+    if (job.done) return;
+    this.overruns++;
+    this.stop(job, { kind: 'overrun', ms });
+  }
+
+  private crashed(slot: Slot<Api>, message: string): void {
+    const job = slot.job;
+    if (job) {
+      this.failures++;
+      this.stop(job, { kind: 'crashed', message });
+      return;
+    }
+    // An idle worker died: drop it; the next job spawns a fresh one (so a
+    // worker that cannot start does not respawn in a loop).
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    void this.letGo(slot);
+  }
+
+  private finish(job: Job<Api>, outcome: JobOutcome<unknown>): void {
+    if (job.done) return;
+    this.end(job, outcome);
+    this.pump();
+  }
+
+  /** Settles `job` and frees its worker (without handing the worker on). */
+  private end(job: Job<Api>, outcome: JobOutcome<unknown>): void {
+    if (job.done) return;
+    job.done = true;
+    clearTimeout(job.timer);
+    if (job.onAbort) job.opts.signal?.removeEventListener('abort', job.onAbort);
+    if (job.opts.lane && this.lanes.get(job.opts.lane) === job) this.lanes.delete(job.opts.lane);
+    const slot = job.slot;
+    if (slot && slot.job === job) {
+      slot.job = undefined;
+      slot.handle.hold?.(false);
+    }
+    job.settle(outcome);
+  }
+
+  /** Ends `job` with `outcome`; if it is running, its worker is terminated and replaced. */
+  private stop(job: Job<Api>, outcome: JobOutcome<unknown>): void {
+    if (job.done) return;
+    const slot = job.slot;
+    if (slot && slot.job === job) this.respawn(slot);
+    this.finish(job, outcome);
+  }
+
+  private letGo(slot: Slot<Api>): Promise<unknown> {
+    slot.gone = true;
+    slot.job = undefined;
+    slot.handle.hold?.(false);
+    return Promise.resolve(slot.handle.terminate()).catch(() => undefined);
+  }
+
+  private respawn(slot: Slot<Api>): void {
+    void this.letGo(slot);
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    if (this.disposed) {
+      this.slots.splice(i, 1);
+      return;
+    }
+    // The replacement takes the old one's place and starts loading now, so
+    // the next job finds it warm.
+    const fresh = this.spawn();
+    this.slots[i] = fresh;
+    this.readyOf(fresh).catch(() => undefined);
+    this.respawns++;
+    this.onRespawn?.(fresh.id);
+  }
+}

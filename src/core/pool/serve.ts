@@ -1,0 +1,132 @@
+/**
+ * What every verifier worker serves (`VerifierApi`): the page's Web Workers
+ * (src/worker/verifier.worker.ts) and the CLI's worker threads
+ * (src/cli/grade-worker-impl.ts) expose this same object over Comlink and
+ * differ only in how they load Z3. One worker owns one Z3 context, loaded on
+ * first use; the pool stops a runaway proof by terminating the whole worker.
+ * `check` and `catalog` never load Z3, so the page's lint worker, which only
+ * calls those, stays light.
+ */
+import { GradeMemo } from '../bench/grade-memo.ts';
+import type { GradeResult } from '../bench/grade-types.ts';
+import { checkSpec, dialectCatalog } from '../dialect/index.ts';
+import { evaluate } from '../smt/eval.ts';
+import * as o from '../smt/ops.ts';
+import type { SmtEngine } from '../smt/solver.ts';
+import { bvConst, variable } from '../smt/term.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { Task } from '../tasks/task.ts';
+import { loadProgram, verify } from '../verify/index.ts';
+import type { Verdict } from '../verify/verdict.ts';
+import type { CatalogEntry, GradeOptions, PageVerifyRequest, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
+import { gradeJob } from './grade-job.ts';
+
+export interface WorkerPlatform {
+  /** Loads Z3 and wraps it in our engine; called again after a failure. */
+  readonly loadEngine: () => Promise<SmtEngine>;
+  /** Can Z3 start its threads here (a cross-origin isolated page; always in Node)? */
+  readonly isolated: () => boolean;
+}
+
+/** The worker's API over `platform`'s Z3. */
+export function serveVerifier(platform: WorkerPlatform): VerifierApi {
+  let engine: Promise<SmtEngine> | undefined;
+  let initMs = 0;
+  /** This worker's verdicts, reused when it grades a spec it has graded before. */
+  const memo = new GradeMemo();
+
+  function getEngine(): Promise<SmtEngine> {
+    engine ??= (async () => {
+      const t0 = Date.now();
+      const e = await platform.loadEngine();
+      initMs = Date.now() - t0;
+      return e;
+    })();
+    engine.catch(() => (engine = undefined));
+    return engine;
+  }
+
+  return {
+    async init(): Promise<ReadyInfo> {
+      await getEngine();
+      // Parse the kernel now rather than on the first Verify (about half a second).
+      try {
+        loadProgram();
+      } catch {
+        // A kernel that does not compile is reported by verify() itself.
+      }
+      return { z3: true, initMs, isolated: platform.isolated() };
+    },
+
+    async selfTest(): Promise<SelfTestResult> {
+      const z3 = await getEngine();
+      const t0 = Date.now();
+      const x = variable('x', 64);
+      const y = variable('y', 64);
+      // Valid: x * 2 == x << 1 for every 64-bit x, so its negation is unsat.
+      const valid = await z3.check([o.not(o.eq(o.mul(x, bvConst(2, 64)), o.shl(x, bvConst(1, 64))))]);
+      // Satisfiable: a nontrivial factor pair of 391 (17 * 23) in 64 bits without overflow.
+      const goal = o.and(
+        o.eq(o.mul(x, y), bvConst(391, 64)),
+        o.ugt(x, bvConst(1, 64)),
+        o.ugt(y, bvConst(1, 64)),
+        o.ult(x, bvConst(391, 64)),
+        o.ult(y, bvConst(391, 64)),
+      );
+      const sat = await z3.check([goal]);
+      let witness: string | undefined;
+      let confirmed = false;
+      if (sat.status === 'sat') {
+        witness = String(sat.model.constant('x', 64));
+        // Our own evaluator must agree with Z3's model.
+        confirmed = evaluate(goal, sat.model) === true;
+        sat.model.dispose();
+      }
+      return {
+        ok: valid.status === 'unsat' && sat.status === 'sat' && confirmed,
+        validity: valid.status,
+        satisfiable: sat.status,
+        witness,
+        ms: Date.now() - t0,
+      };
+    },
+
+    async stress(seconds: number) {
+      const z3 = await getEngine();
+      // Factoring a product of two 31-bit primes in 62 bits: bit-blasted
+      // multiplication makes this take Z3 far longer than any test waits.
+      const x = variable('sx', 64);
+      const y = variable('sy', 64);
+      const n = 2147483629n * 2147483587n;
+      const r = await z3.check(
+        [
+          o.eq(o.mul(x, y), bvConst(n, 64)),
+          o.ugt(x, bvConst(1, 64)),
+          o.ugt(y, bvConst(1, 64)),
+          o.ult(x, bvConst(1n << 32n, 64)),
+          o.ult(y, bvConst(1n << 32n, 64)),
+        ],
+        { timeoutMs: seconds * 1000 },
+      );
+      if (r.status === 'sat') r.model.dispose();
+      return r.status;
+    },
+
+    async verify(req: PageVerifyRequest): Promise<Verdict> {
+      // Only what core/verify takes: the task id is the page's business.
+      return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, { engine: await getEngine() });
+    },
+
+    async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+      return gradeJob(await getEngine(), memo, task, response, options);
+    },
+
+    async check(source: string, handler: string): Promise<Diagnostic[]> {
+      return checkSpec(source, handler);
+    },
+
+    async catalog(): Promise<CatalogEntry[]> {
+      return dialectCatalog();
+    },
+  };
+}

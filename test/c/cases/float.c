@@ -1,2 +1,0 @@
-// expect-error C037 2:1 floating point is not supported
-double ratio;

@@ -1,2 +1,0 @@
-// expect-error C037 2:6 a function pointer is not supported
-void (*handler)(int);

@@ -1,0 +1,2 @@
+// expect: error C037 2:1 floating point is not supported
+double ratio;

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportRun } from '../../src/core/bench/export.ts';
 import { type AttemptRecord, type PromptRecord, attemptId } from '../../src/core/bench/run-types.ts';
-import { createRun, promptHash } from '../../src/core/bench/runner.ts';
+import { createRun } from '../../src/core/bench/run-setup.ts';
+import { promptHash } from '../../src/core/bench/runner.ts';
 import { ARTIFACTS, newPage, screenshot } from './harness.ts';
 import { useSite } from './setup.ts';
 

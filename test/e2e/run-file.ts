@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportRun } from '../../src/core/bench/export.ts';
 import { type AttemptRecord, type PromptRecord, attemptId } from '../../src/core/bench/run-types.ts';
-import { createRun, promptHash } from '../../src/core/bench/runner.ts';
+import { createRun } from '../../src/core/bench/run-setup.ts';
+import { promptHash } from '../../src/core/bench/runner.ts';
 import { ARTIFACTS, ROOT } from './harness.ts';
 
 const ORACLE_KILL = readFileSync(join(ROOT, 'tasks/hv6/specs/sys_kill.py'), 'utf8');

@@ -18,7 +18,7 @@ import { handlerOnlyTask } from '../../src/core/bench/grade.ts';
 import { computeMetrics } from '../../src/core/bench/metrics.ts';
 import { parseAnswerFile } from '../../src/core/bench/responses.ts';
 import { rng } from '../../src/core/rng.ts';
-import { createRun } from '../../src/core/bench/runner.ts';
+import { createRun } from '../../src/core/bench/run-setup.ts';
 import type { Task } from '../../src/core/tasks/task.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { JsonlRepository, RunDirError } from '../../src/store/jsonl.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { freshState } from '../../src/core/kernel/state.ts';
 import { variable } from '../../src/core/smt/term.ts';
-import { type QueryInfo, checkLemmas, footprint } from '../../src/core/verify/lemmas.ts';
+import { type QueryInfo, checkLemmas, footprint } from '../../src/core/verify/lemma-check.ts';
 import { Step, o, u64 } from './steps.ts';
 
 describe('the checker', () => {

@@ -7,7 +7,7 @@ import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { type AbstractState, freshState } from '../../src/core/kernel/state.ts';
 import { type Term, variable } from '../../src/core/smt/term.ts';
 import { runSpec } from '../../src/core/dialect/index.ts';
-import type { LemmaInput } from '../../src/core/verify/lemmas.ts';
+import type { LemmaInput } from '../../src/core/verify/lemma-check.ts';
 
 /** The handlers that have an oracle spec in the bundle. */
 export function oracleHandlers(): string[] {

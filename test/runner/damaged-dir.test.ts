@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GradeResult } from '../../src/core/bench/grade-types.ts';
-import { createRun } from '../../src/core/bench/runner.ts';
+import { createRun } from '../../src/core/bench/run-setup.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { makeAttempt } from '../store/fixtures.ts';

@@ -6,7 +6,9 @@
  * happens in the verifier pool.
  */
 import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/bench/budget.ts';
-import { type AttemptEvent, RunControl, type RunProgress, createRun, runBenchmark, selectTasks } from '../../core/bench/runner.ts';
+import { RunControl } from '../../core/bench/run-control.ts';
+import { createRun, selectTasks } from '../../core/bench/run-setup.ts';
+import { type AttemptEvent, type RunProgress, runBenchmark } from '../../core/bench/runner.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
 import { type RunConfig, isResumable } from '../../core/bench/run-types.ts';
 import { LlmClient } from '../../core/llm/client.ts';

@@ -18,20 +18,21 @@ import { type LlmError, type StoredError, isLlmError } from '../llm/errors.ts';
 import { canonicalJson, sha256Hex } from '../llm/hash.ts';
 import { isLocalUrl } from '../llm/http.ts';
 import { AdaptiveLimiter } from '../llm/limiter.ts';
-import { DEFAULT_PRICES, type PriceTable, costOf, priceFor } from '../llm/prices.ts';
+import { DEFAULT_PRICES, type Price, type PriceTable, costOf, priceFor } from '../llm/prices.ts';
 import type { ChatMessage, Completion, CompletionRequest } from '../llm/types.ts';
 import { type GradeResult, internalGrade } from './grade-types.ts';
 import {
   type AttemptRecord,
   type PromptRecord,
   type RunConfig,
-  type RunProvenance,
   type RunRecord,
   type RunStore,
   type StoredResponse,
   attemptId,
 } from './run-types.ts';
 import type { Budget } from './budget.ts';
+import type { RunControl } from './run-control.ts';
+import { type ChainEnd, EMPTY_TALLY, type Tally, etaMs, withAnswer, withChain } from './run-tally.ts';
 import { chainsOwned, ownsChain } from './shard.ts';
 import type { Task } from '../tasks/task.ts';
 
@@ -106,109 +107,6 @@ export interface RunOutcome {
   readonly gradeErrors: readonly { readonly attemptId: string; readonly message: string }[];
 }
 
-/** Pause, resume and cancel for a running run. */
-export class RunControl {
-  private readonly controller = new AbortController();
-  private paused = false;
-  private waiters: (() => void)[] = [];
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  get isPaused(): boolean {
-    return this.paused;
-  }
-
-  /** No new request starts until resume(); requests and gradings under way finish. */
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    for (const w of this.waiters.splice(0)) w();
-  }
-
-  /** Stops at once: requests in flight are abandoned, nothing new is sent. */
-  cancel(): void {
-    this.controller.abort();
-    this.resume();
-  }
-
-  /** Resolves when not paused (or cancelled). */
-  async whileNotPaused(signal?: AbortSignal): Promise<void> {
-    while (this.paused && !this.signal.aborted && !signal?.aborted) {
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      });
-    }
-  }
-}
-
-/** A new run record (status "created"). */
-export function createRun(init: {
-  readonly id: string;
-  readonly name?: string;
-  readonly config: RunConfig;
-  readonly provenance: RunProvenance;
-  readonly tasks: readonly Pick<Task, 'id' | 'hash'>[];
-  readonly now: number;
-}): RunRecord {
-  const hashes: Record<string, string> = {};
-  const byId = new Map(init.tasks.map((t) => [t.id, t]));
-  for (const id of init.config.tasks) {
-    const t = byId.get(id);
-    if (!t) throw new Error(`unknown task "${id}"`);
-    hashes[id] = t.hash;
-  }
-  if (!Number.isInteger(init.config.n) || init.config.n < 1) throw new Error(`n must be a positive integer (got ${init.config.n})`);
-  if (!Number.isInteger(init.config.repairRounds) || init.config.repairRounds < 0) throw new Error(`repair rounds must be 0 or more (got ${init.config.repairRounds})`);
-  return {
-    id: init.id,
-    ...(init.name ? { name: init.name } : {}),
-    createdAt: init.now,
-    updatedAt: init.now,
-    config: init.config,
-    provenance: init.provenance,
-    taskHashes: hashes,
-    status: 'created',
-  };
-}
-
-/**
- * The task ids a selection names: "all", "first:N" (N >= 1), "handler:NAME",
- * or a comma-separated list of task ids. Throws on an unknown id or handler,
- * and on a selection that names no task at all (a run of nothing is a
- * mistake, never what was meant).
- */
-export function selectTasks(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
-  const ids = selectionIds(all, selection);
-  if (ids.length === 0) throw new Error(`the selection "${selection}" names no task`);
-  return ids;
-}
-
-function selectionIds(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
-  const sel = selection.trim();
-  if (sel === '' || sel === 'all') return all.map((t) => t.id);
-  const first = /^first:(.*)$/.exec(sel);
-  if (first) {
-    if (!/^\d+$/.test(first[1]) || Number(first[1]) < 1) throw new Error(`first:N needs a whole number N of at least 1 (got "${first[1]}")`);
-    return all.slice(0, Number(first[1])).map((t) => t.id);
-  }
-  if (sel.startsWith('handler:')) {
-    const names = sel.slice(8).split(',').map((s) => s.trim());
-    const ids = all.filter((t) => names.includes(t.handler)).map((t) => t.id);
-    for (const n of names) if (!all.some((t) => t.handler === n)) throw new Error(`no tasks for handler "${n}"`);
-    return ids;
-  }
-  const ids = sel.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const known = new Set(all.map((t) => t.id));
-  for (const id of ids) if (!known.has(id)) throw new Error(`unknown task "${id}"`);
-  return ids;
-}
-
 /** The hash a prompt record is stored under. */
 export function promptHash(base: string | undefined, messages: readonly ChatMessage[]): Promise<string> {
   return sha256Hex(canonicalJson({ base: base ?? null, messages }));
@@ -242,13 +140,48 @@ function storedResponse(c: Completion): StoredResponse {
   };
 }
 
+/** Everything one call of `runBenchmark` shares between its chains. */
+interface Session {
+  readonly runId: string;
+  readonly run: RunRecord;
+  readonly cfg: RunConfig;
+  readonly deps: RunnerDeps;
+  readonly now: () => number;
+  /** The run's price per token (zero for a local model), undefined when the model has none. */
+  readonly price: Price | undefined;
+  /**
+   * Aborted on cancellation (the caller's signal or the control): requests
+   * in flight are abandoned. A fatal provider error only halts new requests,
+   * so answers already on their way are kept.
+   */
+  readonly stop: AbortController;
+  /**
+   * A request holds a slot from before the pause check until it is answered,
+   * so a paused run sends nothing that was merely queued behind the requests
+   * in flight.
+   */
+  readonly requestSlots: AdaptiveLimiter;
+  readonly gradeSlots: AdaptiveLimiter;
+  /** The run's attempts by id: the stored ones, then each as it is answered or graded. */
+  readonly attempts: Map<string, AttemptRecord>;
+  readonly writtenPrompts: Set<string>;
+  readonly gradeErrors: { attemptId: string; message: string }[];
+  /** Chains to run, in order, and the index of the next one to start. */
+  readonly queue: readonly (readonly [Task, number])[];
+  next: number;
+  tally: Tally;
+  /** No new request starts: a fatal provider error, an exhausted budget or a crash. */
+  halted: boolean;
+  fatal?: LlmError;
+  crash?: unknown;
+}
+
 /** Runs (or continues) a stored run to the end, cancellation, or a fatal provider error. */
 export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<RunOutcome> {
   const now = deps.now ?? (() => Date.now());
   const stored = await deps.store.getRun(runId);
   if (!stored) throw new Error(`no run "${runId}" in the store`);
-  let run: RunRecord = stored;
-  const cfg = run.config;
+  const cfg = stored.config;
   const { client } = deps;
   if (client.provider.kind !== cfg.provider || client.provider.baseUrl !== cfg.baseUrl.replace(/\/+$/, '')) {
     throw new Error(`the client talks to ${client.provider.kind} at ${client.provider.baseUrl}, but run "${runId}" is for ${cfg.provider} at ${cfg.baseUrl}`);
@@ -256,236 +189,279 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
   const tasks = new Map(deps.tasks.map((t) => [t.id, t]));
   for (const id of cfg.tasks) if (!tasks.has(id)) throw new Error(`run "${runId}" names task "${id}", which is not loaded`);
 
-  // Cancellation (the caller's signal or the control) aborts requests in flight;
-  // a fatal provider error only halts new ones, so answers already on their way are kept.
   const stop = new AbortController();
   const onStop = () => stop.abort();
   deps.signal?.addEventListener('abort', onStop, { once: true });
   deps.control?.signal.addEventListener('abort', onStop, { once: true });
   if (deps.signal?.aborted || deps.control?.signal.aborted) stop.abort();
-  const cancelled = () => Boolean(deps.signal?.aborted || deps.control?.signal.aborted);
-  let fatal: LlmError | undefined;
-  let halted = false;
 
   const prices = deps.prices ?? DEFAULT_PRICES;
-  const price = isLocalUrl(cfg.baseUrl) ? { input: 0, output: 0 } : (priceFor(cfg.model, prices) ?? undefined);
-  const gradeSlots = new AdaptiveLimiter({ max: Math.max(1, cfg.gradeConcurrency) });
-  // A request holds a slot from before the pause check until it is answered, so a
-  // paused run sends nothing that was merely queued behind the requests in flight.
-  const requestSlots = new AdaptiveLimiter({ max: Math.max(1, cfg.concurrency) });
-  const existing = new Map((await deps.store.listAttempts(runId)).map((a) => [a.id, a]));
-  const writtenPrompts = new Set<string>();
-  const gradeErrors: { attemptId: string; message: string }[] = [];
-
-  const total = chainsOwned(run.shard, cfg.tasks.length, cfg.n);
-  let done = 0;
-  let passed = 0;
-  let passedAfterRepair = 0;
-  let errors = 0;
-  let input = 0;
-  let output = 0;
-  let cost = 0;
-  const cachedUse = { answers: 0, input: 0, output: 0 };
-  for (const a of existing.values()) {
-    if (!a.response) continue;
-    if (a.cached) {
-      cachedUse.answers++;
-      cachedUse.input += a.response.usage.input;
-      cachedUse.output += a.response.usage.output;
-      continue;
-    }
-    input += a.response.usage.input;
-    output += a.response.usage.output;
-    cost += a.cost ?? 0;
-  }
-  const started = now();
-  let worked = 0;
-
-  const progress = (): RunProgress => {
-    const remaining = total - done;
-    const etaMs = worked === 0 ? null : remaining === 0 ? 0 : Math.round(((now() - started) / worked) * remaining);
-    return { done, total, passed, passedAfterRepair, errors, tokens: { input, output }, cached: { ...cachedUse }, cost, etaMs, paused: deps.control?.isPaused ?? false };
-  };
-  const report = () => deps.onProgress?.(progress());
-
-  await deps.store.putRun((run = { ...run, status: 'running', updatedAt: now() }));
-  report();
-
-  const savePrompt = async (record: PromptRecord) => {
-    if (writtenPrompts.has(record.hash)) return;
-    await deps.store.putPrompt(record);
-    writtenPrompts.add(record.hash);
-  };
-
-  type ChainEnd = 'finished' | 'error' | 'stopped';
-
-  async function chain(task: Task, sample: number): Promise<ChainEnd> {
-    const built = await deps.buildPrompt(task, cfg.shots);
-    let messages: readonly ChatMessage[] = built.messages;
-    let hash = await promptHash(undefined, messages);
-    await savePrompt({ hash, messages, ...(built.meta ? { meta: built.meta } : {}) });
-    let didWork = false;
-
-    for (let round = 0; round <= cfg.repairRounds; round++) {
-      const id = attemptId(runId, task.id, sample, round);
-      let a = existing.get(id);
-      if (!a?.response) {
-        // Not answered yet (or the request failed before, and errors are not cached): ask.
-        const slot = await requestSlots.acquire(stop.signal).catch(() => undefined);
-        if (!slot) return 'stopped';
-        try {
-          await deps.control?.whileNotPaused(stop.signal);
-          if (stop.signal.aborted || halted) return 'stopped';
-          const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
-          const base = {
-            id,
-            runId,
-            taskId: task.id,
-            sample,
-            round,
-            promptHash: hash,
-            request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
-          };
-          const hold = deps.budget?.reserve(messages);
-          if (deps.budget && !hold) {
-            halted = true;
-            return 'stopped';
-          }
-          didWork = true;
-          const tell = (ev: DistributiveOmit<AttemptEvent, 'id' | 'taskId' | 'sample' | 'round' | 'at'>) =>
-            deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), ...ev } as AttemptEvent);
-          tell({ kind: 'sent' });
-          try {
-            const r = await client
-              .complete(request, {
-                signal: stop.signal,
-                onRetry: (err, retry, waitMs) => tell({ kind: 'retrying', reason: `${err.code}: ${err.message}`, waitMs, retry }),
-              })
-              .catch((e: unknown) => {
-                hold?.release();
-                throw e;
-              });
-            hold?.settle(r.completion.usage, r.cached);
-            // A cached answer cost nothing this time: its tokens are not spent.
-            const c = r.cached ? 0 : costOf(r.completion.usage, price);
-            a = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost: c, createdAt: now() };
-            await deps.store.putAttempt(a);
-            const use = r.cached ? cachedUse : undefined;
-            if (use) {
-              use.answers++;
-              use.input += r.completion.usage.input;
-              use.output += r.completion.usage.output;
-            } else {
-              input += r.completion.usage.input;
-              output += r.completion.usage.output;
-              cost += c ?? 0;
-            }
-            tell({ kind: 'answered', cached: r.cached, latencyMs: r.completion.latencyMs, tokens: r.completion.usage });
-          } catch (e) {
-            if (!isLlmError(e)) throw e;
-            if (stop.signal.aborted && e.kind === 'aborted') return 'stopped';
-            tell({ kind: 'failed', message: e.message, code: e.code });
-            await deps.store.putAttempt({ ...base, cacheKey: await client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
-            if (e.fatal) {
-              fatal ??= e;
-              halted = true;
-              return 'stopped';
-            }
-            return 'error';
-          }
-        } finally {
-          slot();
-        }
-        existing.set(id, a);
-      }
-
-      let grade = a.grade;
-      // An `internal` grade is the grader's failure, not a result: grade again.
-      if (!grade || grade.category === 'internal') {
-        const release = await gradeSlots.acquire(stop.signal).catch(() => undefined);
-        if (!release) return 'stopped';
-        didWork = true;
-        const gradeStarted = now();
-        deps.onAttempt?.({ id, taskId: task.id, sample, round, at: gradeStarted, kind: 'grading' });
-        try {
-          grade = await deps.grade(task, a.response!.text);
-          deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), kind: 'graded', category: grade.category, ms: now() - gradeStarted });
-        } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
-          gradeErrors.push({ attemptId: id, message });
-          grade = internalGrade(a.response!.text, message);
-        } finally {
-          release();
-        }
-        a = { ...a, grade, gradedAt: now() };
-        existing.set(id, a);
-        await deps.store.putAttempt(a);
-      }
-      if (grade.category === 'internal') return 'error';
-
-      if (grade.category === 'pass') {
-        if (round === 0) passed++;
-        passedAfterRepair++;
-        if (didWork) worked++;
-        return 'finished';
-      }
-      if (round === cfg.repairRounds) break;
-      const next = deps.buildRepairPrompt(messages, a.response!.text, grade.diagnosis);
-      const prefix = isPrefix(messages, next);
-      const added = prefix ? next.slice(messages.length) : next;
-      const nextHash = await promptHash(prefix ? hash : undefined, added);
-      await savePrompt({ hash: nextHash, ...(prefix ? { base: hash } : {}), messages: added });
-      messages = next;
-      hash = nextHash;
-    }
-    if (didWork) worked++;
-    return 'finished';
-  }
-
+  const attempts = new Map((await deps.store.listAttempts(runId)).map((a) => [a.id, a]));
   const queue: [Task, number][] = [];
   for (let s = 0; s < cfg.n; s++) {
-    cfg.tasks.forEach((id, i) => ownsChain(run.shard, i, s, cfg.tasks.length, cfg.n) && queue.push([tasks.get(id)!, s]));
+    cfg.tasks.forEach((id, i) => ownsChain(stored.shard, i, s, cfg.tasks.length, cfg.n) && queue.push([tasks.get(id)!, s]));
   }
-  let next = 0;
+  const started = now();
+  const session: Session = {
+    runId,
+    run: { ...stored, status: 'running', updatedAt: now() },
+    cfg,
+    deps,
+    now,
+    price: isLocalUrl(cfg.baseUrl) ? { input: 0, output: 0 } : priceFor(cfg.model, prices),
+    stop,
+    requestSlots: new AdaptiveLimiter({ max: Math.max(1, cfg.concurrency) }),
+    gradeSlots: new AdaptiveLimiter({ max: Math.max(1, cfg.gradeConcurrency) }),
+    attempts,
+    writtenPrompts: new Set(),
+    gradeErrors: [],
+    queue,
+    next: 0,
+    // The answers stored by earlier sessions count: their tokens were spent.
+    tally: [...attempts.values()].reduce(withAnswer, EMPTY_TALLY),
+    halted: false,
+  };
+  const total = chainsOwned(stored.shard, cfg.tasks.length, cfg.n);
+  const progress = (): RunProgress => progressOf(session, total, now() - started);
+  const report = () => deps.onProgress?.(progress());
+
+  await deps.store.putRun(session.run);
+  report();
   const workers = Math.max(1, cfg.concurrency + cfg.gradeConcurrency);
-  let crash: unknown;
-
-  async function worker(): Promise<void> {
-    while (next < queue.length && !stop.signal.aborted && !halted) {
-      const [task, sample] = queue[next++];
-      let end: ChainEnd;
-      try {
-        end = await chain(task, sample);
-      } catch (e) {
-        crash ??= e;
-        halted = true;
-        return;
-      }
-      if (end === 'stopped') continue;
-      done++;
-      if (end === 'error') errors++;
-      report();
-    }
-  }
-
   try {
-    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, () => worker()));
+    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, () => worker(session, report)));
   } finally {
     deps.signal?.removeEventListener('abort', onStop);
     deps.control?.signal.removeEventListener('abort', onStop);
   }
 
-  const status: RunOutcome['status'] = crash !== undefined || fatal ? 'failed' : cancelled() || deps.budget?.exhausted ? 'cancelled' : errors > 0 ? 'incomplete' : 'done';
-  const error: StoredError | undefined = fatal
-    ? fatal.toJSON()
-    : crash !== undefined
-      ? { kind: 'server', code: 'RUN001', message: `internal error: ${crash instanceof Error ? crash.message : String(crash)}` }
-      : undefined;
-  const { error: _old, ...rest } = run;
+  const { status, error } = ending(session);
+  const { error: _old, ...rest } = session.run;
   await deps.store.putRun({ ...rest, status, updatedAt: now(), ...(error ? { error } : {}) });
   report();
-  if (crash !== undefined && !fatal) throw crash;
-  return { status, ...(error ? { error } : {}), progress: progress(), gradeErrors };
+  if (session.crash !== undefined && !session.fatal) throw session.crash;
+  return { status, ...(error ? { error } : {}), progress: progress(), gradeErrors: session.gradeErrors };
+}
+
+function progressOf(session: Session, total: number, elapsedMs: number): RunProgress {
+  const t = session.tally;
+  return {
+    done: t.done,
+    total,
+    passed: t.passed,
+    passedAfterRepair: t.passedAfterRepair,
+    errors: t.errors,
+    tokens: { input: t.spent.input, output: t.spent.output },
+    cached: { ...t.cached },
+    cost: t.spent.cost,
+    etaMs: etaMs(t, total, elapsedMs),
+    paused: session.deps.control?.isPaused ?? false,
+  };
+}
+
+/** How the run ended, and the error to record for a failed one. */
+function ending(session: Session): { status: RunOutcome['status']; error?: StoredError } {
+  const { deps, fatal, crash } = session;
+  const cancelled = Boolean(deps.signal?.aborted || deps.control?.signal.aborted);
+  if (fatal) return { status: 'failed', error: fatal.toJSON() };
+  if (crash !== undefined) {
+    return { status: 'failed', error: { kind: 'server', code: 'RUN001', message: `internal error: ${crash instanceof Error ? crash.message : String(crash)}` } };
+  }
+  if (cancelled || deps.budget?.exhausted) return { status: 'cancelled' };
+  return { status: session.tally.errors > 0 ? 'incomplete' : 'done' };
+}
+
+/** Takes chains off the queue until it is empty, the run stops, or a chain crashes (which halts the run). */
+async function worker(session: Session, report: () => void): Promise<void> {
+  while (session.next < session.queue.length && !session.stop.signal.aborted && !session.halted) {
+    const [task, sample] = session.queue[session.next++];
+    let end: ChainEnd;
+    try {
+      end = await chain(session, task, sample);
+    } catch (e) {
+      session.crash ??= e;
+      session.halted = true;
+      return;
+    }
+    if (end.kind === 'stopped') continue;
+    session.tally = withChain(session.tally, end);
+    report();
+  }
+}
+
+/**
+ * One (task, sample) chain: the first answer and up to `repairRounds`
+ * repairs, each asked (unless stored), graded (unless graded) and stored,
+ * until one passes.
+ */
+async function chain(session: Session, task: Task, sample: number): Promise<ChainEnd> {
+  const { cfg, deps } = session;
+  const built = await deps.buildPrompt(task, cfg.shots);
+  let messages: readonly ChatMessage[] = built.messages;
+  let hash = await promptHash(undefined, messages);
+  await savePrompt(session, { hash, messages, ...(built.meta ? { meta: built.meta } : {}) });
+  let worked = false;
+
+  for (let round = 0; round <= cfg.repairRounds; round++) {
+    const id = attemptId(session.runId, task.id, sample, round);
+    let a = session.attempts.get(id);
+    if (!a?.response) {
+      // Not answered yet (or the request failed before, and errors are not cached): ask.
+      const asked = await ask(session, { id, task, sample, round, messages, hash });
+      if (asked === 'stopped') return { kind: 'stopped' };
+      worked = true;
+      if (asked === 'error') return { kind: 'error' };
+      a = asked;
+    }
+    // An `internal` grade is the grader's failure, not a result: grade again.
+    if (!a.grade || a.grade.category === 'internal') {
+      const graded = await gradeAttempt(session, { id, task, sample, round }, a);
+      if (graded === 'stopped') return { kind: 'stopped' };
+      worked = true;
+      a = graded;
+    }
+    const grade = a.grade!;
+    if (grade.category === 'internal') return { kind: 'error' };
+    if (grade.category === 'pass') return { kind: 'finished', passedRound: round, worked };
+    if (round === cfg.repairRounds) break;
+    ({ messages, hash } = await repairPrompt(session, { messages, hash }, a.response!.text, grade.diagnosis));
+  }
+  return { kind: 'finished', worked };
+}
+
+/** Where an attempt sits in its chain, and what it sends. */
+interface AttemptSlot {
+  readonly id: string;
+  readonly task: Task;
+  readonly sample: number;
+  readonly round: number;
+  readonly messages: readonly ChatMessage[];
+  readonly hash: string;
+}
+
+/**
+ * Asks the model for one attempt and stores it at once, answered or failed
+ * for good. 'stopped' when nothing was sent (cancelled, halted, over the
+ * budget) or the request was abandoned by cancellation; 'error' when the
+ * request failed for good (a fatal failure also halts the run).
+ */
+async function ask(session: Session, at: AttemptSlot): Promise<AttemptRecord | 'error' | 'stopped'> {
+  const { deps, cfg, stop, now, runId } = session;
+  const { id, task, sample, round, messages } = at;
+  const slot = await session.requestSlots.acquire(stop.signal).catch(() => undefined);
+  if (!slot) return 'stopped';
+  try {
+    await deps.control?.whileNotPaused(stop.signal);
+    if (stop.signal.aborted || session.halted) return 'stopped';
+    const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
+    const base = {
+      id,
+      runId,
+      taskId: task.id,
+      sample,
+      round,
+      promptHash: at.hash,
+      request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
+    };
+    const hold = deps.budget?.reserve(messages);
+    if (deps.budget && !hold) {
+      session.halted = true;
+      return 'stopped';
+    }
+    const tell = (ev: DistributiveOmit<AttemptEvent, 'id' | 'taskId' | 'sample' | 'round' | 'at'>) =>
+      deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), ...ev } as AttemptEvent);
+    tell({ kind: 'sent' });
+    try {
+      const r = await deps.client
+        .complete(request, {
+          signal: stop.signal,
+          onRetry: (err, retry, waitMs) => tell({ kind: 'retrying', reason: `${err.code}: ${err.message}`, waitMs, retry }),
+        })
+        .catch((e: unknown) => {
+          hold?.release();
+          throw e;
+        });
+      hold?.settle(r.completion.usage, r.cached);
+      // A cached answer cost nothing this time.
+      const cost = r.cached ? 0 : costOf(r.completion.usage, session.price);
+      const a: AttemptRecord = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost, createdAt: now() };
+      await deps.store.putAttempt(a);
+      session.tally = withAnswer(session.tally, a);
+      tell({ kind: 'answered', cached: r.cached, latencyMs: r.completion.latencyMs, tokens: r.completion.usage });
+      session.attempts.set(id, a);
+      return a;
+    } catch (e) {
+      if (!isLlmError(e)) throw e;
+      // Abandoned by cancellation: nothing is stored, the request is sent again on resume.
+      if (stop.signal.aborted && e.kind === 'aborted') return 'stopped';
+      tell({ kind: 'failed', message: e.message, code: e.code });
+      await deps.store.putAttempt({ ...base, cacheKey: await deps.client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
+      if (e.fatal) {
+        session.fatal ??= e;
+        session.halted = true;
+        return 'stopped';
+      }
+      return 'error';
+    }
+  } finally {
+    slot();
+  }
+}
+
+/**
+ * Grades an answered attempt and stores the grade. A grader that throws
+ * gives an `internal` grade (graded again on resume), recorded in
+ * `gradeErrors`. 'stopped' when the run was cancelled before a grading slot
+ * freed up.
+ */
+async function gradeAttempt(session: Session, at: Omit<AttemptSlot, 'messages' | 'hash'>, a: AttemptRecord): Promise<AttemptRecord | 'stopped'> {
+  const { deps, now } = session;
+  const { id, task, sample, round } = at;
+  const release = await session.gradeSlots.acquire(session.stop.signal).catch(() => undefined);
+  if (!release) return 'stopped';
+  const where = { id, taskId: task.id, sample, round };
+  const started = now();
+  deps.onAttempt?.({ ...where, at: started, kind: 'grading' });
+  let grade: GradeResult;
+  try {
+    grade = await deps.grade(task, a.response!.text);
+    deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: now() - started });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    session.gradeErrors.push({ attemptId: id, message });
+    grade = internalGrade(a.response!.text, message);
+  } finally {
+    release();
+  }
+  const graded: AttemptRecord = { ...a, grade, gradedAt: now() };
+  session.attempts.set(id, graded);
+  await deps.store.putAttempt(graded);
+  return graded;
+}
+
+/**
+ * The next round's conversation: the repair prompt built from the answer and
+ * the verifier's diagnosis, stored as the messages it adds to the previous
+ * prompt when it extends it (so a chain of repairs stores each message once).
+ */
+async function repairPrompt(
+  session: Session,
+  prev: { readonly messages: readonly ChatMessage[]; readonly hash: string },
+  answer: string,
+  diagnosis: string,
+): Promise<{ messages: readonly ChatMessage[]; hash: string }> {
+  const next = session.deps.buildRepairPrompt(prev.messages, answer, diagnosis);
+  const prefix = isPrefix(prev.messages, next);
+  const added = prefix ? next.slice(prev.messages.length) : next;
+  const hash = await promptHash(prefix ? prev.hash : undefined, added);
+  await savePrompt(session, { hash, ...(prefix ? { base: prev.hash } : {}), messages: added });
+  return { messages: next, hash };
+}
+
+async function savePrompt(session: Session, record: PromptRecord): Promise<void> {
+  if (session.writtenPrompts.has(record.hash)) return;
+  await session.deps.store.putPrompt(record);
+  session.writtenPrompts.add(record.hash);
 }
 
 export interface RegradeResult {

@@ -8,7 +8,7 @@ import { type CProgram, parseProgram } from '../c/index.ts';
 import type { KernelContent } from '../kernel/content.ts';
 import { canonicalJson, sha256Hex } from '../llm/hash.ts';
 import { indexSource } from './c-source.ts';
-import { declarationOf, extractCode } from './shown-code.ts';
+import { declarationOf, extractShownCode } from './shown-code.ts';
 import type { Variant } from './inject.ts';
 import { BUG_CLASSES, type Provenance, type Task } from './task.ts';
 
@@ -58,7 +58,7 @@ export async function buildTask(
   const description = kernel.descriptions[handler];
   if (description === undefined) throw new Error(`no description for ${handler}`);
   const program = variant ? linkVariant(kernel, variant.override) : kernelProgram;
-  const shown = extractCode(program, handler, indexOf(program));
+  const shown = extractShownCode(program, handler, indexOf(program));
   const provenance: Provenance[] = [];
   if (variant) {
     variant.mutations.forEach((m, i) => {

@@ -81,7 +81,7 @@ function joinItems(items: readonly SourceItem[]): string {
  * Assembles the code shown for `handler` from `program` (the kernel, or the
  * kernel plus a variant's override).
  */
-export function extractCode(program: CProgram, handler: string, index: SourceIndex = indexSource(program)): ShownCode {
+export function extractShownCode(program: CProgram, handler: string, index: SourceIndex = indexSource(program)): ShownCode {
   const fns = callClosure(program, index, handler);
   if (!fns.length || fns[fns.length - 1].name !== handler) throw new Error(`no definition of ${handler}`);
   const fnNames = new Set(fns.map((f) => f.name));

@@ -26,7 +26,7 @@ import { type Term, bvConst } from '../smt/term.ts';
 import { ENUMS, NDMAPAGE, NFILE, NINTREMAP, NOFILE, NPAGE, NPCIDEV, NPROC, PAGE_SIZE } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
 import type { Failure, Obligation } from './prove.ts';
-import { applications } from './quantified.ts';
+import { applications } from '../smt/instantiate.ts';
 
 /** The members of an enum, without its FORCE_WIDTH marker. */
 function members(e: Record<string, bigint>): bigint[] {

@@ -8,7 +8,7 @@ import { type Interpretation, QuantifierEvalError, type Value, evaluate } from '
 import { BOOL, type Term, toSigned } from '../smt/term.ts';
 import { ENUMS } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
-import { applications } from './quantified.ts';
+import { applications } from '../smt/instantiate.ts';
 import type { Failure } from './prove.ts';
 import { type FieldObligation, isFieldObligation } from './refinement.ts';
 import type { CexArg, CexRow, Counterexample } from './verdict.ts';

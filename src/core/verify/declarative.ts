@@ -1,7 +1,7 @@
 /**
  * The front door of the declarative checks: run a spec on a fresh symbolic
  * state and check that it preserves the spec invariants and every lemma
- * (kernel/lemmas, verify/lemmas.ts). No C is involved.
+ * (kernel/lemmas, verify/lemma-check.ts). No C is involved.
  *
  * The fast path (docs/lemmas.md, "Reusing the oracle's proof"): if the spec's
  * step is the oracle's step (term for term, or by one query under the spec
@@ -18,7 +18,7 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { type LemmaInput, type LemmaResult, checkLemmas } from './lemmas.ts';
+import { type LemmaInput, type LemmaResult, checkLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, clearProofMemo, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { type SameStep, sameStep } from './same-step.ts';

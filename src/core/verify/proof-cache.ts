@@ -24,8 +24,8 @@ import { freshState } from '../kernel/state.ts';
 import { Digest } from '../smt/digest.ts';
 import { variable } from '../smt/term.ts';
 import { VERIFIER_VERSION } from '../version.ts';
-import type { Quantified } from './quantified.ts';
-import type { LemmaInput } from './lemmas.ts';
+import type { Quantified } from '../smt/quantified.ts';
+import type { LemmaInput } from './lemma-check.ts';
 import { stepTerms } from './same-step.ts';
 import type { ObligationResult } from './verdict.ts';
 

@@ -20,7 +20,8 @@ import type { HandlerArg } from '../kernel/handlers.ts';
 import type { FieldSchema } from '../kernel/schema.ts';
 import { type AbstractState, countOf } from '../kernel/state.ts';
 import type { Obligation } from './prove.ts';
-import { type Quantified, instantiate, skolemize } from './quantified.ts';
+import { type InstantiateOptions, instantiate, skolemize } from '../smt/instantiate.ts';
+import type { Quantified } from '../smt/quantified.ts';
 
 /**
  * The implementation's side of a step: impl_h(σ, a) = (ret, σ'), run once
@@ -110,8 +111,15 @@ export function refinementObligations(step: RefinementStep): Obligation[] {
   return [...specObligations(step), ...implObligations(step)];
 }
 
+/**
+ * How refinement instantiates the representation invariants: two
+ * generations, the facts' own order, without the ground facts' terms as
+ * roots (smt/instantiate.ts says why it is not the lemmas' default).
+ */
+const INVARIANT_INSTANCES: InstantiateOptions = { limit: 20000, order: 'fact', groundRoots: false };
+
 /** The assumption instances for a query: the representation invariants of σ at the query's terms. */
 export function assumeInvariants(mem: CMemory): (roots: readonly Term[]) => Term[] {
   const facts: Quantified[] = implInvariants(mem);
-  return (roots) => instantiate(facts, roots);
+  return (roots) => instantiate(facts, roots, INVARIANT_INSTANCES);
 }

@@ -17,8 +17,8 @@ import type { MapFn } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
-import type { LemmaInput } from './lemmas.ts';
-import { instantiateByDepth } from './lemmas.ts';
+import { instantiate } from '../smt/instantiate.ts';
+import type { LemmaInput } from './lemma-check.ts';
 
 /** The maps a field value is made of (a Refcnt: its count and ghost permutations). */
 export function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
@@ -74,7 +74,7 @@ export async function sameStep(a: LemmaInput, b: LemmaInput, engine: SmtEngine, 
   // Some field (or the condition) differs somewhere, in a pre-state that
   // satisfies the invariants (instantiated at the query's terms).
   const differs = o.or(...differing.map((d) => o.not(o.eq(d.a, d.b))));
-  const instances = instantiateByDepth(specInvariants(a.pre), [differs]);
+  const instances = instantiate(specInvariants(a.pre), [differs]);
   const r = await engine.exclusive(() => engine.check([...instances, differs], { timeoutMs: opts.timeoutMs }));
   if (r.status === 'unsat') return { verdict: 'equivalent', ms: r.ms, fields };
   if (r.status === 'sat') r.model.dispose();

@@ -12,6 +12,7 @@
 import type { MapFn } from '../../smt/fn.ts';
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst, variable } from '../../smt/term.ts';
+import { DEFAULT_DEPTH } from '../../smt/instantiate.ts';
 import type { Quantified, Trigger } from '../../smt/quantified.ts';
 import { ENUMS, PCI_START, PGTYPE, PTE } from '../constants.ts';
 import { STRUCTS } from '../schema.ts';
@@ -190,41 +191,14 @@ export function seedTrigger(domain: Domain): Trigger {
 }
 
 /**
- * How far from the query's own terms a fact may be instantiated: at most at
- * terms that `depth` rounds of instantiation produced (0: only at terms of the
- * goal itself). Deeper facts are the ones whose proofs chain (a Refcnt's
- * permutation and its inverse); shallow ones would otherwise fan out.
+ * A quantified fact as the lemmas state it. Its instantiation hints (`depth`,
+ * `pairs`) are the engine's (smt/instantiate.ts); deeper facts are the ones
+ * whose proofs chain (a Refcnt's permutation and its inverse), shallow ones
+ * would otherwise fan out.
  */
-export const DEFAULT_DEPTH = 1;
-
-/** A quantified fact with the instantiation hints of this module. */
 export interface Fact extends Quantified {
-  /** See DEFAULT_DEPTH. */
-  readonly depth?: number;
-  /** See PairTrigger. */
-  readonly pairs?: PairTrigger;
   /** Follows from the lemma's other facts: assumed, never re-proved. */
   readonly derived?: boolean;
-}
-
-export function depthOf(f: Quantified): number {
-  return (f as Fact).depth ?? DEFAULT_DEPTH;
-}
-
-/**
- * A cross-product trigger for a fact over (owner, object...): every owner
- * term that `owner` triggers bind, paired with every object that `owned`
- * triggers bind, among the query's own terms (generation 0). It gives the
- * facts relating a count to an object no single term mentions together,
- * e.g. "the page being allocated is not yet the caller's".
- */
-export interface PairTrigger {
-  readonly owner: readonly Trigger[];
-  readonly owned: readonly Trigger[];
-}
-
-export function pairsOf(f: Quantified): PairTrigger | undefined {
-  return (f as Fact).pairs;
 }
 
 export function isDerived(f: Quantified): boolean {

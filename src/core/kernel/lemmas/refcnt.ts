@@ -15,9 +15,9 @@
  */
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst } from '../../smt/term.ts';
-import type { Quantified, Trigger } from '../../smt/quantified.ts';
+import type { PairTrigger, Quantified, Trigger } from '../../smt/quantified.ts';
 import type { AbstractState } from '../state.ts';
-import { type Domain, type Fact, type PairTrigger, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
+import { type Domain, type Fact, derived, fact, on, refcnt2Of, refcntOf, seedTrigger } from './helpers.ts';
 
 // The permutation facts chain (a slot's object, that object's slot, ...): they
 // may fire two rounds deep. The owner view fires only at the goal's own terms.

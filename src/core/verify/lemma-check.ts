@@ -8,7 +8,7 @@
  *
  * Queries are quantifier-free. Each fact to prove is skolemised and checked
  * in a query of its own, so a failure names its fact; the assumed facts are
- * instantiated at the query's ground terms (`instantiateByDepth`): the goal's,
+ * instantiated at the query's ground terms (smt/instantiate.ts): the goal's,
  * the step's footprint (the points it updates), and the goal's skolems
  * through the per-domain seed. A goal that is term for term an assumed fact
  * (the step left what it reads alone) needs no query. An invariant not
@@ -25,22 +25,21 @@
  * initial()) satisfies the invariants, every lemma and every corollary.
  */
 import { COROLLARIES, CHECKED_LEMMAS, LEMMAS, type Lemma, bootWitness, findLemma } from '../kernel/lemmas/index.ts';
-import { SEED_PREFIX, depthOf, isDerived, pairsOf } from '../kernel/lemmas/helpers.ts';
+import { SEED_PREFIX, isDerived } from '../kernel/lemmas/helpers.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState, isRefcnt } from '../kernel/state.ts';
 import type { MapFn } from '../smt/fn.ts';
 import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
-import type { SmtEngine } from '../smt/solver.ts';
+import type { CheckResult, SmtEngine } from '../smt/solver.ts';
+import { instantiate, skolemize } from '../smt/instantiate.ts';
+import type { Quantified } from '../smt/quantified.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
-import { type Outcome, undecided, worst } from './outcome.ts';
-import { type Quantified, type Trigger, applications } from './quantified.ts';
+import { undecided, worst } from './outcome.ts';
 import type { ObligationResult } from './verdict.ts';
 
-/** How one lemma (or invariant, or corollary) fared. */
-export interface LemmaResult {
-  readonly name: string;
-  readonly status: Outcome;
+/** How one lemma (or invariant, or corollary) fared: an obligation result that always has its time. */
+export interface LemmaResult extends ObligationResult {
   /** Wall time of its queries, instantiation included. */
   readonly ms: number;
   /** The facts a counterexample falsifies (failed only). */
@@ -75,81 +74,9 @@ export interface QueryInfo {
   readonly tag: string;
   /** Instances asserted with the goal. */
   readonly instances: number;
-  readonly status: 'sat' | 'unsat' | 'unknown';
+  /** The solver's answer (a model's validity is checked afterwards). */
+  readonly status: CheckResult['status'];
   readonly ms: number;
-}
-
-// Enough for the largest oracle; a query that needs more is a sign of a trigger loop.
-const INSTANCE_LIMIT = 50000;
-
-/**
- * Instances of `facts` at the ground terms of `roots`, by generation: the
- * roots' terms are generation 0, and the terms an instance brings are one
- * generation past the trigger application it fired at. A fact fires only at
- * applications no older than its depth (see `depthOf`), which stops the
- * pid -> page -> owner -> pid fan-out while letting permutation chains run.
- * Facts without variables are always included.
- */
-export function instantiateByDepth(facts: readonly Quantified[], roots: readonly Term[], limit = INSTANCE_LIMIT): Term[] {
-  const out: Term[] = facts.filter((f) => f.vars.length === 0).map((f) => f.body([]));
-  const seen = new Set<number>();
-  const byFn = new Map<string, { f: Quantified; positions: readonly number[] }[]>();
-  let deepest = 0;
-  for (const f of facts) {
-    if (f.vars.length === 0) continue;
-    deepest = Math.max(deepest, depthOf(f));
-    for (const t of f.triggers) {
-      const list = byFn.get(t.fn) ?? [];
-      list.push({ f, positions: t.positions });
-      byFn.set(t.fn, list);
-    }
-  }
-  const done = new Set<string>();
-  const fire = (f: Quantified, xs: readonly Term[], into: Term[]) => {
-    const key = `${f.name}:${xs.map((x) => x.id).join(',')}`;
-    if (done.has(key)) return;
-    done.add(key);
-    const inst = f.body(xs);
-    if (!(inst.op === 'const' && inst.value === true)) into.push(inst);
-  };
-  // The applications first seen in the current generation.
-  let current = applications([...roots, ...out], new Map(), seen);
-  // Cross-product triggers, among the query's own terms only.
-  const bind = (trigs: readonly Trigger[], sorts: readonly number[]): Term[][] => {
-    const found = new Map<string, Term[]>();
-    for (const t of trigs)
-      for (const a of current.get(t.fn) ?? []) {
-        const xs = t.positions.map((p) => a.args[p]);
-        if (xs.some((x, i) => x === undefined || x.sort !== sorts[i])) continue;
-        found.set(xs.map((x) => x.id).join(','), xs);
-      }
-    return [...found.values()];
-  };
-  // Their instances count as generation 0's (their terms are generation 1).
-  const paired: Term[] = [];
-  for (const f of facts) {
-    const pairs = pairsOf(f);
-    if (!pairs) continue;
-    const owners = bind(pairs.owner, f.vars.slice(0, 1));
-    const objects = bind(pairs.owned, f.vars.slice(1));
-    for (const ow of owners) for (const xs of objects) fire(f, [...ow, ...xs], paired);
-  }
-  for (let gen = 0; gen <= deepest && out.length < limit; gen++) {
-    const fresh: Term[] = gen === 0 ? paired : [];
-    for (const [fn, apps] of current) {
-      for (const { f, positions } of byFn.get(fn) ?? []) {
-        if (depthOf(f) < gen) continue;
-        for (const a of apps) {
-          const xs = positions.map((p) => a.args[p]);
-          if (xs.some((x, i) => x === undefined || x.sort !== f.vars[i])) continue;
-          fire(f, xs, fresh);
-        }
-      }
-    }
-    out.push(...fresh.slice(0, Math.max(0, limit - out.length)));
-    current = applications(fresh, new Map(), seen);
-  }
-  return out;
 }
 
 /**
@@ -161,12 +88,9 @@ export function instantiateByDepth(facts: readonly Quantified[], roots: readonly
  * of the same domain fire at the skolems.
  */
 function skolemizeShared(f: Quantified, tag: string): { goal: Term; vars: Term[]; seed?: Term } {
-  if (f.vars.length === 0) return { goal: f.body([]), vars: [] };
   const seed = f.triggers.find((t) => t.fn.startsWith(SEED_PREFIX));
-  const key = seed ? seed.fn.slice(SEED_PREFIX.length) : f.name;
-  const vars = f.vars.map((sort, i) => variable(`sk.${tag}.${key}.${i}`, sort));
-  const goal = f.body(vars);
-  if (!seed) return { goal, vars };
+  const { goal, vars } = skolemize(f, tag, seed ? seed.fn.slice(SEED_PREFIX.length) : f.name);
+  if (!seed || vars.length === 0) return { goal, vars };
   return { goal, vars, seed: o.app(o.declareFun(seed.fn, [...f.vars], BOOL), vars) };
 }
 
@@ -247,7 +171,7 @@ async function proveFacts(
       continue;
     }
     const negated = o.not(goal);
-    const instances = instantiateByDepth(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
+    const instances = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
     const r = await engine.check([...instances, negated], { timeoutMs: opts.timeoutMs });
     queries++;
     opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances.length, status: r.status, ms: r.ms });

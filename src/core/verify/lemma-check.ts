@@ -178,9 +178,14 @@ async function proveFacts(
     if (r.status === 'unsat') results.push({ name: f.name, status: 'proved', ms: r.ms });
     else if (r.status === 'unknown') results.push({ name: f.name, status: undecided(r.reason), ms: r.ms });
     else {
-      const memo = new Map<number, Value>();
-      const refuted = evaluate(goal, r.model, memo) === false && instances.every((t) => evaluate(t, r.model, memo) === true);
-      r.model.dispose();
+      // evaluate throws QuantifierEvalError on a quantified spec: the model is disposed either way.
+      let refuted: boolean;
+      try {
+        const memo = new Map<number, Value>();
+        refuted = evaluate(goal, r.model, memo) === false && instances.every((t) => evaluate(t, r.model, memo) === true);
+      } finally {
+        r.model.dispose();
+      }
       results.push({ name: f.name, status: refuted ? 'failed' : 'unknown', ms: r.ms });
     }
   }

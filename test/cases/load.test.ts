@@ -32,11 +32,10 @@ describe('case loader', () => {
     expect(h).toEqual({ expectations: [{ kind: 'refuted', obligations: ['cond'] }], fields: { mistake: 'no check' }, lines: 3 });
   });
 
-  it('still reads the spellings from before the one grammar', () => {
-    const py = parseHeader('# expect-error: SPEC001 1:2 x y\n# expect-lemma-fail: isolation\n# verdict: verified\n', '#');
-    expect(py.expectations.map((e) => e.kind)).toEqual(['error', 'lemma-fail', 'verified']);
-    const c = parseHeader('// expect-safety f bounds 5:12 index i\nint x;\n', '//');
-    expect(c.expectations).toEqual([{ kind: 'safety', fn: 'f', check: 'bounds', line: 5, column: 12, message: 'index i' }]);
+  it('refuses the spellings from before the one grammar, with the line to write', () => {
+    expect(() => parseHeader('# expect-error: SPEC001 1:2 x y\n', '#', 'a.py')).toThrow(/a\.py:1: .*old spelling; write '# expect: error SPEC001 1:2 x y'/);
+    expect(() => parseHeader('# verdict: verified\n', '#', 'a.py')).toThrow(/write '# expect: verified'/);
+    expect(() => parseHeader('// expect-safety f bounds 5:12 index i\nint x;\n', '//', 'a.c')).toThrow(/write '\/\/ expect: safety f bounds 5:12 index i'/);
   });
 
   it('refuses a malformed header, naming the file and line', () => {

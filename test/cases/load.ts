@@ -126,10 +126,8 @@ export function parseExpectation(spec: string): Expectation {
 
 /**
  * Reads the header of a case text: its leading comment lines (`comment` is
- * `#` or `//`). Before this grammar each feature had its own spelling; those
- * still load, so a case written on an older branch merges as is:
- * `expect-error: X` and `// expect-error X` (any kind) mean `expect: error X`,
- * and `verdict: verified` means `expect: verified`.
+ * `#` or `//`). A spelling from before this grammar (`expect-error: X`,
+ * `// expect-error X`, `verdict: verified`) is refused with the line to write.
  */
 export function parseHeader(text: string, comment: string, file = 'case'): Header {
   const lines = text.split('\n');
@@ -139,12 +137,11 @@ export function parseHeader(text: string, comment: string, file = 'case'): Heade
   for (; n < lines.length && lines[n].startsWith(comment); n++) {
     const line = lines[n].slice(comment.length).trim();
     const where = `${file}:${n + 1}`;
-    const old = /^expect-([a-z-]+):? (.*)$/.exec(line);
+    const old = /^expect-([a-z-]+):? (.*)$/.exec(line) ?? /^(verdict): (.*)$/.exec(line);
     const kv = /^([a-z][\w-]*):(?: (.*))?$/.exec(line);
     try {
-      if (old) expectationsOut.push(parseExpectation(`${old[1]} ${old[2]}`));
-      else if (kv?.[1] === 'expect') expectationsOut.push(parseExpectation(kv[2] ?? ''));
-      else if (kv?.[1] === 'verdict') expectationsOut.push(parseExpectation(kv[2] ?? ''));
+      if (old) throw new Error(`'${line}' is an old spelling; write '${comment} expect: ${old[1] === 'verdict' ? '' : old[1] + ' '}${old[2]}'`);
+      if (kv?.[1] === 'expect') expectationsOut.push(parseExpectation(kv[2] ?? ''));
       else if (kv && (FIELDS as readonly string[]).includes(kv[1])) {
         if (!kv[2]?.trim()) throw new Error(`'${kv[1]}:' needs a value`);
         if (fields[kv[1] as Field] !== undefined) throw new Error(`'${kv[1]}:' given twice`);

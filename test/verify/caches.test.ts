@@ -1,18 +1,35 @@
 /**
  * The verifier's cache object (src/core/verify/caches.ts), observed through
  * its own API: each cache stays within its bound, an implementation proof
- * that holds a Z3 model disposes it when evicted or cleared, and
- * `clearVerifierCaches` empties everything. Small bounds, so a few cheap
+ * that holds a Z3 model disposes it when evicted or cleared, the declarative
+ * checks keep their state in the object they are given (not in the module),
+ * and `clearVerifierCaches` empties everything. Small bounds, so a few cheap
  * verifications reach them.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine, nodeZ3 } from '../../src/cli/z3-node.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
-import { VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
+import { createEngine } from '../../src/core/smt/solver.ts';
+import { checkDeclarative, oracleProofKey } from '../../src/core/verify/declarative.ts';
+import { PROCESS_CACHES, VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
+import { checkCorollaries, checkInitial } from '../../src/core/verify/lemma-check.ts';
 
 const unsafe = readFileSync('test/cases/mutants/sys_set_runnable/unchecked-pid.c', 'utf8');
 const spec = oracleSpec('sys_set_runnable')!;
+
+const EMPTY = {
+  programs: 0,
+  implRuns: 0,
+  implProofs: 0,
+  heldModels: 0,
+  disposedModels: 0,
+  specs: 0,
+  declarativeBases: 0,
+  statements: 0,
+  oracleProofs: 0,
+  engineChecks: 0,
+};
 
 describe('the verifier caches', () => {
   it('keep at most `programs` parsed programs, dropping the oldest', () => {
@@ -45,9 +62,61 @@ describe('the verifier caches', () => {
     expect(caches.stats()).toMatchObject({ implProofs: 1, heldModels: 1, disposedModels: 1 });
 
     clearVerifierCaches(caches);
-    expect(caches.stats()).toEqual({ programs: 0, implRuns: 0, implProofs: 0, heldModels: 0, disposedModels: 2, specs: 0 });
+    expect(caches.stats()).toEqual({ ...EMPTY, disposedModels: 2 });
     // Everything is made afresh afterwards.
     expect((await verify({ handler: 'sys_set_runnable', spec, implSource: unsafe }, env)).status).toBe('refuted');
     expect(caches.stats()).toMatchObject({ programs: 1, implProofs: 1, heldModels: 1 });
+  }, 180_000);
+
+  it("hold the declarative checks' starts, statement digests, oracle proofs and per-engine checks, and clear them", async () => {
+    const engine = await nodeEngine();
+    const caches = new VerifierCaches();
+    const before = PROCESS_CACHES.stats();
+    // The committed proof: the handler's start and the statement digest are kept, no proof is made.
+    expect(await checkDeclarative('sys_set_runnable', spec, engine, { caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1 });
+    // A lemma set nothing is committed for: the oracle's proof is made once, then taken from the caches.
+    const tlb = { caches, only: ['tlb_ok'] };
+    expect(await checkDeclarative('sys_set_runnable', spec, engine, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
+    expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 2, oracleProofs: 1 });
+    expect(await checkDeclarative('sys_set_runnable', `${spec}\n# again`, engine, tlb)).toMatchObject({ reused: { proof: 'process' } });
+    let made = false;
+    await caches.oracleProof(oracleProofKey('sys_set_runnable', ['tlb_ok'], undefined, caches)!, async () => ((made = true), undefined));
+    expect(made).toBe(false);
+    // The handler-independent checks, once per engine (a 1 ms budget: what is kept, not what is proved).
+    const corollaries = await checkCorollaries(engine, { caches, timeoutMs: 1 });
+    const initial = await checkInitial(engine, { caches, timeoutMs: 1 });
+    expect((await checkCorollaries(engine, { caches })) === corollaries && (await checkInitial(engine, { caches })) === initial).toBe(true);
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 2, oracleProofs: 1, engineChecks: 2 });
+    // None of it went to the process's caches.
+    expect(PROCESS_CACHES.stats()).toEqual(before);
+
+    clearVerifierCaches(caches);
+    expect(caches.stats()).toEqual(EMPTY);
+    expect((await checkCorollaries(engine, { caches, timeoutMs: 1 })) === corollaries).toBe(false);
+    expect(await checkDeclarative('sys_set_runnable', spec, engine, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, engineChecks: 1 });
+  }, 180_000);
+
+  it("keep the declarative checks' state within its bounds", async () => {
+    const engine = await nodeEngine();
+    const caches = new VerifierCaches({ declarativeBases: 1, statements: 1, oracleProofs: 1, engines: 1 });
+    for (const h of ['sys_set_runnable', 'sys_reclaim_page']) {
+      expect(await checkDeclarative(h, oracleSpec(h)!, engine, { caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
+    }
+    expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 1, oracleProofs: 0 });
+    // Only proofs are kept; past the bound the oldest goes.
+    await caches.oracleProof('not proved', async () => undefined);
+    expect(caches.stats().oracleProofs).toBe(0);
+    const a = await caches.oracleProof('a', async () => ({ key: 'a', ms: 1 }));
+    await caches.oracleProof('b', async () => ({ key: 'b', ms: 1 }));
+    expect(caches.stats().oracleProofs).toBe(1);
+    expect((await caches.oracleProof('a', async () => ({ key: 'a', ms: 2 }))) === a).toBe(false);
+    // A second engine (another Z3 context) takes the only per-engine slot of its check.
+    const other = createEngine(await nodeZ3(), 'caches-test');
+    const first = await checkInitial(engine, { caches, timeoutMs: 1 });
+    await checkInitial(other, { caches, timeoutMs: 1 });
+    expect(caches.stats().engineChecks).toBe(1);
+    expect((await checkInitial(engine, { caches, timeoutMs: 1 })) === first).toBe(false);
   }, 180_000);
 });

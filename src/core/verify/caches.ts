@@ -1,10 +1,12 @@
 /**
  * Everything the verifier keeps between verifications, in one object that
- * the caller passes in (`VerifyEnv.caches`; without one, the process's
- * `PROCESS_CACHES`). Each cache has a bound, and `clear()` empties all of
- * them and disposes the Z3 models they hold, so a benchmark can time a cold
- * verification and a long-lived worker cannot grow without limit.
+ * the caller passes in (`VerifyEnv.caches`, `DeclarativeOptions.caches`, the
+ * lemma checks' `caches`; without one, the process's `PROCESS_CACHES`).
+ * Each cache has a bound, and `clear()` empties all of them and disposes the
+ * Z3 models they hold, so a benchmark can time a cold verification and a
+ * long-lived worker cannot grow without limit.
  *
+ * Refinement (driver.ts):
  * - `programs`: the kernel parsed with an override unit, by kernel hash and
  *   override text (parsing takes about half a second), each with the
  *   implementation's runs on it, by handler (the C side of a step does not
@@ -14,15 +16,28 @@
  *   model, which is disposed when the entry goes;
  * - `specs`: parsed and checked spec texts (the dialect's parse cache).
  *
- * Not here, because they are not caches of a verification: the memo of
- * oracle proofs and statement digests (proof-cache.ts, cleared by
- * `clearDeclarativeCaches`), and the dialect's map-memo epoch (a counter,
- * dialect/maps.ts: its memos live in the map objects and die with them).
+ * Declarative checks (declarative.ts, proof-cache.ts, lemma-check.ts):
+ * - `declarativeBases`: a handler's symbolic start and its oracle's step
+ *   from it (with the proof key per lemma set);
+ * - `statements`: the digest of what a proof states, by handler and lemma set;
+ * - `oracleProofs`: oracle proofs made in this process (the committed ones,
+ *   tasks/hv6/lemma-proofs.json, are not a cache and stay);
+ * - `corollaries`, `initial`: the handler-independent checks, by engine.
+ * None of these holds a Z3 model (results only), so dropping one disposes
+ * nothing.
+ *
+ * Not here, because it is not a cache of a verification: the dialect's
+ * map-memo epoch (a counter, dialect/maps.ts: its memos live in the map
+ * objects and die with them).
  */
 import { BoundedMap } from '../bounded-map.ts';
 import type { CProgram } from '../c/index.ts';
 import type { ParseCache } from '../dialect/index.ts';
 import { newParseCache } from '../dialect/index.ts';
+import type { SmtEngine } from '../smt/solver.ts';
+import type { DeclarativeBase } from './declarative.ts';
+import type { LemmaResult } from './lemma-check.ts';
+import type { StoredProof } from './proof-cache.ts';
 import type { ProofOutcome } from './prove.ts';
 import type { ImplementationStep } from './refinement.ts';
 
@@ -33,6 +48,14 @@ export interface CacheLimits {
   readonly implProofs: number;
   /** Parsed spec texts. */
   readonly specs: number;
+  /** Handler starts of the declarative checks (each with its oracle's step). */
+  readonly declarativeBases: number;
+  /** Statement digests, by handler and lemma set. */
+  readonly statements: number;
+  /** Oracle proofs made in this process, by proof key. */
+  readonly oracleProofs: number;
+  /** Engines whose corollary and initial-state results are kept. */
+  readonly engines: number;
 }
 
 /**
@@ -40,9 +63,22 @@ export interface CacheLimits {
  * times over. 256 implementation proofs: one per handler and program the
  * grader meets in a run, small next to the programs. 16 specs: the editor
  * re-checks one text often, the verifier runs one spec against a few
- * implementations.
+ * implementations. 64 declarative bases: every handler of the kernel (50),
+ * so a strict run over all of them never re-runs an oracle. 256 statement
+ * digests and 256 oracle proofs: each handler with a few lemma sets (grading
+ * uses one; `osvlab lemmas --only` adds others), and each is a short string.
+ * 4 engines: a process or worker has one, and a replaced one (a dead Z3) is
+ * soon evicted instead of being held for good.
  */
-export const DEFAULT_CACHE_LIMITS: CacheLimits = { programs: 64, implProofs: 256, specs: 16 };
+export const DEFAULT_CACHE_LIMITS: CacheLimits = {
+  programs: 64,
+  implProofs: 256,
+  specs: 16,
+  declarativeBases: 64,
+  statements: 256,
+  oracleProofs: 256,
+  engines: 4,
+};
 
 /** A parsed program and the implementation's runs on it. */
 export interface ProgramEntry {
@@ -69,13 +105,27 @@ export interface CacheStats {
   /** Z3 models these caches have disposed so far. */
   readonly disposedModels: number;
   readonly specs: number;
+  readonly declarativeBases: number;
+  readonly statements: number;
+  readonly oracleProofs: number;
+  /** Engines with corollary results, plus engines with initial-state results. */
+  readonly engineChecks: number;
 }
+
+/** The handler-independent checks kept per engine (lemma-check.ts). */
+export type EngineCheck = 'corollaries' | 'initial';
 
 export class VerifierCaches {
   readonly limits: CacheLimits;
   readonly programs: BoundedMap<string, ProgramEntry>;
   readonly specs: ParseCache;
+  /** By handler and oracle text (declarative.ts). */
+  readonly declarativeBases: BoundedMap<string, DeclarativeBase>;
+  /** By handler and lemma set (proof-cache.ts). */
+  readonly statements: BoundedMap<string, string>;
   private readonly implProofs: BoundedMap<string, ImplProofEntry>;
+  private readonly oracleProofs: BoundedMap<string, Promise<StoredProof | undefined>>;
+  private readonly engineChecks: Record<EngineCheck, BoundedMap<SmtEngine, Promise<LemmaResult[]>>>;
   private disposed = 0;
 
   constructor(limits: Partial<CacheLimits> = {}) {
@@ -83,6 +133,10 @@ export class VerifierCaches {
     this.programs = new BoundedMap(this.limits.programs);
     this.specs = newParseCache(this.limits.specs);
     this.implProofs = new BoundedMap(this.limits.implProofs, (e) => this.drop(e));
+    this.declarativeBases = new BoundedMap(this.limits.declarativeBases);
+    this.statements = new BoundedMap(this.limits.statements);
+    this.oracleProofs = new BoundedMap(this.limits.oracleProofs);
+    this.engineChecks = { corollaries: new BoundedMap(this.limits.engines), initial: new BoundedMap(this.limits.engines) };
   }
 
   /**
@@ -111,11 +165,42 @@ export class VerifierCaches {
     this.implProofs.delete(key);
   }
 
+  /**
+   * The oracle proof under `key` made in this process, made by `make` if
+   * absent. Only a proof is kept: an undefined outcome (something not
+   * proved) or a failure is dropped, so the next call tries again.
+   */
+  oracleProof(key: string, make: () => Promise<StoredProof | undefined>): Promise<StoredProof | undefined> {
+    const hit = this.oracleProofs.get(key);
+    if (hit) return hit;
+    const proof = make();
+    this.oracleProofs.set(key, proof);
+    const drop = () => this.oracleProofs.get(key) === proof && this.oracleProofs.delete(key);
+    proof.then((p) => p || drop(), drop);
+    return proof;
+  }
+
+  /** The `which` check's results on `engine`, made by `make` if absent (a failure is not kept). */
+  engineCheck(which: EngineCheck, engine: SmtEngine, make: () => Promise<LemmaResult[]>): Promise<LemmaResult[]> {
+    const map = this.engineChecks[which];
+    const hit = map.get(engine);
+    if (hit) return hit;
+    const results = make();
+    map.set(engine, results);
+    results.catch(() => map.get(engine) === results && map.delete(engine));
+    return results;
+  }
+
   /** Empties every cache and disposes every model they hold. */
   clear(): void {
     this.programs.clear();
     this.implProofs.clear();
     this.specs.clear();
+    this.declarativeBases.clear();
+    this.statements.clear();
+    this.oracleProofs.clear();
+    this.engineChecks.corollaries.clear();
+    this.engineChecks.initial.clear();
   }
 
   stats(): CacheStats {
@@ -130,6 +215,10 @@ export class VerifierCaches {
       heldModels,
       disposedModels: this.disposed,
       specs: this.specs.size,
+      declarativeBases: this.declarativeBases.size,
+      statements: this.statements.size,
+      oracleProofs: this.oracleProofs.size,
+      engineChecks: this.engineChecks.corollaries.size + this.engineChecks.initial.size,
     };
   }
 

@@ -6,8 +6,10 @@
  * The fast path (docs/lemmas.md, "Reusing the oracle's proof"): if the spec's
  * step is the oracle's step (term for term, or by one query under the spec
  * invariants, same-step.ts), the oracle's proof is the spec's proof: it is
- * taken from tasks/hv6/lemma-proofs.json or the process's memo, or made once
- * and memoised. Any other step gets the full check.
+ * taken from tasks/hv6/lemma-proofs.json or the caches' memo, or made once
+ * and memoised. Any other step gets the full check. What is kept between
+ * checks (each handler's start and oracle step, statement digests, oracle
+ * proofs) is in the caller's cache object (caches.ts).
  */
 import { oracleSpec } from '../kernel/content.ts';
 import { findHandler, requireHandler } from '../kernel/handlers.ts';
@@ -16,11 +18,13 @@ import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
+import { BoundedMap } from '../bounded-map.ts';
 import { runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../diagnostic.ts';
+import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
 import { type LemmaInput, type LemmaResult, checkLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
-import { STORED_PROOFS, type StoredProof, clearProofMemo, proofFor, proofKey, storedProof } from './proof-cache.ts';
+import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { type SameStep, sameStep } from './same-step.ts';
 import type { ObligationResult } from './verdict.ts';
 
@@ -48,6 +52,8 @@ export interface DeclarativeOptions {
   readonly only?: readonly string[];
   /** Reuse the oracle's proof when the step is the oracle's (default true). */
   readonly reuse?: boolean;
+  /** What is kept between checks (default: the process's, `PROCESS_CACHES`). */
+  readonly caches?: VerifierCaches;
 }
 
 /** Budget of the one query comparing a step with the oracle's: past it, the full check decides. */
@@ -64,34 +70,40 @@ async function fullCheck(step: LemmaInput, engine: SmtEngine, opts: DeclarativeO
 }
 
 /** One handler's start: the pre-state and arguments, and the oracle's step from them. */
-interface Base {
+export interface DeclarativeBase {
   readonly pre: AbstractState;
   readonly args: Term[];
   readonly oracle?: LemmaInput;
   /** Lemma set -> the key of the oracle's proof. */
-  readonly keys: Map<string, string>;
+  readonly keys: BoundedMap<string, string>;
 }
 
-function keyOf(base: Base & { oracle: LemmaInput }, lemmas: readonly string[]): string {
+/** Lemma sets whose proof keys a base keeps: the default set and a few `--only` ones. */
+const KEYS_PER_BASE = 8;
+
+function keyOf(base: DeclarativeBase & { oracle: LemmaInput }, lemmas: readonly string[], caches: VerifierCaches): string {
   const k = lemmas.join(',');
   let key = base.keys.get(k);
-  if (key === undefined) base.keys.set(k, (key = proofKey(base.oracle, lemmas)));
+  if (key === undefined) base.keys.set(k, (key = proofKey(base.oracle, lemmas, undefined, caches)));
   return key;
 }
 
-const bases = new Map<string, Base>();
-
-function baseOf(handler: string): Base {
+function baseOf(handler: string, caches: VerifierCaches): DeclarativeBase {
   const text = oracleSpec(handler);
   const memoKey = `${handler}\0${text ?? ''}`;
-  const hit = bases.get(memoKey);
+  const hit = caches.declarativeBases.get(memoKey);
   if (hit) return hit;
   const h = findHandler(handler)!;
   const pre = freshState('decl.');
   const args = h.args.map((a) => variable(`arg.${a.name}`, a.width));
   const run = text === undefined ? undefined : runSpec(text, h.name, pre, args, { force: 'all' });
-  const base: Base = { pre, args, keys: new Map(), ...(run?.ok ? { oracle: { pre, cond: run.cond, post: run.post, handler: h.name } } : {}) };
-  bases.set(memoKey, base);
+  const base: DeclarativeBase = {
+    pre,
+    args,
+    keys: new BoundedMap(KEYS_PER_BASE),
+    ...(run?.ok ? { oracle: { pre, cond: run.cond, post: run.post, handler: h.name } } : {}),
+  };
+  caches.declarativeBases.set(memoKey, base);
   return base;
 }
 
@@ -99,7 +111,8 @@ function baseOf(handler: string): Base {
 export async function checkDeclarative(handler: string, spec: string, engine: SmtEngine, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
   const started = Date.now();
   const h = requireHandler(handler);
-  const base = baseOf(h.name);
+  const caches = opts.caches ?? PROCESS_CACHES;
+  const base = baseOf(h.name, caches);
   const run = runSpec(spec, h.name, base.pre, base.args, { force: 'all' });
   if (!run.ok) return { status: 'spec-error', error: run.error };
   const step: LemmaInput = { pre: base.pre, cond: run.cond, post: run.post, handler: h.name };
@@ -107,8 +120,8 @@ export async function checkDeclarative(handler: string, spec: string, engine: Sm
   if (opts.reuse !== false && oracle) {
     const same: SameStep = await sameStep(step, oracle, engine, { timeoutMs: Math.min(opts.timeoutMs ?? SAME_STEP_MS, SAME_STEP_MS) });
     if (same.verdict !== 'different') {
-      const key = keyOf({ ...base, oracle }, opts.only ?? CHECKED_LEMMAS);
-      const proof = await proofFor(h.name, key, () => fullCheck(oracle, engine, opts));
+      const key = keyOf({ ...base, oracle }, opts.only ?? CHECKED_LEMMAS, caches);
+      const proof = await proofFor(h.name, key, () => fullCheck(oracle, engine, opts), caches);
       if (proof) {
         // Every lemma of the set and every invariant, proved (as the full check names them).
         const results: ObligationResult[] = [
@@ -129,25 +142,30 @@ export async function checkDeclarative(handler: string, spec: string, engine: Sm
  * check, nothing reused), with its key: an entry of tasks/hv6/lemma-proofs.json.
  * Undefined when there is no oracle or something is not proved.
  */
-export async function proveOracle(handler: string, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<{ proof?: StoredProof; results: readonly ObligationResult[] } | undefined> {
-  const oracle = baseOf(handler).oracle;
+export async function proveOracle(
+  handler: string,
+  engine: SmtEngine,
+  opts: { readonly timeoutMs?: number; readonly caches?: VerifierCaches } = {},
+): Promise<{ proof?: StoredProof; results: readonly ObligationResult[] } | undefined> {
+  const caches = opts.caches ?? PROCESS_CACHES;
+  const oracle = baseOf(handler, caches).oracle;
   if (!oracle) return undefined;
   const started = Date.now();
   const results = await fullCheck(oracle, engine, opts);
   const ms = Date.now() - started;
-  const key = oracleProofKey(handler)!;
+  const key = oracleProofKey(handler, CHECKED_LEMMAS, undefined, caches)!;
   return results.every((r) => r.status === 'proved') ? { proof: { key, ms }, results } : { results };
 }
 
 /** The key the oracle proof of `handler` must have to be reused now (undefined: no oracle). */
-export function oracleProofKey(handler: string, lemmas: readonly string[] = CHECKED_LEMMAS, version?: string): string | undefined {
-  const base = baseOf(handler);
+export function oracleProofKey(
+  handler: string,
+  lemmas: readonly string[] = CHECKED_LEMMAS,
+  version?: string,
+  caches: VerifierCaches = PROCESS_CACHES,
+): string | undefined {
+  const base = baseOf(handler, caches);
   const oracle = base.oracle;
   if (!oracle) return undefined;
-  return version === undefined ? keyOf({ ...base, oracle }, lemmas) : proofKey(oracle, lemmas, version);
-}
-
-/** Forgets the memoised oracle proofs (benchmarks use it to time cold checks). */
-export function clearDeclarativeCaches(): void {
-  clearProofMemo();
+  return version === undefined ? keyOf({ ...base, oracle }, lemmas, caches) : proofKey(oracle, lemmas, version, caches);
 }

@@ -250,7 +250,7 @@ export const QUANTIFIED_LEMMA =
 export async function declarativeCheck(req: VerifyRequest, env: VerifyEnv, timeoutMs?: number): Promise<DeclarativeCheck> {
   const h = requireHandler(req.handler);
   try {
-    const d = await checkDeclarative(h.name, req.spec, env.engine, { timeoutMs });
+    const d = await checkDeclarative(h.name, req.spec, env.engine, { timeoutMs, caches: env.caches });
     if (d.status === 'spec-error') return d;
     return { status: d.status, results: d.results, warnings: [] };
   } catch (e) {

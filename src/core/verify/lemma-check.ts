@@ -20,9 +20,10 @@
  * means a model of the goal's negation and of every instance asserted, which
  * our evaluator confirms; a missing instance could make it spurious.
  *
- * Handler-independent checks, cached per engine: each corollary follows from
- * its lemma and the invariants, and the boot witness (an instance of
- * initial()) satisfies the invariants, every lemma and every corollary.
+ * Handler-independent checks, cached per engine in the caller's cache object
+ * (caches.ts): each corollary follows from its lemma and the invariants, and
+ * the boot witness (an instance of initial()) satisfies the invariants, every
+ * lemma and every corollary.
  */
 import { COROLLARIES, CHECKED_LEMMAS, LEMMAS, type Lemma, bootWitness, findLemma } from '../kernel/lemmas/index.ts';
 import { SEED_PREFIX, isDerived } from '../kernel/lemmas/helpers.ts';
@@ -35,6 +36,7 @@ import type { CheckResult, SmtEngine } from '../smt/solver.ts';
 import { instantiate, skolemize } from '../smt/instantiate.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
+import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
 import { undecided, worst } from './outcome.ts';
 import type { ObligationResult } from './verdict.ts';
 
@@ -303,14 +305,17 @@ export function proveFrom(
   });
 }
 
-const corollaryCache = new WeakMap<SmtEngine, Promise<LemmaResult[]>>();
-const initialCache = new WeakMap<SmtEngine, Promise<LemmaResult[]>>();
+/** Options of the handler-independent checks. */
+export interface EngineCheckOptions {
+  readonly timeoutMs?: number;
+  /** Where the results are kept, per engine (default: the process's, `PROCESS_CACHES`). */
+  readonly caches?: VerifierCaches;
+}
 
 /** Each corollary follows from its lemma and the spec invariants, in any state. Cached per engine. */
-export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number } = {}): Promise<LemmaResult[]> {
-  let hit = corollaryCache.get(engine);
-  if (!hit) {
-    hit = engine.exclusive(async () => {
+export function checkCorollaries(engine: SmtEngine, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+  return (opts.caches ?? PROCESS_CACHES).engineCheck('corollaries', engine, () =>
+    engine.exclusive(async () => {
       const out: LemmaResult[] = [];
       for (const c of COROLLARIES) {
         const s = freshState(`cor.${c.name}.`);
@@ -319,10 +324,8 @@ export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number }
         out.push(lemmaResult(c.name, r.results, r.ms));
       }
       return out;
-    });
-    corollaryCache.set(engine, hit);
-  }
-  return hit;
+    }),
+  );
 }
 
 /**
@@ -331,10 +334,9 @@ export function checkCorollaries(engine: SmtEngine, opts: { timeoutMs?: number }
  * One entry for the invariants, then one per lemma and corollary. Cached per
  * engine.
  */
-export function checkInitial(engine: SmtEngine, opts: { timeoutMs?: number } = {}): Promise<LemmaResult[]> {
-  let hit = initialCache.get(engine);
-  if (!hit) {
-    hit = engine.exclusive(async () => {
+export function checkInitial(engine: SmtEngine, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+  return (opts.caches ?? PROCESS_CACHES).engineCheck('initial', engine, () =>
+    engine.exclusive(async () => {
       const w = bootWitness();
       const groups: [string, Quantified[]][] = [
         ['spec_invariants', specInvariants(w)],
@@ -347,8 +349,6 @@ export function checkInitial(engine: SmtEngine, opts: { timeoutMs?: number } = {
         out.push(lemmaResult(name, r.results, r.ms));
       }
       return out;
-    });
-    initialCache.set(engine, hit);
-  }
-  return hit;
+    }),
+  );
 }

@@ -14,7 +14,8 @@
  * Proofs of the oracles are committed in tasks/hv6/lemma-proofs.json
  * (`npx tsx scripts/gen-lemma-proofs.ts` rebuilds it; a test checks it is
  * current), so the browser and a fresh process need not redo them; others
- * are memoised per process. Only all-proved results are kept.
+ * are memoised in the caller's cache object (caches.ts), as are statement
+ * digests. Only all-proved results are kept.
  */
 import stored from '../../../tasks/hv6/lemma-proofs.json';
 import { findLemma } from '../kernel/lemmas/index.ts';
@@ -25,6 +26,7 @@ import { Digest } from '../smt/digest.ts';
 import { variable } from '../smt/term.ts';
 import { VERIFIER_VERSION } from '../version.ts';
 import type { Quantified } from '../smt/quantified.ts';
+import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
 import type { LemmaInput } from './lemma-check.ts';
 import { stepTerms } from './same-step.ts';
 import type { ObligationResult } from './verdict.ts';
@@ -50,8 +52,6 @@ export interface ProofFile {
 
 export const STORED_PROOFS: ProofFile = stored as ProofFile;
 
-const statements = new Map<string, string>();
-
 function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void {
   for (const f of facts) {
     const xs = f.vars.map((sort, i) => variable(`stmt.x.${i}`, sort));
@@ -60,9 +60,9 @@ function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void 
 }
 
 /** The digest of the statement checked for `handler` with `lemmas` (memoised: lemmas are code). */
-export function statementDigest(handler: string, lemmas: readonly string[]): string {
+export function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches = PROCESS_CACHES): string {
   const memoKey = `${handler}\0${lemmas.join(',')}`;
-  const hit = statements.get(memoKey);
+  const hit = caches.statements.get(memoKey);
   if (hit) return hit;
   const s = freshState('stmt.new.');
   const old = freshState('stmt.old.');
@@ -82,13 +82,13 @@ export function statementDigest(handler: string, lemmas: readonly string[]): str
   };
   for (const n of lemmas) lemma(n, 'lemma');
   const v = d.value();
-  statements.set(memoKey, v);
+  caches.statements.set(memoKey, v);
   return v;
 }
 
 /** The key of a proof of `step` with `lemmas`, by `version` (default: this verifier). */
-export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = VERIFIER_VERSION): string {
-  const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas));
+export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = VERIFIER_VERSION, caches: VerifierCaches = PROCESS_CACHES): string {
+  const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas, caches));
   for (const { name, term } of stepTerms(step)) d.add(`step.${name}`, term);
   return d.value();
 }
@@ -99,29 +99,21 @@ export function storedProof(handler: string, key: string, file: ProofFile = STOR
   return e && e.key === key ? e : undefined;
 }
 
-const memo = new Map<string, Promise<StoredProof | undefined>>();
-
 /**
- * The proof under `key`: the committed one, a memoised one, or `prove()`'s
- * (memoised if every check is proved; otherwise undefined, and not kept).
+ * The proof under `key`: the committed one, one memoised in `caches`, or
+ * `prove()`'s (memoised if every check is proved; otherwise undefined, and
+ * not kept).
  */
-export function proofFor(handler: string, key: string, prove: () => Promise<readonly ObligationResult[]>): Promise<StoredProof | undefined> {
+export function proofFor(
+  handler: string,
+  key: string,
+  prove: () => Promise<readonly ObligationResult[]>,
+  caches: VerifierCaches = PROCESS_CACHES,
+): Promise<StoredProof | undefined> {
   const committed = storedProof(handler, key);
   if (committed) return Promise.resolve(committed);
-  let hit = memo.get(key);
-  if (!hit) {
+  return caches.oracleProof(key, () => {
     const started = Date.now();
-    hit = prove().then((results) => (results.every((r) => r.status === 'proved') ? { key, ms: Date.now() - started } : undefined));
-    memo.set(key, hit);
-    hit.then(
-      (p) => p || memo.delete(key),
-      () => memo.delete(key),
-    );
-  }
-  return hit;
-}
-
-/** Forgets memoised proofs (benchmarks use it to time cold checks; the committed ones stay). */
-export function clearProofMemo(): void {
-  memo.clear();
+    return prove().then((results) => (results.every((r) => r.status === 'proved') ? { key, ms: Date.now() - started } : undefined));
+  });
 }

@@ -10,18 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../cli-process.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
+import { SPEC_WITH_TRACE as SPEC } from './spec-with-trace.ts';
 
-const SPEC = `import z3
-
-def check(pid):
-    if z3.UGT(pid, 1):
-        return True
-    return False
-
-def sys_kill(old, pid):
-    ok = check(pid)
-    return z3.BoolVal(ok), old
-`;
 
 const osvlab = async (...args: string[]) => (await startCli(args, process.env)).result;
 

@@ -13,19 +13,8 @@ import { diagnosticText } from '../../src/core/diagnostic-text.ts';
 import { checkSpec } from '../../src/core/dialect/index.ts';
 import { UnknownHandlerError, requireHandler } from '../../src/core/kernel/handlers.ts';
 import { rateLimitedError, requestDiagnostic } from '../../src/core/llm/errors.ts';
+import { SPEC_WITH_TRACE as SPEC_ERROR } from './spec-with-trace.ts';
 
-/** A symbolic `if` inside a helper: SPEC012 with two notes and a two-call trace. */
-const SPEC_ERROR = `import z3
-
-def check(pid):
-    if z3.UGT(pid, 1):
-        return True
-    return False
-
-def sys_kill(old, pid):
-    ok = check(pid)
-    return z3.BoolVal(ok), old
-`;
 
 /** An assignment to a sub-struct: the SPEC202 warning, with a note. */
 const SPEC_WARNING = `import z3

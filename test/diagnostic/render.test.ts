@@ -15,7 +15,6 @@ import { UnknownHandlerError, requireHandler } from '../../src/core/kernel/handl
 import { rateLimitedError, requestDiagnostic } from '../../src/core/llm/errors.ts';
 import { SPEC_WITH_TRACE as SPEC_ERROR } from './spec-with-trace.ts';
 
-
 /** An assignment to a sub-struct: the SPEC202 warning, with a note. */
 const SPEC_WARNING = `import z3
 

@@ -112,19 +112,6 @@ export function promptHash(base: string | undefined, messages: readonly ChatMess
   return sha256Hex(canonicalJson({ base: base ?? null, messages }));
 }
 
-/** The full messages of a stored prompt (following repair prompts back to their base). */
-export async function resolvePrompt(store: Pick<RunStore, 'getPrompt'>, hash: string): Promise<ChatMessage[]> {
-  const chain: PromptRecord[] = [];
-  for (let h: string | undefined = hash; h !== undefined; ) {
-    const p = await store.getPrompt(h);
-    if (!p) throw new Error(`prompt ${h} is missing from the store`);
-    chain.unshift(p);
-    h = p.base;
-    if (chain.length > 100) throw new Error(`prompt ${hash} has a base cycle`);
-  }
-  return chain.flatMap((p) => [...p.messages]);
-}
-
 function isPrefix(prefix: readonly ChatMessage[], full: readonly ChatMessage[]): boolean {
   return prefix.length <= full.length && prefix.every((m, i) => m.role === full[i].role && m.content === full[i].content);
 }
@@ -462,57 +449,4 @@ async function savePrompt(session: Session, record: PromptRecord): Promise<void>
   if (session.writtenPrompts.has(record.hash)) return;
   await session.deps.store.putPrompt(record);
   session.writtenPrompts.add(record.hash);
-}
-
-export interface RegradeResult {
-  readonly regraded: number;
-  /** Tasks whose local content hash differs from the one the run was made with. */
-  readonly changedTasks: readonly string[];
-  readonly errors: readonly { readonly attemptId: string; readonly message: string }[];
-}
-
-/**
- * Grades every answered attempt of a run again with the local verifier (no
- * provider, no key), and records the verifier version in the run.
- */
-export async function regradeRun(
-  runId: string,
-  deps: {
-    readonly tasks: readonly Task[];
-    readonly grade: (task: Task, responseText: string) => Promise<GradeResult>;
-    readonly store: RunStore;
-    readonly verifier: string;
-    readonly now?: () => number;
-    readonly signal?: AbortSignal;
-    readonly onProgress?: (done: number, total: number) => void;
-  },
-): Promise<RegradeResult> {
-  const now = deps.now ?? (() => Date.now());
-  const run = await deps.store.getRun(runId);
-  if (!run) throw new Error(`no run "${runId}" in the store`);
-  const tasks = new Map(deps.tasks.map((t) => [t.id, t]));
-  const changed = Object.entries(run.taskHashes)
-    .filter(([id, h]) => tasks.has(id) && tasks.get(id)!.hash !== h)
-    .map(([id]) => id);
-  const answered = (await deps.store.listAttempts(runId)).filter((a) => a.response);
-  const errors: { attemptId: string; message: string }[] = [];
-  let regraded = 0;
-  for (const [i, a] of answered.entries()) {
-    if (deps.signal?.aborted) break;
-    const task = tasks.get(a.taskId);
-    if (!task) {
-      errors.push({ attemptId: a.id, message: `task "${a.taskId}" is not loaded` });
-      continue;
-    }
-    try {
-      const grade = await deps.grade(task, a.response!.text);
-      await deps.store.putAttempt({ ...a, grade, gradedAt: now() });
-      regraded++;
-    } catch (e) {
-      errors.push({ attemptId: a.id, message: e instanceof Error ? e.message : String(e) });
-    }
-    deps.onProgress?.(i + 1, answered.length);
-  }
-  await deps.store.putRun({ ...run, provenance: { ...run.provenance, verifier: deps.verifier }, updatedAt: now() });
-  return { regraded, changedTasks: changed, errors };
 }

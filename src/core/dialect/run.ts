@@ -5,7 +5,7 @@
  */
 import { type HandlerInfo, UnknownHandlerError, entryNames, requireHandler } from '../kernel/handlers.ts';
 import { BACKED_FIELDS } from '../kernel/equiv.ts';
-import { type AbstractState, type FieldValue, freshState, isRefcnt } from '../kernel/state.ts';
+import { type AbstractState, type FieldValue, fieldMaps, freshState, isRefcnt } from '../kernel/state.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import type { MapFn } from '../smt/fn.ts';
 import { BOOL, type Term, boolConst, variable } from '../smt/term.ts';
@@ -135,12 +135,6 @@ function probe(f: MapFn): void {
   f.apply(f.domain.map((s, i) => variable(`probe!${i}`, s)));
 }
 
-/** The maps of a field value: a Refcnt's count first, then its ghost permutations. */
-function parts(v: FieldValue): MapFn[] {
-  if (!isRefcnt(v)) return [v];
-  return v.kind === 'refcnt' ? [v.ref, v.perm, v.permInv] : [v.ref, v.perm1, v.perm2, v.permInv];
-}
-
 // The fields OSVBench's check reads upstream: state_equiv compares these
 // (a Refcnt by its count only); the condition and the C invariants read no
 // other field of the spec's state (docs/spec-errors.md, "Read or unread").
@@ -155,7 +149,7 @@ function probeChanged(interp: Interpreter, post: AbstractState, pre: AbstractSta
   const unread: { path: string; map: MapFn }[] = [];
   for (const [path, v] of post) {
     if (v === pre.get(path)) continue;
-    const maps = parts(v);
+    const maps = fieldMaps(v);
     const n = force === 'all' ? maps.length : COMPARED.has(path) ? 1 : 0;
     read.push(...maps.slice(0, n));
     unread.push(...maps.slice(n).map((map) => ({ path, map })));
@@ -190,40 +184,38 @@ export function runSpec(source: string, entry: string, pre: AbstractState, args:
 }
 
 function runSpecNow(source: string, entry: string, pre: AbstractState, args: Term[], opts: RunOptions, warnings: Diagnostic[]): RunResult {
-  {
-    const h = requireHandler(entry);
-    if (args.length !== h.args.length) {
-      throw badRequest(`${h.name} takes ${h.args.length} arguments (${h.args.map((a) => a.name).join(', ')}) but ${args.length} were given`);
-    }
-    h.args.forEach((a, i) => {
-      if (args[i].sort !== a.width) {
-        throw badRequest(`argument ${a.name} of ${h.name} must be a ${a.width}-bit bit-vector (${a.sort}), got sort ${args[i].sort === BOOL ? 'Bool' : args[i].sort}`);
-      }
-    });
-    const mod = parseChecked(source, opts.parseCache);
-    const limits: Limits = {
-      maxSteps: opts.maxSteps ?? DEFAULT_LIMITS.maxSteps,
-      maxDepth: opts.maxDepth ?? DEFAULT_LIMITS.maxDepth,
-    };
-    const interp = new Interpreter(source, mod, limits);
-    interp.loadModule();
-    const names = entryNames(h);
-    const entryName = names.find((n) => interp.globals.vars.has(n));
-    if (entryName === undefined) throw missingEntry(START, h.name, names);
-    const fn = interp.globals.vars.get(entryName)!;
-    checkEntry(fn, entryName, h);
-    const old = fromAbstract(pre);
-    interp.lastReturnSpan = undefined;
-    const { result, writes } = recordingWrites(() => interp.call(fn, [old, ...args], entrySpan(fn)));
-    const steps = interp.stepsUsed;
-    const at = interp.lastReturnSpan ?? entrySpan(fn);
-    const { cond, state } = unpackResult(result, entryName, at);
-    const post = attachSource(toAbstract(state), pre, source);
-    const force = opts.force ?? 'backed';
-    if (force !== 'none') probeChanged(interp, post, pre, force);
-
-    return { ok: true, cond, post, entryName, trace: { steps }, writes, returnLine: at.line, warnings };
+  const h = requireHandler(entry);
+  if (args.length !== h.args.length) {
+    throw badRequest(`${h.name} takes ${h.args.length} arguments (${h.args.map((a) => a.name).join(', ')}) but ${args.length} were given`);
   }
+  h.args.forEach((a, i) => {
+    if (args[i].sort !== a.width) {
+      throw badRequest(`argument ${a.name} of ${h.name} must be a ${a.width}-bit bit-vector (${a.sort}), got sort ${args[i].sort === BOOL ? 'Bool' : args[i].sort}`);
+    }
+  });
+  const mod = parseChecked(source, opts.parseCache);
+  const limits: Limits = {
+    maxSteps: opts.maxSteps ?? DEFAULT_LIMITS.maxSteps,
+    maxDepth: opts.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+  };
+  const interp = new Interpreter(source, mod, limits);
+  interp.loadModule();
+  const names = entryNames(h);
+  const entryName = names.find((n) => interp.globals.vars.has(n));
+  if (entryName === undefined) throw missingEntry(START, h.name, names);
+  const fn = interp.globals.vars.get(entryName)!;
+  checkEntry(fn, entryName, h);
+  const old = fromAbstract(pre);
+  interp.lastReturnSpan = undefined;
+  const { result, writes } = recordingWrites(() => interp.call(fn, [old, ...args], entrySpan(fn)));
+  const steps = interp.stepsUsed;
+  const at = interp.lastReturnSpan ?? entrySpan(fn);
+  const { cond, state } = unpackResult(result, entryName, at);
+  const post = attachSource(toAbstract(state), pre, source);
+  const force = opts.force ?? 'backed';
+  if (force !== 'none') probeChanged(interp, post, pre, force);
+
+  return { ok: true, cond, post, entryName, trace: { steps }, writes, returnLine: at.line, warnings };
 }
 
 /**

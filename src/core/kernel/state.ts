@@ -117,3 +117,9 @@ export function iteState(c: Term, a: AbstractState, b: AbstractState): AbstractS
 export function countOf(v: FieldValue): MapFn {
   return isRefcnt(v) ? v.ref : v;
 }
+
+/** Every map of a field: a plain map itself; a Refcnt's count first, then its ghost permutations. */
+export function fieldMaps(v: FieldValue): MapFn[] {
+  if (!isRefcnt(v)) return [v];
+  return v.kind === 'refcnt' ? [v.ref, v.perm, v.permInv] : [v.ref, v.perm1, v.perm2, v.permInv];
+}

@@ -28,8 +28,7 @@
 import { COROLLARIES, CHECKED_LEMMAS, LEMMAS, type Lemma, bootWitness, findLemma } from '../kernel/lemmas/index.ts';
 import { SEED_PREFIX, isDerived } from '../kernel/lemmas/helpers.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
-import { type AbstractState, freshState, isRefcnt } from '../kernel/state.ts';
-import type { MapFn } from '../smt/fn.ts';
+import { type AbstractState, fieldMaps, freshState } from '../kernel/state.ts';
 import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine } from '../smt/solver.ts';
@@ -114,12 +113,7 @@ export function footprint(post: AbstractState): Term[] {
   const reads: Term[] = [];
   const probeNames = new Set<string>();
   for (const [path, value] of post) {
-    const maps: MapFn[] = isRefcnt(value)
-      ? value.kind === 'refcnt'
-        ? [value.ref, value.perm, value.permInv]
-        : [value.ref, value.perm1, value.perm2, value.permInv]
-      : [value];
-    maps.forEach((m, k) => {
+    fieldMaps(value).forEach((m, k) => {
       const xs = m.domain.map((sort, i) => {
         const name = `probe.${path}.${k}.${i}`;
         probeNames.add(name);

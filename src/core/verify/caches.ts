@@ -171,24 +171,12 @@ export class VerifierCaches {
    * proved) or a failure is dropped, so the next call tries again.
    */
   oracleProof(key: string, make: () => Promise<StoredProof | undefined>): Promise<StoredProof | undefined> {
-    const hit = this.oracleProofs.get(key);
-    if (hit) return hit;
-    const proof = make();
-    this.oracleProofs.set(key, proof);
-    const drop = () => this.oracleProofs.get(key) === proof && this.oracleProofs.delete(key);
-    proof.then((p) => p || drop(), drop);
-    return proof;
+    return remember(this.oracleProofs, key, make, (p) => p !== undefined);
   }
 
   /** The `which` check's results on `engine`, made by `make` if absent (a failure is not kept). */
   engineCheck(which: EngineCheck, engine: SmtEngine, make: () => Promise<LemmaResult[]>): Promise<LemmaResult[]> {
-    const map = this.engineChecks[which];
-    const hit = map.get(engine);
-    if (hit) return hit;
-    const results = make();
-    map.set(engine, results);
-    results.catch(() => map.get(engine) === results && map.delete(engine));
-    return results;
+    return remember(this.engineChecks[which], engine, make, () => true);
   }
 
   /** Empties every cache and disposes every model they hold. */
@@ -232,6 +220,23 @@ export class VerifierCaches {
     outcome.refutation.model.dispose();
     this.disposed++;
   }
+}
+
+/**
+ * The promise under `key` in `map`, made by `make` if absent. It is dropped
+ * again when it fails or its value is not worth keeping (`keep` false), so
+ * the next call tries again; only a promise still in the map is dropped.
+ */
+function remember<K, V>(map: BoundedMap<K, Promise<V>>, key: K, make: () => Promise<V>, keep: (v: V) => boolean): Promise<V> {
+  const hit = map.get(key);
+  if (hit) return hit;
+  const made = make();
+  map.set(key, made);
+  const drop = () => {
+    if (map.get(key) === made) map.delete(key);
+  };
+  made.then((v) => keep(v) || drop(), drop);
+  return made;
 }
 
 /** The caches of a caller that passes none. */

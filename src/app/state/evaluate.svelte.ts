@@ -269,7 +269,9 @@ export class EvaluateState {
     clearInterval(this.ticker);
     this.ticker = setInterval(() => (this.now = Date.now()), 1000);
     void this.refreshUnfinished();
-    await this.verifier.warm();
+    // Requests need no verifier, and a grade waits for its worker in the pool:
+    // loading Z3 overlaps the first requests instead of delaying them.
+    void this.verifier.warm();
     try {
       const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
       const budget = await this.budgetOf(id);

@@ -8,7 +8,7 @@ const monacoLoading = import('./lib/monaco.ts');
 
 async function start() {
   const [{ ensureIsolation, registerForOffline }, { mount }, { default: App }, { verifier }] = await Promise.all([
-    import('./lib/isolation.ts'),
+    import('./lib/cross-origin.ts'),
     import('svelte'),
     import('./App.svelte'),
     import('./state/verifier.svelte.ts'),

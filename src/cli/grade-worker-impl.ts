@@ -1,6 +1,6 @@
 /**
  * One grading worker thread: serves the same `VerifierApi` as the page's
- * workers (src/core/pool/serve.ts) over Comlink to the pool (grade-pool.ts),
+ * workers (src/core/pool/serve.ts) over Comlink to the pool (node-pool.ts),
  * with the process-wide Node Z3.
  */
 import { parentPort } from 'node:worker_threads';

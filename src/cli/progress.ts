@@ -1,5 +1,5 @@
 /** A one-line progress bar on stderr (redrawn in place on a terminal, printed every few seconds otherwise). */
-import type { RunProgress } from '../core/bench/runner.ts';
+import type { RunProgress } from '../core/eval/run/runner.ts';
 
 function duration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '--';

@@ -1,14 +1,14 @@
 /**
  * The options of `osvlab run` for running at scale: `--shard K/N` (one part
- * of the work, see src/core/bench/shard.ts) and the budgets `--max-cost USD`
+ * of the work, see src/core/eval/run/shard.ts) and the budgets `--max-cost USD`
  * and `--max-total-tokens N` with `--price IN/OUT` to override the model's
  * price (USD per million tokens). `--max-tokens` stays what it was: the cap
  * on each answer. See docs/scale.md.
  */
-import { type Budget, BudgetError, budgetFor, budgetLines } from '../core/bench/budget.ts';
-import type { AttemptRecord, RunRecord } from '../core/bench/run-types.ts';
-import { type ShardSpec, ShardError, formatShard, parseShard } from '../core/bench/shard.ts';
-import { promptTokens } from '../core/bench/tokens.ts';
+import { type Budget, BudgetError, budgetFor, budgetLines } from '../core/eval/run/budget.ts';
+import type { AttemptRecord, RunRecord } from '../core/eval/run/run-types.ts';
+import { type ShardSpec, ShardError, formatShard, parseShard } from '../core/eval/run/shard.ts';
+import { promptTokens } from '../core/eval/prompt/tokens.ts';
 import type { Price, PriceTable } from '../core/llm/prices.ts';
 import { UsageError, type ParsedArgs } from './args.ts';
 

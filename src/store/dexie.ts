@@ -1,5 +1,5 @@
 /** The repository over IndexedDB (Dexie), for the browser. */
-import type { AttemptRecord, PromptRecord, RunRecord } from '../core/bench/run-types.ts';
+import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
 import { DB_NAME, type DbOptions, OsvDb } from './schema.ts';

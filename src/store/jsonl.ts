@@ -14,8 +14,8 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { validateAttemptRecord, validateRunRecord } from '../core/bench/export.ts';
-import type { AttemptRecord, PromptRecord, RunRecord } from '../core/bench/run-types.ts';
+import { validateAttemptRecord, validateRunRecord } from '../core/eval/files/run-file.ts';
+import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
 

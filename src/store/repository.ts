@@ -3,7 +3,7 @@
  * with Dexie for the browser (`dexie.ts`) and over JSONL files in a run
  * directory for the CLI (`jsonl.ts`). Both pass the same test suite.
  */
-import type { AttemptRecord, PromptRecord, RunRecord, RunStore } from '../core/bench/run-types.ts';
+import type { AttemptRecord, PromptRecord, RunRecord, RunStore } from '../core/eval/run/run-types.ts';
 import type { ResponseCacheStore } from '../core/llm/cache.ts';
 import { PRICES_SETTING, type PriceTable, mergePrices } from '../core/llm/prices.ts';
 

@@ -4,7 +4,7 @@
  * old one: Dexie replays the list to bring any older database up to date.
  */
 import Dexie, { type EntityTable, type Transaction } from 'dexie';
-import type { AttemptRecord, PromptRecord, RunRecord } from '../core/bench/run-types.ts';
+import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 
 export const DB_NAME = 'osvlab';

@@ -1,6 +1,6 @@
 /** Export a stored run to a run file, and import one back, through any repository. */
-import { type RunFile, type TaskRef, exportRun, formatValidationErrors, parseRunFile, type ValidationError } from '../core/bench/export.ts';
-import type { PromptRecord } from '../core/bench/run-types.ts';
+import { type RunFile, type TaskRef, exportRun, formatValidationErrors, parseRunFile, type ValidationError } from '../core/eval/files/run-file.ts';
+import type { PromptRecord } from '../core/eval/run/run-types.ts';
 import type { Repository } from './repository.ts';
 
 /** The run file of a stored run, with every prompt its attempts (and their bases) use. */

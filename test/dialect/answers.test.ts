@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
-import { gradeResponse, handlerOnlyTask } from '../../src/core/bench/grade.ts';
+import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { ANSWERS, withImports } from './osvbench-answers.ts';
 
 describe('bare-function answers grade as answers with imports', () => {

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
-import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/bench/grade.ts';
+import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 
 // The golden case without its header comments (as an answer would hold it).
 const ghost = readFileSync(new URL('../cases/spec-warnings/ghost-write-width.py', import.meta.url), 'utf8').replace(/^#.*\n/gm, '');

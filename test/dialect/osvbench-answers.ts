@@ -4,7 +4,7 @@
  * header that already imports everything), correct ones and wrong ones of
  * each kind. `expect` is the category hv6's Python 2 + z3py grading gives
  * (OSVBench's three categories; no timeouts here), reasoned case by case in
- * `why`. Used by test/dialect/answers.test.ts and bench/spec-answers.ts.
+ * `why`. Used by test/dialect/answers.test.ts and perf/spec-answers.ts.
  */
 export interface OsvAnswer {
   readonly id: string;

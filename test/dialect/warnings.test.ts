@@ -15,7 +15,7 @@ import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_WARNINGS, checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
-import { gradeResponse, handlerOnlyTask } from '../../src/core/bench/grade.ts';
+import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { jsonVerdict } from '../../src/cli/commands/verify.ts';
 import { type Header, featureDir, loadCases } from '../cases/load.ts';
 

@@ -8,10 +8,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportRun } from '../../src/core/bench/export.ts';
-import { type AttemptRecord, type PromptRecord, attemptId } from '../../src/core/bench/run-types.ts';
-import { createRun } from '../../src/core/bench/run-setup.ts';
-import { promptHash } from '../../src/core/bench/runner.ts';
+import { exportRun } from '../../src/core/eval/files/run-file.ts';
+import { type AttemptRecord, type PromptRecord, attemptId } from '../../src/core/eval/run/run-types.ts';
+import { createRun } from '../../src/core/eval/run/run-setup.ts';
+import { promptHash } from '../../src/core/eval/run/runner.ts';
 import { ARTIFACTS, newPage, screenshot } from './harness.ts';
 import { useSite } from './setup.ts';
 

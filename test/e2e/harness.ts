@@ -2,7 +2,7 @@
  * Browser test harness: builds the site for the current sources (reusing a
  * build of the same sources), serves it with `vite preview` on a free port (with the
  * COOP/COEP headers from vite.config.ts), and drives Debian's Chromium with
- * playwright-core. Used by the e2e tests and by bench/app-load.ts.
+ * playwright-core. Used by the e2e tests and by perf/app-load.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,10 @@
 /** A small finished run file made with the product's own exporter, for browser tests to import. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportRun } from '../../src/core/bench/export.ts';
-import { type AttemptRecord, type PromptRecord, attemptId } from '../../src/core/bench/run-types.ts';
-import { createRun } from '../../src/core/bench/run-setup.ts';
-import { promptHash } from '../../src/core/bench/runner.ts';
+import { exportRun } from '../../src/core/eval/files/run-file.ts';
+import { type AttemptRecord, type PromptRecord, attemptId } from '../../src/core/eval/run/run-types.ts';
+import { createRun } from '../../src/core/eval/run/run-setup.ts';
+import { promptHash } from '../../src/core/eval/run/runner.ts';
 import { ARTIFACTS, ROOT } from './harness.ts';
 
 const ORACLE_KILL = readFileSync(join(ROOT, 'tasks/hv6/specs/sys_kill.py'), 'utf8');

@@ -1,6 +1,6 @@
 /** Small, valid records for store and export tests. */
-import type { GradeResult } from '../../src/core/bench/grade-types.ts';
-import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from '../../src/core/bench/run-types.ts';
+import type { GradeResult } from '../../src/core/eval/grade/grade-types.ts';
+import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from '../../src/core/eval/run/run-types.ts';
 
 export function makeRun(id = 'run-1', createdAt = 1000): RunRecord {
   return {

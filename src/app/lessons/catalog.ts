@@ -1,7 +1,7 @@
 /**
  * The course: lessons in order, each loaded on demand (one file per lesson
  * under course/). The exercise ids are listed here so the lesson list can
- * show progress without loading every lesson; test/lessons/exercises.test.ts
+ * show progress without loading every lesson; test/app/lessons/exercises.test.ts
  * checks they match the lesson files.
  */
 import type { Lesson } from './lesson.ts';

@@ -7,7 +7,7 @@
 import { findTask } from '../../core/tasks/load.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
-import { CancelledError } from '../../worker/pool.ts';
+import { CancelledError } from '../../worker/web-pool.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
 import { type ExerciseProgress, exerciseProgress } from './progress-db.ts';

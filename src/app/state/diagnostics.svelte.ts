@@ -1,6 +1,6 @@
 /** The About page's engine checks: a Z3 self-test and a cancellable long query. */
 import type { SelfTestResult } from '../../core/pool/contract.ts';
-import { CancelledError } from '../../worker/pool.ts';
+import { CancelledError } from '../../worker/web-pool.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
 export type StressState = 'idle' | 'running' | 'cancelled' | 'sat' | 'unsat' | 'unknown' | 'error';

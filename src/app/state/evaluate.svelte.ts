@@ -2,20 +2,20 @@
  * The Evaluate page: provider settings (the key stays in memory unless the
  * user asks to remember it on this device), a connection test, the run
  * configuration, and the run itself with live progress, pause, resume,
- * cancel, and resume after a reload. The run loop is core/bench's; grading
+ * cancel, and resume after a reload. The run loop is core/eval's; grading
  * happens in the verifier pool.
  */
-import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/bench/budget.ts';
-import { RunControl } from '../../core/bench/run-control.ts';
-import { createRun, selectTasks } from '../../core/bench/run-setup.ts';
-import { type AttemptEvent, type RunProgress, runBenchmark } from '../../core/bench/runner.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/bench/grade-types.ts';
-import { type RunConfig, isResumable } from '../../core/bench/run-types.ts';
+import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/eval/run/budget.ts';
+import { RunControl } from '../../core/eval/run/run-control.ts';
+import { createRun, selectTasks } from '../../core/eval/run/run-setup.ts';
+import { type AttemptEvent, type RunProgress, runBenchmark } from '../../core/eval/run/runner.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
+import { type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
 import type { ProviderKind, ReasoningEffort, SamplingParams } from '../../core/llm/types.ts';
-import { type ExtractMode, answerForGrading } from '../../core/bench/answer.ts';
+import { type ExtractMode, answerForGrading } from '../../core/eval/grade/answer.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
@@ -254,7 +254,7 @@ export class EvaluateState {
 
   /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
   async resume(id: string): Promise<void> {
-    const { promptBuilder, buildRepairPrompt } = await import('../../core/bench/prompt.ts');
+    const { promptBuilder, buildRepairPrompt } = await import('../../core/eval/prompt/prompt.ts');
     await taskCatalog.load();
     const TASKS = taskCatalog.tasks;
     const stored = await repository().getRun(id);
@@ -347,7 +347,7 @@ export class EvaluateState {
     const maxTotalTokens = this.maxTotalTokens || this.maxTotalTokens === 0 ? this.maxTotalTokens : undefined;
     if (maxCostUsd === undefined && maxTotalTokens === undefined) return undefined;
     const run = (await repository().getRun(id))!;
-    const { promptTokens } = await import('../../core/bench/tokens.ts');
+    const { promptTokens } = await import('../../core/eval/prompt/tokens.ts');
     try {
       const cfg = { model: run.config.model, baseUrl: run.config.baseUrl, outputCap: run.config.params.maxTokens };
       return budgetFor({ maxCostUsd, maxTotalTokens }, cfg, await loadPrices(repository()), await repository().listAttempts(id), promptTokens);

@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict, VerdictStatus } from '../../core/verify/verdict.ts';
 import { findHandler } from '../../core/kernel/handlers.ts';
-import { CancelledError } from '../../worker/pool.ts';
+import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
 import { type SharedState, shareUrl } from '../lib/share.ts';

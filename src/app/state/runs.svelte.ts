@@ -1,16 +1,16 @@
 /**
  * The Runs pages: stored benchmark runs, one run's metrics and attempts,
  * two runs side by side, and export/import of run files. Storage is the
- * harness's repository (src/store/), the metrics are core/bench's.
+ * harness's repository (src/store/), the metrics are core/eval's.
  */
-import { answersRun, answersRunId } from '../../core/bench/answers-run.ts';
-import type { TaskRef } from '../../core/bench/export.ts';
-import { handlerOnlyTask } from '../../core/bench/grade.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../../core/bench/grade-types.ts';
-import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/bench/metrics.ts';
-import { looksLikeOsvbenchResults } from '../../core/bench/osvbench.ts';
-import { type AnswerItem, parseAnswerFile } from '../../core/bench/responses.ts';
-import type { AttemptRecord, RunRecord } from '../../core/bench/run-types.ts';
+import { answersRun, answersRunId } from '../../core/eval/run/answers-run.ts';
+import type { TaskRef } from '../../core/eval/files/run-file.ts';
+import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../../core/eval/grade/grade-types.ts';
+import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/eval/stats/metrics.ts';
+import { looksLikeOsvbenchResults } from '../../core/eval/files/osvbench.ts';
+import { type AnswerItem, parseAnswerFile } from '../../core/eval/files/responses.ts';
+import type { AttemptRecord, RunRecord } from '../../core/eval/run/run-types.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';

@@ -45,13 +45,13 @@ export class TasksState {
     const t = this.selected;
     if (!t || seq !== this.seq) return;
     // The prompt builder is loaded only when a prompt is shown.
-    const { buildPrompt } = await import('../../core/bench/prompt.ts');
+    const { buildPrompt } = await import('../../core/eval/prompt/prompt.ts');
     const built = buildPrompt(t, this.shots, taskCatalog.tasks);
     const text = built.messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');
     if (seq !== this.seq) return;
     this.prompt = text;
     // The same count as `osvlab prompt --stats` (o200k, message contents only).
-    const { promptTokens } = await import('../../core/bench/tokens.ts');
+    const { promptTokens } = await import('../../core/eval/prompt/tokens.ts');
     if (seq === this.seq) this.tokens = promptTokens(built.messages);
   }
 }

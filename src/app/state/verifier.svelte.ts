@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { CatalogEntry } from '../../core/pool/contract.ts';
-import { VerifierPool } from '../../worker/pool.ts';
+import { VerifierPool } from '../../worker/web-pool.ts';
 
 export type EngineStatus =
   | { readonly kind: 'idle' }

@@ -1,13 +1,13 @@
 /**
  * `osvlab compare A B [--json] [--seed S] [--resamples R]`: paired
  * comparison of two run directories on the tasks both answered (see
- * src/core/bench/compare.ts). Tasks left out are always listed with the
+ * src/core/eval/stats/compare-runs.ts). Tasks left out are always listed with the
  * reason. Differences are B - A. OSVBench's published Pass@1 figures follow,
  * labelled as the paper's numbers on its own kernel.
  */
 import { existsSync } from 'node:fs';
-import { type CompareSide, type PairedStats, compareRuns } from '../../core/bench/compare.ts';
-import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/bench/reference.ts';
+import { type CompareSide, type PairedStats, compareRuns } from '../../core/eval/stats/compare-runs.ts';
+import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';

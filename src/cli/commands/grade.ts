@@ -8,7 +8,7 @@
  * number and code. Prints one line per answer and a summary, always.
  * `--out DIR` writes a run directory that `osvlab report DIR` reads.
  * `--shard K/N` grades one part of the file, split by (task, sample) as a
- * run's chains are (src/core/bench/shard.ts); with `--out`, `osvlab merge`
+ * run's chains are (src/core/eval/run/shard.ts); with `--out`, `osvlab merge`
  * combines the parts, and rerunning a shard keeps what it already graded
  * (docs/scale.md).
  *
@@ -16,18 +16,18 @@
  * good ones are still graded), 4 for usage errors.
  */
 import { basename } from 'node:path';
-import { answersRun, answersRunId } from '../../core/bench/answers-run.ts';
-import { handlerOnlyTask } from '../../core/bench/grade.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, type GradingSettings, MODEL_CATEGORIES, osvbenchCategory } from '../../core/bench/grade-types.ts';
-import type { InputProblem } from '../../core/bench/osvbench.ts';
-import { type AnswerFile, type AnswerItem, parseAnswerFile } from '../../core/bench/responses.ts';
+import { answersRun, answersRunId } from '../../core/eval/run/answers-run.ts';
+import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, type GradingSettings, MODEL_CATEGORIES, osvbenchCategory } from '../../core/eval/grade/grade-types.ts';
+import type { InputProblem } from '../../core/eval/files/osvbench.ts';
+import { type AnswerFile, type AnswerItem, parseAnswerFile } from '../../core/eval/files/responses.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
-import { GradePool } from '../grade-pool.ts';
+import { GradePool } from '../node-pool.ts';
 import { checkShard, shardOption } from '../run-scale.ts';
-import { ownsChain } from '../../core/bench/shard.ts';
+import { ownsChain } from '../../core/eval/run/shard.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 /** Parses an answer file of either format against the benchmark tasks. */

@@ -8,8 +8,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MergeError, type ShardInput, mergeShards } from '../../core/bench/merge.ts';
-import type { PromptRecord } from '../../core/bench/run-types.ts';
+import { MergeError, type ShardInput, mergeShards } from '../../core/eval/run/shard-merge.ts';
+import type { PromptRecord } from '../../core/eval/run/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { CacheEntry } from '../../core/llm/cache.ts';
 import { JsonlRepository, readJsonl } from '../../store/jsonl.ts';

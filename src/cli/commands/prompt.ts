@@ -4,10 +4,10 @@
  * `osvlab prompt --stats --all [--shots N]`: prompt tokens over all tasks,
  * per few-shot count k (median, p10, p90, ...).
  */
-import { SHOT_COUNTS, buildPrompt } from '../../core/bench/prompt.ts';
-import { formatStats, promptTokenStats } from '../../core/bench/prompt-stats.ts';
+import { SHOT_COUNTS, buildPrompt } from '../../core/eval/prompt/prompt.ts';
+import { formatStats, promptTokenStats } from '../../core/eval/prompt/prompt-stats.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { ENCODING, promptTokens, tokenCount } from '../../core/bench/tokens.ts';
+import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/tokens.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 
 export async function run(argv: string[]): Promise<number> {

@@ -9,9 +9,9 @@
  * partial, as it is when samples the run should have are missing. A missing
  * directory or a damaged run.json is an error naming the path.
  */
-import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/bench/metrics.ts';
-import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/bench/reference.ts';
-import type { RunStore } from '../../core/bench/run-types.ts';
+import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/eval/stats/metrics.ts';
+import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
+import type { RunStore } from '../../core/eval/run/run-types.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { type DamagedLine, JsonlRepository, RunDirError } from '../../store/jsonl.ts';

@@ -6,7 +6,7 @@
  * index order; see docs/osvbench.md), so OSVBench's own harness can ask
  * models for our tasks and `osvlab grade` can grade its results file.
  */
-import { toOsvbenchBenchmark } from '../../core/bench/osvbench.ts';
+import { toOsvbenchBenchmark } from '../../core/eval/files/osvbench.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { UsageError, parseArgs } from '../args.ts';
 

@@ -22,7 +22,7 @@
  * per file, each layer extending the one below: core.ts (limits, safety
  * conditions, fork and join), lvalues.ts (objects, loads and stores),
  * expressions.ts, statements.ts, calls.ts (`Executor`); beside them
- * state.ts (the path state), merge.ts (path merging), facts.ts (the fact
+ * state.ts (the path state), path-join.ts (path merging), facts.ts (the fact
  * simplifier), arith.ts (C arithmetic on terms) and upper-bound.ts (bound
  * analysis for array indices).
  */

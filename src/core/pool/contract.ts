@@ -5,7 +5,7 @@
  * (`pool.ts`). Everything that crosses is plain, structured-cloneable data.
  */
 import type { Diagnostic } from '../diagnostic.ts';
-import type { GradeResult } from '../bench/grade-types.ts';
+import type { GradeResult } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { VerifyRequest } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
@@ -62,7 +62,7 @@ export interface VerifierApi {
   stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;
   verify(req: PageVerifyRequest): Promise<Verdict>;
   /**
-   * Grades one model answer for one task (core/bench/grade.ts): extraction,
+   * Grades one model answer for one task (core/eval/grade/grade.ts): extraction,
    * refinement against the correct kernel, bug-following, and the variant
    * matrix when `variants` are given.
    */

@@ -4,16 +4,16 @@
  * grade, strict), and both callers turn the pool's outcome into a grade with
  * `gradeOnPool`, so an overrun or a crash grades the same in either.
  */
-import { extractSpec } from '../bench/answer.ts';
-import { gradeResponse, strictChecker } from '../bench/grade.ts';
-import type { GradeMemo } from '../bench/grade-memo.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../bench/grade-types.ts';
+import { extractSpec } from '../eval/grade/answer.ts';
+import { gradeResponse, strictChecker } from '../eval/grade/grade.ts';
+import type { GradeMemo } from '../eval/grade/grade-memo.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../eval/grade/grade-types.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import type { Task } from '../tasks/task.ts';
 import type { GradeOptions, VerifierApi } from './contract.ts';
 import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
 
-/** Grades one answer in this worker (core/bench/grade.ts), with the strict checks when asked. */
+/** Grades one answer in this worker (core/eval/grade/grade.ts), with the strict checks when asked. */
 export function gradeJob(engine: SmtEngine, memo: GradeMemo, task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
   const strictCheck = options.strict ? strictChecker(engine, options.timeoutMs) : undefined;
   return gradeResponse(task, response, { engine, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo });

@@ -1,7 +1,7 @@
 /**
  * The one worker pool, for the page (Web Workers) and the CLI (worker
  * threads). It owns its workers' lives and knows nothing of how they are
- * spawned: a spawn adapter (src/worker/pool.ts, src/cli/grade-pool.ts) starts
+ * spawned: a spawn adapter (src/worker/web-pool.ts, src/cli/node-pool.ts) starts
  * one worker and hands back its API and a way to stop it.
  *
  * - Lazy start: a worker is spawned when a job needs one, up to `size`.

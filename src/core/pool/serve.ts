@@ -7,8 +7,8 @@
  * `check` and `catalog` never load Z3, so the page's lint worker, which only
  * calls those, stays light.
  */
-import { GradeMemo } from '../bench/grade-memo.ts';
-import type { GradeResult } from '../bench/grade-types.ts';
+import { GradeMemo } from '../eval/grade/grade-memo.ts';
+import type { GradeResult } from '../eval/grade/grade-types.ts';
 import { checkSpec, dialectCatalog } from '../dialect/index.ts';
 import { evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';

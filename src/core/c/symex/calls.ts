@@ -1,6 +1,6 @@
 /**
  * Calls, the executor's top layer: a call to a function with a body is
- * inlined (its returns merged, merge.ts), a call to a hook runs its model
+ * inlined (its returns merged, path-join.ts), a call to a hook runs its model
  * (hooks.ts); recursion and call depth are refused. `Executor` is the whole
  * executor; `execFunction` (symex.ts) drives it.
  */
@@ -11,7 +11,7 @@ import { HOOKS, type HookContext, type HookModel, type Val } from '../hooks.ts';
 import { MAX_CALL_DEPTH } from '../limits.ts';
 import type { CMemory } from '../memory.ts';
 import { convertValue } from './arith.ts';
-import { mergeExits } from './merge.ts';
+import { mergeExits } from './path-join.ts';
 import { type Frame, PathDied, type State } from './state.ts';
 import { Statements } from './statements.ts';
 

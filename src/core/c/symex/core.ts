@@ -2,7 +2,7 @@
  * The executor's core: the bookkeeping every part of it shares. Step, depth
  * and path limits; recording a safety condition (simplified by the path's
  * facts, facts.ts) and assuming it from then on; forking the current path on
- * a condition and joining the two sides again (merge.ts). The parts that
+ * a condition and joining the two sides again (path-join.ts). The parts that
  * walk the C code extend it, each in its own file, in this order:
  * lvalues.ts, expressions.ts, statements.ts, calls.ts (the `Executor`).
  */
@@ -17,7 +17,7 @@ import type { CProgram } from '../program.ts';
 import type { SafetyCondition, SafetyKind } from '../safety.ts';
 import { type CType, decay } from '../types.ts';
 import { PathFacts } from './facts.ts';
-import { joinPc, mergeAssumptions, mergeLocals, mergeMem } from './merge.ts';
+import { joinPc, mergeAssumptions, mergeLocals, mergeMem } from './path-join.ts';
 import { type Frame, PathDied, type State } from './state.ts';
 
 export abstract class ExecCore {

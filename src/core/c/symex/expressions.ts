@@ -13,7 +13,7 @@ import { NULL_PTR, address, globalPtr, ptrEquals, ptrNonNull } from '../memory.t
 import { type CType, type IntType, boolToInt, convertInt, promote, sizeOf, truthOf, typeName, usualArithmetic } from '../types.ts';
 import { type Check, arith, compare, convertValue } from './arith.ts';
 import { Lvalues } from './lvalues.ts';
-import { mergeVal } from './merge.ts';
+import { mergeVal } from './path-join.ts';
 import { PathDied, type State, isTerm } from './state.ts';
 
 export abstract class Expressions extends Lvalues {

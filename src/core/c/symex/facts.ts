@@ -4,7 +4,7 @@
  * checks syntactically. An accessor's `assert(is_pid_valid(pid))` after the
  * handler's own check records nothing, and `if (r != 0) return r;` on a
  * helper's merged error code teaches the rest of the path that the helper's
- * checks passed. Separate from path merging (merge.ts), which keeps shared
+ * checks passed. Separate from path merging (path-join.ts), which keeps shared
  * conjuncts as plain conjuncts so that they stay usable here.
  */
 import * as o from '../../smt/ops.ts';

@@ -1,7 +1,7 @@
 /**
  * Statements: blocks, declarations, `if` (both branches under their
  * conditions, joined), `return`, `break` and `continue` (the path is stashed
- * and merged where control meets again, merge.ts), and `for` loops, which
+ * and merged where control meets again, path-join.ts), and `for` loops, which
  * must have a constant trip count and are unrolled. The layer over
  * expressions.ts.
  */
@@ -13,7 +13,7 @@ import type { Val } from '../hooks.ts';
 import { NULL_PTR } from '../memory.ts';
 import { convertValue } from './arith.ts';
 import { Expressions } from './expressions.ts';
-import { mergeExits } from './merge.ts';
+import { mergeExits } from './path-join.ts';
 import { type LoopCtx, PathDied, type State } from './state.ts';
 
 // Below the step limit, so that an endless loop gets the message that says so.

@@ -1,0 +1,81 @@
+/**
+ * The CLI's grading pool: the core's `WorkerPool` (src/core/pool/pool.ts)
+ * over Node worker threads, one per core by default, each serving the same
+ * `VerifierApi` as the page's workers. A job that runs past its wall-clock
+ * limit (a hung solver) has its worker terminated and replaced and is graded
+ * `timeout`, never lost; a job the worker fails on (it throws, crashes or
+ * exits) is graded `internal` and the worker is replaced too, since its Z3
+ * may be left in any state: one bad answer never affects another's grade.
+ */
+import { cpus } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult } from '../core/eval/grade/grade-types.ts';
+import type { VerifierApi } from '../core/pool/contract.ts';
+import { gradeHardLimitMs, gradeOnPool } from '../core/pool/grade-job.ts';
+import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool.ts';
+import type { Task } from '../core/tasks/task.ts';
+import { nodeEndpoint } from './node-endpoint.ts';
+
+export interface GradePoolOptions {
+  /** Worker threads (default: number of cores). */
+  readonly size?: number;
+  /** Solver timeout per query inside a worker (ms). */
+  readonly timeoutMs?: number;
+  /** Wall-clock limit per job before the worker is killed (ms; default `gradeHardLimitMs`). */
+  readonly jobLimitMs?: number;
+  /** Run the declarative checks on passing answers (default true). */
+  readonly strict?: boolean;
+}
+
+/** One grading worker thread as the pool's spawn adapter sees it. */
+function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
+  const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url));
+  worker.on('error', (e) => crashed(`the grading worker crashed: ${e.message}`));
+  worker.on('exit', (code) => crashed(`the grading worker exited (code ${code})`));
+  const api = Comlink.wrap<VerifierApi>(nodeEndpoint(worker));
+  return {
+    // Every method of VerifierApi already returns a promise of cloneable data, so the proxy has its shape.
+    api: api as unknown as VerifierApi,
+    terminate: () => worker.terminate(),
+    hold: (busy) => (busy ? worker.ref() : worker.unref()),
+  };
+}
+
+export class GradePool {
+  private readonly pool: WorkerPool<VerifierApi>;
+  readonly timeoutMs: number;
+  readonly jobLimitMs: number;
+  readonly strict: boolean;
+
+  constructor(opts: GradePoolOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS;
+    this.jobLimitMs = opts.jobLimitMs ?? gradeHardLimitMs(this.timeoutMs);
+    this.strict = opts.strict ?? true;
+    this.pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: opts.size ?? cpus().length, init: (api) => api.init() });
+  }
+
+  /** Workers terminated for exceeding the job limit. */
+  get killed(): number {
+    return this.pool.overruns;
+  }
+
+  /** Jobs a worker failed on (graded `internal`), each followed by a fresh worker. */
+  get failed(): number {
+    return this.pool.failures;
+  }
+
+  /** Grades one answer in a worker. */
+  async grade(task: Task, response: string, variants?: readonly Task[]): Promise<GradeResult> {
+    try {
+      return await gradeOnPool(this.pool, task, response, { timeoutMs: this.timeoutMs, variants, strict: this.strict, hardTimeoutMs: this.jobLimitMs });
+    } catch (e) {
+      if (e instanceof CancelledError) throw new Error('the grading pool is closed');
+      throw e;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.dispose();
+  }
+}

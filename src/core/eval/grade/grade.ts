@@ -1,0 +1,154 @@
+/**
+ * Grading one model answer for one task (docs/design.md §4): extract the
+ * spec, verify it against the correct implementation (pass / syntax / semantic / timeout), then, on request, the declarative
+ * checks (strict), the shown buggy variant (bug-following) and every variant
+ * of the handler (the matrix).
+ */
+import { codeFrame } from '../../diagnostic-text.ts';
+import type { SmtEngine } from '../../smt/solver.ts';
+import type { KernelContent } from '../../kernel/content.ts';
+import { declarativeCheck } from '../../verify/driver.ts';
+import { ImplementationError, type VerifyRequest, verify } from '../../verify/index.ts';
+import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
+import { extractSpec } from './answer.ts';
+import type { GradeMemo } from './grade-memo.ts';
+import type { GradeCategory, GradeResult } from './grade-types.ts';
+export { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings, internalGrade } from './grade-types.ts';
+import type { Task } from '../../tasks/task.ts';
+
+export interface GradeEnv {
+  readonly engine: SmtEngine;
+  readonly kernel?: KernelContent;
+  /** Solver time limit (ms). */
+  readonly timeoutMs?: number;
+  /** All variants of the task's handler, for the variant matrix (omit to skip the matrix). */
+  readonly variants?: readonly Task[];
+  /** The declarative checks for `strict` (omit to skip). */
+  readonly strictCheck?: (handler: string, spec: string) => Promise<boolean>;
+  /** Verdicts already computed by this grader (omit to verify everything afresh). */
+  readonly memo?: GradeMemo;
+}
+
+export function categoryOf(v: Verdict): GradeCategory {
+  switch (v.status) {
+    case 'verified':
+      return 'pass';
+    case 'refuted':
+      // A counterexample that does not reproduce when replayed is the verifier's fault, not the answer's;
+      // one through a quantifier cannot be replayed, and is the answer's (on the solver's word, as upstream).
+      return v.counterexample && !v.counterexample.replayed && !v.counterexample.quantified ? 'internal' : 'semantic';
+    case 'spec-error':
+      return 'syntax';
+    case 'timeout':
+      return 'timeout';
+    case 'unknown':
+      return /^internal error/.test(v.reason) ? 'internal' : 'unknown';
+  }
+}
+
+/** The verifier's diagnosis in words, for a repair prompt (with the spec's warnings, if any). */
+export function diagnosis(v: Verdict, spec: string): string {
+  const w = v.warnings ?? [];
+  if (!w.length) return verdictDiagnosis(v, spec);
+  const lines = w.map((d) => `- ${d.code} at line ${d.span.line}, column ${d.span.column}: ${d.message}`);
+  return `${verdictDiagnosis(v, spec)}\nWarnings (accepted, but usually a mistake):\n${lines.join('\n')}`;
+}
+
+function verdictDiagnosis(v: Verdict, spec: string): string {
+  switch (v.status) {
+    case 'verified':
+      return 'The verifier proved the spec correct.';
+    case 'spec-error': {
+      const e = v.error;
+      return `The spec could not be evaluated: error ${e.code} at line ${e.span.line}, column ${e.span.column}: ${e.message}\n${codeFrame(spec, e.span)}`;
+    }
+    case 'refuted': {
+      const head = `The spec does not match the kernel's behaviour. Failing obligations: ${v.failed.join(', ')}.`;
+      return v.counterexample ? `${head}\nCounterexample:\n${v.counterexample.summary}` : head;
+    }
+    case 'timeout':
+      return 'The verifier timed out on this spec; simplify it (fewer nested conditionals, no quantifiers) and make sure every condition and effect matches the description.';
+    case 'unknown':
+      return `The verifier could not decide (${v.reason}).`;
+  }
+}
+
+/** Grades `response` for `task`. Never throws for a bad answer; throws only for internal errors. */
+export async function gradeResponse(task: Task, response: string, env: GradeEnv): Promise<GradeResult> {
+  const started = Date.now();
+  const spec = extractSpec(response);
+  if (spec === null) {
+    return {
+      category: 'syntax',
+      extracted: null,
+      diagnosis: 'The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.',
+      ms: Date.now() - started,
+    };
+  }
+  const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs };
+  const verifyEnv = { engine: env.engine, kernel: env.kernel };
+  const check = (req: VerifyRequest) => (env.memo ? env.memo.verify(req, verifyEnv) : verify(req, verifyEnv));
+  const verdict = await check(base);
+  const category = categoryOf(verdict);
+  let bugFollowing: boolean | undefined;
+  let matrix: Record<string, VerdictStatus> | undefined;
+  if (verdict.status !== 'spec-error') {
+    const statusOn = async (implSource: string): Promise<VerdictStatus> => {
+      if (!implSource.trim()) return verdict.status;
+      try {
+        return (await check({ ...base, implSource })).status;
+      } catch (e) {
+        if (e instanceof ImplementationError) return 'unknown';
+        throw e;
+      }
+    };
+    // An answer that refines the correct code cannot refine a variant the
+    // oracle refutes, so only a semantic failure can be bug-following.
+    if (task.bug_count > 0) bugFollowing = category === 'semantic' ? (await statusOn(task.impl_override)) === 'verified' : false;
+    if (env.variants) {
+      matrix = {};
+      for (const v of env.variants) matrix[v.id] = await statusOn(v.impl_override);
+    }
+  }
+  const strictCheck = env.strictCheck;
+  const strict =
+    category === 'pass' && strictCheck
+      ? await (env.memo ? env.memo.strict(task.handler, spec, strictCheck) : strictCheck(task.handler, spec))
+      : undefined;
+  return {
+    category,
+    extracted: spec,
+    verdict,
+    ...(strict !== undefined ? { strict } : {}),
+    ...(bugFollowing !== undefined ? { bugFollowing } : {}),
+    ...(matrix ? { matrix } : {}),
+    diagnosis: diagnosis(verdict, spec),
+    ...(verdict.warnings?.length ? { warnings: verdict.warnings } : {}),
+    ms: Date.now() - started,
+  };
+}
+
+/** A stand-in task for grading against the correct implementation when only a handler is known. */
+export function handlerOnlyTask(handler: string): Task {
+  return {
+    id: `${handler}-v0`,
+    handler,
+    declaration: '',
+    description: '',
+    code: '',
+    bug_classes: [],
+    bug_count: 0,
+    provenance: [],
+    impl_override: '',
+    hash: '',
+  };
+}
+
+/**
+ * The `strict` grade's check: the declarative layer proves the spec's step,
+ * through the driver `verify --strict` uses (a spec error or a refutation
+ * through a quantifier is a `false`, never a crash).
+ */
+export function strictChecker(engine: SmtEngine, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
+  return async (handler, spec) => (await declarativeCheck({ handler, spec }, { engine }, timeoutMs)).status === 'proved';
+}

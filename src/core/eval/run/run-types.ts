@@ -1,0 +1,145 @@
+/**
+ * What a benchmark run stores: the run itself, the prompts it sent (each once,
+ * by hash), and one attempt per (task, sample, repair round). Plain JSON
+ * data: it goes into IndexedDB, JSONL files and export files as it is. No
+ * record ever holds an API key.
+ */
+import type { StoredError } from '../../llm/errors.ts';
+import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentRequest, Usage } from '../../llm/types.ts';
+import type { GradeResult, GradingSettings } from '../grade/grade-types.ts';
+import type { ShardSpec } from './shard.ts';
+
+/** Everything that defines a run's results (the key is deliberately not here). */
+export interface RunConfig {
+  readonly provider: ProviderKind;
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly params: SamplingParams;
+  /** The selected task ids, in run order. */
+  readonly tasks: readonly string[];
+  /** Few-shot examples in the prompt. */
+  readonly shots: number;
+  /** Samples per task (n of pass@k). */
+  readonly n: number;
+  /** Repair rounds after a failed answer (0 = none). */
+  readonly repairRounds: number;
+  /** Requests in flight at once (the limiter may lower it on 429). */
+  readonly concurrency: number;
+  /** Gradings (verifier calls) at once. */
+  readonly gradeConcurrency: number;
+  /** How answers are read: absent is OSVLab's reading; 'osvbench' is OSVBench's harness (src/core/eval/grade/answer.ts). */
+  readonly extract?: 'osvlab' | 'osvbench';
+  /** The verifier's time limit and whether strict ran (absent in runs made before they were recorded). */
+  readonly grading?: GradingSettings;
+}
+
+export interface RunProvenance {
+  /** OSVLab's version. */
+  readonly app: string;
+  /** The verifier's version: grades are comparable only under the same one. */
+  readonly verifier: string;
+}
+
+/**
+ * `incomplete`: the run went through every task, but some requests were
+ * never answered (or some answers could not be graded); resuming asks and
+ * grades those again. Every status but `done` can be resumed.
+ */
+export type RunStatus = 'created' | 'running' | 'done' | 'incomplete' | 'cancelled' | 'failed';
+
+/** A run that can be continued: anything but done. */
+export function isResumable(status: RunStatus): boolean {
+  return status !== 'done';
+}
+
+export interface RunRecord {
+  readonly id: string;
+  readonly name?: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly config: RunConfig;
+  readonly provenance: RunProvenance;
+  /** Task id -> the task's content hash when the run was made. */
+  readonly taskHashes: Readonly<Record<string, string>>;
+  readonly status: RunStatus;
+  /** Why the run stopped, when it failed. */
+  readonly error?: StoredError;
+  /** For a run made of answers obtained elsewhere (`osvlab grade --out`, an import): where they came from. */
+  readonly source?: RunSource;
+  /** This record does only shard K of N of the work (see shard.ts); merge puts the shards together. */
+  readonly shard?: ShardSpec;
+}
+
+/** Answers graded from a file instead of asked of a provider: such a run has nothing to resume. */
+export interface RunSource {
+  readonly format: 'jsonl' | 'osvbench';
+  /** The file's name (not its path). */
+  readonly file: string;
+}
+
+/**
+ * A prompt, stored once by hash. A repair prompt stores only what it adds to
+ * the prompt it continues (`base`), not the 20-30k-token task prompt again.
+ */
+export interface PromptRecord {
+  /** sha256 of canonical JSON {base, messages}. */
+  readonly hash: string;
+  readonly base?: string;
+  readonly messages: readonly ChatMessage[];
+  /** What the prompt builder said about it (e.g. shots, token estimate). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** The model's answer as stored (the raw body is not kept). */
+export interface StoredResponse {
+  readonly text: string;
+  readonly model: string;
+  readonly usage: Usage;
+  readonly finishReason: FinishReason;
+  readonly rawFinishReason?: string;
+  readonly latencyMs: number;
+}
+
+export interface AttemptRecord {
+  /** attemptId(runId, taskId, sample, round). */
+  readonly id: string;
+  readonly runId: string;
+  readonly taskId: string;
+  /** 0-based sample index. */
+  readonly sample: number;
+  /** 0 = first answer, r = r-th repair. */
+  readonly round: number;
+  /** The messages sent (see PromptRecord). */
+  readonly promptHash: string;
+  readonly cacheKey: string;
+  /** What was sent besides the messages. */
+  readonly request: SentRequest;
+  readonly response?: StoredResponse;
+  /** The answer came from the response cache (no request was sent this time). */
+  readonly cached?: boolean;
+  /** The request failed for good (retries spent or not retryable). */
+  readonly error?: StoredError;
+  /** USD at the run's prices; null when the model has no price. */
+  readonly cost: number | null;
+  readonly grade?: GradeResult;
+  readonly createdAt: number;
+  readonly gradedAt?: number;
+}
+
+/** The storage a run needs: Dexie in the browser, JSONL files for the CLI. */
+export interface RunStore {
+  putRun(run: RunRecord): Promise<void>;
+  getRun(id: string): Promise<RunRecord | undefined>;
+  listRuns(): Promise<RunRecord[]>;
+  /** Removes the run and its attempts (prompts may be shared and stay). */
+  deleteRun(id: string): Promise<void>;
+  /** Inserts or replaces by id. */
+  putAttempt(attempt: AttemptRecord): Promise<void>;
+  listAttempts(runId: string): Promise<AttemptRecord[]>;
+  putPrompt(prompt: PromptRecord): Promise<void>;
+  getPrompt(hash: string): Promise<PromptRecord | undefined>;
+}
+
+export function attemptId(runId: string, taskId: string, sample: number, round: number): string {
+  return `${runId}|${taskId}|${sample}|${round}`;
+}

@@ -1,0 +1,200 @@
+/**
+ * Comparing two runs on the same tasks, paired by task: which tasks flip,
+ * the pass@1 difference with a 95% confidence interval from a paired
+ * bootstrap over tasks (seeded, so the interval is reproducible), and an
+ * exact McNemar test (a two-sided binomial test on the discordant pairs).
+ * The pair of a task is its first sample's first answer (sample 0, round 0)
+ * in each run. Tasks only one run has, tasks whose content hash differs
+ * between the runs, and tasks either run has no graded first answer for
+ * (not answered yet, or the request failed: an outage is not a model
+ * failure) are left out and listed with the reason. Differences are B - A.
+ * See docs/scale.md.
+ */
+import { type AttemptRecord, type RunRecord } from '../run/run-types.ts';
+import type { TaskFacts } from './metrics.ts';
+import { rng } from '../../rng.ts';
+import { BUG_CLASSES } from '../../tasks/task.ts';
+
+export interface CompareSide {
+  readonly run: RunRecord;
+  readonly attempts: readonly AttemptRecord[];
+}
+
+export type DropReason = 'only-in-a' | 'only-in-b' | 'content-differs' | 'unanswered-in-a' | 'unanswered-in-b';
+
+export interface DroppedTask {
+  readonly task: string;
+  readonly reason: DropReason;
+}
+
+export interface PairedStats {
+  /** Tasks both runs answered (the pairs). */
+  readonly tasks: number;
+  readonly passA: number;
+  readonly passB: number;
+  readonly pass1A: number;
+  readonly pass1B: number;
+  /** Pass in A only (discordant pairs b of McNemar). */
+  readonly onlyA: number;
+  /** Pass in B only (discordant pairs c). */
+  readonly onlyB: number;
+  /** pass1B - pass1A. */
+  readonly diff: number;
+  /** 95% percentile interval of the paired bootstrap of diff; null without tasks. */
+  readonly ci95: readonly [number, number] | null;
+  /** Exact two-sided McNemar p-value (1 without discordant pairs). */
+  readonly mcnemarP: number;
+}
+
+export interface RunComparison {
+  readonly a: { readonly id: string; readonly model: string; readonly name?: string };
+  readonly b: { readonly id: string; readonly model: string; readonly name?: string };
+  readonly overall: PairedStats;
+  readonly byBugClass: Readonly<Record<string, PairedStats>>;
+  readonly byBugCount: Readonly<Record<string, PairedStats>>;
+  /** Task ids that pass in A only, and in B only. */
+  readonly flips: { readonly onlyA: readonly string[]; readonly onlyB: readonly string[] };
+  readonly dropped: readonly DroppedTask[];
+  /** Things a reader should know (e.g. different verifier versions). */
+  readonly warnings: readonly string[];
+  readonly bootstrap: { readonly resamples: number; readonly seed: string };
+}
+
+export interface CompareOptions {
+  readonly resamples?: number;
+  readonly seed?: string;
+}
+
+/** log C(n, k) by sums of logs (n is at most a few thousand here). */
+function logChoose(n: number, k: number): number {
+  let s = 0;
+  for (let i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
+  return s;
+}
+
+/**
+ * Exact two-sided McNemar test: with b pairs passing in A only and c in B
+ * only, p = min(1, 2 * P[X <= min(b, c)]) for X ~ Binomial(b + c, 1/2).
+ */
+export function mcnemarExact(b: number, c: number): number {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`McNemar needs counts >= 0 (got ${b}, ${c})`);
+  const n = b + c;
+  if (n === 0) return 1;
+  const k = Math.min(b, c);
+  let tail = 0;
+  for (let i = 0; i <= k; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  return Math.min(1, 2 * tail);
+}
+
+/** A quantile of sorted values, interpolating linearly between order statistics (Hyndman-Fan type 7). */
+function quantile(sorted: ArrayLike<number>, q: number): number {
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.ceil(h);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * The 95% percentile interval of mean(d) under resampling the tasks with
+ * replacement; d holds each task's pass(B) - pass(A) in {-1, 0, 1}.
+ */
+export function pairedBootstrapCi(d: readonly number[], resamples: number, seed: string): readonly [number, number] | null {
+  const n = d.length;
+  if (n === 0) return null;
+  const r = rng(seed);
+  const means = new Float64Array(resamples);
+  for (let s = 0; s < resamples; s++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d[Math.floor(r() * n)];
+    means[s] = sum / n;
+  }
+  means.sort();
+  return [quantile(means, 0.025), quantile(means, 0.975)];
+}
+
+/** The paired statistics of pass/fail pairs. */
+export function pairedStats(pairs: readonly { readonly a: boolean; readonly b: boolean }[], resamples: number, seed: string): PairedStats {
+  const n = pairs.length;
+  const passA = pairs.filter((p) => p.a).length;
+  const passB = pairs.filter((p) => p.b).length;
+  const onlyA = pairs.filter((p) => p.a && !p.b).length;
+  const onlyB = pairs.filter((p) => !p.a && p.b).length;
+  const d = pairs.map((p) => Number(p.b) - Number(p.a));
+  return {
+    tasks: n,
+    passA,
+    passB,
+    pass1A: n ? passA / n : 0,
+    pass1B: n ? passB / n : 0,
+    onlyA,
+    onlyB,
+    diff: n ? (passB - passA) / n : 0,
+    ci95: pairedBootstrapCi(d, resamples, seed),
+    mcnemarP: mcnemarExact(onlyA, onlyB),
+  };
+}
+
+/** The graded first answer of each task's first sample: pass or not; absent when not graded. */
+function firstAnswers(side: CompareSide): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const a of side.attempts) {
+    if (a.runId !== side.run.id || a.sample !== 0 || a.round !== 0 || !a.grade) continue;
+    out.set(a.taskId, a.grade.category === 'pass');
+  }
+  return out;
+}
+
+export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly TaskFacts[], options: CompareOptions = {}): RunComparison {
+  const resamples = options.resamples ?? 10000;
+  const seed = options.seed ?? 'osvlab-compare';
+  const facts = new Map(tasks.map((t) => [t.id, t]));
+  const inB = new Set(B.run.config.tasks);
+  const inA = new Set(A.run.config.tasks);
+  const ansA = firstAnswers(A);
+  const ansB = firstAnswers(B);
+  const dropped: DroppedTask[] = [];
+  const paired: { task: TaskFacts; a: boolean; b: boolean }[] = [];
+  for (const id of A.run.config.tasks) {
+    if (!inB.has(id)) dropped.push({ task: id, reason: 'only-in-a' });
+    else if (A.run.taskHashes[id] !== B.run.taskHashes[id]) dropped.push({ task: id, reason: 'content-differs' });
+    else if (!ansA.has(id)) dropped.push({ task: id, reason: 'unanswered-in-a' });
+    else if (!ansB.has(id)) dropped.push({ task: id, reason: 'unanswered-in-b' });
+    else {
+      const f = facts.get(id) ?? { id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 };
+      paired.push({ task: f, a: ansA.get(id)!, b: ansB.get(id)! });
+    }
+  }
+  for (const id of B.run.config.tasks) if (!inA.has(id)) dropped.push({ task: id, reason: 'only-in-b' });
+
+  const warnings: string[] = [];
+  if (A.run.provenance.verifier !== B.run.provenance.verifier) {
+    warnings.push(`the runs were graded by different verifier versions (${A.run.provenance.verifier} and ${B.run.provenance.verifier}); regrade one to compare grades of the same verifier`);
+  }
+  if (A.run.config.shots !== B.run.config.shots) warnings.push(`the runs used different prompts: ${A.run.config.shots}-shot and ${B.run.config.shots}-shot`);
+  const unknownFacts = paired.filter((p) => !facts.has(p.task.id)).length;
+  if (unknownFacts) warnings.push(`${unknownFacts} paired tasks are not in this build's task list: they count overall but not by bug class or count`);
+
+  const byBugClass: Record<string, PairedStats> = {};
+  for (const cls of BUG_CLASSES) {
+    const g = paired.filter((p) => p.task.bug_classes.includes(cls));
+    if (g.length) byBugClass[cls] = pairedStats(g, resamples, `${seed}/class/${cls}`);
+  }
+  const correct = paired.filter((p) => facts.has(p.task.id) && p.task.bug_count === 0);
+  if (correct.length) byBugClass.correct = pairedStats(correct, resamples, `${seed}/class/correct`);
+  const byBugCount: Record<string, PairedStats> = {};
+  for (const n of [...new Set(paired.filter((p) => facts.has(p.task.id)).map((p) => p.task.bug_count))].sort((x, y) => x - y)) {
+    byBugCount[n] = pairedStats(paired.filter((p) => facts.has(p.task.id) && p.task.bug_count === n), resamples, `${seed}/count/${n}`);
+  }
+  const side = (s: CompareSide) => ({ id: s.run.id, model: s.run.config.model, ...(s.run.name ? { name: s.run.name } : {}) });
+  return {
+    a: side(A),
+    b: side(B),
+    overall: pairedStats(paired, resamples, `${seed}/overall`),
+    byBugClass,
+    byBugCount,
+    flips: { onlyA: paired.filter((p) => p.a && !p.b).map((p) => p.task.id), onlyB: paired.filter((p) => !p.a && p.b).map((p) => p.task.id) },
+    dropped,
+    warnings,
+    bootstrap: { resamples, seed },
+  };
+}

@@ -1,0 +1,298 @@
+/**
+ * The numbers of a run, from its graded attempts: pass@k, failure rates,
+ * repair success, results by bug class, bug count and handler, bug-following,
+ * strict passes, OSVBench's three categories, tokens, cost and latency. Pure
+ * functions of stored records.
+ *
+ * Counting rules: pass@k and the rates use first answers (round 0) only;
+ * repairs are reported on their own. Only the model's outcomes count
+ * (pass, syntax, semantic, timeout, unknown): a first answer whose request
+ * failed for good is `unanswered` and one the grader failed on is
+ * `internal`; both are counted and shown but left out of pass@k and the
+ * rates, since neither says anything about the model. Samples not finished
+ * yet are left out too, and counted as missing when the run's size is known.
+ */
+import { type GradeCategory, MODEL_CATEGORIES, type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
+import type { AttemptRecord } from '../run/run-types.ts';
+import { BUG_CLASSES, type BugClass, type Task } from '../../tasks/task.ts';
+
+/** The model's outcomes: what pass@k and the rates are made of. */
+export type Outcome = (typeof MODEL_CATEGORIES)[number];
+
+export const OUTCOMES: readonly Outcome[] = MODEL_CATEGORIES;
+
+/** Outcomes that are not the model's: counted and shown, never charged. */
+export type Uncharged = 'unanswered' | 'internal';
+
+export const UNCHARGED: readonly Uncharged[] = ['unanswered', 'internal'];
+
+export const PASS_KS = [1, 3, 5] as const;
+
+/** What metrics need of a task. */
+export type TaskFacts = Pick<Task, 'id' | 'handler' | 'bug_classes' | 'bug_count'>;
+
+/**
+ * The unbiased pass@k estimator 1 - C(n-c, k) / C(n, k) for one task with n
+ * samples of which c pass, in the product form
+ * 1 - prod_{i=n-c+1}^{n} (1 - k/i), which never forms large binomials.
+ */
+export function passAtK(n: number, c: number, k: number): number {
+  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k) || n < 0 || c < 0 || k < 1) {
+    throw new RangeError(`pass@k needs integers n >= 0, 0 <= c <= n, k >= 1 (got n=${n}, c=${c}, k=${k})`);
+  }
+  if (c > n) throw new RangeError(`pass@k: c=${c} passing samples out of n=${n} is impossible`);
+  if (k > n) throw new RangeError(`pass@${k} needs at least ${k} samples per task, but there are only ${n}`);
+  if (n - c < k) return 1;
+  let fail = 1;
+  for (let i = n - c + 1; i <= n; i++) fail *= 1 - k / i;
+  return 1 - fail;
+}
+
+/** Pass counts of one group of tasks. */
+export interface GroupResult {
+  readonly tasks: number;
+  /** Finished first answers. */
+  readonly samples: number;
+  readonly passes: number;
+  /** Mean over the group's tasks of (passes / samples): pass@1. */
+  readonly pass1: number;
+}
+
+export interface RepairRound {
+  readonly round: number;
+  /** Chains that got a repair attempt in this round (finished ones). */
+  readonly attempted: number;
+  readonly fixed: number;
+  readonly stillFailing: number;
+  /** By the failure kind being repaired (the previous round's outcome). */
+  readonly byKind: Readonly<Partial<Record<Outcome, { readonly attempted: number; readonly fixed: number }>>>;
+}
+
+export interface Distribution {
+  readonly count: number;
+  readonly median: number | null;
+  readonly p90: number | null;
+}
+
+export interface RunMetrics {
+  readonly tasks: number;
+  /** Finished first answers. */
+  readonly samples: number;
+  /** Fewest finished samples of any task (the largest usable k). */
+  readonly minSamplesPerTask: number;
+  /** pass@k for each k in PASS_KS that every task has enough samples for. */
+  readonly passAtK: Readonly<Record<string, number>>;
+  /** Why a k is missing. */
+  readonly passAtKSkipped: Readonly<Record<string, string>>;
+  /** Shares of first answers by outcome (they sum to 1 when there are any). */
+  readonly rates: Readonly<Record<Outcome, number>>;
+  /** First answers by outcome. */
+  readonly counts: Readonly<Record<Outcome, number>>;
+  /** First answers not charged to the model: the request was never answered, or the grader failed. */
+  readonly uncharged: Readonly<Record<Uncharged, number>>;
+  /** First answers the run should have (tasks x n), when the caller said n; else null. */
+  readonly expectedSamples: number | null;
+  /** Expected first answers with no outcome at all (not asked yet, or lost): 0 when n is unknown. */
+  readonly missingSamples: number;
+  /** OSVBench's three categories over the model's first answers (timeout and unknown are semantic, as upstream). */
+  readonly osvbench: { readonly counts: Readonly<Record<OsvbenchCategory, number>>; readonly rates: Readonly<Record<OsvbenchCategory, number>> };
+  /** First answers that pass and whose declarative checks hold. */
+  readonly strictPasses: number;
+  /** Passing first answers whose declarative checks ran (strict is true or false). */
+  readonly strictChecked: number;
+  /** Share of first answers that pass and whose declarative checks hold. */
+  readonly strictRate: number;
+  /** On buggy variants: share of graded first answers that refine the buggy code shown. */
+  readonly bugFollowing: { readonly samples: number; readonly following: number; readonly rate: number };
+  readonly repair: readonly RepairRound[];
+  /** Share of (task, sample) chains that pass in some round. */
+  readonly passAfterRepair: number;
+  /** Multi-label: a task with two bug classes counts in both; "correct" is the bug-free variants. */
+  readonly byBugClass: Readonly<Record<BugClass | 'correct', GroupResult>>;
+  readonly byBugCount: Readonly<Record<string, GroupResult>>;
+  readonly byHandler: Readonly<Record<string, GroupResult>>;
+  readonly tokens: { readonly input: number; readonly output: number };
+  /** USD over priced attempts, and how many attempts had no price. */
+  readonly cost: { readonly usd: number; readonly unpriced: number };
+  /** Response latency over every answered attempt (ms). */
+  readonly latency: Distribution;
+}
+
+/** What became of an attempt: a grade category, `unanswered`, or undefined while it is unfinished. */
+export function attemptOutcome(a: AttemptRecord): GradeCategory | 'unanswered' | undefined {
+  if (a.grade) return a.grade.category;
+  if (a.error) return 'unanswered';
+  return undefined;
+}
+
+/** The model's outcome of an attempt, or undefined when it is unfinished or not the model's (unanswered, internal). */
+function outcomeOf(a: AttemptRecord): Outcome | undefined {
+  const o = attemptOutcome(a);
+  return o === undefined || o === 'unanswered' || o === 'internal' ? undefined : o;
+}
+
+/** Median and 90th percentile (nearest rank). */
+export function distribution(values: readonly number[]): Distribution {
+  if (values.length === 0) return { count: 0, median: null, p90: null };
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  const p90 = s[Math.max(0, Math.ceil(0.9 * s.length) - 1)];
+  return { count: s.length, median, p90 };
+}
+
+interface PerTask {
+  readonly task: TaskFacts;
+  n: number;
+  c: number;
+}
+
+function group(list: readonly PerTask[]): GroupResult {
+  const counted = list.filter((t) => t.n > 0);
+  const samples = counted.reduce((s, t) => s + t.n, 0);
+  const passes = counted.reduce((s, t) => s + t.c, 0);
+  const pass1 = counted.length === 0 ? 0 : counted.reduce((s, t) => s + t.c / t.n, 0) / counted.length;
+  return { tasks: counted.length, samples, passes, pass1 };
+}
+
+/**
+ * The metrics of a run's attempts over the given tasks (attempts of other
+ * tasks are ignored). With `n` (samples per task), missing samples are counted.
+ */
+export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[], opts: { readonly n?: number } = {}): RunMetrics {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const mine = attempts.filter((a) => byId.has(a.taskId));
+  const per = new Map<string, PerTask>(tasks.map((t) => [t.id, { task: t, n: 0, c: 0 }]));
+
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const uncharged: Record<Uncharged, number> = { unanswered: 0, internal: 0 };
+  let samples = 0;
+  let strict = 0;
+  let strictChecked = 0;
+  let bfSamples = 0;
+  let bfFollowing = 0;
+  const chains = new Map<string, AttemptRecord[]>();
+  for (const a of mine) {
+    const key = `${a.taskId}|${a.sample}`;
+    const list = chains.get(key) ?? [];
+    list.push(a);
+    chains.set(key, list);
+    if (a.round !== 0) continue;
+    const any = attemptOutcome(a);
+    if (any === 'unanswered' || any === 'internal') uncharged[any]++;
+    const o = outcomeOf(a);
+    if (!o) continue;
+    samples++;
+    counts[o]++;
+    const p = per.get(a.taskId)!;
+    p.n++;
+    if (o === 'pass') p.c++;
+    if (o === 'pass' && a.grade?.strict !== undefined) strictChecked++;
+    if (o === 'pass' && a.grade?.strict === true) strict++;
+    if (p.task.bug_count > 0 && a.grade) {
+      bfSamples++;
+      if (a.grade.bugFollowing === true) bfFollowing++;
+    }
+  }
+
+  const rates = Object.fromEntries(OUTCOMES.map((o) => [o, samples === 0 ? 0 : counts[o] / samples])) as Record<Outcome, number>;
+  const ob: Record<OsvbenchCategory, number> = { pass: 0, syntax: 0, semantic: 0 };
+  for (const o of OUTCOMES) ob[osvbenchCategory(o)!] += counts[o];
+  const obRates = Object.fromEntries(Object.entries(ob).map(([k, v]) => [k, samples === 0 ? 0 : v / samples])) as Record<OsvbenchCategory, number>;
+  const expectedSamples = opts.n === undefined ? null : tasks.length * opts.n;
+  const missingSamples = expectedSamples === null ? 0 : Math.max(0, expectedSamples - samples - uncharged.unanswered - uncharged.internal);
+
+  const withSamples = [...per.values()].filter((p) => p.n > 0);
+  const minN = withSamples.length === 0 ? 0 : Math.min(...withSamples.map((p) => p.n));
+  const passAt: Record<string, number> = {};
+  const skipped: Record<string, string> = {};
+  for (const k of PASS_KS) {
+    if (withSamples.length === 0) {
+      skipped[k] = 'no finished samples';
+    } else if (minN < k) {
+      skipped[k] = `pass@${k} needs at least ${k} samples per task; the fewest is ${minN}`;
+    } else {
+      passAt[k] = withSamples.reduce((s, p) => s + passAtK(p.n, p.c, k), 0) / withSamples.length;
+    }
+  }
+
+  // Repair rounds: within each chain, round r follows round r-1's failure.
+  const rounds = new Map<number, { attempted: number; fixed: number; byKind: Partial<Record<Outcome, { attempted: number; fixed: number }>> }>();
+  let chainsFinished = 0;
+  let chainsPassing = 0;
+  for (const list of chains.values()) {
+    const byRound = new Map(list.map((a) => [a.round, a]));
+    const first = byRound.get(0);
+    if (!first || !outcomeOf(first)) continue;
+    chainsFinished++;
+    if ([...byRound.values()].some((a) => outcomeOf(a) === 'pass')) chainsPassing++;
+    for (const a of list) {
+      if (a.round === 0) continue;
+      const o = outcomeOf(a);
+      const prev = byRound.get(a.round - 1);
+      const prevO = prev && outcomeOf(prev);
+      if (!o || !prevO) continue;
+      const r = rounds.get(a.round) ?? { attempted: 0, fixed: 0, byKind: {} };
+      r.attempted++;
+      if (o === 'pass') r.fixed++;
+      const k = (r.byKind[prevO] ??= { attempted: 0, fixed: 0 });
+      k.attempted++;
+      if (o === 'pass') k.fixed++;
+      rounds.set(a.round, r);
+    }
+  }
+  const repair: RepairRound[] = [...rounds.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([round, r]) => ({ round, attempted: r.attempted, fixed: r.fixed, stillFailing: r.attempted - r.fixed, byKind: r.byKind }));
+
+  const all = [...per.values()];
+  const byBugClass = {} as Record<BugClass | 'correct', GroupResult>;
+  for (const cls of BUG_CLASSES) byBugClass[cls] = group(all.filter((p) => p.task.bug_classes.includes(cls)));
+  byBugClass.correct = group(all.filter((p) => p.task.bug_count === 0));
+  const byBugCount: Record<string, GroupResult> = {};
+  for (const n of [...new Set(all.map((p) => p.task.bug_count))].sort((a, b) => a - b)) {
+    byBugCount[n] = group(all.filter((p) => p.task.bug_count === n));
+  }
+  const byHandler: Record<string, GroupResult> = {};
+  for (const h of [...new Set(all.map((p) => p.task.handler))].sort()) byHandler[h] = group(all.filter((p) => p.task.handler === h));
+
+  let input = 0;
+  let output = 0;
+  let usd = 0;
+  let unpriced = 0;
+  const latencies: number[] = [];
+  for (const a of mine) {
+    if (!a.response) continue;
+    input += a.response.usage.input;
+    output += a.response.usage.output;
+    latencies.push(a.response.latencyMs);
+    if (a.cost === null) unpriced++;
+    else usd += a.cost;
+  }
+
+  return {
+    tasks: withSamples.length,
+    samples,
+    minSamplesPerTask: minN,
+    passAtK: passAt,
+    passAtKSkipped: skipped,
+    rates,
+    counts,
+    uncharged,
+    expectedSamples,
+    missingSamples,
+    osvbench: { counts: ob, rates: obRates },
+    strictPasses: strict,
+    strictChecked,
+    strictRate: samples === 0 ? 0 : strict / samples,
+    bugFollowing: { samples: bfSamples, following: bfFollowing, rate: bfSamples === 0 ? 0 : bfFollowing / bfSamples },
+    repair,
+    passAfterRepair: chainsFinished === 0 ? 0 : chainsPassing / chainsFinished,
+    byBugClass,
+    byBugCount,
+    byHandler,
+    tokens: { input, output },
+    cost: { usd, unpriced },
+    latency: distribution(latencies),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The page's side of the verifier: the core's `WorkerPool`
+ * (src/core/pool/pool.ts) over Web Workers behind Comlink, plus the API the
+ * page uses. Workers start lazily and load Z3 on their first job; lanes,
+ * cancellation, the hard limit and terminate-and-respawn are the pool's.
+ *
+ * A separate lint worker answers `check`/`catalog` only and never loads Z3,
+ * so live diagnostics keep flowing while a proof is running.
+ */
+import * as Comlink from 'comlink';
+import type { GradeResult } from '../core/eval/grade/grade-types.ts';
+import type { GradeOptions, PageVerifyRequest, ReadyInfo, VerifierApi } from '../core/pool/contract.ts';
+import { gradeOnPool } from '../core/pool/grade-job.ts';
+import { CancelledError, type JobOptions, type JobOutcome, WorkerPool } from '../core/pool/pool.ts';
+import type { Task } from '../core/tasks/task.ts';
+import type { Verdict } from '../core/verify/verdict.ts';
+
+export { CancelledError };
+
+/** The request ran past its hard time limit and its worker was terminated. */
+export class HardTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms; the worker was stopped`);
+    this.name = 'HardTimeoutError';
+  }
+}
+
+export type RunOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
+
+export type WorkerFactory = () => Worker;
+
+function defaultFactory(): Worker {
+  return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: 'osvlab-verifier' });
+}
+
+/** One Web Worker as the pool's spawn adapter sees it. */
+function webWorker(factory: WorkerFactory, crashed: (message: string) => void) {
+  const worker = factory();
+  worker.addEventListener('error', (e) => crashed(`the verifier worker crashed: ${e.message || 'uncaught error'}`));
+  // Every method of VerifierApi already returns a promise of cloneable data, so the proxy has its shape.
+  const api = Comlink.wrap<VerifierApi>(worker);
+  return {
+    api: api as unknown as VerifierApi,
+    terminate: () => {
+      api[Comlink.releaseProxy]();
+      worker.terminate();
+    },
+  };
+}
+
+/**
+ * How many Z3 workers to run: one per core, at most four. Each worker holds a
+ * 2 GiB WASM memory and its own Z3 threads, so more would only compete.
+ */
+export function defaultPoolSize(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(1, Math.min(4, cores));
+}
+
+/** The value of a finished job, or the error that says why there is none. */
+function valueOf<T>(outcome: JobOutcome<T>): T {
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.value;
+    case 'failed':
+      throw outcome.error;
+    case 'crashed':
+      throw new Error(outcome.message);
+    case 'overrun':
+      throw new HardTimeoutError(outcome.ms);
+    case 'cancelled':
+      throw new CancelledError(outcome.why);
+  }
+}
+
+export class VerifierPool {
+  readonly size: number;
+  private readonly pool: WorkerPool<VerifierApi>;
+  private lintWorker?: ReturnType<typeof webWorker>;
+  /** Called whenever a worker is terminated and replaced (for status displays and tests). */
+  onRespawn?: (slotId: number) => void;
+
+  constructor(
+    private readonly factory: WorkerFactory = defaultFactory,
+    size = defaultPoolSize(),
+  ) {
+    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, crashed), size, init: (api) => api.init() });
+    this.pool.onRespawn = (id) => this.onRespawn?.(id);
+    this.size = this.pool.size;
+  }
+
+  get respawns(): number {
+    return this.pool.respawns;
+  }
+
+  /** The Z3-free worker for diagnostics and the catalog (a crash there surfaces as a failed call). */
+  get lint(): VerifierApi {
+    this.lintWorker ??= webWorker(this.factory, () => undefined);
+    return this.lintWorker.api;
+  }
+
+  /** Loads Z3 in one worker ahead of the first request. */
+  warm(): Promise<ReadyInfo> {
+    return this.pool.warm() as Promise<ReadyInfo>;
+  }
+
+  /**
+   * Runs `fn` on a free worker, honouring lanes, cancellation and the hard
+   * limit; rejects with `CancelledError`, `HardTimeoutError` or the job's error.
+   */
+  async run<T>(fn: (api: VerifierApi) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+    return valueOf(await this.pool.submit(fn, opts));
+  }
+
+  /** Cancels the running or queued request of `lane`, if any. */
+  cancel(lane: string): void {
+    this.pool.cancel(lane);
+  }
+
+  /** Is a request of `lane` queued or running? */
+  busy(lane: string): boolean {
+    return this.pool.busy(lane);
+  }
+
+  /**
+   * Verifies with a hard stop a little after the solver's own time limit. A
+   * hard stop becomes a `timeout` verdict; supersession and cancellation reject with `CancelledError`.
+   */
+  async verify(req: PageVerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
+    const limit = req.timeoutMs ?? 30_000;
+    try {
+      return await this.run<Verdict>((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });
+    } catch (e) {
+      if (e instanceof HardTimeoutError) return { status: 'timeout', obligations: [] };
+      throw e;
+    }
+  }
+
+  /**
+   * Grades one answer as the CLI does (src/core/pool/grade-job.ts): an overrun
+   * is a `timeout` grade, a worker failure `internal`; only disposal rejects.
+   */
+  grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+    return gradeOnPool(this.pool, task, response, options);
+  }
+
+  dispose(): void {
+    void this.pool.dispose();
+    this.lintWorker?.terminate();
+  }
+}

@@ -1,0 +1,110 @@
+/** Teacher links and attempt files: what goes in comes out, and untrusted input fails with a stable code. */
+import { describe, expect, it } from 'vitest';
+import { encodeJson } from '../../../src/app/lib/share.ts';
+import { attemptId, buildAttempt, parseAttemptFile } from '../../../src/app/lessons/attempt-file.ts';
+import { type TeacherExercise, exerciseId, parseTeacherExercise, readTeacherLink, teacherRoute } from '../../../src/app/lessons/teacher-link.ts';
+
+const EXERCISE: TeacherExercise = {
+  v: 1,
+  kind: 'osvlab-exercise',
+  title: 'Catch v2',
+  prompt: 'Write the spec.\n<b>not html</b>',
+  handler: 'sys_alloc_vector',
+  starter: 'def sys_alloc_vector(old, vector):\n    pass\n',
+  refuteOn: ['sys_alloc_vector-v2'],
+  strict: true,
+  hideChecks: true,
+  hints: ['one', 'two'],
+  solution: 'sol',
+  app: '1.0.0',
+  kernel: 'k',
+};
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'no error';
+  } catch (e) {
+    return (e as { code?: string }).code ?? `not a CourseFileError: ${String(e)}`;
+  }
+}
+
+describe('teacher links', () => {
+  it('round-trips an exercise through the fragment', async () => {
+    const route = await teacherRoute(EXERCISE);
+    expect(route.startsWith('learn/x/')).toBe(true);
+    expect(route).toMatch(/^[A-Za-z0-9/_-]+$/);
+    const back = await readTeacherLink(route.slice('learn/x/'.length));
+    expect(back).toEqual(EXERCISE);
+    expect(await exerciseId(back)).toBe(await exerciseId(EXERCISE));
+    // The id follows the content, not the version that made the link.
+    expect(await exerciseId({ ...EXERCISE, app: '9' })).toBe(await exerciseId(EXERCISE));
+    expect(await exerciseId({ ...EXERCISE, starter: 'x' })).not.toBe(await exerciseId(EXERCISE));
+  });
+
+  it('accepts an alias and fills defaults', () => {
+    const t = parseTeacherExercise({ v: 1, kind: 'osvlab-exercise', handler: 'sys_clone', starter: 's' });
+    expect(t.handler).toBe('clone_proc');
+    expect(t.refuteOn).toEqual([]);
+    expect(t.title).toContain('clone_proc');
+  });
+
+  it('rejects bad links and fields with stable codes', async () => {
+    expect(await codeOf(readTeacherLink('%%%'))).toBe('link-damaged');
+    expect(await codeOf(readTeacherLink(''))).toBe('link-damaged');
+    expect(await codeOf(readTeacherLink(await encodeJson([1, 2])))).toBe('link-format');
+    expect(await codeOf(readTeacherLink(await encodeJson({ ...EXERCISE, v: 2 })))).toBe('link-format');
+    for (const bad of [
+      { handler: 'sys_nope' },
+      { starter: 42 },
+      { starter: '' },
+      { refuteOn: ['sys_dup-v2'] },
+      { refuteOn: 'sys_alloc_vector-v2' },
+      { variant: 'sys_alloc_vector-v9' },
+      { hints: [1] },
+      { title: 'x'.repeat(201) },
+    ]) {
+      expect(await codeOf(readTeacherLink(await encodeJson({ ...EXERCISE, ...bad }))), JSON.stringify(bad)).toBe('field');
+    }
+  });
+});
+
+describe('attempt files', () => {
+  const attempt = async () =>
+    buildAttempt({
+      exercise: EXERCISE,
+      exerciseId: await exerciseId(EXERCISE),
+      learner: ' Ada ',
+      answer: 'spec text',
+      passed: true,
+      message: 'Passed.',
+      checks: [{ label: 'Verified against the correct kernel', status: 'passed' }],
+      attempts: 2,
+      hintsOpened: 1,
+      app: '1.0.0',
+    });
+
+  it('round-trips and keeps the same id for the same content', async () => {
+    const a = await attempt();
+    const back = await parseAttemptFile(JSON.stringify(a));
+    expect(back).toEqual({ ...a, learner: 'Ada' });
+    expect(await attemptId(back)).toBe(await attemptId(a));
+  });
+
+  it('recomputes the exercise id rather than trusting the file', async () => {
+    const a = { ...(await attempt()), exerciseId: 'forged' };
+    expect((await parseAttemptFile(JSON.stringify(a))).exerciseId).toBe(await exerciseId(EXERCISE));
+  });
+
+  it('rejects what is not an attempt with stable codes', async () => {
+    const a = await attempt();
+    expect(await codeOf(parseAttemptFile('not json'))).toBe('file-json');
+    expect(await codeOf(parseAttemptFile('[]'))).toBe('file-format');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, format: 'x' })))).toBe('file-format');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, v: 3 })))).toBe('file-format');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, answer: 7 })))).toBe('field');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, passed: 'yes' })))).toBe('field');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, exercise: { ...EXERCISE, handler: 'nope' } })))).toBe('field');
+    expect(await codeOf(parseAttemptFile('x'.repeat(600 * 1024)))).toBe('file-format');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { answerForGrading, extractSpec } from '../../../src/core/eval/grade/answer.ts';
+
+const SPEC = 'def sys_kill(old, pid):\n    cond = is_pid_valid(pid)\n    return cond, old\n';
+
+describe('extracting the spec from an answer', () => {
+  it('takes the first python fence, not an earlier other-language one', () => {
+    const a = `Here is C:\n\`\`\`c\nint x;\n\`\`\`\nand the spec:\n\`\`\`python\n${SPEC}\`\`\`\n\`\`\`python\ndef other(): pass\n\`\`\`\n`;
+    expect(extractSpec(a)).toBe(SPEC);
+  });
+  it('accepts py and an untagged fence with a def', () => {
+    expect(extractSpec(`\`\`\`py\n${SPEC}\`\`\``)).toBe(SPEC);
+    expect(extractSpec(`Answer:\n\`\`\`\n${SPEC}\`\`\``)).toBe(SPEC);
+  });
+  it('keeps a truncated fence as it is (it will fail to parse, graded syntax)', () => {
+    expect(extractSpec('```python\ndef sys_kill(old, pid):\n    cond = And(')).toBe('def sys_kill(old, pid):\n    cond = And(\n');
+  });
+  it('finds a bare function when there is no fence, and stops at prose', () => {
+    const a = `Sure.\n\nimport z3\n${SPEC}\nThis spec checks the pid.`;
+    expect(extractSpec(a)).toBe(`import z3\n${SPEC}`);
+  });
+  it('returns null for prose with no code', () => {
+    expect(extractSpec('I cannot write this spec without more information about the kernel.')).toBeNull();
+    expect(extractSpec('```text\njust words\n```')).toBeNull();
+  });
+});
+
+describe('reasoning is not graded (issue 15 item 2)', () => {
+  const DRAFT = 'def sys_kill(old, pid):\n    return False, old\n';
+  it('a closed <think> block with a draft fence inside is skipped', () => {
+    const a = `<think>\nLet me draft it:\n\`\`\`python\n${DRAFT}\`\`\`\nNo, the pid check is missing.\n</think>\n\nHere it is:\n\`\`\`python\n${SPEC}\`\`\``;
+    expect(extractSpec(a)).toBe(SPEC);
+  });
+  it('an unclosed <think> (cut at max tokens) means no answer, not the draft', () => {
+    expect(extractSpec(`<think>\nDraft:\n\`\`\`python\n${DRAFT}\`\`\`\nhmm`)).toBeNull();
+  });
+  it('a lone </think> (the chat template opened the block) ends the reasoning', () => {
+    expect(extractSpec(`Draft:\n\`\`\`python\n${DRAFT}\`\`\`\n</think>\n\`\`\`python\n${SPEC}\`\`\``)).toBe(SPEC);
+  });
+});
+
+describe('--extract osvbench: OSVBench harness extraction', () => {
+  it('takes the first ```python block, case-sensitive, lazily to the next ```', () => {
+    expect(extractSpec(`x\n\`\`\`python\n${SPEC}\`\`\`\n\`\`\`python\ndef other(): pass\n\`\`\``, 'osvbench')).toBe(SPEC);
+    expect(answerForGrading(`\`\`\`python\n${SPEC}\`\`\``, 'osvbench')).toBe(`\`\`\`python\n${SPEC}\n\`\`\``);
+  });
+  it('no ```python block means no answer: py, untagged, unclosed and bare code all give none', () => {
+    for (const a of [`\`\`\`py\n${SPEC}\`\`\``, `\`\`\`\n${SPEC}\`\`\``, `\`\`\`Python\n${SPEC}\`\`\``, `\`\`\`python\n${SPEC}`, `import z3\n${SPEC}`]) {
+      expect(extractSpec(a, 'osvbench')).toBeNull();
+      expect(answerForGrading(a, 'osvbench')).toBe('');
+      expect(extractSpec(answerForGrading(a, 'osvbench'))).toBeNull();
+    }
+  });
+  it('does not strip reasoning: a draft inside <think> is what OSVBench takes', () => {
+    const a = `<think>\n\`\`\`python\ndef draft(): pass\n\`\`\`\n</think>\n\`\`\`python\n${SPEC}\`\`\``;
+    expect(extractSpec(a, 'osvbench')).toBe('def draft(): pass\n');
+    expect(extractSpec(answerForGrading(a, 'osvbench'))).toBe('def draft(): pass\n');
+  });
+  it('the default mode is unchanged by the mode plumbing', () => {
+    expect(answerForGrading('anything', 'osvlab')).toBe('anything');
+    expect(answerForGrading('anything', undefined)).toBe('anything');
+  });
+});

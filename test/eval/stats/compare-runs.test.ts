@@ -1,0 +1,144 @@
+/**
+ * The statistics of `osvlab compare` against values worked out by hand or by
+ * an independent method, and compareRuns on small made-up runs over real
+ * task facts.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareRuns, mcnemarExact, pairedBootstrapCi, pairedStats } from '../../../src/core/eval/stats/compare-runs.ts';
+import type { AttemptRecord, RunRecord } from '../../../src/core/eval/run/run-types.ts';
+import { loadTasks } from '../../../src/core/tasks/load.ts';
+
+describe('exact McNemar test', () => {
+  // p = min(1, 2 * sum_{i <= min(b,c)} C(b+c, i) / 2^(b+c)), computed by hand:
+  it.each([
+    [1, 9, (2 * (1 + 10)) / 1024], // 0.021484375
+    [9, 1, (2 * (1 + 10)) / 1024],
+    [0, 6, 2 / 64], // 0.03125
+    [2, 8, (2 * (1 + 10 + 45)) / 1024], // 0.109375
+    [3, 0, 2 / 8],
+    [0, 1, 1], // 2 * 1/2
+    [5, 5, 1], // 2 * 638/1024 > 1
+    [0, 0, 1],
+  ])('b=%i c=%i', (b, c, p) => {
+    expect(mcnemarExact(b, c)).toBeCloseTo(p, 12);
+  });
+
+  it('is tiny for a lopsided large split and rejects bad counts', () => {
+    // b=0, c=30: 2 / 2^30.
+    expect(mcnemarExact(0, 30)).toBeCloseTo(2 / 2 ** 30, 20);
+    expect(() => mcnemarExact(-1, 2)).toThrow(RangeError);
+  });
+});
+
+describe('paired bootstrap interval', () => {
+  it('is a point when every task has the same difference', () => {
+    expect(pairedBootstrapCi(Array(20).fill(0), 2000, 's')).toEqual([0, 0]);
+    expect(pairedBootstrapCi(Array(20).fill(1), 2000, 's')).toEqual([1, 1]);
+    expect(pairedBootstrapCi([], 2000, 's')).toBeNull();
+  });
+
+  it('agrees with the normal approximation on 100 tasks, and is reproducible from its seed', () => {
+    // 30 tasks +1, 10 tasks -1, 60 tasks 0: mean 0.2, variance 0.4 - 0.04 = 0.36, standard error 0.6 / 10 = 0.06,
+    // so about [0.2 - 1.96 * 0.06, 0.2 + 1.96 * 0.06] = [0.0824, 0.3176].
+    const d = [...Array(30).fill(1), ...Array(10).fill(-1), ...Array(60).fill(0)];
+    const ci = pairedBootstrapCi(d, 10000, 'seed-1')!;
+    expect(ci[0]).toBeGreaterThan(0.0824 - 0.02);
+    expect(ci[0]).toBeLessThan(0.0824 + 0.02);
+    expect(ci[1]).toBeGreaterThan(0.3176 - 0.02);
+    expect(ci[1]).toBeLessThan(0.3176 + 0.02);
+    expect(pairedBootstrapCi(d, 10000, 'seed-1')).toEqual(ci);
+    // Other seeds give the same interval to within the grid of possible means (0.01 here).
+    for (const seed of ['seed-2', 'seed-3', 'seed-4']) {
+      const other = pairedBootstrapCi(d, 10000, seed)!;
+      expect(Math.abs(other[0] - ci[0])).toBeLessThanOrEqual(0.011);
+      expect(Math.abs(other[1] - ci[1])).toBeLessThanOrEqual(0.011);
+    }
+  });
+
+  it('pairedStats counts flips and the difference is B - A', () => {
+    const pairs = [
+      { a: true, b: true },
+      { a: true, b: false },
+      { a: false, b: true },
+      { a: false, b: true },
+      { a: false, b: false },
+    ];
+    const s = pairedStats(pairs, 1000, 'x');
+    expect(s).toMatchObject({ tasks: 5, passA: 2, passB: 3, onlyA: 1, onlyB: 2, pass1A: 0.4, pass1B: 0.6 });
+    expect(s.diff).toBeCloseTo(0.2, 12);
+    expect(s.mcnemarP).toBeCloseTo(1, 12); // 2 * (1 + 3) / 8 > 1
+  });
+});
+
+describe('compareRuns', () => {
+  function run(id: string, tasks: string[], hashes: Record<string, string>, verifier = 'v1'): RunRecord {
+    return {
+      id,
+      createdAt: 0,
+      updatedAt: 0,
+      config: { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: `m-${id}`, params: {}, tasks, shots: 5, n: 1, repairRounds: 0, concurrency: 1, gradeConcurrency: 1 },
+      provenance: { app: 'x', verifier },
+      taskHashes: hashes,
+      status: 'done',
+    };
+  }
+  function attempt(runId: string, taskId: string, pass: boolean | 'error', round = 0, sample = 0): AttemptRecord {
+    return {
+      id: `${runId}|${taskId}|${sample}|${round}`,
+      runId,
+      taskId,
+      sample,
+      round,
+      promptHash: 'h',
+      cacheKey: 'k',
+      request: { provider: 'openai', baseUrl: 'u', model: 'm', params: {}, sample },
+      cost: null,
+      createdAt: 0,
+      ...(pass === 'error'
+        ? { error: { kind: 'server', code: 'X', message: 'outage' } as never }
+        : { response: { text: '', model: 'm', usage: { input: 1, output: 1 }, finishReason: 'stop', latencyMs: 1 }, grade: { category: pass ? 'pass' : 'semantic', diagnosis: '' } as never }),
+    };
+  }
+
+  it('pairs the tasks both answered, lists the others with the reason, and breaks down by bug class and count', async () => {
+    const all = await loadTasks();
+    const t = all.slice(0, 10);
+    const h = Object.fromEntries(t.map((x) => [x.id, x.hash]));
+    const idsA = t.slice(0, 8).map((x) => x.id);
+    const idsB = t.slice(1, 10).map((x) => x.id);
+    const A = run('a', idsA, h);
+    const B = run('b', idsB, { ...h, [t[7].id]: 'changed' });
+    // Pass patterns by task index (A, B): 1 both, 2 A only, 3 B only, 4 B only, 5 neither; 6: A's request failed; 7: content differs.
+    const pat: Record<number, [boolean | 'error', boolean]> = { 1: [true, true], 2: [true, false], 3: [false, true], 4: [false, true], 5: [false, false], 6: ['error', true], 7: [true, true] };
+    const aAtt = [attempt('a', t[0].id, true)];
+    const bAtt: AttemptRecord[] = [];
+    for (const [i, [pa, pb]] of Object.entries(pat)) {
+      aAtt.push(attempt('a', t[+i].id, pa));
+      bAtt.push(attempt('b', t[+i].id, pb));
+    }
+    // A repair attempt that passes does not change the first answer; B has no answer for task 8 (only in B anyway).
+    aAtt.push(attempt('a', t[3].id, true, 1));
+    const c = compareRuns({ run: A, attempts: aAtt }, { run: B, attempts: bAtt }, all, { resamples: 500, seed: 's' });
+    expect(c.overall).toMatchObject({ tasks: 5, passA: 2, passB: 3, onlyA: 1, onlyB: 2 });
+    expect(c.flips).toEqual({ onlyA: [t[2].id], onlyB: [t[3].id, t[4].id] });
+    expect(c.dropped).toEqual([
+      { task: t[0].id, reason: 'only-in-a' },
+      { task: t[6].id, reason: 'unanswered-in-a' },
+      { task: t[7].id, reason: 'content-differs' },
+      { task: t[8].id, reason: 'only-in-b' },
+      { task: t[9].id, reason: 'only-in-b' },
+    ]);
+    // By bug count and class, from the tasks' own facts.
+    const paired = [1, 2, 3, 4, 5].map((i) => t[i]);
+    for (const n of new Set(paired.map((x) => x.bug_count))) {
+      expect(c.byBugCount[n].tasks).toBe(paired.filter((x) => x.bug_count === n).length);
+    }
+    for (const [cls, s] of Object.entries(c.byBugClass)) {
+      const g = cls === 'correct' ? paired.filter((x) => x.bug_count === 0) : paired.filter((x) => x.bug_classes.includes(cls as never));
+      expect(s.tasks).toBe(g.length);
+    }
+    expect(c.warnings).toEqual([]);
+    const other = compareRuns({ run: A, attempts: aAtt }, { run: run('b', idsB, h, 'v2'), attempts: bAtt }, all, { resamples: 100 });
+    expect(other.warnings[0]).toContain('different verifier versions');
+  });
+});

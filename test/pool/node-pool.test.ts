@@ -1,0 +1,51 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { GradePool } from '../../src/cli/node-pool.ts';
+import { handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
+
+describe('grading pool of worker threads', () => {
+  const pool = new GradePool({ size: 2 });
+  afterAll(() => pool.close());
+
+  it('grades answers in parallel workers with the real verifier', async () => {
+    const answers = ['sys_alloc_vector', 'sys_reclaim_vector', 'sys_alloc_port'].map((h) => ({
+      task: handlerOnlyTask(h),
+      response: `\`\`\`python\n${oracleSpec(h)}\`\`\``,
+    }));
+    answers.push({ task: handlerOnlyTask('sys_alloc_port'), response: 'no code here' });
+    const results = await Promise.all(answers.map((a) => pool.grade(a.task, a.response)));
+    expect(results.map((r) => r.category)).toEqual(['pass', 'pass', 'pass', 'syntax']);
+  }, 300_000);
+
+  it('a job the worker fails on is graded internal, the worker is replaced, and the grades around it are unchanged', async () => {
+    const kill = oracleSpec('sys_kill')!;
+    // A task naming a handler the kernel does not have: the grading job itself
+    // throws (UnknownHandlerError) inside the worker, which is the pool's
+    // "worker failed" path (a grader failure, never the model's).
+    const broken = { ...handlerOnlyTask('sys_kill'), id: 'sys_nonexistent-v0', handler: 'sys_nonexistent' };
+    const one = new GradePool({ size: 1, strict: false });
+    try {
+      const fence = (s: string) => `\`\`\`python\n${s}\`\`\``;
+      const tasks = [handlerOnlyTask('sys_kill'), broken, handlerOnlyTask('sys_kill')];
+      const results = await Promise.all(tasks.map((t) => one.grade(t, fence(kill))));
+      expect(results.map((r) => r.category)).toEqual(['pass', 'internal', 'pass']);
+      expect(one.failed).toBe(1);
+      expect(results[1].internalError).toMatch(/unknown handler 'sys_nonexistent'/);
+    } finally {
+      await one.close();
+    }
+  }, 300_000);
+
+  it('kills a worker that exceeds the job limit, records a timeout and keeps serving', async () => {
+    const tight = new GradePool({ size: 1, jobLimitMs: 1 });
+    try {
+      const r = await tight.grade(handlerOnlyTask('sys_kill'), `\`\`\`python\n${oracleSpec('sys_kill')}\`\`\``);
+      expect(r.category).toBe('timeout');
+      expect(tight.killed).toBe(1);
+    } finally {
+      await tight.close();
+    }
+    const again = await pool.grade(handlerOnlyTask('sys_alloc_vector'), `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\`\`\``);
+    expect(again.category).toBe('pass');
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The shared worker pool (src/core/pool/pool.ts) against an in-process spawn
+ * adapter: each "worker" is the real VerifierApi the Web Workers and worker
+ * threads serve, on this process's Z3. Jobs that must hang or be held wait on
+ * a gate the test opens; a crash is the adapter reporting its worker dead.
+ * The spawn adapters themselves are covered by pool.test.ts (worker threads)
+ * and the e2e tests (Web Workers).
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
+import type { VerifierApi } from '../../src/core/pool/contract.ts';
+import { gradeHardLimitMs, gradeOfOutcome, gradeOnPool } from '../../src/core/pool/grade-job.ts';
+import { CancelledError, type Spawn, WorkerPool } from '../../src/core/pool/pool.ts';
+import { serveVerifier } from '../../src/core/pool/serve.ts';
+
+interface TestApi {
+  readonly worker: number;
+  readonly verifier: VerifierApi;
+}
+
+/** In-process workers, numbered from 1 in spawn order, with their lives recorded. */
+function inProcess() {
+  const workers: { id: number; terminated: boolean; crash: (message: string) => void }[] = [];
+  const spawn: Spawn<TestApi> = (crashed) => {
+    const w = { id: workers.length + 1, terminated: false, crash: crashed };
+    workers.push(w);
+    return { api: { worker: w.id, verifier: serveVerifier({ loadEngine: nodeEngine, isolated: () => true }) }, terminate: () => (w.terminated = true) };
+  };
+  return { workers, spawn };
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+const SPEC = 'def spec(old, new, pid):\n    return (0, new)\n';
+
+describe('the shared worker pool', () => {
+  it('starts workers lazily, up to its size, and runs real jobs on them', async () => {
+    const { workers, spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 2 });
+    expect(workers).toHaveLength(0);
+    const held = gate();
+    const jobs = [1, 2, 3].map(() => pool.submit(async (api) => (await held.opened, api.verifier.check(SPEC, 'sys_kill'))));
+    expect(workers).toHaveLength(2);
+    held.open();
+    const outcomes = await Promise.all(jobs);
+    expect(outcomes.map((o) => o.kind)).toEqual(['done', 'done', 'done']);
+    expect(workers).toHaveLength(2);
+    await pool.dispose();
+    expect(workers.every((w) => w.terminated)).toBe(true);
+  });
+
+  it('a newer job in a lane supersedes the older and replaces its worker; a signal cancels', async () => {
+    const { workers, spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 1 });
+    const never = new Promise<number>(() => undefined);
+    const first = pool.submit(() => never, { lane: 'verify' });
+    const second = pool.submit(async (api) => api.worker, { lane: 'verify' });
+    expect(await first).toEqual({ kind: 'cancelled', why: 'superseded' });
+    expect(await second).toEqual({ kind: 'done', value: 2 });
+    expect(workers[0].terminated).toBe(true);
+    expect(pool.respawns).toBe(1);
+
+    const abort = new AbortController();
+    const running = pool.submit(() => never, { signal: abort.signal });
+    const queued = pool.submit(() => never, { signal: abort.signal });
+    abort.abort();
+    expect(await running).toEqual({ kind: 'cancelled', why: 'cancelled' });
+    expect(await queued).toEqual({ kind: 'cancelled', why: 'cancelled' });
+    // Only the running job's worker is stopped.
+    expect(pool.respawns).toBe(2);
+    await pool.dispose();
+  });
+
+  it('an overrun stops the worker and the next job runs on its replacement', async () => {
+    const { workers, spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 1 });
+    const hung = await pool.submit(() => new Promise(() => undefined), { hardTimeoutMs: 20 });
+    expect(hung).toEqual({ kind: 'overrun', ms: 20 });
+    expect(workers[0].terminated).toBe(true);
+    expect(await pool.submit(async (api) => api.worker)).toEqual({ kind: 'done', value: 2 });
+    expect(pool.overruns).toBe(1);
+    await pool.dispose();
+  });
+
+  it('a crash fails only its job; a throw replaces the worker only when the job asks', async () => {
+    const { workers, spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 1 });
+    const crashing = pool.submit(() => new Promise(() => undefined));
+    const next = pool.submit(async (api) => api.worker);
+    workers[0].crash('the worker exited (code 1)');
+    expect(await crashing).toEqual({ kind: 'crashed', message: 'the worker exited (code 1)' });
+    expect(await next).toEqual({ kind: 'done', value: 2 });
+
+    const boom = async () => {
+      throw new Error('boom');
+    };
+    expect(await pool.submit(boom)).toMatchObject({ kind: 'failed', message: 'boom' });
+    expect(workers).toHaveLength(2);
+    expect(await pool.submit(boom, { replaceOnError: true })).toMatchObject({ kind: 'failed', message: 'boom' });
+    expect(workers).toHaveLength(3);
+    expect(workers[1].terminated).toBe(true);
+
+    // An idle worker that dies is dropped, not respawned in a loop; the next job spawns afresh.
+    workers[2].crash('gone');
+    expect(await pool.submit(async (api) => api.worker)).toEqual({ kind: 'done', value: 4 });
+    expect(pool.failures).toBe(3);
+    await pool.dispose();
+    expect(await pool.submit(async () => 1)).toEqual({ kind: 'cancelled', why: 'disposed' });
+  });
+
+  it('a free worker takes the queued job of the handler it served last', async () => {
+    const { spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 2 });
+    const ran = (handler: string, held?: Promise<void>) => pool.submit(async (api) => (await held, `${handler}@${api.worker}`), { affinity: handler });
+    expect((await Promise.all([ran('sys_kill'), ran('sys_dup')])).map((o) => o.kind === 'done' && o.value)).toEqual(['sys_kill@1', 'sys_dup@2']);
+    // Both busy (with the other's handler), then a queue that lists sys_dup first.
+    const one = gate();
+    const two = gate();
+    const busy = [ran('sys_x', one.opened), ran('sys_y', two.opened)];
+    const queued = [ran('sys_y'), ran('sys_x')];
+    one.open();
+    await busy[0];
+    two.open();
+    const values = (await Promise.all(queued)).map((o) => o.kind === 'done' && o.value);
+    // Worker 1 served sys_x last, so it skips the sys_y at the head of the queue.
+    expect(values).toEqual(['sys_y@2', 'sys_x@1']);
+    await pool.dispose();
+  });
+});
+
+describe('a grading job on the pool', () => {
+  it('grades a real answer; an overrun is a timeout grade, a crash or throw internal, as in the CLI', async () => {
+    const pool = new WorkerPool<VerifierApi>({
+      spawn: () => ({ api: serveVerifier({ loadEngine: nodeEngine, isolated: () => true }), terminate: () => undefined }),
+      size: 1,
+      init: (api) => api.init(),
+    });
+    const task = handlerOnlyTask('sys_alloc_vector');
+    const answer = `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\`\`\``;
+    const pass = await gradeOnPool(pool, task, answer, { timeoutMs: 60_000, strict: false });
+    expect(pass.category).toBe('pass');
+    await pool.dispose();
+    // A worker that never finishes starting: the job overruns.
+    const hung = new WorkerPool<VerifierApi>({
+      spawn: () => ({ api: serveVerifier({ loadEngine: nodeEngine, isolated: () => true }), terminate: () => undefined }),
+      size: 1,
+      init: () => new Promise(() => undefined),
+    });
+    const late = await gradeOnPool(hung, task, answer, { timeoutMs: 60_000, hardTimeoutMs: 20 });
+    expect(late).toMatchObject({ category: 'timeout', verdict: { status: 'timeout' }, ms: 20 });
+    expect(late.extracted).toBe(pass.extracted);
+    expect(hung.overruns).toBe(1);
+    await hung.dispose();
+    expect(gradeOfOutcome({ kind: 'crashed', message: 'the grading worker exited (code 1)' }, answer)).toMatchObject({ category: 'internal' });
+    expect(gradeOfOutcome({ kind: 'failed', error: new Error('x'), message: 'x' }, answer)).toMatchObject({ category: 'internal', internalError: 'x' });
+    expect(() => gradeOfOutcome({ kind: 'cancelled', why: 'disposed' }, answer)).toThrow(CancelledError);
+    // One limit for both: the CLI's six budgets and 30 s, plus one budget per variant in the matrix.
+    expect(gradeHardLimitMs(60_000)).toBe(390_000);
+    expect(gradeHardLimitMs(60_000, 5)).toBe(690_000);
+  }, 300_000);
+});

@@ -44,14 +44,18 @@ if [ "${#missing[@]}" -gt 0 ]; then
   if ! apt-cache policy slurm-wlm munge 2>/dev/null | grep -q 'Candidate: [0-9]'; then apt-get update -qq; fi
   # The packages' scripts must not start daemons of their own (this test starts
   # its own and stops them by pid): policy-rc.d answering 101 forbids it.
-  added_policy=
-  if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod 755 /usr/sbin/policy-rc.d; added_policy=1; fi
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod 755 /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  if [ -n "$added_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
   START=$(date +%s)
 fi
 
 # --- the cluster's folder, and stopping what was started ---------------------
+# (the trap below replaces the install's; what the install added goes now)
+if trap -p EXIT | grep -q policy-rc.d; then rm -f /usr/sbin/policy-rc.d; trap - EXIT; fi
 T=$(mktemp -d /tmp/osvlab-slurm.XXXXXX)
 chmod 755 "$T"
 mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/logs" "$T/out"
@@ -91,11 +95,16 @@ start_daemon() {
   say "started $name ($!)"
 }
 
-# Waits until COMMAND succeeds, polling every 0.2 s, or fails naming WHAT at the bound.
+# Waits until COMMAND succeeds, polling every 0.2 s; fails naming WHAT at the bound, or
+# at once when a daemon has died (with the end of its output).
 wait_for() {
-  local what=$1; shift
+  local what=$1 d name pid; shift
   until "$@"; do
     if [ "$(($(date +%s) - START))" -gt "$BOUND" ]; then fail "timed out (${BOUND}s bound) waiting for $what"; fi
+    for d in "${daemons[@]}"; do
+      read -r name pid <<<"$d"
+      kill -0 "$pid" 2>/dev/null || fail "$name ($pid) died while waiting for $what: $(tail -5 "$T/logs/$name.out" "$T/logs/$name.log" 2>/dev/null)"
+    done
     sleep 0.2
   done
 }

@@ -92,16 +92,11 @@ export class Term {
   }
 }
 
-// The hash-cons table. Cleared between independent verification jobs by
-// `clearTermTable`; terms built before a clear stay valid, they just stop
-// being shared with terms built after it (a missed `===`, never a wrong one).
-let table = new Map<string, Term>();
+// The hash-cons table, one per process or worker: equal terms built anywhere
+// in it are the same object.
+const table = new Map<string, Term>();
 let nextId = 1;
 const boundNames = new Set<string>();
-
-function clearTermTable(): void {
-  table = new Map();
-}
 
 function key(
   op: Op,

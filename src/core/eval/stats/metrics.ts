@@ -26,7 +26,7 @@ export type Uncharged = 'unanswered' | 'internal';
 
 export const UNCHARGED: readonly Uncharged[] = ['unanswered', 'internal'];
 
-export const PASS_KS = [1, 3, 5] as const;
+const PASS_KS = [1, 3, 5] as const;
 
 /** What metrics need of a task. */
 export type TaskFacts = Pick<Task, 'id' | 'handler' | 'bug_classes' | 'bug_count'>;

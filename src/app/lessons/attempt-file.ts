@@ -5,7 +5,7 @@
  * Imported files are untrusted and validated field by field.
  */
 import { CourseFileError, LIMITS, type TeacherExercise, exerciseId, parseTeacherExercise } from './teacher-link.ts';
-import { sha256Hex } from '../../core/llm/hash.ts';
+import { sha256Hex } from '../../core/hash.ts';
 
 const ATTEMPT_FORMAT = 'osvlab-attempt';
 

@@ -18,7 +18,7 @@ interface ExerciseBase {
   readonly title: string;
   /** Handler C name. */
   readonly handler: string;
-  /** What to do: trusted HTML for course exercises, plain text for teacher exercises. */
+  /** What to do: Markdown for course exercises (lib/markdown.ts), plain text for teacher exercises. */
   readonly prompt: string;
   /** Next-step hints, opened one at a time. */
   readonly hints: readonly string[];

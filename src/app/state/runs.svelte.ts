@@ -38,7 +38,7 @@ export interface LoadedRun {
   readonly metrics: RunMetrics;
 }
 
-export async function loadRun(id: string): Promise<LoadedRun | undefined> {
+async function loadRun(id: string): Promise<LoadedRun | undefined> {
   const r = repository();
   await taskCatalog.load();
   const run = await r.getRun(id);
@@ -49,7 +49,7 @@ export async function loadRun(id: string): Promise<LoadedRun | undefined> {
 }
 
 /** Grades one answer in the verifier pool, as a run does (the same time limit, strict on). */
-export async function gradeInBrowser(task: Task, text: string): Promise<GradeResult> {
+async function gradeInBrowser(task: Task, text: string): Promise<GradeResult> {
   const variants = taskCatalog.tasks.filter((t) => t.handler === task.handler);
   try {
     return await verifier.pool.grade(task, text, { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, variants, strict: true });

@@ -14,6 +14,7 @@
  */
 import { type GradeCategory, MODEL_CATEGORIES, type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
+import { ascending, interpolated, nearestRank } from '../../quantile.ts';
 import { BUG_CLASSES, type BugClass, type Task } from '../../tasks/task.ts';
 
 /** The model's outcomes: what pass@k and the rates are made of. */
@@ -26,7 +27,7 @@ export type Uncharged = 'unanswered' | 'internal';
 
 export const UNCHARGED: readonly Uncharged[] = ['unanswered', 'internal'];
 
-export const PASS_KS = [1, 3, 5] as const;
+const PASS_KS = [1, 3, 5] as const;
 
 /** What metrics need of a task. */
 export type TaskFacts = Pick<Task, 'id' | 'handler' | 'bug_classes' | 'bug_count'>;
@@ -131,14 +132,11 @@ function outcomeOf(a: AttemptRecord): Outcome | undefined {
   return o === undefined || o === 'unanswered' || o === 'internal' ? undefined : o;
 }
 
-/** Median and 90th percentile (nearest rank). */
+/** Median (interpolated) and 90th percentile (nearest rank), core/quantile.ts. */
 export function distribution(values: readonly number[]): Distribution {
   if (values.length === 0) return { count: 0, median: null, p90: null };
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  const p90 = s[Math.max(0, Math.ceil(0.9 * s.length) - 1)];
-  return { count: s.length, median, p90 };
+  const s = ascending(values);
+  return { count: s.length, median: interpolated(s, 0.5), p90: nearestRank(s, 0.9) };
 }
 
 interface PerTask {

@@ -9,11 +9,9 @@ import type { Task } from '../../tasks/task.ts';
 import type { RunConfig } from '../run/run-types.ts';
 import type { RunnerDeps } from '../run/runner.ts';
 import { buildRepairPrompt, promptBuilder } from './prompt.ts';
+import { PROMPT_VARIANTS } from './variants.ts';
 
 export type RunPrompts = Pick<RunnerDeps, 'buildPrompt' | 'buildRepairPrompt'>;
-
-/** The prompt variants this build knows. */
-export const PROMPT_VARIANTS: readonly string[] = ['standard'];
 
 /** The prompt builders of a run with `config`; throws on a prompt variant this build does not know. */
 export function promptsForRun(config: Pick<RunConfig, 'prompt' | 'feedback'>, tasks: readonly Task[]): RunPrompts {

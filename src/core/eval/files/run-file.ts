@@ -199,13 +199,17 @@ const runCheck = object({
     repairRounds: count(),
     concurrency: count(1),
     gradeConcurrency: count(1),
-    'grading?': object({ timeoutMs: count(), strict: boolean }),
+    'grading?': object({ timeoutMs: count(), strict: boolean, 'matrix?': boolean }),
+    'extract?': literal('osvlab', 'osvbench'),
+    'feedback?': literal('counterexample', 'verdict', 'none'),
+    'prompt?': string,
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),
   status: literal('created', 'running', 'done', 'incomplete', 'cancelled', 'failed'),
   'error?': storedError,
   'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
+  'partial?': string,
 });
 
 const attemptCheck = object({

@@ -1,27 +1,21 @@
 /**
  * `osvlab compare A B [--json] [--seed S] [--resamples R]`: paired
- * comparison of two run directories on the tasks both answered (see
+ * comparison of two runs (run directories, or run files exported from the
+ * Runs page or by merge --export) on the tasks both answered (see
  * src/core/eval/stats/compare-runs.ts). Tasks left out are always listed with the
  * reason. Differences are B - A. OSVBench's published Pass@1 figures follow,
  * labelled as the paper's numbers on its own kernel.
  */
-import { existsSync } from 'node:fs';
 import { type CompareSide, type PairedStats, compareRuns } from '../../core/eval/stats/compare-runs.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { JsonlRepository } from '../../store/jsonl.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { readStoredRun } from '../stored-run.ts';
 
-async function side(dir: string): Promise<CompareSide> {
-  if (!existsSync(dir)) throw new UsageError(`${dir}: no such run directory`);
-  const store = await JsonlRepository.open(dir);
-  try {
-    const [run] = await store.listRuns();
-    if (!run) throw new UsageError(`${dir} holds no run`);
-    return { run, attempts: await store.listAttempts(run.id) };
-  } finally {
-    await store.close();
-  }
+async function side(path: string): Promise<CompareSide> {
+  const { run, attempts } = await readStoredRun(path);
+  if (!run) throw new UsageError(`${path} holds no run`);
+  return { run, attempts };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -36,7 +30,7 @@ function row(label: string, s: PairedStats): string {
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['seed', 'resamples'], flags: ['json'] });
   const [a, b, ...extra] = args.positionals;
-  if (!a || !b) throw new UsageError('which two run directories? e.g. osvlab compare runs/gpt-4o-... runs/claude-...');
+  if (!a || !b) throw new UsageError('which two runs (run directories or run files)? e.g. osvlab compare runs/gpt-4o-... runs/claude-...');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const resamples = intOption(args, 'resamples', 10000);
   if (resamples < 100) throw new UsageError('--resamples must be at least 100');

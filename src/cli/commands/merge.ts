@@ -1,21 +1,22 @@
 /**
- * `osvlab merge DIR... --out DIR [--export FILE] [--allow-incomplete]`:
- * combines the run directories of shards 1..N (made with `--shard K/N`) into
- * one run directory, whose `osvlab report` is that of one process doing all
- * the work. `--export` also writes the merged run as a run file, which the
- * web app's Runs page imports. See docs/scale.md.
+ * `osvlab merge DIR|FILE... --out DIR [--export FILE] [--allow-incomplete]`:
+ * combines shards 1..N of a run (made with `--shard K/N`, or on the Evaluate
+ * page with "Run one shard" and exported from the Runs page as a run file)
+ * into one run directory, whose `osvlab report` is that of one process doing
+ * all the work. `--export` also writes the merged run as a run file, which
+ * the web app's Runs page imports. See docs/scale.md.
  */
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { MergeError, type ShardInput, mergeShards } from '../../core/eval/run/shard-merge.ts';
-import type { PromptRecord } from '../../core/eval/run/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { CacheEntry } from '../../core/llm/cache.ts';
-import { type DamagedLine, JsonlRepository, checkWritableRunDir, readJsonl } from '../../store/jsonl.ts';
+import { type DamagedLine, checkWritableRunDir } from '../../store/jsonl.ts';
 import { exportStoredRun } from '../../store/transfer.ts';
 import { UsageError, parseArgs } from '../args.ts';
 import { openRunDir, usageErrors } from '../run-scale.ts';
+import { type StoredRun, isDirectory, readRunDir, readRunFile } from '../stored-run.ts';
 
 /** `--export FILE` must be a file that can be written: not a folder, and in a folder that exists. */
 function checkExportPath(file: string): void {
@@ -27,17 +28,12 @@ function checkExportPath(file: string): void {
 
 async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[]; damaged: readonly DamagedLine[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir}: no such run directory`);
-  const store = await usageErrors(() => JsonlRepository.open(dir, { create: false }));
-  try {
-    const [run] = await store.listRuns();
-    const attempts = run ? await store.listAttempts(run.id) : [];
-    const prompts = (await usageErrors(() => readJsonl<PromptRecord>(join(dir, 'prompts.jsonl')))).rows;
-    const cache = (await usageErrors(() => readJsonl<CacheEntry>(join(dir, 'cache.jsonl')))).rows;
-    const unique = new Map(prompts.map((p) => [p.hash, p]));
-    return { input: { source: dir, run, attempts, prompts: [...unique.values()] }, cache, damaged: store.damaged.map((d) => ({ ...d, file: join(dir, d.file) })) };
-  } finally {
-    await store.close();
-  }
+  return shardOf(await readRunDir(dir));
+}
+
+/** A stored run (a run directory, or a run file exported from the page) as mergeShards takes it. */
+function shardOf(s: StoredRun): { input: ShardInput; cache: CacheEntry[]; damaged: readonly DamagedLine[] } {
+  return { input: { source: s.source, run: s.run, attempts: s.attempts, prompts: s.prompts }, cache: [...s.cache], damaged: s.damaged };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -52,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
   if (file !== undefined) checkExportPath(file);
 
   const shards = [];
-  for (const dir of args.positionals) shards.push(await readShard(dir));
+  for (const path of args.positionals) shards.push(isDirectory(path) || !existsSync(path) ? await readShard(path) : shardOf(await readRunFile(path)));
   const damaged = shards.flatMap((s) => s.damaged);
   for (const d of damaged) process.stderr.write(`osvlab merge: skipped ${d.file} line ${d.line}: ${d.reason}\n`);
   let merged;

@@ -209,6 +209,7 @@ const runCheck = object({
   status: literal('created', 'running', 'done', 'incomplete', 'cancelled', 'failed'),
   'error?': storedError,
   'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
+  'shard?': object({ index: count(1), total: count(1) }),
   'partial?': string,
 });
 
@@ -282,6 +283,7 @@ export function validateRunFile(value: unknown): ValidationError[] {
   f.run.config.tasks.forEach((id, i) => {
     if (!taskIds.has(id)) fail(errs, `$.run.config.tasks[${i}]`, `task "${id}" is not in $.tasks`);
   });
+  if (f.run.shard && f.run.shard.index > f.run.shard.total) fail(errs, '$.run.shard.index', `shard ${f.run.shard.index} of ${f.run.shard.total}: K must be between 1 and N`);
   f.prompts.forEach((p, i) => {
     if (p.base !== undefined && !promptHashes.has(p.base)) fail(errs, `$.prompts[${i}].base`, `prompt ${p.base} is not in $.prompts`);
   });

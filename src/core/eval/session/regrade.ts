@@ -45,6 +45,8 @@ export interface RegradeReport {
   readonly ungraded: number;
   /** Every re-graded attempt with its new grade (for writing a re-verified run). */
   readonly attempts: readonly AttemptRecord[];
+  /** The verifier of the stored grades (the run's provenance), and this one. */
+  readonly verifier: { readonly before: string; readonly after: string };
   readonly ms: number;
 }
 
@@ -58,7 +60,7 @@ function summaryOf(g: GradeResult): GradeSummary {
 }
 
 /** The summary in words: "pass (strict)", "semantic (bug-following)". */
-export function describeGrade(s: GradeSummary): string {
+function describeGrade(s: GradeSummary): string {
   const flags = [s.strict === true ? 'strict' : s.strict === false && s.category === 'pass' ? 'not strict' : '', s.bugFollowing ? 'bug-following' : ''].filter(Boolean);
   return `${s.category}${flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
@@ -110,6 +112,21 @@ export async function regradeRun(
     changed,
     ungraded,
     attempts: out.map(({ a, g }) => ({ ...a, grade: g, gradedAt: now })),
+    verifier: { before: run.provenance.verifier, after: PROVENANCE.verifier },
     ms: now - started,
+  };
+}
+
+/**
+ * The report in words, as the CLI prints it and the Runs page shows it: a
+ * summary ("run X: 9 of 10 grades unchanged (4.2 s)"), the two verifiers,
+ * and one line per changed grade with both verifier versions.
+ */
+export function regradeText(report: RegradeReport): { readonly summary: string; readonly verifiers: string; readonly changes: readonly string[] } {
+  const newly = report.ungraded ? `, ${report.ungraded} answers had no grade and were graded now` : '';
+  return {
+    summary: `run ${report.runId}: ${report.unchanged} of ${report.total} grades unchanged${newly} (${(report.ms / 1000).toFixed(1)} s)`,
+    verifiers: `verifier: stored grades ${report.verifier.before}, this verifier ${report.verifier.after}`,
+    changes: report.changed.map((c) => `changed ${c.taskId} sample ${c.sample} round ${c.round}: ${describeGrade(c.before)} (${c.beforeVerifier}) -> ${describeGrade(c.after)} (${c.afterVerifier})`),
   };
 }

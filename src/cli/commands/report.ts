@@ -18,17 +18,12 @@ import { join } from 'node:path';
 import { type DamagedLine, JsonlRepository, RunDirError } from '../../store/jsonl.ts';
 import { exists } from '../../store/run-dir-file.ts';
 import { UsageError, parseArgs } from '../args.ts';
-import { type BenchmarkFile, BenchmarkFileError, type ClassRow, classTable, parseBenchmarkFile } from '../../core/eval/files/benchmark-file.ts';
+import { type BenchmarkFile, BenchmarkFileError, type ClassRow, classTableOfRun, parseBenchmarkFile } from '../../core/eval/files/benchmark-file.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
+import { matrixText, variantMatrix } from '../../core/eval/stats/variant-matrix.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
-/** The OSVBench task index of an attempt's task: a stand-in's own, or the task's place in loadTasks() order. */
-function indexOfTask(id: string, order: ReadonlyMap<string, number>): number | undefined {
-  const m = /@osvbench-(\d+)$/.exec(id);
-  return m ? Number(m[1]) : order.get(id);
-}
 
 /** What makes a report partial besides the metrics: damaged lines, a missing attempts file, a merge that skipped lines. */
 export interface ReportNotes {
@@ -51,19 +46,14 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n });
   const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : [])];
   const partial = damaged.length > 0 || m.missingSamples > 0 || missingNotes.length > 0;
-  const order = new Map(tasks.map((t, i) => [t.id, i]));
-  const firsts = attempts.filter((a) => a.round === 0 && a.grade);
-  const classes = notes.benchmark
-    ? classTable(notes.benchmark, firsts.flatMap((a) => {
-        const index = indexOfTask(a.taskId, order);
-        return index === undefined ? [] : [{ index, pass: a.grade!.category === 'pass' }];
-      }))
-    : undefined;
+  const classes = notes.benchmark ? classTableOfRun(notes.benchmark, attempts, tasks.map((t) => t.id)) : undefined;
   const grading = run.config.grading ?? null;
+  const matrix = grading?.matrix ? variantMatrix(attempts, (id) => byId.get(id)?.bug_count === 0) : undefined;
   if (json) {
     const out = {
       run: { id: run.id, model: run.config.model, provider: run.config.provider, status: run.status, verifier: run.provenance.verifier, ...(run.source ? { source: run.source } : {}) },
       grading,
+      ...(matrix ? { variant_matrix: { answers: matrix.answers, correct: matrix.correct, catch_all: matrix.catchAll, miss_some: matrix.missSome } } : {}),
       partial,
       ...(missingNotes.length ? { partial_reasons: missingNotes } : {}),
       skipped: damaged,
@@ -87,6 +77,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
     if (m.missingSamples > 0) lines.push(`  ${m.missingSamples} of ${m.expectedSamples} first answers are missing (not asked yet, or lost)${run.status === 'done' ? ', although the run is recorded as done' : ''}`);
   }
   lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, strict ${grading.strict ? 'on' : 'off'}${grading.matrix ? ', variant matrix on' : ''}` : 'grading: time limit and strict not recorded (a run made before they were)');
+  if (matrix) lines.push(`variant matrix: ${matrixText(matrix)}`);
   lines.push(`pass@k: ${Object.entries(m.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join('  ') || '(none)'}`);
   for (const [k, why] of Object.entries(m.passAtKSkipped)) lines.push(`  pass@${k} skipped: ${why}`);
   lines.push(`outcomes: ${OUTCOMES.map((k) => `${k} ${pct(m.rates[k])} (${m.counts[k]})`).join('  ')}`);

@@ -8,6 +8,7 @@
  * "buffer overlfow") are in no class; the table is also given with the
  * misspellings read as the labels they mean (docs/osvbench.md).
  */
+import type { AttemptRecord } from '../run/run-types.ts';
 import type { InputProblem } from './osvbench.ts';
 
 /** What the benchmark file says about one task index. */
@@ -152,4 +153,27 @@ export function classTable(benchmark: BenchmarkFile, results: readonly { readonl
     return labels.map((label) => ({ label, tasks: acc.get(label)!.tasks.size, samples: acc.get(label)!.samples, passes: acc.get(label)!.passes }));
   };
   return { asUpstream: rows(false), corrected: rows(true), unmatched: results.filter((r) => !byIndex.has(r.index)).length };
+}
+
+/**
+ * The OSVBench index of a task a run names: a stand-in's own
+ * (`HANDLER@osvbench-I`, an entry of upstream's results file), else the
+ * task's place in this build's task order (the index `osvlab tasks --format
+ * osvbench` gives it).
+ */
+function indexOfTask(id: string, order: ReadonlyMap<string, number>): number | undefined {
+  const m = /@osvbench-(\d+)$/.exec(id);
+  return m ? Number(m[1]) : order.get(id);
+}
+
+/** The class table of a run's graded first answers; `taskOrder` is every task id of this build, in order. */
+export function classTableOfRun(benchmark: BenchmarkFile, attempts: readonly AttemptRecord[], taskOrder: readonly string[]): ClassTable {
+  const order = new Map(taskOrder.map((id, i) => [id, i]));
+  return classTable(
+    benchmark,
+    attempts.flatMap((a) => {
+      const index = a.round === 0 && a.grade ? indexOfTask(a.taskId, order) : undefined;
+      return index === undefined ? [] : [{ index, pass: a.grade!.category === 'pass' }];
+    }),
+  );
 }

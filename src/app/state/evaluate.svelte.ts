@@ -8,6 +8,7 @@
 import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/eval/run/budget.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
+import { type ShardSpec, parseShard } from '../../core/eval/run/shard.ts';
 import type { AttemptEvent, RunProgress } from '../../core/eval/run/runner.ts';
 import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
 import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, type RunChoice } from '../../core/eval/session/config.ts';
@@ -95,6 +96,8 @@ export class EvaluateState {
   feedback = $state<FeedbackMode>(DEFAULT_FEEDBACK);
   promptVariant = $state(DEFAULT_PROMPT);
   runName = $state('');
+  /** Shard K/N of the run (empty: the whole run), to merge with shards made elsewhere (docs/scale.md). */
+  shard = $state('');
   /** Budget (docs/scale.md): USD and total tokens for the whole run; a budget needs the cap per answer. */
   maxCost = $state<number | null>(null);
   maxTotalTokens = $state<number | null>(null);
@@ -139,6 +142,19 @@ export class EvaluateState {
     const perAnswer = r.answerMs / r.answers / this.requestConcurrency;
     const perGrade = r.grades ? r.gradeMs / r.grades / this.gradeConcurrency : perAnswer;
     return Math.round(remaining * Math.max(perAnswer, perGrade) + Math.min(perAnswer, perGrade));
+  });
+
+  /** The shard the field names, or why it names none. */
+  readonly shardSpec = $derived.by((): { readonly spec?: ShardSpec; readonly error: string } => {
+    const text = this.shard.trim();
+    if (text === '') return { error: '' };
+    try {
+      // "env" is for batch engines; a page has no environment to read it from.
+      if (text !== 'env') return { spec: parseShard(text), error: '' };
+    } catch {
+      // The message below says what a shard is, without the CLI's flag.
+    }
+    return { error: `shard must be K/N with 1 <= K <= N (e.g. 2/4), got "${text}"` };
   });
 
   readonly selected = $derived.by(() => {
@@ -262,9 +278,11 @@ export class EvaluateState {
     };
   }
 
-  /** Opens the run of the configuration (the stored one when the same experiment exists) and runs it. */
+  /** Opens the run of the configuration (the stored one when the same experiment exists) and runs it, or the shard the field names. */
   async start(): Promise<void> {
-    const session = await RunSession.open(this.choice(), await this.ports(), { name: this.runName || undefined, where: 'this browser' });
+    const { spec: shard, error } = this.shardSpec;
+    if (error) throw new Error(error);
+    const session = await RunSession.open(this.choice(), await this.ports(), { name: this.runName || undefined, shard, where: 'this browser' });
     await this.resume(session.id);
   }
 

@@ -3,6 +3,7 @@
  * two runs side by side, and export/import of run files. Storage is the
  * harness's repository (src/store/), the metrics are core/eval's.
  */
+import { type BenchmarkFile, parseBenchmarkFile } from '../../core/eval/files/benchmark-file.ts';
 import type { TaskRef } from '../../core/eval/files/run-file.ts';
 import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
 import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/eval/stats/metrics.ts';
@@ -10,6 +11,8 @@ import { looksLikeOsvbenchResults } from '../../core/eval/files/osvbench.ts';
 import { parseAnswerFile } from '../../core/eval/files/responses.ts';
 import type { AttemptRecord, RunRecord } from '../../core/eval/run/run-types.ts';
 import { AnswersSession } from '../../core/eval/session/answers.ts';
+import { type RegradeReport, regradeRun } from '../../core/eval/session/regrade.ts';
+import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';
@@ -25,9 +28,7 @@ export function repository(): DexieRepository {
 
 /** What the metrics need about a task; runs imported from elsewhere may name tasks this build lacks. */
 export function taskFacts(id: string): TaskRef {
-  const t = taskCatalog.find(id);
-  if (t) return { id: t.id, handler: t.handler, bug_classes: t.bug_classes, bug_count: t.bug_count, hash: t.hash };
-  return { id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0, hash: '' };
+  return taskFactsOf(id, (x) => taskCatalog.find(x));
 }
 
 export interface LoadedRun {
@@ -52,6 +53,21 @@ export async function pagePorts(): Promise<SessionPorts> {
   return { tasks: taskCatalog.tasks, store: repository(), grader: (task, text, options) => verifier.pool.grade(task, text, options) };
 }
 
+/** Re-verify on a run's page: every stored answer graded again with this verifier (docs/osvbench.md). */
+export type Reverify =
+  | { readonly kind: 'running'; readonly runId: string; readonly done: number; readonly total: number }
+  | { readonly kind: 'done'; readonly runId: string; readonly report: RegradeReport }
+  | { readonly kind: 'failed'; readonly runId: string; readonly message: string };
+
+/** The settings key of the benchmark file the Runs page counts bug classes by. */
+const BENCHMARK_SETTING = 'osvbench.benchmark';
+
+/** A benchmark file chosen on the Runs page (as `report --benchmark FILE`), kept in this browser. */
+export interface ChosenBenchmark {
+  readonly name: string;
+  readonly file: BenchmarkFile;
+}
+
 export class RunsState {
   runs = $state.raw<readonly RunRecord[]>([]);
   selected = $state.raw<LoadedRun | undefined>(undefined);
@@ -61,9 +77,54 @@ export class RunsState {
   busy = $state(false);
   /** The grading of an imported answers file, while it runs. */
   grading: Promise<void> | undefined;
+  reverify = $state.raw<Reverify | undefined>(undefined);
+  benchmark = $state.raw<ChosenBenchmark | undefined>(undefined);
 
   async refresh(): Promise<void> {
     this.runs = [...(await repository().listRuns())].reverse();
+    this.benchmark = await repository().getSetting<ChosenBenchmark>(BENCHMARK_SETTING);
+  }
+
+  /**
+   * Re-grades every stored answer of run `id` with this verifier in the
+   * pool (the core of `osvlab regrade`); nothing is written. The result
+   * says how many grades are unchanged and lists each changed one.
+   */
+  async reverifyRun(id: string): Promise<void> {
+    const run = await repository().getRun(id);
+    if (!run) return;
+    const attempts = await repository().listAttempts(id);
+    this.reverify = { kind: 'running', runId: id, done: 0, total: attempts.filter((a) => a.response).length };
+    void verifier.warm();
+    try {
+      const report = await regradeRun(run, attempts, await pagePorts(), { onProgress: (done, total) => (this.reverify = { kind: 'running', runId: id, done, total }) });
+      this.reverify = { kind: 'done', runId: id, report };
+    } catch (e) {
+      this.reverify = { kind: 'failed', runId: id, message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** Reads the benchmark file the class table counts by and keeps it in this browser; its warnings are shown. */
+  async chooseBenchmark(text: string, name: string): Promise<void> {
+    this.error = '';
+    this.message = '';
+    let file: BenchmarkFile;
+    try {
+      file = parseBenchmarkFile(text);
+    } catch (e) {
+      this.error = `${name}: ${e instanceof Error ? e.message : String(e)}`;
+      return;
+    }
+    const chosen = { name, file };
+    await repository().putSetting(BENCHMARK_SETTING, chosen);
+    this.benchmark = chosen;
+    const warnings = file.warnings.map((w) => `${w.line ? `line ${w.line}: ` : ''}${w.code} ${w.message}`);
+    this.message = `Bug classes are counted by ${name} (${file.entries.length} tasks).${warnings.length ? ` Warnings: ${warnings.join('; ')}` : ''}`;
+  }
+
+  async forgetBenchmark(): Promise<void> {
+    await repository().putSetting(BENCHMARK_SETTING, undefined);
+    this.benchmark = undefined;
   }
 
   async open(id: string | undefined): Promise<void> {

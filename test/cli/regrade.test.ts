@@ -114,7 +114,7 @@ describe('osvlab regrade', () => {
     const text = osvlab('report', dir).out;
     expect(text).toContain('variant matrix on');
     // The oracle verifies the correct implementation and is refuted by each buggy variant.
-    expect(text).toContain('variant matrix: 1 first answers checked on every variant of their handler: 1 verify the correct implementation, of which 1 are refuted by every buggy variant and 0 also verify a buggy one');
+    expect(text).toContain('variant matrix: 1 first answer checked on every variant of its handler: 1 verifies the correct implementation; of these, 1 is refuted by every buggy variant and 0 also verify a buggy one');
     expect(JSON.parse(osvlab('report', dir, '--json').out).variant_matrix).toEqual({ answers: 1, correct: 1, catch_all: 1, miss_some: 0 });
 
     const path = join(dir, 'attempts.jsonl');

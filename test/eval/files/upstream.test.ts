@@ -10,6 +10,7 @@ import { classTable, parseBenchmarkFile } from '../../../src/core/eval/files/ben
 import { UPSTREAM_HANDLERS } from '../../../src/core/eval/files/osvbench.ts';
 import { parseAnswerFile } from '../../../src/core/eval/files/responses.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
+import { upstreamBenchmark } from './upstream-benchmark.ts';
 
 const bare = (h: string) => `def ${h}(old, *args):\n    return old\n`;
 
@@ -40,15 +41,7 @@ describe("upstream's files", async () => {
   });
 
   it("reads upstream's benchmark.json with its trailing comma and gives the class table both ways", () => {
-    const entries = Array.from({ length: 98 }, (_, i) => ({
-      syscall: UPSTREAM_HANDLERS[i % 49],
-      declaration: '',
-      description: '',
-      code: '',
-      ...(i >= 49 ? { bug_type: i === 50 ? 'mmeory leak' : i === 51 ? 'buffer overlfow, incorrect pointer' : 'incorrect pointer', bug_num: '1' } : {}),
-    }));
-    const text = JSON.stringify(entries, null, 4).replace(/("bug_num": "1")\n/, '$1,\n');
-    const commaLine = text.split('\n').findIndex((l) => l.endsWith('"1",')) + 1;
+    const { text, commaLine } = upstreamBenchmark(98, (i) => (i === 50 ? 'mmeory leak' : i === 51 ? 'buffer overlfow, incorrect pointer' : 'incorrect pointer'));
     const b = parseBenchmarkFile(text);
     expect(b.entries).toHaveLength(98);
     expect(b.warnings).toEqual(

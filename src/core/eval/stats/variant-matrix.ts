@@ -49,5 +49,6 @@ export function variantMatrix(attempts: readonly AttemptRecord[], isCorrect: (ta
 /** The counts in words, as `report` prints them and the Runs page shows them. */
 export function matrixText(m: MatrixSummary): string {
   if (m.answers === 0) return 'no first answer was checked on the variants yet';
-  return `${m.answers} first answers checked on every variant of their handler: ${m.correct} verify the correct implementation, of which ${m.catchAll} are refuted by every buggy variant and ${m.missSome} also verify a buggy one (they miss its bug)`;
+  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  return `${n(m.answers, 'first answer', 'first answers')} checked on every variant of its handler: ${m.correct} verif${m.correct === 1 ? 'ies' : 'y'} the correct implementation; of these, ${n(m.catchAll, 'is', 'are')} refuted by every buggy variant and ${n(m.missSome, 'also verifies', 'also verify')} a buggy one (missing its bug)`;
 }

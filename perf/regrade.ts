@@ -20,7 +20,6 @@
  * re-verifies without the declarative checks; --tasks N takes the first N
  * tasks only (for a quick try).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +27,9 @@ import { oracleSpec } from '../src/core/kernel/content.ts';
 import { loadTasks } from '../src/core/tasks/load.ts';
 import { JsonlRepository } from '../src/store/jsonl.ts';
 import { exportStoredRun } from '../src/store/transfer.ts';
+import { startCli } from '../test/cli-process.ts';
 import { ensureBuilt, launch, newPage, serve } from '../test/e2e/harness.ts';
 
-const ROOT = join(import.meta.dirname, '..');
 const same = process.argv.includes('--same');
 const strict = !process.argv.includes('--no-strict');
 const at = process.argv.indexOf('--tasks');
@@ -52,17 +51,10 @@ writeFileSync(
 
 const fmtLoad = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-function osvlab(args: readonly string[]): Promise<{ code: number | null; out: string; err: string; ms: number }> {
+async function osvlab(args: readonly string[]): Promise<{ code: number | null; out: string; err: string; ms: number }> {
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err, ms: Date.now() - started }));
-  });
+  const r = await startCli(args, process.env).result;
+  return { ...r, ms: Date.now() - started };
 }
 
 const runDir = join(dir, 'run');

@@ -128,6 +128,18 @@ describe('run file import', () => {
     expect(errs).toEqual(expect.arrayContaining(['$.attempts[0].runId', '$.attempts[1].taskId', '$.attempts[2].promptHash', '$.attempts[3].id']));
   });
 
+  it("keeps a shard's K/N (merge needs it) and refuses one that is not a shard", async () => {
+    const repo = new DexieRepository(`osvlab-export-${++counter}`, idb);
+    await repo.putRun({ ...makeRun(), shard: { index: 2, total: 3 } });
+    await repo.putPrompt(PROMPT);
+    await repo.putAttempt(makeAttempt('run-1', 'sys_dup-v0', 0, 0));
+    const file = JSON.parse(JSON.stringify(await exportStoredRun(repo, 'run-1', TASKS)));
+    expect(parseRunFile(JSON.stringify(file))).toMatchObject({ ok: true, file: { run: { shard: { index: 2, total: 3 } } } });
+    for (const [shard, path] of [[{ index: 4, total: 3 }, '$.run.shard.index'], [{ index: 0, total: 3 }, '$.run.shard.index'], [{ index: 1 }, '$.run.shard.total']] as const) {
+      expect(validateRunFile({ ...file, run: { ...file.run, shard } }).map((e) => e.path)).toEqual([path]);
+    }
+  });
+
   it('refuses an existing run id, a newer format, non-JSON, and smuggled keys, writing nothing', async () => {
     const repo = await seeded();
     const text = JSON.stringify(await exportStoredRun(repo, 'run-1', TASKS));

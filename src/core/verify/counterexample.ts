@@ -169,7 +169,7 @@ function preStateScalars(roots: readonly Term[]): Term[] {
     const t = stack.pop()!;
     if (seen.has(t.id)) continue;
     seen.add(t.id);
-    if (t.op === 'var' && !t.bound && /^(c:|old\.)/.test(t.name!)) out.push(t);
+    if (t.op === 'var' && !t.hasBound && /^(c:|old\.)/.test(t.name!)) out.push(t);
     for (const a of t.args) stack.push(a);
   }
   return out;

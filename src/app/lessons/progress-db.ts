@@ -18,6 +18,10 @@ export interface ExerciseProgress {
   readonly hintsOpened: number;
   /** The last grade, one sentence. */
   readonly lastMessage?: string;
+  /** The answer came from "Put it in the editor" (cleared by Start over). */
+  readonly usedSolution?: boolean;
+  /** How it was passed: with an answer of the learner's own, or only with the solution put in. */
+  readonly passedWith?: 'own' | 'solution';
   readonly updatedAt: number;
 }
 

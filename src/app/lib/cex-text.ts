@@ -55,14 +55,24 @@ export function specFact(fact: string): string {
 }
 
 /**
- * What a failure of the condition alone says, in one sentence: the spec
- * allows a call the implementation refuses, or refuses one it carries out,
- * with the arguments that show it.
+ * The counterexample's state itself shows the condition and the return value
+ * disagree (cond is not `ret == 0`); a refutation can fail cond and a field,
+ * and the state shown may be one where only the field differs.
+ */
+export function showsCondition(cex: Counterexample): boolean {
+  if (cex.specCond === null) return false;
+  const ret = Number(cex.implRet);
+  return Number.isInteger(ret) && cex.specCond !== (ret === 0);
+}
+
+/**
+ * What a failure of the condition says, in one sentence, for a state that
+ * `showsCondition`: the spec allows a call the implementation refuses, or
+ * refuses one it carries out, with the arguments that show it.
  */
 export function conditionText(cex: Counterexample): string {
   const args = cex.args.map((a) => `${a.name}=${a.value}`).join(', ') || 'no arguments';
   const ret = returnWithNumber(cex.implRet);
-  if (cex.specCond === null) return `With ${args}, the implementation returns ${ret}; the spec's condition has a quantifier and was not evaluated.`;
   if (cex.specCond) {
     return `With ${args}, the spec's condition is True (the call succeeds) but the implementation refuses it with ${ret}: the condition misses a check the implementation makes.`;
   }

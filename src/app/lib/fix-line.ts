@@ -10,6 +10,7 @@ import { findHandler } from '../../core/kernel/handlers.ts';
 import type * as A from '../../core/dialect/ast.ts';
 import { parseModule } from '../../core/dialect/parser.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
+import { showsCondition } from './cex-text.ts';
 
 export type FixLine =
   /** The line that builds the returned condition. */
@@ -58,6 +59,7 @@ export function fixLine(spec: string, handler: string, verdict: Verdict): FixLin
   if (verdict.status !== 'refuted' || !verdict.counterexample?.specLine) return undefined;
   const given = verdict.counterexample.specLine;
   const field = verdict.counterexample.rows.find((r) => r.differs)?.field ?? verdict.failed.find((n) => !NOT_FIELDS.has(n));
+  // The verifier's line is a write's unless it is the return's (checked below).
   let fn: A.FunctionDef | undefined;
   try {
     fn = entry(parseModule(spec), handler);
@@ -69,7 +71,9 @@ export function fixLine(spec: string, handler: string, verdict: Verdict): FixLin
   const before = [...statements(fn.body)].filter((s) => s.span.line < ret.span.line);
   const parts = ret.value?.kind === 'Tuple' ? ret.value.elts : [];
 
-  if (verdict.failed.includes('cond') && parts[0]) {
+  // What the state shown disagrees on: the condition, else a field.
+  const onCondition = showsCondition(verdict.counterexample) || (!field && verdict.failed.includes('cond'));
+  if (onCondition && parts[0]) {
     const cond = parts[0];
     if (cond.kind !== 'Name') return { kind: 'condition', line: cond.span.line };
     const def = before.filter((s) => targetsOf(s).some((t) => t.kind === 'Name' && t.id === cond.id)).at(-1);

@@ -26,8 +26,12 @@ export type RunState =
 
 const LANE = 'lesson';
 
-/** Grading's verify function on the app's worker pool; variants come from the task bundle. */
-export function poolVerify(verifier: VerifierService): VerifyFn {
+/**
+ * Grading's verify function on the app's worker pool; variants come from the
+ * task bundle. Requests in `lane` supersede each other (the learner's newest
+ * check wins); without a lane they queue.
+ */
+export function poolVerify(verifier: VerifierService, lane: string | undefined = LANE): VerifyFn {
   return async (req) => {
     await verifier.warm();
     if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed') throw new Error(verifier.status.message);
@@ -39,7 +43,7 @@ export function poolVerify(verifier: VerifierService): VerifyFn {
     }
     return verifier.pool.verify(
       { handler: req.handler, spec: req.spec, variant: req.variant || undefined, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
-      { lane: LANE },
+      lane ? { lane } : {},
     );
   };
 }

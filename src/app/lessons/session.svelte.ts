@@ -29,9 +29,9 @@ const LANE = 'lesson';
 /**
  * Grading's verify function on the app's worker pool; variants come from the
  * task bundle. Requests in `lane` supersede each other (the learner's newest
- * check wins); without a lane they queue.
+ * check wins); with `null` they queue.
  */
-export function poolVerify(verifier: VerifierService, lane: string | undefined = LANE): VerifyFn {
+export function poolVerify(verifier: VerifierService, lane: string | null = LANE): VerifyFn {
   return async (req) => {
     await verifier.warm();
     if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed') throw new Error(verifier.status.message);

@@ -30,6 +30,8 @@ export interface TeacherDraft {
   solution: string;
   /** Put the solution in the link (learners see it after a first attempt). */
   shipSolution: boolean;
+  /** Show learners what the buggy implementations change, even with hidden checks. */
+  showBugs: boolean;
 }
 
 function blank(): TeacherDraft {
@@ -45,6 +47,7 @@ function blank(): TeacherDraft {
     hints: 'A vector can be taken only when it is free.\nThe caller becomes the owner and owns one more vector.',
     solution: '',
     shipSolution: false,
+    showBugs: true,
   };
 }
 
@@ -99,6 +102,7 @@ export class TeacherState {
       refuteOn: d.refuteOn,
       strict: d.strict,
       hideChecks: d.hideChecks,
+      showBugs: d.showBugs,
       hints: d.hints.split('\n').map((h) => h.trim()).filter(Boolean),
       solution: withSolution && d.solution.trim() ? d.solution : undefined,
       app: APP_VERSION,
@@ -121,7 +125,7 @@ export class TeacherState {
       if (!this.draft.title.trim()) throw new Error('Give the exercise a title: it is what learners and the attempts list show.');
       const shipped = this.exercise();
       const full = asExercise(this.exercise(true));
-      const verify = poolVerify(this.verifier, undefined);
+      const verify = poolVerify(this.verifier, null);
       this.checking = true;
       if (full.solution !== undefined) {
         this.linkNote = 'Checking that the solution passes every check…';
@@ -206,7 +210,7 @@ export class TeacherState {
       const exercise = a.exercise ?? (await authoredExercises.get(a.file.exerciseId))?.exercise;
       if (!exercise) throw new Error('This attempt is for an exercise not made on this page: add its link below to grade it here.');
       // No lane: gradings queue on the pool instead of superseding each other.
-      const g = await gradeSpec(asExercise(exercise), a.file.answer, poolVerify(this.verifier, undefined));
+      const g = await gradeSpec(asExercise(exercise), a.file.answer, poolVerify(this.verifier, null));
       this.regrades = { ...this.regrades, [a.id]: { kind: 'done', passed: g.passed, message: g.message } };
     } catch (e) {
       this.regrades = { ...this.regrades, [a.id]: { kind: 'error', message: e instanceof Error ? e.message : String(e) } };

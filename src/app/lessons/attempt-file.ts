@@ -9,12 +9,12 @@
  * field by field.
  */
 import { CourseFileError, LIMITS, type TeacherExercise, exerciseId, parseTeacherExercise } from './teacher-link.ts';
-import { sha256Hex } from '../../core/llm/hash.ts';
+import { sha256Hex } from '../../core/hash.ts';
 import { findHandler } from '../../core/kernel/handlers.ts';
 
-export const ATTEMPT_FORMAT = 'osvlab-attempt';
+const ATTEMPT_FORMAT = 'osvlab-attempt';
 /** A file of several attempts, as the teacher view exports them. */
-export const ATTEMPTS_FORMAT = 'osvlab-attempts';
+const ATTEMPTS_FORMAT = 'osvlab-attempts';
 
 export interface AttemptCheck {
   readonly label: string;
@@ -55,7 +55,7 @@ export interface ReadAttempt {
 }
 
 /** Files larger than this are refused before parsing. */
-export const MAX_ATTEMPT_BYTES = 512 * 1024;
+const MAX_ATTEMPT_BYTES = 512 * 1024;
 
 const STATUSES = new Set(['passed', 'failed', 'not-run']);
 

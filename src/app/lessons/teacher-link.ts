@@ -6,7 +6,7 @@
  * field by field; a bad link is a CourseFileError, never a crash.
  */
 import { findHandler } from '../../core/kernel/handlers.ts';
-import { sha256Hex } from '../../core/llm/hash.ts';
+import { sha256Hex } from '../../core/hash.ts';
 import { ShareLinkError, decodeJson, encodeJson } from '../lib/share.ts';
 import type { SpecExercise } from './exercise.ts';
 

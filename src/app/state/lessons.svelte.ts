@@ -31,7 +31,7 @@ function passing(p: ExerciseProgress): Passing {
 /** Progress key of a course exercise. */
 export const courseKey = (lesson: string, exercise: string) => `${lesson}/${exercise}`;
 /** Progress key of a teacher exercise. */
-export const sharedKey = (id: string) => `t/${id}`;
+const sharedKey = (id: string) => `t/${id}`;
 
 export class LessonsState {
   readonly course = COURSE;

@@ -32,7 +32,7 @@ export const MODEL_PLACEHOLDER: Record<ProviderKind, string> = {
 };
 
 /** Why `url` cannot be a provider's base URL, or undefined when it can. */
-export function baseUrlError(url: string): string | undefined {
+function baseUrlError(url: string): string | undefined {
   const text = url.trim();
   if (!text) return 'a base URL is needed, e.g. https://api.openai.com/v1';
   let u: URL;

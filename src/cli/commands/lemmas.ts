@@ -8,7 +8,7 @@
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { checkDeclarative } from '../../core/verify/declarative.ts';
 import { requireHandler } from '../../core/verify/index.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
@@ -25,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
   const engine = await nodeEngine();
-  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: intOption(args, 'timeout', 20000), only, reuse: !args.flags.has('full') });
+  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: timeoutOption(args, 20000), only, reuse: !args.flags.has('full') });
   if (args.flags.has('json')) {
     const out =
       r.status === 'spec-error'

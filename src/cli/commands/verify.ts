@@ -11,7 +11,7 @@ import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_EVALUATED, NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
 import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeEngine } from '../z3-node.ts';
@@ -20,13 +20,6 @@ export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1
 
 /** The C error code of an internal error of the front end or executor (a bug of ours, exit 4). */
 const C_INTERNAL = 'C057';
-
-/** `--timeout MS`: a positive budget for the whole check (0 would be no budget at all, so it is refused). */
-export function budgetOption(args: ReturnType<typeof parseArgs>): number {
-  const ms = intOption(args, 'timeout', DEFAULT_BUDGET_MS);
-  if (ms === 0) throw new UsageError(`--timeout must be at least 1 ms (it is the budget of the whole check; the default is ${DEFAULT_BUDGET_MS})`);
-  return ms;
-}
 
 /** The override of benchmark task `id` (empty for a correct variant); it must be a task of `handler`. */
 async function variantSource(id: string, handler: string): Promise<string> {
@@ -47,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   const specPath = args.values.get('spec');
   const implPath = args.values.get('impl');
   if (specPath === '-' && implPath === '-') throw new UsageError('only one of --spec and --impl can be - (standard input)');
-  const timeoutMs = budgetOption(args);
+  const timeoutMs = timeoutOption(args, DEFAULT_BUDGET_MS);
   const spec = specPath ? await readInput(specPath, 'spec', SPEC_CAP) : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
   const implSource = implPath

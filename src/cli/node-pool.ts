@@ -28,11 +28,11 @@ export interface GradePoolOptions {
   readonly strict?: boolean;
 }
 
-/** One grading worker thread as the pool's spawn adapter sees it. */
-function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
+/** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
+export function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
   const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url));
-  worker.on('error', (e) => crashed(`the grading worker crashed: ${e.message}`));
-  worker.on('exit', (code) => crashed(`the grading worker exited (code ${code})`));
+  worker.on('error', (e) => crashed(`the verifier worker crashed: ${e.message}`));
+  worker.on('exit', (code) => crashed(`the verifier worker exited (code ${code})`));
   const api = Comlink.wrap<VerifierApi>(nodeEndpoint(worker));
   return {
     // Every method of VerifierApi already returns a promise of cloneable data, so the proxy has its shape.

@@ -2,19 +2,24 @@
  * `osvlab verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]`
  * Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
  * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
- * error. `--timeout` is the wall-clock budget of the whole check.
+ * error. `--timeout` is the wall-clock budget of the whole check. The proof
+ * runs in a worker thread (verifier-thread.ts): when Z3 runs out of memory or
+ * will not stop, the worker is stopped and the verdict is `timeout` with a
+ * coded error (RES001-RES003, docs/cli-errors.md), exit 3.
  */
 import { findTask } from '../../core/tasks/load.ts';
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_EVALUATED, NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
-import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
+import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
+import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
 
 export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
@@ -48,14 +53,22 @@ export async function run(argv: string[]): Promise<number> {
     : args.values.has('variant')
       ? await variantSource(args.values.get('variant')!, handler.name)
       : '';
+  const strict = args.flags.has('strict');
+  // Z3 runs in a worker thread, loading while the C is checked here (verifier-thread.ts).
+  const thread = new VerifierThread();
   let started = Date.now();
   let verdict: Verdict;
+  let stopped: Diagnostic<undefined> | undefined;
   try {
-    // A C error needs no solver: report it before Z3 starts (the program is cached for verify).
+    // A C error needs no solver: report it before any proof.
     loadProgram(implSource);
-    const engine = await nodeEngine();
     started = Date.now();
-    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, { engine });
+    const r = await thread.run((api) => api.verify({ handler: handler.name, spec, implSource, timeoutMs, strict }), verifyLimitMs(timeoutMs, strict));
+    if (r.kind === 'failed') throw new Error(r.message);
+    if (r.kind === 'exhausted') {
+      stopped = exhaustionDiagnostic(r.exhaustion);
+      verdict = { status: 'timeout', obligations: [] };
+    } else verdict = r.value;
   } catch (e) {
     const d = e instanceof ImplementationError ? e.diagnostics[0] : undefined;
     if (!d) throw e;
@@ -67,12 +80,17 @@ export async function run(argv: string[]): Promise<number> {
       printDiagnostic(process.stderr, d, { file, source: d.file === OVERRIDE ? implSource : KERNEL.files.get(d.file) });
     }
     return d.code === C_INTERNAL ? 4 : 2;
+  } finally {
+    await thread.close();
   }
   const ms = Date.now() - started;
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify(jsonVerdict(handler.name, verdict, ms))}\n`);
+    const json = jsonVerdict(handler.name, verdict, ms) as { verdict: Record<string, unknown> };
+    if (stopped) json.verdict.error = diagnosticJson(stopped);
+    process.stdout.write(`${JSON.stringify(json)}\n`);
   } else {
     process.stdout.write(render(handler.name, verdict, ms, spec, specPath ?? `${handler.name} (oracle)`));
+    if (stopped) printDiagnostic(process.stderr, stopped);
   }
   return EXIT[verdict.status];
 }

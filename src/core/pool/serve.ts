@@ -16,9 +16,10 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
+import { checkDeclarative } from '../verify/declarative.ts';
 import { loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
-import type { CatalogEntry, GradeOptions, PageVerifyRequest, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
+import type { CatalogEntry, GradeOptions, LemmaOptions, PageVerifyRequest, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 
 export interface WorkerPlatform {
@@ -115,6 +116,10 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     async verify(req: PageVerifyRequest): Promise<Verdict> {
       // Only what core/verify takes: the task id is the page's business.
       return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, { engine: await getEngine() });
+    },
+
+    async lemmas(handler: string, spec: string, options: LemmaOptions) {
+      return checkDeclarative(handler, spec, await getEngine(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {

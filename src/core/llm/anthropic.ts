@@ -4,8 +4,9 @@
  */
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
-import { num, obj, str } from './read.ts';
+import { obj, str } from './read.ts';
 import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort } from './types.ts';
+import { usageFrom } from './usage.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -77,7 +78,7 @@ export function readAnthropic(json: unknown, requestedModel: string): Omit<Compl
   return {
     text,
     model: str(body?.model) ?? requestedModel,
-    usage: { input: num(usage?.input_tokens) ?? 0, output: num(usage?.output_tokens) ?? 0 },
+    usage: usageFrom({ input: usage?.input_tokens, output: [usage?.output_tokens] }),
     finishReason: finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
     raw: json,

@@ -4,9 +4,10 @@
  */
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
-import { num, obj, str } from './read.ts';
+import { obj, str } from './read.ts';
 import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort, Usage } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
+import { usageFrom } from './usage.ts';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
@@ -78,15 +79,16 @@ export function readGemini(json: unknown, requestedModel: string): Omit<Completi
   };
 }
 
-/** Thinking tokens (thoughtsTokenCount) are billed as output but not inside candidatesTokenCount: added. */
+/**
+ * Thinking tokens (thoughtsTokenCount) are billed as output but not inside
+ * candidatesTokenCount: added. The API's JSON leaves out a count that is 0,
+ * so a missing field is 0; a missing usageMetadata is an unknown usage.
+ */
 function usageOf(body: Record<string, unknown> | undefined): Usage {
   const u = obj(body?.usageMetadata);
-  const thoughts = num(u?.thoughtsTokenCount) ?? 0;
-  return {
-    input: num(u?.promptTokenCount) ?? 0,
-    output: (num(u?.candidatesTokenCount) ?? 0) + thoughts,
-    ...(thoughts > 0 ? { reasoning: thoughts } : {}),
-  };
+  if (!u) return usageFrom({ input: undefined, output: [undefined] });
+  const zeroIfLeftOut = (v: unknown) => (v === undefined ? 0 : v);
+  return usageFrom({ input: zeroIfLeftOut(u.promptTokenCount), output: [zeroIfLeftOut(u.candidatesTokenCount), zeroIfLeftOut(u.thoughtsTokenCount)], reasoning: u.thoughtsTokenCount });
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import { missingKeyError, malformedError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
-import { num, obj, str } from './read.ts';
+import { obj, str } from './read.ts';
 import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
+import { usageFrom } from './usage.ts';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -50,16 +51,11 @@ export function readOpenAi(json: unknown, requestedModel: string): Omit<Completi
   // A refusal comes as message.refusal with no content.
   const refused = typeof message.refusal === 'string' && message.refusal !== '' && !content;
   const rawFinish = refused ? 'refusal' : str(first?.finish_reason);
-  // Reasoning tokens are already inside completion_tokens (they are billed as output).
-  const reasoning = num(obj(usage?.completion_tokens_details)?.reasoning_tokens);
   return {
     text: content ?? '',
     model: str(obj(json)?.model) ?? requestedModel,
-    usage: {
-      input: num(usage?.prompt_tokens) ?? 0,
-      output: num(usage?.completion_tokens) ?? 0,
-      ...(reasoning !== undefined && reasoning > 0 ? { reasoning } : {}),
-    },
+    // Reasoning tokens are already inside completion_tokens (they are billed as output).
+    usage: usageFrom({ input: usage?.prompt_tokens, output: [usage?.completion_tokens], reasoning: obj(usage?.completion_tokens_details)?.reasoning_tokens }),
     finishReason: refused ? 'content-filter' : finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
     raw: json,

@@ -50,6 +50,12 @@ export interface Usage {
   readonly output: number;
   /** Of `output`, the thinking/reasoning tokens, when the provider reports them. */
   readonly reasoning?: number;
+  /**
+   * Set when the provider's counts were missing or not counts (negative,
+   * fractional, not numbers; usage.ts): the numbers above are what could be
+   * read, 0 for the rest, and the answer's cost is unknown.
+   */
+  readonly unknown?: true;
 }
 
 /** Why generation stopped, normalised; `raw` keeps the provider's word. */

@@ -5,7 +5,7 @@
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort } from './types.ts';
+import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
@@ -31,7 +31,7 @@ export function anthropicDefaultMaxTokens(model: string, thinkingBudget?: number
 /** The JSON body of a Messages request: system messages go to the top-level `system`. */
 export function anthropicBody(r: CompletionRequest): Record<string, unknown> {
   const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content);
-  let budget = r.reasoningEffort !== undefined ? THINKING_BUDGET[r.reasoningEffort] : undefined;
+  let budget = r.reasoningEffort !== undefined ? effortEntry(THINKING_BUDGET, r.reasoningEffort) : undefined;
   if (budget !== undefined && r.maxTokens !== undefined && r.maxTokens <= budget) budget = Math.max(1024, Math.floor(r.maxTokens / 2));
   const body: Record<string, unknown> = {
     model: r.model,

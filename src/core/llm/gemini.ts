@@ -5,7 +5,7 @@
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort, Usage } from './types.ts';
+import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, type Usage, effortEntry } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
 import { usageFrom } from './usage.ts';
 
@@ -31,11 +31,14 @@ export function geminiBody(r: CompletionRequest): Record<string, unknown> {
   return body;
 }
 
+const THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { minimal: 128, low: 1024, medium: 8192, high: 24_576 };
+
 /** Gemini 3 and later take a thinking level; Gemini 2.5 a token budget (the two cannot be mixed). */
 function thinkingConfig(model: string, effort: ReasoningEffort): Record<string, unknown> {
+  const budget = effortEntry(THINKING_BUDGET, effort);
   const m = /gemini-(\d+)/.exec(model);
   if (m && Number(m[1]) >= 3) return { thinkingLevel: effort };
-  return { thinkingBudget: { minimal: 128, low: 1024, medium: 8192, high: 24_576 }[effort] };
+  return { thinkingBudget: budget };
 }
 
 function finish(raw: string | undefined): FinishReason {

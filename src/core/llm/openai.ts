@@ -5,10 +5,13 @@
 import { missingKeyError, malformedError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
+import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** OpenAI's words for the efforts are ours. */
+const EFFORT_WORDS: Readonly<Record<ReasoningEffort, string>> = { minimal: 'minimal', low: 'low', medium: 'medium', high: 'high' };
 
 /** The JSON body of a chat completion request. */
 export function openAiBody(r: CompletionRequest, compatible: boolean): Record<string, unknown> {
@@ -22,7 +25,7 @@ export function openAiBody(r: CompletionRequest, compatible: boolean): Record<st
   if (r.maxTokens !== undefined) body[compatible ? 'max_tokens' : 'max_completion_tokens'] = r.maxTokens;
   if (r.seed !== undefined) body.seed = r.seed;
   if (r.stop !== undefined && r.stop.length > 0) body.stop = [...r.stop];
-  if (r.reasoningEffort !== undefined) body.reasoning_effort = r.reasoningEffort;
+  if (r.reasoningEffort !== undefined) body.reasoning_effort = effortEntry(EFFORT_WORDS, r.reasoningEffort);
   return body;
 }
 

@@ -15,11 +15,20 @@ export interface Route {
 
 const PAGES: readonly Page[] = ['play', 'tasks', 'learn', 'evaluate', 'runs', 'about'];
 
+/** A path segment as typed; a malformed escape (`#/tasks/%`) is kept as it is rather than breaking the page. */
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 export function parseHash(hash: string): Route {
   const frag = hash.replace(/^#\/?/, '');
   if (frag.startsWith('s/')) return { page: 'share', rest: [frag.slice(2)], query: new URLSearchParams() };
   const [path, q = ''] = frag.split('?', 2);
-  const [first, ...rest] = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const [first, ...rest] = path.split('/').filter(Boolean).map(decodeSegment);
   const page = (PAGES as readonly string[]).includes(first) ? (first as Page) : 'play';
   return { page, rest, query: new URLSearchParams(q) };
 }

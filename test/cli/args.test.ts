@@ -24,7 +24,12 @@ function code(f: () => unknown): string | undefined {
 async function osvlab(...argv: string[]): Promise<{ code: number; err: string }> {
   let err = '';
   const write = process.stderr.write;
-  process.stderr.write = ((s: string | Uint8Array) => ((err += String(s)), true)) as typeof write;
+  process.stderr.write = ((s: string | Uint8Array, ...rest: unknown[]) => {
+    err += String(s);
+    const done = rest.find((x): x is () => void => typeof x === 'function');
+    if (done) process.nextTick(done);
+    return true;
+  }) as typeof write;
   try {
     return { code: await main(argv), err };
   } finally {

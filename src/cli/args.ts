@@ -10,6 +10,10 @@
  *   ARG004  a flag given a value (`--json=1`)
  *   ARG005  an option given twice (which one was meant?)
  *   ARG006  a number that is not a whole number in the option's range
+ *   ARG007  the arguments do not fit the command (one missing, one too many, options
+ *           that exclude each other, a value that is not one of the choices): the
+ *           code of every UsageError that names no other
+ *   ARG008  an argument names nothing known (no such task, no such lemma)
  *
  * Options every command shares by name mean the same everywhere and are
  * checked here as they are parsed (`SHARED`): `--timeout` and
@@ -17,23 +21,29 @@
  * no command can take 0 (no time at all) or a value past what a timer holds.
  */
 
-/** A usage error; `osvlab` prints its message and exits 4. */
+/**
+ * A usage error: `osvlab` prints its message, which starts with its code
+ * (ARG007 unless another is given; InputError's are IN001-IN003), and exits 4.
+ */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(
+    message: string,
+    readonly code: string = 'ARG007',
+  ) {
+    super(`${code} ${message}`);
     this.name = 'UsageError';
   }
 }
 
-export type ArgCode = 'ARG001' | 'ARG002' | 'ARG003' | 'ARG004' | 'ARG005' | 'ARG006';
+export type ArgCode = 'ARG001' | 'ARG002' | 'ARG003' | 'ARG004' | 'ARG005' | 'ARG006' | 'ARG007' | 'ARG008';
 
-/** A usage error the parser found, with its code in front of the message (as `InputError` does). */
+/** A usage error the parser found. */
 export class ArgError extends UsageError {
   constructor(
-    readonly code: ArgCode,
+    override readonly code: ArgCode,
     message: string,
   ) {
-    super(`${code} ${message}`);
+    super(message, code);
     this.name = 'ArgError';
   }
 }

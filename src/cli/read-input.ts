@@ -19,11 +19,11 @@ export const RESPONSES_CAP = 256 << 20;
 
 export class InputError extends UsageError {
   constructor(
-    readonly code: 'IN001' | 'IN002' | 'IN003',
+    override readonly code: 'IN001' | 'IN002' | 'IN003',
     readonly path: string,
     message: string,
   ) {
-    super(`${code} ${message}`);
+    super(message, code);
     this.name = 'InputError';
   }
 }

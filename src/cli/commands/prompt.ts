@@ -30,10 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!id) throw new UsageError('which task? e.g. osvlab prompt sys_dup-v1 --shots 5');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const task = tasks.find((t) => t.id === id);
-  if (!task) {
-    process.stderr.write(`osvlab prompt: no task '${id}' (osvlab tasks lists them)\n`);
-    return 4;
-  }
+  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG008');
   const shots = intOption(args, 'shots', 5);
   const p = buildPrompt(task, shots, tasks);
   if (args.flags.has('stats')) {

@@ -29,7 +29,7 @@ const C_INTERNAL = 'C057';
 /** The override of benchmark task `id` (empty for a correct variant); it must be a task of `handler`. */
 async function variantSource(id: string, handler: string): Promise<string> {
   const task = await findTask(id);
-  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`);
+  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG008');
   if (task.handler !== handler) throw new UsageError(`task ${id} is a variant of ${task.handler}, not of ${handler}`);
   return task.impl_override;
 }

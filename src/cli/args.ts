@@ -6,7 +6,7 @@
  *   ARG001  an empty value or argument (`--spec ""`, `--spec=`, `--spec="$UNSET"`):
  *           an empty path must never fall back to a default such as the oracle
  *   ARG002  an option without its value (last on the line, or followed by another option)
- *   ARG003  an unknown option
+ *   ARG003  an unknown option (or, in main.ts, command)
  *   ARG004  a flag given a value (`--json=1`)
  *   ARG005  an option given twice (which one was meant?)
  *   ARG006  a number that is not a whole number in the option's range

@@ -71,7 +71,7 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   const load = COMMANDS.get(name);
   if (!load) {
-    process.stderr.write(`osvlab: unknown command '${name}'\n\n${USAGE}`);
+    process.stderr.write(`osvlab: ARG003 unknown command '${name}'\n\n${USAGE}`);
     return 4;
   }
   try {

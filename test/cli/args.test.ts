@@ -5,6 +5,9 @@
  * running `main` in this process on each command's own options (the list the
  * command prints for an unknown option), so an option added later is covered.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArgError, MAX_TIME_LIMIT_MS, intOption, parseArgs, timeoutOption } from '../../src/cli/args.ts';
 import { COMMAND_NAMES, main } from '../../src/cli/main.ts';
@@ -82,6 +85,21 @@ describe('parseArgs', () => {
     expect(code(() => intOption(args('9007199254740993'), 'n', 1))).toBe('ARG006');
     expect(code(() => intOption(args('0'), 'n', 1, { min: 1 }))).toBe('ARG006');
     expect(code(() => intOption(args('65'), 'n', 1, { max: 64 }))).toBe('ARG006');
+  });
+});
+
+describe('empty inputs that would mean something else', () => {
+  it('an empty --impl file is IN004, not the kernel's own handler verified', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'osvlab-args-'));
+    try {
+      const empty = join(dir, 'impl.c');
+      writeFileSync(empty, '\n  \n');
+      const r = await osvlab('verify', 'sys_kill', '--oracle', '--impl', empty);
+      expect(r.code).toBe(4);
+      expect(r.err).toContain(`IN004 implementation '${empty}' is empty`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

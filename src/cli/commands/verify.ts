@@ -18,7 +18,7 @@ import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
-import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
+import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
 import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
 
 export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
@@ -53,6 +53,10 @@ export async function run(argv: string[]): Promise<number> {
     : args.values.has('variant')
       ? await variantSource(args.values.get('variant')!, handler.name)
       : '';
+  // An override replaces what it defines; an empty one replaces nothing, which would verify the kernel's own code.
+  if (implPath && implSource.trim() === '') {
+    throw new InputError('IN004', implPath, `implementation '${implPath}' is empty: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
+  }
   const strict = args.flags.has('strict');
   // Z3 runs in a worker thread, loading while the C is checked here (verifier-thread.ts).
   const thread = new VerifierThread();

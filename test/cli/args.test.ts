@@ -89,7 +89,7 @@ describe('parseArgs', () => {
 });
 
 describe('empty inputs that would mean something else', () => {
-  it('an empty --impl file is IN004, not the kernel's own handler verified', async () => {
+  it("an empty --impl file is IN004, not the kernel's own handler verified", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'osvlab-args-'));
     try {
       const empty = join(dir, 'impl.c');

@@ -65,9 +65,13 @@ export async function main(argv: string[]): Promise<number> {
 
 async function dispatch(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE);
-    return name ? 0 : 4;
+    return 0;
+  }
+  if (!name) {
+    process.stderr.write(`osvlab: ${name === '' ? 'ARG001 the command is empty' : 'ARG007 which command?'}\n\n${USAGE}`);
+    return 4;
   }
   const load = COMMANDS.get(name);
   if (!load) {

@@ -23,7 +23,7 @@
 
 /**
  * A usage error: `osvlab` prints its message, which starts with its code
- * (ARG007 unless another is given; InputError's are IN001-IN003), and exits 4.
+ * (ARG007 unless another is given; InputError's are IN001-IN004), and exits 4.
  */
 export class UsageError extends Error {
   constructor(

@@ -24,7 +24,7 @@ function decodeSegment(s: string): string {
   }
 }
 
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const frag = hash.replace(/^#\/?/, '');
   if (frag.startsWith('s/')) return { page: 'share', rest: [frag.slice(2)], query: new URLSearchParams() };
   const [path, q = ''] = frag.split('?', 2);

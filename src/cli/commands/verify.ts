@@ -21,7 +21,7 @@ import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
 import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
 
-export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
+const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
 /** The C error code of an internal error of the front end or executor (a bug of ours, exit 4). */
 const C_INTERNAL = 'C057';

@@ -9,7 +9,7 @@ import { type Completion, type CompletionRequest, type FinishReason, type Provid
 import type { LlmErrorKind } from './errors.ts';
 import { usageFrom } from './usage.ts';
 
-export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
 /** The JSON body: system text to systemInstruction, assistant turns as role "model". */
 export function geminiBody(r: CompletionRequest): Record<string, unknown> {
@@ -60,7 +60,7 @@ function finish(raw: string | undefined): FinishReason {
 }
 
 /** Reads a generateContent response: the first candidate's text parts joined, thought summaries (`thought: true`) left out. */
-export function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
+function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const body = obj(json);
   const candidates = body?.candidates;
   if (!Array.isArray(candidates) || candidates.length === 0) {

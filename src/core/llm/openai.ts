@@ -8,7 +8,7 @@ import { obj, str } from './read.ts';
 import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** OpenAI's words for the efforts are ours. */
 const EFFORT_WORDS: Readonly<Record<ReasoningEffort, string>> = { minimal: 'minimal', low: 'low', medium: 'medium', high: 'high' };
@@ -43,7 +43,7 @@ function finish(raw: string | undefined): FinishReason {
 }
 
 /** Reads a chat completion response body. */
-export function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
+function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const choices = obj(json)?.choices;
   const first = Array.isArray(choices) ? obj(choices[0]) : undefined;
   const message = obj(first?.message);
@@ -70,7 +70,7 @@ export function readOpenAi(json: unknown, requestedModel: string): Omit<Completi
  * OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) serves chat
  * completions there, and nothing serves them at the root.
  */
-export function withApiPath(baseUrl: string): string {
+function withApiPath(baseUrl: string): string {
   const bare = /^(https?:\/\/[^/?#\s]+)\/?$/i.exec(baseUrl);
   return bare ? `${bare[1]}/v1` : baseUrl;
 }

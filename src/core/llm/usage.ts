@@ -10,7 +10,7 @@
 import type { Usage } from './types.ts';
 
 /** A token count, or undefined when `v` is not one. */
-export function tokenCount(v: unknown): number | undefined {
+function tokenCount(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
 }
 

@@ -7,8 +7,8 @@
  *
  * Errors are usage errors with a stable code (exit 4):
  * IN001 the input is larger than the cap, IN002 it is not a regular file,
- * IN003 it cannot be opened or read, IN004 it is empty where that would
- * silently mean something else (an empty --impl would verify the kernel's own code).
+ * IN003 it cannot be opened or read, IN004 it would silently mean something
+ * else (an --impl that defines no function would verify the kernel's own code).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from './args.ts';

@@ -89,14 +89,19 @@ describe('parseArgs', () => {
 });
 
 describe('empty inputs that would mean something else', () => {
-  it("an empty --impl file is IN004, not the kernel's own handler verified", async () => {
+  it("an --impl file that defines no function is IN004, not the kernel's own handler verified", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'osvlab-args-'));
     try {
       const empty = join(dir, 'impl.c');
       writeFileSync(empty, '\n  \n');
       const r = await osvlab('verify', 'sys_kill', '--oracle', '--impl', empty);
       expect(r.code).toBe(4);
-      expect(r.err).toContain(`IN004 implementation '${empty}' is empty`);
+      expect(r.err).toContain(`IN004 implementation '${empty}' defines no function`);
+      // Nor one with only a comment and a declaration: it overrides nothing either.
+      writeFileSync(empty, '/* mine */\n#include "kernel.h"\nint helper(void);\n');
+      const c = await osvlab('verify', 'sys_kill', '--oracle', '--impl', empty);
+      expect(c.code).toBe(4);
+      expect(c.err).toContain(`IN004 implementation '${empty}' defines no function`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

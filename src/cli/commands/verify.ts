@@ -53,10 +53,10 @@ export async function run(argv: string[]): Promise<number> {
     : args.values.has('variant')
       ? await variantSource(args.values.get('variant')!, handler.name)
       : '';
-  // An override replaces what it defines; an empty one replaces nothing, which would verify the kernel's own code.
-  if (implPath && implSource.trim() === '') {
-    throw new InputError('IN004', implPath, `implementation '${implPath}' is empty: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
-  }
+  // An override replaces what it defines; one that defines nothing would verify the kernel's own code.
+  const overridesNothing = () =>
+    new InputError('IN004', implPath!, `implementation '${implPath}' defines no function: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
+  if (implPath && implSource.trim() === '') throw overridesNothing();
   const strict = args.flags.has('strict');
   // Z3 runs in a worker thread, loading while the C is checked here (verifier-thread.ts).
   const thread = new VerifierThread();
@@ -65,7 +65,8 @@ export async function run(argv: string[]): Promise<number> {
   let stopped: Diagnostic<undefined> | undefined;
   try {
     // A C error needs no solver: report it before any proof.
-    loadProgram(implSource);
+    const program = loadProgram(implSource);
+    if (implPath && ![...program.functions.values()].some((f) => f.fromOverride && f.body)) throw overridesNothing();
     started = Date.now();
     const r = await thread.run((api) => api.verify({ handler: handler.name, spec, implSource, timeoutMs, strict }), verifyLimitMs(timeoutMs, strict));
     if (r.kind === 'failed') throw new Error(r.message);

@@ -108,6 +108,14 @@ describe('empty inputs that would mean something else', () => {
   });
 });
 
+describe('the command itself', () => {
+  it('missing is ARG007, empty is ARG001, unknown is ARG003', async () => {
+    expect(await osvlab()).toMatchObject({ code: 4, err: expect.stringContaining('ARG007 which command?') });
+    expect(await osvlab('')).toMatchObject({ code: 4, err: expect.stringContaining('ARG001 the command is empty') });
+    expect(await osvlab('verfy')).toMatchObject({ code: 4, err: expect.stringContaining("ARG003 unknown command 'verfy'") });
+  });
+});
+
 describe('every command', () => {
   it('refuses an empty value for every option it has (exit 4, ARG001; a flag given one is ARG004)', async () => {
     let tried = 0;

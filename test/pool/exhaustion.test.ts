@@ -5,9 +5,11 @@
  * messages are the ones the platform gives: emscripten's abort text as a
  * grading worker thread reports it, Node's end of a worker out of heap, and
  * the engine's own EngineDeadError. The end-to-end runs are in
- * test/cli/resources.test.ts.
+ * test/cli/resources.test.ts. And a pool never starts more workers than
+ * the machine can hold (each has its own Z3).
  */
 import { describe, expect, it } from 'vitest';
+import { GradePool, maxWorkers } from '../../src/cli/node-pool.ts';
 import { gradeOfOutcome } from '../../src/core/pool/grade-job.ts';
 import { exhaustionOf, exhaustionOfMessage } from '../../src/core/pool/exhaustion.ts';
 import { MAX_TIMER_MS, WorkerPool } from '../../src/core/pool/pool.ts';
@@ -54,5 +56,16 @@ describe('a hard limit past what a timer holds', () => {
     const outcome = await pool.submit((api) => api.work(), { hardTimeoutMs: MAX_TIMER_MS * 3 });
     expect(outcome).toEqual({ kind: 'done', value: 'done' });
     await pool.dispose();
+  });
+});
+
+describe('how many workers a grading pool starts', () => {
+  it('at most two per core and one per GiB of memory, whatever is asked', async () => {
+    expect(maxWorkers(2, 23 * 2 ** 30)).toBe(4);
+    expect(maxWorkers(64, 8 * 2 ** 30)).toBe(8);
+    expect(maxWorkers(1, 2 ** 29)).toBe(1);
+    const pool = new GradePool({ size: 200 });
+    expect(pool.size).toBe(maxWorkers());
+    await pool.close();
   });
 });

@@ -449,6 +449,8 @@ const gradeFiles: Family = async () => {
     const p = file(`responses-${i}.jsonl`, text);
     return [name, ['grade', '--responses', p, '--json', '--no-strict', '--timeout', '10000'], { json: true, check, lost: unchanged(p), owner }] as const;
   });
+  const thirty = file('thirty.jsonl', Array.from({ length: 30 }, (_, i) => line({ task_id: 'sys_kill-v0', response: `${prose} ${i}` })).join('\n'));
+  list.push(['--concurrency 100000 on 30 answers', ['grade', '--responses', thirty, '--concurrency', '100000', '--json', '--no-strict'], { json: true, check: answers(30) }] as never);
   const sparse = file('sparse.jsonl', '');
   truncateSync(sparse, 300 << 20);
   list.push(['a 300 MB (sparse) file', ['grade', '--responses', sparse], { check: exits(4) }] as never);

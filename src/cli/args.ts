@@ -8,12 +8,11 @@
  *   ARG002  an option without its value (last on the line, or followed by another option)
  *   ARG003  an unknown option (or, in main.ts, command)
  *   ARG004  a flag given a value (`--json=1`)
- *   ARG005  an option given twice (which one was meant?)
- *   ARG006  a number that is not a whole number in the option's range
- *   ARG007  the arguments do not fit the command (one missing, one too many, options
+ *   ARG005  a number that is not a whole number in the option's range
+ *   ARG006  the arguments do not fit the command (one missing, one too many, options
  *           that exclude each other, a value that is not one of the choices): the
  *           code of every UsageError that names no other
- *   ARG008  an argument names nothing known (no such task, no such lemma)
+ *   ARG007  an argument names nothing known (no such task, no such lemma)
  *
  * Options every command shares by name mean the same everywhere and are
  * checked here as they are parsed (`SHARED`): `--timeout` and
@@ -23,19 +22,19 @@
 
 /**
  * A usage error: `osvlab` prints its message, which starts with its code
- * (ARG007 unless another is given; InputError's are IN001-IN004), and exits 4.
+ * (ARG006 unless another is given; InputError's are IN001-IN004), and exits 4.
  */
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly code: string = 'ARG007',
+    readonly code: string = 'ARG006',
   ) {
     super(`${code} ${message}`);
     this.name = 'UsageError';
   }
 }
 
-export type ArgCode = 'ARG001' | 'ARG002' | 'ARG003' | 'ARG004' | 'ARG005' | 'ARG006' | 'ARG007' | 'ARG008';
+export type ArgCode = 'ARG001' | 'ARG002' | 'ARG003' | 'ARG004' | 'ARG005' | 'ARG006' | 'ARG007';
 
 /** A usage error the parser found. */
 export class ArgError extends UsageError {
@@ -98,7 +97,6 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
     const eq = a.indexOf('=');
     const name = a.slice(2, eq < 0 ? undefined : eq);
     if (valueNames.has(name)) {
-      if (values.has(name)) throw new ArgError('ARG005', `--${name} is given twice ('${values.get(name)}' and '${eq >= 0 ? a.slice(eq + 1) : (argv[i + 1] ?? '')}'); give it once`);
       let v: string;
       if (eq >= 0) v = a.slice(eq + 1);
       else {
@@ -112,6 +110,7 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
       if (v === '') throw new ArgError('ARG001', `--${name} has an empty value (an unset shell variable?); give a value or leave the option out`);
       const range = SHARED.get(name);
       if (range) wholeNumber(name, v, range);
+      // Given twice, the last one holds: scripts append an override to their defaults.
       values.set(name, v);
     } else if (flagNames.has(name)) {
       if (eq >= 0) throw new ArgError('ARG004', `--${name} takes no value`);
@@ -124,7 +123,7 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
   return { positionals, values, flags };
 }
 
-/** `text` as a whole number within `range` (a safe integer at most), or ARG006 naming `--name`. */
+/** `text` as a whole number within `range` (a safe integer at most), or ARG005 naming `--name`. */
 function wholeNumber(name: string, text: string, range: IntRange): number {
   const min = range.min ?? 0;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
@@ -132,7 +131,7 @@ function wholeNumber(name: string, text: string, range: IntRange): number {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     const what = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
-    throw new ArgError('ARG006', `--${name} must be ${what}${unit}, got '${text}'`);
+    throw new ArgError('ARG005', `--${name} must be ${what}${unit}, got '${text}'`);
   }
   return n;
 }

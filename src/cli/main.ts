@@ -72,7 +72,7 @@ async function dispatch(argv: string[]): Promise<number> {
     return 0;
   }
   if (!name) {
-    process.stderr.write(`osvlab: ${name === '' ? 'ARG001 the command is empty' : 'ARG007 which command?'}\n\n${USAGE}`);
+    process.stderr.write(`osvlab: ${name === '' ? 'ARG001 the command is empty' : 'ARG006 which command?'}\n\n${USAGE}`);
     return 4;
   }
   const load = COMMANDS.get(name);

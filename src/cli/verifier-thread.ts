@@ -15,8 +15,9 @@ import { type JobOutcome, WorkerPool } from '../core/pool/pool.ts';
 import { ImplementationError } from '../core/verify/index.ts';
 import { workerThread } from './node-pool.ts';
 
+/** How a check ended; `ms` counts from when the worker was ready (Z3 loaded), as the budget does. */
 export type ThreadResult<T> =
-  | { readonly kind: 'done'; readonly value: T }
+  | { readonly kind: 'done'; readonly value: T; readonly ms: number }
   | { readonly kind: 'exhausted'; readonly exhaustion: Exhaustion; readonly ms: number }
   | { readonly kind: 'failed'; readonly message: string };
 
@@ -59,7 +60,7 @@ export class VerifierThread {
     if (ready.kind !== 'done') return { kind: 'failed', message: `the verifier could not start: ${why(ready)}` };
     const started = Date.now();
     const outcome = await this.pool.submit(job, { hardTimeoutMs: limitMs, replaceOnError: true });
-    if (outcome.kind === 'done') return { kind: 'done', value: outcome.value };
+    if (outcome.kind === 'done') return { kind: 'done', value: outcome.value, ms: Date.now() - started };
     if (outcome.kind === 'failed') rethrowCoded(outcome.error);
     const exhaustion = exhaustionOf(outcome);
     if (exhaustion) return { kind: 'exhausted', exhaustion, ms: Date.now() - started };

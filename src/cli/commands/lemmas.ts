@@ -28,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.find((n) => !findLemma(n));
-  if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG008');
+  if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG007');
   const timeoutMs = timeoutOption(args, 20000);
   const thread = new VerifierThread();
   let done;

@@ -15,7 +15,7 @@ function withShots<T>(shots: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    throw new UsageError(`--shots ${shots}: ${e instanceof Error ? e.message : String(e)}`, 'ARG006');
+    throw new UsageError(`--shots ${shots}: ${e instanceof Error ? e.message : String(e)}`, 'ARG005');
   }
 }
 
@@ -39,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!id) throw new UsageError('which task? e.g. osvlab prompt sys_dup-v1 --shots 5');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const task = tasks.find((t) => t.id === id);
-  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG008');
+  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   const shots = intOption(args, 'shots', 5);
   const p = withShots(String(shots), () => buildPrompt(task, shots, tasks));
   if (args.flags.has('stats')) {

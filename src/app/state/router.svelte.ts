@@ -16,11 +16,20 @@ export interface Route {
 
 const PAGES: ReadonlySet<string> = new Set<Page>(['play', 'tasks', 'learn', 'evaluate', 'runs', 'about']);
 
+/** A path segment as typed; a malformed escape (`#/tasks/%`) is kept as it is rather than breaking the page. */
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 function parseHash(hash: string): Route {
   const frag = hash.replace(/^#\/?/, '');
   if (frag.startsWith('s/')) return { page: 'share', rest: [frag.slice(2)], query: new URLSearchParams() };
   const [path, q = ''] = frag.split('?', 2);
-  const [first, ...rest] = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const [first, ...rest] = path.split('/').filter(Boolean).map(decodeSegment);
   // An empty fragment is the playground; a name that is no page is said to be one ('missing').
   if (first === undefined) return { page: 'play', rest, query: new URLSearchParams(q) };
   if (!PAGES.has(first)) return { page: 'missing', rest: [first, ...rest], query: new URLSearchParams(q) };

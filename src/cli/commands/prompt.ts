@@ -10,6 +10,15 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/tokens.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 
+/** Runs `f`; a prompt that cannot have that many examples (the only way building one fails) is a usage error. */
+function withShots<T>(shots: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError(`--shots ${shots}: ${e instanceof Error ? e.message : String(e)}`, 'ARG005');
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['shots'], flags: ['stats', 'all', 'json'] });
   const tasks = await loadTasks();
@@ -21,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!args.flags.has('stats')) throw new UsageError('--all goes with --stats (the prompts of all tasks would be millions of tokens)');
     if (args.positionals.length) throw new UsageError('give a task id or --all, not both');
     const ks = args.values.has('shots') ? [intOption(args, 'shots', 5)] : [...SHOT_COUNTS];
-    const rows = promptTokenStats(tasks, ks);
+    const rows = withShots(ks.join(', '), () => promptTokenStats(tasks, ks));
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ encoding: ENCODING, rows })}\n`);
     else process.stdout.write(`prompt tokens (${ENCODING}) over ${tasks.length} tasks\n${formatStats(rows)}`);
     return 0;
@@ -30,12 +39,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!id) throw new UsageError('which task? e.g. osvlab prompt sys_dup-v1 --shots 5');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const task = tasks.find((t) => t.id === id);
-  if (!task) {
-    process.stderr.write(`osvlab prompt: no task '${id}' (osvlab tasks lists them)\n`);
-    return 4;
-  }
+  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   const shots = intOption(args, 'shots', 5);
-  const p = buildPrompt(task, shots, tasks);
+  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks));
   if (args.flags.has('stats')) {
     const stats = {
       task: task.id,

@@ -13,7 +13,7 @@
  * deterministic and recorded in the prompt's metadata. Output is plain data:
  * the same task, shots and tasks give the same bytes.
  */
-import { KERNEL, type KernelContent, oracleSpec } from '../../kernel/content.ts';
+import { KERNEL, type KernelContent, contentEntry, oracleSpec } from '../../kernel/content.ts';
 import { type HandlerInfo, HANDLERS, findHandler, requireHandler } from '../../kernel/handlers.ts';
 import type { ChatMessage } from '../../llm/types.ts';
 import { type CatalogEntry, dialectCatalog } from '../../dialect/catalog.ts';
@@ -155,7 +155,7 @@ function programmingModel(catalog: readonly CatalogEntry[] = dialectCatalog()): 
 
 /** The `_shared` spec helpers an oracle spec pulls in with `# uses:`. */
 export function sharedHelpersOf(handler: string, kernel: KernelContent = KERNEL): string[] {
-  const text = kernel.specs[handler] ?? '';
+  const text = contentEntry(kernel.specs, handler) ?? '';
   const out: string[] = [];
   for (const m of text.matchAll(/^#\s*uses:\s*(.+)$/gm)) for (const n of m[1].split(/[,\s]+/)) if (n) out.push(n);
   return out;

@@ -65,6 +65,8 @@ export const unexpectedChar = (span: CSpan, ch: string) =>
 export const unterminated = (span: CSpan, what: string) => d('C011', span, `unterminated ${what}`);
 export const badNumber = (span: CSpan, text: string, why: string) =>
   d('C012', span, `bad number '${text}': ${why}`);
+export const badLiteral = (span: CSpan, kind: 'character' | 'string', text: string, why: string) =>
+  d('C012', span, `bad ${kind} literal ${text}: ${why}`);
 
 // ------------------------------------------------------------------ parser
 

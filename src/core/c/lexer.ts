@@ -229,33 +229,54 @@ export function intLiteral(text: string): IntLiteral {
   return { ok: true, value, decimal, unsigned, longs };
 }
 
-const ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, '0': 0, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63 };
+const ESCAPES = new Map([
+  ['n', 10], ['t', 9], ['r', 13], ['a', 7], ['b', 8], ['f', 12], ['v', 11], ['\\', 92], ["'", 39], ['"', 34], ['?', 63],
+]);
 
-/** Decodes the characters between the quotes of a char or string literal. */
-export function decodeEscapes(body: string): number[] | undefined {
-  const out: number[] = [];
+/** The bytes of the characters between the quotes of a char or string literal, or why they are not C. */
+export type Escapes = { readonly ok: true; readonly bytes: number[] } | { readonly ok: false; readonly why: string };
+
+/**
+ * Decodes the characters between the quotes of a char or string literal.
+ * An escape must name one byte: gcc -Werror refuses `'\777'` and `'\x100'`
+ * (out of range) and `'\q'` (unknown), and so do we.
+ */
+export function decodeEscapes(body: string): Escapes {
+  const bytes: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (c !== '\\') {
-      out.push(c.charCodeAt(0));
+      bytes.push(c.charCodeAt(0));
       continue;
     }
     const e = body[++i];
-    if (e === undefined) return undefined;
+    if (e === undefined) return { ok: false, why: 'a backslash ends it' };
     if (e === 'x') {
       const m = /^[0-9a-fA-F]+/.exec(body.slice(i + 1));
-      if (!m) return undefined;
-      out.push(parseInt(m[0], 16) & 0xff);
+      if (!m) return { ok: false, why: '\\x used with no following hex digits' };
+      const v = BigInt(`0x${m[0]}`);
+      if (v > 0xffn) return { ok: false, why: 'hex escape sequence out of range' };
+      bytes.push(Number(v));
       i += m[0].length;
     } else if (e >= '0' && e <= '7') {
       const m = /^[0-7]{1,3}/.exec(body.slice(i))!;
-      out.push(parseInt(m[0], 8) & 0xff);
+      const v = parseInt(m[0], 8);
+      if (v > 0xff) return { ok: false, why: 'octal escape sequence out of range' };
+      bytes.push(v);
       i += m[0].length - 1;
-    } else if (e in ESCAPES) {
-      out.push(ESCAPES[e]);
     } else {
-      return undefined;
+      const v = ESCAPES.get(e);
+      if (v === undefined) return { ok: false, why: `unknown escape sequence '\\${e}'` };
+      bytes.push(v);
     }
   }
-  return out;
+  return { ok: true, bytes };
+}
+
+/** The byte of a character literal (with its quotes), or why it is not one of the subset. */
+export function charLiteral(text: string): { readonly ok: true; readonly byte: number } | { readonly ok: false; readonly why: string } {
+  const cs = decodeEscapes(text.slice(1, -1));
+  if (!cs.ok) return cs;
+  if (cs.bytes.length !== 1) return { ok: false, why: 'a character literal must hold exactly one character' };
+  return { ok: true, byte: cs.bytes[0] };
 }

@@ -7,17 +7,13 @@
  */
 import type { CSpan } from './ast.ts';
 import { CError, badIfExpression } from './errors.ts';
-import { type Token, decodeEscapes, intLiteral } from './lexer.ts';
+import { type Token, charLiteral, intLiteral } from './lexer.ts';
+import { BINARY_PRECEDENCE } from './precedence.ts';
 
 /** The value of a `#if` condition (its tokens, macro-expanded); errors point at `span`. */
 export function evalCondition(toks: Token[], span: CSpan): bigint {
   return new IfEval(toks, span).run();
 }
-
-const BIN_PREC: Record<string, number> = {
-  '*': 10, '/': 10, '%': 10, '+': 9, '-': 9, '<<': 8, '>>': 8,
-  '<': 7, '>': 7, '<=': 7, '>=': 7, '==': 6, '!=': 6, '&': 5, '^': 4, '|': 3, '&&': 2, '||': 1,
-};
 
 /** Evaluates a `#if` condition over 64-bit signed integers. */
 class IfEval {
@@ -53,7 +49,7 @@ class IfEval {
     let left = this.unary();
     for (;;) {
       const t = this.toks[this.k];
-      const p = t && t.kind === 'punct' ? BIN_PREC[t.text] : undefined;
+      const p = t && t.kind === 'punct' ? BINARY_PRECEDENCE.get(t.text) : undefined;
       if (p === undefined || p < min) return left;
       this.k++;
       const right = this.binary(p + 1);
@@ -107,9 +103,9 @@ class IfEval {
       return BigInt.asIntN(64, lit.value);
     }
     if (t.kind === 'char') {
-      const cs = decodeEscapes(t.text.slice(1, -1));
-      if (!cs || cs.length !== 1) this.fail('bad character literal');
-      return BigInt(cs[0]);
+      const c = charLiteral(t.text);
+      if (!c.ok) return this.fail(`bad character literal ${t.text}: ${c.why}`);
+      return BigInt(c.byte);
     }
     if (t.kind === 'ident') return 0n; // an identifier that is not a macro counts as 0
     return this.fail(`unexpected '${t.text}'`);

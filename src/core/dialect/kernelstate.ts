@@ -463,9 +463,10 @@ function failingField(domain: readonly Sort[], field: FieldSchema, span: Span, e
   });
 }
 
+const INDEX_NAMES: ReadonlyMap<string, readonly string[]> = new Map([['procs', ['pid', 'fd']], ['pages', ['pn', 'idx']], ['files', ['fn']]]);
+
 function indexNames(field: FieldSchema): string {
-  const names: Record<string, string[]> = { procs: ['pid', 'fd'], pages: ['pn', 'idx'], files: ['fn'] };
-  const base = names[field.struct ?? ''] ?? ['i', 'j'];
+  const base = INDEX_NAMES.get(field.struct ?? '') ?? ['i', 'j'];
   return field.index.map((_, i) => base[i] ?? `i${i}`).join(', ');
 }
 

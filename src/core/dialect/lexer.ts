@@ -15,6 +15,11 @@ const ID_START = /[\p{L}_]/u;
 const ID_CONT = /[\p{L}\p{N}_]/u;
 const STRING_PREFIX = /^(r|u|b|f|br|rb|fr|rf)$/i;
 
+/** The one-character escapes of a string literal (`\n` is a newline). */
+const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['n', '\n'], ['t', '\t'], ['r', '\r'], ['\\', '\\'], ["'", "'"], ['"', '"'], ['a', '\x07'], ['b', '\b'], ['f', '\f'], ['v', '\v'], ['0', '\0'],
+]);
+
 export function lex(source: string): Token[] {
   return new Lexer(source).run();
 }
@@ -290,10 +295,8 @@ class Lexer {
   }
 
   private escape(n: string): string {
-    const simple: Record<string, string> = {
-      n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0',
-    };
-    if (n in simple) return simple[n];
+    const simple = SIMPLE_ESCAPES.get(n);
+    if (simple !== undefined) return simple;
     const hex = (len: number) => {
       const h = this.src.slice(this.i, this.i + len);
       if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(h)) return undefined;

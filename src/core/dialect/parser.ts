@@ -18,34 +18,35 @@ export function parseModule(source: string): A.Module {
 
 const MAX_NESTING = 100;
 
-const AUG_OPS: Record<string, A.AugOp> = {
-  '+=': '+', '-=': '-', '*=': '*', '/=': '/', '//=': '//', '%=': '%', '&=': '&', '|=': '|',
-  '^=': '^', '<<=': '<<', '>>=': '>>', '**=': '**',
-};
+// Maps, not object literals: a word such as 'constructor' must find nothing.
+const AUG_OPS: ReadonlyMap<string, A.AugOp> = new Map([
+  ['+=', '+'], ['-=', '-'], ['*=', '*'], ['/=', '/'], ['//=', '//'], ['%=', '%'], ['&=', '&'], ['|=', '|'],
+  ['^=', '^'], ['<<=', '<<'], ['>>=', '>>'], ['**=', '**'],
+]);
 
-const UNSUPPORTED_STMT: Record<string, string> = {
-  class: 'class definitions',
-  while: "'while' loops",
-  for: "'for' loops",
-  try: "'try' statements",
-  with: "'with' statements",
-  global: "'global' declarations",
-  nonlocal: "'nonlocal' declarations",
-  del: "'del' statements",
-  raise: "'raise' statements",
-  async: 'async functions',
-  await: "'await' expressions",
-  yield: "'yield' expressions",
-  break: "'break' statements",
-  continue: "'continue' statements",
-};
+const UNSUPPORTED_STMT: ReadonlyMap<string, string> = new Map([
+  ['class', 'class definitions'],
+  ['while', "'while' loops"],
+  ['for', "'for' loops"],
+  ['try', "'try' statements"],
+  ['with', "'with' statements"],
+  ['global', "'global' declarations"],
+  ['nonlocal', "'nonlocal' declarations"],
+  ['del', "'del' statements"],
+  ['raise', "'raise' statements"],
+  ['async', 'async functions'],
+  ['await', "'await' expressions"],
+  ['yield', "'yield' expressions"],
+  ['break', "'break' statements"],
+  ['continue', "'continue' statements"],
+]);
 
-const UNSUPPORTED_HINT: Record<string, string> = {
-  while: 'state effects with util.If and whole-map lambdas instead of loops',
-  for: 'state effects with util.If and whole-map lambdas instead of loops',
-  raise: 'a spec expresses failure through its condition, not exceptions',
-  try: 'a spec expresses failure through its condition, not exceptions',
-};
+const UNSUPPORTED_HINT: ReadonlyMap<string, string> = new Map([
+  ['while', 'state effects with util.If and whole-map lambdas instead of loops'],
+  ['for', 'state effects with util.If and whole-map lambdas instead of loops'],
+  ['raise', 'a spec expresses failure through its condition, not exceptions'],
+  ['try', 'a spec expresses failure through its condition, not exceptions'],
+]);
 
 class Parser {
   private pos = 0;
@@ -149,9 +150,8 @@ class Parser {
     if (t.kind === 'keyword') {
       if (t.value === 'def') return [this.funcDef()];
       if (t.value === 'if') return [this.ifStmt()];
-      if (t.value in UNSUPPORTED_STMT) {
-        throw unsupportedConstruct(t.span, UNSUPPORTED_STMT[t.value], UNSUPPORTED_HINT[t.value]);
-      }
+      const unsupported = UNSUPPORTED_STMT.get(t.value);
+      if (unsupported) throw unsupportedConstruct(t.span, unsupported, UNSUPPORTED_HINT.get(t.value));
       if (t.value === 'elif' || t.value === 'else') throw syntaxError(t.span, `'${t.value}' without a matching 'if'`);
       if (t.value === 'except' || t.value === 'finally') throw unsupportedConstruct(t.span, "'try' statements");
     }
@@ -190,9 +190,8 @@ class Parser {
           return { kind: 'Assert', test, msg, span: this.from(t.span) };
         }
         default:
-          if (t.value in UNSUPPORTED_STMT) {
-            throw unsupportedConstruct(t.span, UNSUPPORTED_STMT[t.value], UNSUPPORTED_HINT[t.value]);
-          }
+          const unsupported = UNSUPPORTED_STMT.get(t.value);
+          if (unsupported) throw unsupportedConstruct(t.span, unsupported, UNSUPPORTED_HINT.get(t.value));
       }
     }
     return this.exprStatement();
@@ -202,11 +201,12 @@ class Parser {
     const start = this.tok.span;
     const first = this.testList(true);
     const t = this.tok;
-    if (t.kind === 'op' && t.value in AUG_OPS) {
+    const aug = t.kind === 'op' ? AUG_OPS.get(t.value) : undefined;
+    if (aug) {
       this.next();
       this.checkTarget(first, true);
       const value = this.testList();
-      return { kind: 'AugAssign', target: first, op: AUG_OPS[t.value], value, span: this.from(start) };
+      return { kind: 'AugAssign', target: first, op: aug, value, span: this.from(start) };
     }
     if (this.isOp(':')) {
       throw unsupportedConstruct(t.span, 'variable annotations');
@@ -399,7 +399,7 @@ class Parser {
   private atExprEnd(): boolean {
     const t = this.tok;
     if (t.kind === 'newline' || t.kind === 'eof') return true;
-    return t.kind === 'op' && (t.value === '=' || t.value === ')' || t.value === ']' || t.value === ';' || t.value in AUG_OPS);
+    return t.kind === 'op' && (t.value === '=' || t.value === ')' || t.value === ']' || t.value === ';' || AUG_OPS.has(t.value));
   }
 
   private starOrTest(allowStar: boolean): A.Expr {

@@ -8,6 +8,7 @@
 import type { CSpan } from './ast.ts';
 import { CError, badIfExpression } from './errors.ts';
 import { type Token, charLiteral, intLiteral } from './lexer.ts';
+import { MAX_SOURCE_DEPTH } from './limits.ts';
 import { BINARY_PRECEDENCE } from './precedence.ts';
 
 /** The value of a `#if` condition (its tokens, macro-expanded); errors point at `span`. */
@@ -18,6 +19,8 @@ export function evalCondition(toks: Token[], span: CSpan): bigint {
 /** Evaluates a `#if` condition over 64-bit signed integers. */
 class IfEval {
   private k = 0;
+  /** Operands being evaluated at once: parentheses, unary operators and '?:' nest. */
+  private depth = 0;
 
   constructor(
     private readonly toks: Token[],
@@ -35,6 +38,20 @@ class IfEval {
   }
 
   private cond(): bigint {
+    this.nest();
+    try {
+      return this.condInner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Deeper nesting is refused before the JavaScript stack runs out, at the directive. */
+  private nest(): void {
+    if (++this.depth > MAX_SOURCE_DEPTH) this.fail(`nesting deeper than ${MAX_SOURCE_DEPTH} levels`);
+  }
+
+  private condInner(): bigint {
     const c = this.binary(1);
     if (this.toks[this.k]?.text !== '?') return c;
     this.k++;
@@ -82,6 +99,15 @@ class IfEval {
   }
 
   private unary(): bigint {
+    this.nest();
+    try {
+      return this.unaryInner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private unaryInner(): bigint {
     const t = this.toks[this.k++];
     if (!t) this.fail('unexpected end of condition');
     if (t.kind === 'punct') {

@@ -66,11 +66,18 @@ describe('lexer', () => {
     expect(tokens[3].bol).toBe(true);
   });
 
-  it('treats backslash-newline as whitespace that continues the line', () => {
+  it('splices backslash-newlines away, inside names and operators too, with spans into the raw text', () => {
     const { tokens } = lex('f.c', '#define A 1 \\\n + 2\nB');
     expect(tokens.map((t) => [t.text, t.bol])).toEqual([
       ['#', true], ['define', false], ['A', false], ['1', false], ['+', false], ['2', false], ['B', true], ['', true],
     ]);
+    const text = 'int fo\\\no = 1 <\\\r\n< 2; // a \\\n comment\nx';
+    const spliced = lex('g.c', text).tokens;
+    expect(spliced.map((t) => t.text)).toEqual(['int', 'foo', '=', '1', '<<', '2', ';', 'x', '']);
+    expect(slice(text, spliced[1].span)).toBe('fo\\\no');
+    expect(spliced[1].span).toMatchObject({ line: 1, column: 5, endLine: 2, endColumn: 2 });
+    expect(slice(text, spliced[4].span)).toBe('<\\\r\n<');
+    expect(spliced[7].span).toMatchObject({ line: 5, column: 1 });
   });
 
   it('reports unexpected characters and unterminated comments with spans', () => {

@@ -83,12 +83,17 @@ export const typeMismatch = (span: CSpan, why: string) => d('C031', span, why);
 export const noMember = (span: CSpan, type: string, name: string) =>
   d('C032', span, `${type} has no member named '${name}'`);
 export const notLvalue = (span: CSpan, what: string) => d('C033', span, `${what} needs an assignable lvalue`);
+export const bitFieldAddress = (span: CSpan, name: string) => d('C033', span, `cannot take the address of bit-field '${name}'`);
 export const conflict = (span: CSpan, why: string) => d('C034', span, why);
 export const incompleteType = (span: CSpan, type: string) => d('C035', span, `${type} is incomplete here`);
 export const globalInitializer = (span: CSpan, name: string) =>
   d('C036', span, `global '${name}' has an initializer; globals start from an arbitrary state, so initializers are not allowed`);
 export const unsupportedType = (span: CSpan, what: string) => d('C037', span, `${what} is not supported`);
 export const notConstant = (span: CSpan, what: string) => d('C038', span, `${what} must be an integer constant expression`);
+export const enumOverflow = (span: CSpan, name: string, value: bigint, type: string) =>
+  d('C038', span, `overflow in enumeration values: '${name}' would be ${value}, which ${type} cannot hold`);
+export const enumRange = (span: CSpan) =>
+  d('C038', span, 'enumeration values exceed the range of the largest integer type (some are negative, some past LONG_MAX)');
 export const bitField = (span: CSpan, width: string) =>
   d('C039', span, `bit-field of width ${width}: only ': 64' on a 64-bit type is supported`);
 export const pointerArithmetic = (span: CSpan) =>

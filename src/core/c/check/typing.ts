@@ -7,11 +7,11 @@
  */
 import type { CSpan, Call, Expr, IntLit } from '../ast.ts';
 import {
-  CError, addressOfLocal, argCount, incompleteType, noMember, notAFunction, notConstant, notLvalue, pointerArithmetic,
+  CError, addressOfLocal, argCount, bitFieldAddress, incompleteType, noMember, notAFunction, notConstant, notLvalue, pointerArithmetic,
   structValue, typeMismatch, undeclared, unsupportedType, voidValue,
 } from '../errors.ts';
 import {
-  CHAR, type CType, INT, type IntType, LLONG, LONG, SIZE_T, UINT, ULLONG, ULONG, VOID, decay, findMember, pointerTo, promote,
+  CHAR, type CType, INT, type IntType, LLONG, LONG, SIZE_T, type StructMember, UINT, ULLONG, ULONG, VOID, decay, findMember, pointerTo, promote,
   sameType, sizeOf, typeName, usualArithmetic,
 } from '../types.ts';
 import { evalConst } from './const-eval.ts';
@@ -40,6 +40,10 @@ interface Scope {
 
 export abstract class Typing extends Declarations {
   protected scopes: Scope[] = [];
+
+  protected override inBlock(): boolean {
+    return this.scopes.length > 0;
+  }
 
   /** Evaluates an integer constant expression (array sizes, enum values, static assertions). */
   override constant(e: Expr, what: string): bigint {
@@ -108,7 +112,7 @@ export abstract class Typing extends Declarations {
   }
 
   /** Types an expression (and its parts), recording the results in `sema`. */
-  expr(e: Expr): CType {
+  override expr(e: Expr): CType {
     const known = this.sema.types.get(e);
     if (known) return known;
     const t = this.exprType(e);
@@ -199,6 +203,8 @@ export abstract class Typing extends Declarations {
       if (b?.kind === 'function') throw new CError(unsupportedType(e.span, 'a function pointer'));
     }
     if (!this.isLvalue(e.operand)) throw new CError(notLvalue(e.operand.span, "'&'"));
+    // A bit-field has no address of its own (C11 6.5.3.2), even one as wide as its type.
+    if (inner.kind === 'member' && this.memberPath(inner).at(-1)!.bitField) throw new CError(bitFieldAddress(e.span, inner.name));
     return pointerTo(t);
   }
 
@@ -261,8 +267,13 @@ export abstract class Typing extends Declarations {
     throw new CError(typeMismatch(e.span, `cannot cast ${typeName(from)} to ${typeName(to)}`));
   }
 
-  /** `s.m` and `p->m`, through anonymous inner structs. */
   private memberType(e: Extract<Expr, { kind: 'member' }>): CType {
+    const path = this.memberPath(e);
+    return path[path.length - 1].type;
+  }
+
+  /** The members `s.m` and `p->m` go through: anonymous inner structs, then `m`. */
+  private memberPath(e: Extract<Expr, { kind: 'member' }>): StructMember[] {
     let t = this.expr(e.object);
     if (e.arrow) {
       t = decay(t);
@@ -273,7 +284,7 @@ export abstract class Typing extends Declarations {
     if (!t.complete) throw new CError(incompleteType(e.object.span, typeName(t)));
     const path = findMember(t, e.name);
     if (!path) throw new CError(noMember(e.nameSpan, typeName(t), e.name));
-    return path[path.length - 1].type;
+    return path;
   }
 
   private binaryType(e: Extract<Expr, { kind: 'binary' }>): CType {

@@ -128,3 +128,33 @@ LIMIT = 7
     expect(value(src)).toEqual(new PyTuple([4n, 7n]));
   });
 });
+
+describe('Python 2.7, as hv6 runs specs', () => {
+  it('has the print statement, backquotes, <>, 0777 octals, ur strings and a leading byte-order mark', () => {
+    // What Python 2.7 gives, run on the same text: (5, [2, 10], '[2, 10]', 511, u'A\\n', "'a'", True)
+    const src = `\ufeffdef f():
+    xs = [1, 3, 5]
+    print 'n', len(xs),
+    print >>None, xs
+    print
+    ys = [x * 2 for x in xs if x <> 3]
+    return (x, ys, \`ys\`, 0777, ur'\\u0041\\n', \`'a'\`, 1 <> 2)
+`;
+    expect(value(src)).toEqual(new PyTuple([5n, new PyList([2n, 10n]), '[2, 10]', 511n, 'A\\n', "'a'", true]));
+  });
+
+  it('binds a list comprehension\'s names in the enclosing scope (a generator expression keeps its own)', () => {
+    expect(value('def f():\n    [k for k in range(3)]\n    return k\n')).toBe(2n);
+    expect(value('[g for g in range(4)]\ndef f():\n    return g\n')).toBe(3n);
+    const early = callSpecFunction('def f():\n    y = k\n    [k for k in range(3)]\n    return y\n', 'f');
+    expect(!early.ok && [early.error.code, early.error.message]).toEqual(['SPEC005', "local variable 'k' referenced before assignment"]);
+    const gen = callSpecFunction('def f():\n    list(j for j in range(3))\n    return j\n', 'f');
+    expect(!gen.ok && gen.error.code).toBe('SPEC005');
+  });
+
+  it('keeps print a name under print_function, and print >>x needs a file', () => {
+    expect(value('from __future__ import print_function\ndef f():\n    print(1, 2)\n    return print is not None\n')).toBe(true);
+    const r = callSpecFunction('def f():\n    print >>3, "x"\n', 'f');
+    expect(!r.ok && [r.error.code, r.error.message]).toEqual(['SPEC006', "int has no attribute 'write'"]);
+  });
+});

@@ -72,6 +72,7 @@ import {
   intOf,
   isPyInt,
   isTerm,
+  pyRepr,
   pyStr,
   truthy,
   typeName,
@@ -98,6 +99,7 @@ const MUTATING: Record<A.Stmt['kind'], boolean> = {
   Import: true,
   ImportFrom: true,
   Assert: false,
+  Print: true,
 };
 
 class Ret {
@@ -268,6 +270,13 @@ export class Interpreter implements FunctionCaller {
       case 'Assert': {
         const ok = truthy(this.eval(s.test, env), s.test.span, "'assert'");
         if (!ok) throw assertionFailed(s.span, s.msg ? pyStr(this.eval(s.msg, env)) : undefined);
+        return undefined;
+      }
+      case 'Print': {
+        // `print >>f, x` writes to f.write; None means standard output, and no spec value has a write.
+        const dest = s.dest ? this.eval(s.dest, env) : null;
+        if (dest !== null) throw unknownAttribute(s.dest!.span, typeName(dest), 'write');
+        for (const v of s.values) pyStr(this.eval(v, env));
         return undefined;
       }
     }
@@ -468,6 +477,8 @@ export class Interpreter implements FunctionCaller {
         return this.comprehension(e, env);
       case 'Starred':
         throw syntaxError(e.span, "can't use starred expression here");
+      case 'Repr':
+        return pyRepr(this.eval(e.value, env));
     }
     const never: never = e;
     return never;
@@ -484,7 +495,8 @@ export class Interpreter implements FunctionCaller {
 
   private comprehension(e: A.Comprehension, env: Env): PyList {
     const out: PyValue[] = [];
-    const inner = new Env(env, e.locals);
+    // A list comprehension runs in the scope around it (Python 2); a generator in its own.
+    const inner = e.locals ? new Env(env, e.locals) : env;
     const loop = (gi: number): void => {
       if (gi === e.generators.length) {
         out.push(this.eval(e.elt, inner));

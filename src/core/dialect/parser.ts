@@ -39,6 +39,7 @@ const UNSUPPORTED_STMT: ReadonlyMap<string, string> = new Map([
   ['yield', "'yield' expressions"],
   ['break', "'break' statements"],
   ['continue', "'continue' statements"],
+  ['exec', "'exec' statements"],
 ]);
 
 const UNSUPPORTED_HINT: ReadonlyMap<string, string> = new Map([
@@ -179,6 +180,8 @@ class Parser {
           const value = this.testList();
           return { kind: 'Return', value, span: this.from(t.span) };
         }
+        case 'print':
+          return this.printStmt();
         case 'import':
           return this.importStmt();
         case 'from':
@@ -195,6 +198,23 @@ class Parser {
       }
     }
     return this.exprStatement();
+  }
+
+  /** Python 2's print statement: `print`, `print a, b,` or `print >>dest, a`. */
+  private printStmt(): A.Print {
+    const start = this.next().span;
+    let dest: A.Expr | undefined;
+    const values: A.Expr[] = [];
+    const atEnd = () => this.tok.kind === 'newline' || this.tok.kind === 'eof' || this.isOp(';');
+    if (this.eatOp('>>')) {
+      dest = this.test();
+      if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
+    }
+    while (!atEnd()) {
+      values.push(this.test());
+      if (!this.eatOp(',')) break;
+    }
+    return { kind: 'Print', dest, values, span: this.from(start) };
   }
 
   private exprStatement(): A.Stmt {
@@ -480,6 +500,11 @@ class Parser {
       this.next();
       return t.value as A.CmpOp;
     }
+    if (this.isOp('<>')) {
+      // Python 2's other spelling of !=.
+      this.next();
+      return '!=';
+    }
     if (this.isKw('in')) {
       this.next();
       return 'in';
@@ -626,7 +651,7 @@ class Parser {
       } else {
         const value = this.test();
         if (this.isKw('for')) {
-          const comp = this.comprehension(value, t.span);
+          const comp = this.comprehension(value, t.span, false);
           args.push(comp);
         } else {
           if (keywords.length) throw syntaxError(value.span, 'positional argument follows keyword argument');
@@ -665,7 +690,20 @@ class Parser {
     return { kind: 'Slice', lower, upper, step, span: this.from(start) };
   }
 
-  private comprehension(elt: A.Expr, start: Span): A.Comprehension {
+  /** `` `x` ``, Python 2's repr(x). */
+  private backquotes(): A.Repr {
+    const open = this.next();
+    this.enter(open.span);
+    try {
+      const value = this.testList();
+      this.expectOp('`');
+      return { kind: 'Repr', value, span: this.from(open.span) };
+    } finally {
+      this.leave();
+    }
+  }
+
+  private comprehension(elt: A.Expr, start: Span, list: boolean): A.Comprehension {
     const generators: A.ComprehensionFor[] = [];
     while (this.isKw('for')) {
       this.next();
@@ -680,7 +718,7 @@ class Parser {
       generators.push({ target, iter, ifs });
     }
     if (this.isKw('async')) throw unsupportedConstruct(this.tok.span, 'async comprehensions');
-    return { kind: 'Comprehension', elt, generators, span: this.from(start) };
+    return { kind: 'Comprehension', list, elt, generators, span: this.from(start) };
   }
 
   /** The target of a comprehension's `for`: a name or a tuple of names. */
@@ -736,6 +774,7 @@ class Parser {
       case 'op':
         if (t.value === '(') return this.parenthesised();
         if (t.value === '[') return this.listDisplay();
+        if (t.value === '`') return this.backquotes();
         if (t.value === '{') throw unsupportedConstruct(t.span, 'dict and set literals');
         if (t.value === '...') throw unsupportedConstruct(t.span, 'Ellipsis literals');
         throw this.expected('an expression');
@@ -755,7 +794,7 @@ class Parser {
       if (this.isKw('yield')) throw unsupportedConstruct(this.tok.span, "'yield' expressions");
       const first = this.starOrTest(true);
       if (this.isKw('for')) {
-        const comp = this.comprehension(first, open.span);
+        const comp = this.comprehension(first, open.span, false);
         this.expectOp(')');
         return { ...comp, span: this.from(open.span) };
       }
@@ -786,7 +825,7 @@ class Parser {
       }
       const first = this.starOrTest(true);
       if (this.isKw('for')) {
-        const comp = this.comprehension(first, open.span);
+        const comp = this.comprehension(first, open.span, true);
         this.expectOp(']');
         return { ...comp, span: this.from(open.span) };
       }

@@ -76,6 +76,15 @@ describe('Python values', () => {
     expect(expr('(True + True, True & False, 3 == 3 == 3, 1 < 2 < 2)')).toEqual(new PyTuple([2n, false, true, false]));
   });
 
+  it('caps ints at 4096 bits exactly, whatever builds them', () => {
+    // 2**1400 has 1401 bits; the ** pre-check once took it for more than 4096.
+    expect(expr('(2 ** 1400, 3 ** 2584 > 0, -2 ** 4095 < 0, (1 << 4095) + ((1 << 4095) - 1) > 0)')).toEqual(new PyTuple([2n ** 1400n, true, true, true]));
+    for (const big of ['2 ** 4096', '3 ** 2585', '(1 << 4095) * 2', '(1 << 4095) + (1 << 4095)', '1 << 4096']) {
+      const r = callSpecFunction(`def f():\n    return ${big}\n`, 'f');
+      expect(!r.ok && [r.error.code, r.error.message], big).toEqual(['SPEC028', 'integer too large (more than 4096 bits)']);
+    }
+  });
+
   it('and/or return operands; conditional expressions; chained comparisons', () => {
     expect(expr('(0 or 5, 3 and 0, None or "x", 1 if [] else 2)')).toEqual(new PyTuple([5n, 0n, 'x', 2n]));
   });

@@ -24,9 +24,12 @@ import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, noteEquality, tr
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
 export const MAX_SEQ = 100_000;
 
+/** Python's int.bit_length(): the bits of |v| without leading zeros. */
 function bitLength(v: bigint): number {
   if (v < 0n) v = -v;
-  return v === 0n ? 0 : v.toString(16).length * 4;
+  if (v === 0n) return 0;
+  const hex = v.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0], 16)));
 }
 
 function capInt(v: bigint, span: Span): bigint {
@@ -85,7 +88,9 @@ function intBinop(op: BinaryOp, x: bigint | boolean, y: bigint | boolean, span: 
       if (b < 0n) throw valueError(span, 'negative exponents give floats, which specs do not support');
       if (a === 0n || a === 1n) return b === 0n ? 1n : a;
       if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-      if (BigInt(bitLength(a) - 1) * b > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
+      // |a| >= 2^(n-1) for n = bitLength(a), so a ** b has at least (n-1)*b + 1 bits: refuse only what
+      // surely exceeds the cap before computing (at most twice the cap's bits), then cap exactly.
+      if (BigInt(bitLength(a) - 1) * b + 1n > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
       return capInt(a ** b, span);
     }
   }

@@ -138,6 +138,20 @@ LIMIT = 7
   });
 });
 
+describe('sizes', () => {
+  it('str() of a huge term is cut short, as z3py elides, within the string bound', () => {
+    const prelude = "import z3\nbig = [z3.BitVec('x', 16) != i for i in range(200)]\nterm = z3.Or(*[z3.And(z3.BitVec('y', 16) == j, *big) for j in range(2000)])";
+    const s = expr('len(str(term))', prelude);
+    expect(s).toBeGreaterThan(90_000n);
+    expect(s).toBeLessThanOrEqual(100_100n);
+  });
+
+  it('refuses a list built past 100000 items by unpacking', () => {
+    const r = callSpecFunction('def f():\n    return [*range(60000), *range(60000)]\n', 'f');
+    expect(!r.ok && [r.error.code, r.error.message]).toEqual(['SPEC023', 'sequence too long']);
+  });
+});
+
 describe('Python 2.7, as hv6 runs specs', () => {
   it('has the print statement, backquotes, <>, 0777 octals, ur strings and a leading byte-order mark', () => {
     // What Python 2.7 gives, run on the same text: (5, [2, 10], '[2, 10]', 511, u'A\\n', "'a'", True)

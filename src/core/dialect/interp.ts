@@ -57,7 +57,8 @@ import {
 import { MAX_INT_BITS } from './lexer.ts';
 import { bumpEpoch } from './maps.ts';
 import { preludeNames, resolveModule } from './modules.ts';
-import { MAX_SEQ, binop, compare, unary } from './pyops.ts';
+import { MAX_SEQ } from './limits.ts';
+import { binop, compare, unary } from './pyops.ts';
 import { tryToSort } from './coerce.ts';
 import {
   Builtin,
@@ -269,14 +270,14 @@ export class Interpreter implements FunctionCaller {
       }
       case 'Assert': {
         const ok = truthy(this.eval(s.test, env), s.test.span, "'assert'");
-        if (!ok) throw assertionFailed(s.span, s.msg ? pyStr(this.eval(s.msg, env)) : undefined);
+        if (!ok) throw assertionFailed(s.span, s.msg ? pyStr(this.eval(s.msg, env), s.msg.span) : undefined);
         return undefined;
       }
       case 'Print': {
         // `print >>f, x` writes to f.write; None means standard output, and no spec value has a write.
         const dest = s.dest ? this.eval(s.dest, env) : null;
         if (dest !== null) throw unknownAttribute(s.dest!.span, typeName(dest), 'write');
-        for (const v of s.values) pyStr(this.eval(v, env));
+        for (const v of s.values) pyStr(this.eval(v, env), v.span);
         return undefined;
       }
     }
@@ -478,7 +479,7 @@ export class Interpreter implements FunctionCaller {
       case 'Starred':
         throw syntaxError(e.span, "can't use starred expression here");
       case 'Repr':
-        return pyRepr(this.eval(e.value, env));
+        return pyRepr(this.eval(e.value, env), e.span);
     }
     const never: never = e;
     return never;
@@ -487,8 +488,11 @@ export class Interpreter implements FunctionCaller {
   private evalItems(elts: readonly A.Expr[], env: Env): PyValue[] {
     const out: PyValue[] = [];
     for (const x of elts) {
-      if (x.kind === 'Starred') for (const v of iterate(this.eval(x.value, env), x)) out.push(v);
-      else out.push(this.eval(x, env));
+      if (x.kind === 'Starred') {
+        const more = iterate(this.eval(x.value, env), x);
+        if (out.length + more.length > MAX_SEQ) throw valueError(x.span, 'sequence too long');
+        for (const v of more) out.push(v);
+      } else out.push(this.eval(x, env));
     }
     return out;
   }
@@ -499,6 +503,7 @@ export class Interpreter implements FunctionCaller {
     const inner = e.locals ? new Env(env, e.locals) : env;
     const loop = (gi: number): void => {
       if (gi === e.generators.length) {
+        if (out.length === MAX_SEQ) throw valueError(e.span, 'sequence too long');
         out.push(this.eval(e.elt, inner));
         return;
       }

@@ -19,10 +19,10 @@ import {
   valueError,
 } from './errors.ts';
 import { MAX_INT_BITS } from './lexer.ts';
+import { Budget, MAX_SEQ, MAX_VISITS } from './limits.ts';
 import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
-export const MAX_SEQ = 100_000;
 
 /** Python's int.bit_length(): the bits of |v| without leading zeros. */
 function bitLength(v: bigint): number {
@@ -200,8 +200,13 @@ export function unary(op: '-' | '+' | '~' | 'not', v: PyValue, span: Span): PyVa
   throw typeError(span, `bad operand type for unary ${op}: '${typeName(v)}'`, isTerm(v) ? 'use z3.Not on Bool terms' : undefined);
 }
 
-/** Python equality of two concrete values (terms only when identical). */
-function pyEquals(a: PyValue, b: PyValue, span: Span): boolean {
+/**
+ * Python equality of two concrete values (terms only when identical).
+ * Nested lists and tuples are compared item by item, at most MAX_VISITS
+ * items in all (two lists nested in themselves forty times over are 2^40).
+ */
+function pyEquals(a: PyValue, b: PyValue, span: Span, visits = visitBudget(span, 'comparing these values')): boolean {
+  visits.spend();
   if (isPyInt(a) && isPyInt(b)) return intOf(a) === intOf(b);
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -212,10 +217,15 @@ function pyEquals(a: PyValue, b: PyValue, span: Span): boolean {
   if ((a.kind === 'tuple' && b.kind === 'tuple') || (a.kind === 'list' && b.kind === 'list')) {
     const x = (a as PyTuple).items;
     const y = (b as PyTuple).items;
-    return x.length === y.length && x.every((v, i) => pyEquals(v, y[i], span));
+    return x.length === y.length && x.every((v, i) => pyEquals(v, y[i], span, visits));
   }
   if (a.kind === 'sort' && b.kind === 'sort') return a.sort === b.sort;
   return false;
+}
+
+/** The budget of a walk over nested lists and tuples that `what` (a phrase: "comparing these values") makes. */
+export function visitBudget(span: Span, what: string): Budget {
+  return new Budget(MAX_VISITS, () => valueError(span, `${what} visits more than ${MAX_VISITS} items of nested lists and tuples`));
 }
 
 /** One comparison `a op b` (chains are split by the interpreter). */
@@ -235,8 +245,9 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
         found = b.includes(a);
       } else if (isSeq(b, 'tuple') || isSeq(b, 'list')) {
         found = false;
+        const visits = visitBudget(span, "'in'");
         for (const x of b.items) {
-          const eqv = isTerm(a) || isTerm(x) ? compare('==', a, x, span) : pyEquals(a, x, span);
+          const eqv = isTerm(a) || isTerm(x) ? compare('==', a, x, span) : pyEquals(a, x, span, visits);
           if (truthy(eqv, span, "'in'")) {
             found = true;
             break;

@@ -5,10 +5,11 @@
  * The kernel-state objects (`kernelstate.ts`) are part of this union.
  */
 import type { MapFn } from '../smt/fn.ts';
-import { BOOL, type Sort, Term, isFalse, isTrue } from '../smt/term.ts';
+import { BOOL, type Sort, Term, isFalse, isTrue, show } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import type * as A from './ast.ts';
-import { symbolicBool } from './errors.ts';
+import { symbolicBool, valueError } from './errors.ts';
+import { Budget, MAX_SEQ } from './limits.ts';
 import { warn } from './warnings.ts';
 import type { Accessor, KernelStateObj, RefcntAccessor, StructObj } from './kernelstate.ts';
 
@@ -291,21 +292,49 @@ export function truthy(v: PyValue, span: Span, where: string): boolean {
   return true;
 }
 
-/** Python's str() for the values a spec can print or format into messages. */
-export function pyStr(v: PyValue): string {
+/**
+ * Python's str() for the values a spec can print or format into messages,
+ * at most MAX_SEQ characters (a longer one is SPEC023 at `span`). A term
+ * prints as z3py's printer does, cut short with '…' where it is too large.
+ */
+export function pyStr(v: PyValue, span: Span): string {
+  return render(v, false, span);
+}
+
+/** Python's repr(): strings quoted, the rest as str(). */
+export function pyRepr(v: PyValue, span: Span): string {
+  return render(v, true, span);
+}
+
+function render(v: PyValue, quoted: boolean, span: Span): string {
+  const room = new Budget(MAX_SEQ, () => valueError(span, `this would build a string of more than ${MAX_SEQ} characters`));
+  const out: string[] = [];
+  const put = (s: string) => {
+    room.spend(s.length);
+    out.push(s);
+  };
+  const write = (x: PyValue, q: boolean): void => {
+    if (typeof x === 'string') return put(q ? `'${x.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : x);
+    if (x instanceof Term) {
+      // The printer may pass its length by a piece; what does not fit is cut, as it elides.
+      const text = show(x, 6, room.remaining - 1);
+      return put(text.length <= room.remaining ? text : `${text.slice(0, Math.max(0, room.remaining - 1))}…`);
+    }
+    if (x === null || typeof x !== 'object' || (x.kind !== 'tuple' && x.kind !== 'list')) return put(scalarStr(x));
+    put(x.kind === 'tuple' ? '(' : '[');
+    x.items.forEach((item, i) => {
+      if (i) put(', ');
+      write(item, true);
+    });
+    put(x.kind === 'list' ? ']' : x.items.length === 1 ? ',)' : ')');
+  };
+  write(v, quoted);
+  return out.join('');
+}
+
+function scalarStr(v: Exclude<PyValue, string | Term | PyTuple | PyList>): string {
   if (v === null) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'string') return v;
-  if (v instanceof Term) return v.toString();
-  if (v.kind === 'tuple') {
-    const inner = v.items.map(pyRepr).join(', ');
-    return v.items.length === 1 ? `(${inner},)` : `(${inner})`;
-  }
-  if (v.kind === 'list') return `[${v.items.map(pyRepr).join(', ')}]`;
   return `<${typeName(v)}>`;
-}
-
-export function pyRepr(v: PyValue): string {
-  return typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : pyStr(v);
 }

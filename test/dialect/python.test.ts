@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { freshState } from '../../src/core/kernel/state.ts';
 import { bvConst, variable } from '../../src/core/smt/term.ts';
 import { callSpecFunction, runSpec } from '../../src/core/dialect/index.ts';
-import { PyList, PyTuple, type PyValue } from '../../src/core/dialect/values.ts';
+import { PyList, PyTuple, type PyValue } from '../../src/core/dialect/objects.ts';
 
 function value(src: string): PyValue {
   const r = callSpecFunction(`${src}\n`, 'f');

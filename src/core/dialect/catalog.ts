@@ -10,7 +10,7 @@ import { DT_BITVECS, DT_INTS, dtModule } from './builtins/dt.ts';
 import { helpersModule } from './builtins/helpers.ts';
 import { utilModule } from './builtins/util.ts';
 import { z3Module } from './builtins/z3.ts';
-import type { ModuleValue } from './values.ts';
+import type { ModuleValue } from './objects.ts';
 
 export type CatalogKind = 'field' | 'constant' | 'sort' | 'enum' | 'helper' | 'z3' | 'util' | 'method';
 

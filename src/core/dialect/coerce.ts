@@ -7,7 +7,8 @@
 import { BOOL, type Sort, type Term, boolConst, bvConst } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import { accessorNotValue, badArgument, sortMismatch, typeError, valueError } from './errors.ts';
-import { type CallSite, type PyValue, describe, intOf, isTerm, sortLabel } from './values.ts';
+import { describe, intOf, isTerm, sortLabel } from './values.ts';
+import type { CallSite, PyValue } from './objects.ts';
 
 /** "64-bit bit-vector" / "Bool". */
 export function sortPhrase(s: Sort): string {

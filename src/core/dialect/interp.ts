@@ -40,44 +40,15 @@ import {
   unpackMismatch,
   valueError,
 } from './errors.ts';
-import {
-  type FunctionCaller,
-  callAccessor,
-  callRefcnt,
-  indexAccessor,
-  indexRefcnt,
-  indexStruct,
-  refcntUpdate,
-  setAccessorItem,
-  setStateAttr,
-  setStructAttr,
-  stateAttr,
-  structAttr,
-} from './kernelstate.ts';
+import { type FunctionCaller, callAccessor, callRefcnt, indexAccessor, indexRefcnt, indexStruct, refcntUpdate, setAccessorItem, setStateAttr, setStructAttr, stateAttr, structAttr } from './kernelstate.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { bumpEpoch } from './maps.ts';
 import { preludeNames, resolveModule } from './modules.ts';
 import { MAX_SEQ } from './limits.ts';
 import { binop, compare, unary } from './pyops.ts';
 import { tryToSort } from './coerce.ts';
-import {
-  Builtin,
-  type CallSite,
-  Env,
-  PyFunction,
-  PyList,
-  PyTuple,
-  type PyValue,
-  SortValue,
-  describe,
-  intOf,
-  isPyInt,
-  isTerm,
-  pyRepr,
-  pyStr,
-  truthy,
-  typeName,
-} from './values.ts';
+import { describe, intOf, isPyInt, isTerm, pyRepr, pyStr, truthy, typeName } from './values.ts';
+import { Builtin, type CallSite, Env, PyFunction, PyList, PyTuple, type PyValue, SortValue } from './objects.ts';
 
 export interface Limits {
   /** Statements plus expressions evaluated (default 200000). */

@@ -1,15 +1,8 @@
 /**
- * The kernel-state object model of the dialect (docs/hv6-model.md §4.3-4.7):
- * `KernelState` (scalars plus nine structs), `Struct` views with an index
- * path, `Accessor`s (partial applications of a map) and Refcnt accessors.
- *
- * Layout: a KernelStateObj owns one mutable table of scalar maps and one
- * StructObj per struct; a StructObj holds the struct's field table (name ->
- * MapFn or Refcnt value) and an index path. `s[i]` makes a new StructObj
- * that shares the field table, so a write through a view updates the state,
- * as upstream. The stored values themselves are immutable `MapFn`s: a write
- * replaces a table entry with a new map, so a copied or pre-state table is
- * never affected.
+ * What a spec does with the kernel state (docs/hv6-model.md §4.3-4.7; the
+ * objects are in objects.ts): conversion from and to an AbstractState,
+ * copies, attribute reads and writes of the `KernelState` and its `Struct`
+ * views, `Accessor` calls and indexing, Refcnt counts and updates.
  */
 import { type FieldSchema, SCALARS, STRUCTS, type StructSchema } from '../kernel/schema.ts';
 import { type AbstractState, type FieldValue, isRefcnt } from '../kernel/state.ts';
@@ -34,7 +27,8 @@ import {
 } from './errors.ts';
 import { type RawMap, bumpEpoch, constantMap, failingMap, iteMaps, lazyMap, rawConstantMap, writeMap, writeRawMap } from './maps.ts';
 import { refcnt2Step, refcntStep } from './refcnt.ts';
-import { Builtin, MapFnValue, type PyValue, describe, intOf, isTerm, typeName } from './values.ts';
+import { describe, intOf, isTerm, typeName } from './values.ts';
+import { Accessor, Builtin, KernelStateObj, MapFnValue, type PyValue, RefcntAccessor, StructObj } from './objects.ts';
 
 /** How the object model calls back into the interpreter (whole-map lambdas run lazily). */
 export interface FunctionCaller {
@@ -43,46 +37,6 @@ export interface FunctionCaller {
    * lambda stored in the post-state is evaluated when the map is read).
    */
   callLazy(fn: PyValue, args: PyValue[], kwargs: ReadonlyMap<string, PyValue> | undefined, span: Span): PyValue;
-}
-
-export class KernelStateObj {
-  readonly kind = 'kstate';
-  constructor(
-    /** Scalar fields as arity-0 maps: current, iotlbinv, *_ptr_to_int. */
-    readonly scalars: Map<string, MapFn>,
-    /** The nine structs, each with an empty path. */
-    readonly structs: Map<string, StructObj>,
-  ) {}
-}
-
-/** A struct or a view of it; views made by indexing share `fields`. */
-export class StructObj {
-  readonly kind = 'struct';
-  constructor(
-    readonly schema: StructSchema,
-    readonly fields: Map<string, FieldValue>,
-    readonly path: readonly PyValue[],
-  ) {}
-}
-
-/** A map field with fewer indices than its arity: call it with the rest to read. */
-export class Accessor {
-  readonly kind = 'accessor';
-  constructor(
-    readonly struct: StructObj,
-    readonly field: FieldSchema,
-    readonly path: readonly PyValue[],
-  ) {}
-}
-
-/** A Refcnt or Refcnt2 field at a path: call to read the count, `[x] += 1` to update. */
-export class RefcntAccessor {
-  readonly kind = 'refcnt';
-  constructor(
-    readonly struct: StructObj,
-    readonly field: FieldSchema,
-    readonly path: readonly PyValue[],
-  ) {}
 }
 
 const SCALAR_BY_NAME = new Map(SCALARS.map((f) => [f.name, f]));

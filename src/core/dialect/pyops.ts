@@ -20,7 +20,8 @@ import {
 } from './errors.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { Budget, MAX_SEQ, MAX_VISITS } from './limits.ts';
-import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
+import { intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
+import { PyList, PyTuple, type PyValue } from './objects.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
 

@@ -15,11 +15,13 @@ import type * as A from './ast.ts';
 import { checkModule } from './check.ts';
 import { SpecError, START, badRequest, badReturn, entryParams, internalError, missingEntry, nestingLimit, notCallable, quantifierRefuted } from './errors.ts';
 import { DEFAULT_LIMITS, Interpreter, type Limits } from './interp.ts';
-import { type KernelStateObj, fromAbstract, recordingWrites, toAbstract } from './kernelstate.ts';
+import { fromAbstract, recordingWrites, toAbstract } from './kernelstate.ts';
+import type { KernelStateObj } from './objects.ts';
 import { checkTreeDepth } from './depth.ts';
 import { parseModule } from './parser.ts';
 import { warn, withWarnings } from './warnings.ts';
-import { type PyValue, describe, isTerm } from './values.ts';
+import { describe, isTerm } from './values.ts';
+import type { PyValue } from './objects.ts';
 
 export type ParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
 

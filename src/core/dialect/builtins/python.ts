@@ -7,7 +7,8 @@ import { arity, argSpan, pyInt } from '../coerce.ts';
 import { typeError, valueError } from '../errors.ts';
 import { MAX_SEQ } from '../limits.ts';
 import { binop, compare } from '../pyops.ts';
-import { type Builtin, type CallSite, PyList, PyTuple, type PyValue, describe, isPyInt, isTerm, pyStr, truthy, typeName } from '../values.ts';
+import { describe, isPyInt, isTerm, pyStr, truthy, typeName } from '../values.ts';
+import { type Builtin, type CallSite, PyList, PyTuple, type PyValue } from '../objects.ts';
 import { fn } from './define.ts';
 
 export const MAX_RANGE = MAX_SEQ;

@@ -12,7 +12,8 @@ import { arity, argSpan, mustBeValue, pyInt, sortPhrase, toBool, tryToSort, widt
 import { iteOfPython, sortMismatch, typeError, valueError } from '../errors.ts';
 import { iteObjects } from '../kernelstate.ts';
 import { compare, visitBudget } from '../pyops.ts';
-import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple, describe, isTerm, typeName } from '../values.ts';
+import { describe, isTerm, typeName } from '../values.ts';
+import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple } from '../objects.ts';
 import { fn, sortTag, userSymbol } from './define.ts';
 
 /**

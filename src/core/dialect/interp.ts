@@ -40,7 +40,20 @@ import {
   unpackMismatch,
   valueError,
 } from './errors.ts';
-import { type FunctionCaller, callAccessor, callRefcnt, indexAccessor, indexRefcnt, indexStruct, refcntUpdate, setAccessorItem, setStateAttr, setStructAttr, stateAttr, structAttr } from './kernelstate.ts';
+import {
+  callAccessor,
+  callRefcnt,
+  indexAccessor,
+  indexRefcnt,
+  indexStruct,
+  refcntUpdate,
+  setAccessorItem,
+  setStateAttr,
+  setStructAttr,
+  stateAttr,
+  structAttr,
+} from './kernelstate.ts';
+import type { FunctionCaller } from './lambda-field.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { bumpEpoch } from './maps.ts';
 import { preludeNames, resolveModule } from './modules.ts';

@@ -10,7 +10,7 @@ import { BOOL, type Term, bvConst, freshName, isFalse, isTrue, variable } from '
 import type { Span } from '../../span.ts';
 import { arity, argSpan, mustBeValue, pyInt, sortPhrase, toBool, tryToSort, widthArg } from '../coerce.ts';
 import { iteOfPython, sortMismatch, typeError, valueError } from '../errors.ts';
-import { iteObjects } from '../kernelstate.ts';
+import { iteObjects } from '../state-ite.ts';
 import { compare, visitBudget } from '../pyops.ts';
 import { describe, isTerm, typeName } from '../values.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple } from '../objects.ts';

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../diagnostic.ts';
 import { diagnosticText } from '../diagnostic-text.ts';
+import { TEXT_START } from '../span.ts';
 import type { CSpan } from './ast.ts';
 
 /** A diagnostic about C source: the one `Diagnostic` shape, always with the file it is in. */
@@ -38,7 +39,7 @@ export function withDetail(diag: CDiagnostic, files: ReadonlyMap<string, string>
 
 /** A span for problems that have no better place (an empty file, an API misuse). */
 export function nowhere(file: string): CSpan {
-  return { file, line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0 };
+  return { file, ...TEXT_START };
 }
 
 // ------------------------------------------------------------------ preprocessor

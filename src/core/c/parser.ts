@@ -6,6 +6,7 @@
  * goto, the comma operator, initializer lists, ...) get their own error
  * codes; the first error stops the unit.
  */
+import { startOf } from '../span.ts';
 import {
   type Attribute,
   type Block,
@@ -411,7 +412,7 @@ class Parser {
       node = this.nested(() => this.declarator(abstract));
       this.expect(')');
     } else if (abstract) {
-      node = { kind: 'name', span: { ...this.tok.span, endLine: this.tok.span.line, endColumn: this.tok.span.column, endOffset: this.tok.span.offset } };
+      node = { kind: 'name', span: startOf(this.tok.span) };
     } else {
       throw new CError(expected(this.tok.span, 'a name', describe(this.tok)));
     }

@@ -5,9 +5,9 @@
  * user learns what to write instead; everything else that does not fit the
  * grammar is a SPEC002 naming what was expected.
  */
-import type { Span } from '../span.ts';
+import { type Span, cover } from '../span.ts';
 import type * as A from './ast.ts';
-import { expectedError, joinSpans, nestingLimit, syntaxError, unsupportedConstruct } from './errors.ts';
+import { expectedError, nestingLimit, syntaxError, unsupportedConstruct } from './errors.ts';
 import { lex } from './lexer.ts';
 import { type Token, describeToken } from './tokens.ts';
 
@@ -118,7 +118,7 @@ class Parser {
   }
 
   private from(start: Span): Span {
-    return joinSpans(start, this.prevEnd());
+    return cover(start, this.prevEnd());
   }
 
   private enter(span: Span): void {

@@ -20,7 +20,7 @@ import { binop } from './pyops.ts';
 import { isTerm, pyStr, truthy, typeName } from './values.ts';
 
 /** Statements that may change what a stored lambda sees (see maps.ts `bumpEpoch`). */
-const MUTATING: Record<A.Stmt['kind'], boolean> = {
+const MUTATING: ReadonlyMap<string, boolean> = new Map(Object.entries({
   FunctionDef: true,
   Return: false,
   Assign: true,
@@ -32,7 +32,7 @@ const MUTATING: Record<A.Stmt['kind'], boolean> = {
   ImportFrom: true,
   Assert: false,
   Print: true,
-};
+} satisfies Record<A.Stmt['kind'], boolean>));
 
 let builtinsEnv: Env | undefined;
 let preludeEnv: Env | undefined;
@@ -110,7 +110,7 @@ export class Interpreter extends Evaluator {
 
   private exec(s: A.Stmt, env: Env): Ret | undefined {
     this.tick(s.span);
-    if (MUTATING[s.kind]) bumpEpoch();
+    if (MUTATING.get(s.kind)) bumpEpoch();
     try {
       return this.execInner(s, env);
     } catch (e) {

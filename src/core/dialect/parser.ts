@@ -42,6 +42,13 @@ const UNSUPPORTED_STMT: ReadonlyMap<string, string> = new Map([
   ['exec', "'exec' statements"],
 ]);
 
+/** How 'cannot assign to ...' names an expression that is no target. */
+const NOT_ASSIGNABLE: ReadonlyMap<string, string> = new Map(Object.entries({
+  Call: 'function call', Constant: 'literal', BinOp: 'expression', UnaryOp: 'expression',
+  BoolOp: 'expression', Compare: 'comparison', Lambda: 'lambda', IfExp: 'conditional expression',
+  Comprehension: 'comprehension', Starred: 'starred expression', Slice: 'slice', Repr: 'repr',
+} satisfies Partial<Record<A.Expr['kind'], string>>));
+
 const UNSUPPORTED_HINT: ReadonlyMap<string, string> = new Map([
   ['while', 'state effects with util.If and whole-map lambdas instead of loops'],
   ['for', 'state effects with util.If and whole-map lambdas instead of loops'],
@@ -263,12 +270,7 @@ class Parser {
         }
         return;
       default: {
-        const what: Partial<Record<A.Expr['kind'], string>> = {
-          Call: 'function call', Constant: 'literal', BinOp: 'expression', UnaryOp: 'expression',
-          BoolOp: 'expression', Compare: 'comparison', Lambda: 'lambda', IfExp: 'conditional expression',
-          Comprehension: 'comprehension', Starred: 'starred expression', Slice: 'slice',
-        };
-        throw syntaxError(e.span, `cannot assign to ${what[e.kind] ?? 'expression'}`);
+        throw syntaxError(e.span, `cannot assign to ${NOT_ASSIGNABLE.get(e.kind) ?? 'expression'}`);
       }
     }
   }

@@ -97,7 +97,7 @@ function intBinop(op: BinaryOp, x: bigint | boolean, y: bigint | boolean, span: 
   }
 }
 
-const BV_OPS: Partial<Record<BinaryOp, (a: Term, b: Term) => Term>> = {
+const BV_OPS: ReadonlyMap<string, (a: Term, b: Term) => Term> = new Map(Object.entries({
   '+': o.add,
   '-': o.sub,
   '*': o.mul,
@@ -108,7 +108,7 @@ const BV_OPS: Partial<Record<BinaryOp, (a: Term, b: Term) => Term>> = {
   '^': o.bvxor,
   '<<': o.shl,
   '>>': o.ashr,
-};
+} satisfies Partial<Record<BinaryOp, (a: Term, b: Term) => Term>>));
 
 /** The operands of a z3 operation as terms of one sort, or an error naming both sorts. */
 function termPair(a: PyValue, b: PyValue, op: string, span: Span): [Term, Term] | undefined {
@@ -149,7 +149,7 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
     const pair = termPair(a, b, op, span);
     if (pair) {
       const [x, y] = pair;
-      const f = BV_OPS[op];
+      const f = BV_OPS.get(op);
       if (x.sort === BOOL || !f) {
         const hint = x.sort === BOOL ? 'use z3.And, z3.Or, z3.Not or z3.Xor on Bool terms' : op === '//' ? 'use UDiv for unsigned or / for signed division' : undefined;
         throw typeError(span, `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, hint);

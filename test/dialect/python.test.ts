@@ -146,9 +146,12 @@ describe('sizes', () => {
     expect(s).toBeLessThanOrEqual(100_100n);
   });
 
-  it('refuses a list built past 100000 items by unpacking', () => {
-    const r = callSpecFunction('def f():\n    return [*range(60000), *range(60000)]\n', 'f');
-    expect(!r.ok && [r.error.code, r.error.message]).toEqual(['SPEC023', 'sequence too long']);
+  it('refuses a list built past 100000 items by unpacking or repetition, never cutting one short', () => {
+    for (const big of ['[*range(60000), *range(60000)]', '[1] * 100001', '(1, 2) * 50001']) {
+      const r = callSpecFunction(`def f():\n    return ${big}\n`, 'f');
+      expect(!r.ok && [r.error.code, r.error.message], big).toEqual(['SPEC023', 'sequence too long']);
+    }
+    expect(expr('(len([1] * 100000), [] * 2 ** 4000, "ab" * -3)')).toEqual(new PyTuple([100000n, new PyList([]), '']));
   });
 });
 
@@ -179,5 +182,7 @@ describe('Python 2.7, as hv6 runs specs', () => {
     expect(value('from __future__ import print_function\ndef f():\n    print(1, 2)\n    return print is not None\n')).toBe(true);
     const r = callSpecFunction('def f():\n    print >>3, "x"\n', 'f');
     expect(!r.ok && [r.error.code, r.error.message]).toEqual(['SPEC006', "int has no attribute 'write'"]);
+    const comma = callSpecFunction('def f():\n    print >>None,\n', 'f');
+    expect(!comma.ok && comma.error.code).toBe('SPEC002');
   });
 });

@@ -216,6 +216,9 @@ class Parser {
     if (this.eatOp('>>')) {
       dest = this.test();
       if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
+      // `print >>f,` needs a value after the comma.
+      values.push(this.test());
+      if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
     }
     while (!atEnd()) {
       values.push(this.test());

@@ -174,8 +174,9 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
     const [s, n] = isPyInt(b) ? [a, intOf(b)] : isPyInt(a) ? [b, intOf(a)] : [undefined, 0n];
     if (s !== undefined && (typeof s === 'string' || isSeq(s, 'tuple') || isSeq(s, 'list'))) {
       const len = typeof s === 'string' ? s.length : (s as PyTuple).items.length;
-      const count = n < 0n ? 0 : Number(n > BigInt(MAX_SEQ) ? BigInt(MAX_SEQ) : n);
-      if (len * count > MAX_SEQ) throw valueError(span, 'sequence too long');
+      // An empty sequence stays empty however often it repeats; any other is bounded before repeating.
+      if (len > 0 && BigInt(len) * n > BigInt(MAX_SEQ)) throw valueError(span, 'sequence too long');
+      const count = n < 0n || len === 0 ? 0 : Number(n);
       if (typeof s === 'string') return s.repeat(count);
       const items: PyValue[] = [];
       for (let i = 0; i < count; i++) for (const v of (s as PyTuple).items) items.push(v);

@@ -84,7 +84,8 @@ export const typeMismatch = (span: CSpan, why: string) => d('C031', span, why);
 export const noMember = (span: CSpan, type: string, name: string) =>
   d('C032', span, `${type} has no member named '${name}'`);
 export const notLvalue = (span: CSpan, what: string) => d('C033', span, `${what} needs an assignable lvalue`);
-export const bitFieldAddress = (span: CSpan, name: string) => d('C033', span, `cannot take the address of bit-field '${name}'`);
+export const bitFieldOperand = (span: CSpan, op: string, name: string) =>
+  d('C033', span, `${op} cannot apply to the bit-field '${name}': a bit-field has no address or size of its own`);
 export const conflict = (span: CSpan, why: string) => d('C034', span, why);
 export const incompleteType = (span: CSpan, type: string) => d('C035', span, `${type} is incomplete here`);
 export const globalInitializer = (span: CSpan, name: string) =>

@@ -255,8 +255,9 @@ export function intLiteral(text: string): IntLiteral {
   return { ok: true, value, decimal, unsigned, longs };
 }
 
+// Standard C's, and GNU C's \e for escape (gcc -std=gnu11 takes it silently).
 const ESCAPES = new Map([
-  ['n', 10], ['t', 9], ['r', 13], ['a', 7], ['b', 8], ['f', 12], ['v', 11], ['\\', 92], ["'", 39], ['"', 34], ['?', 63],
+  ['n', 10], ['t', 9], ['r', 13], ['a', 7], ['b', 8], ['f', 12], ['v', 11], ['\\', 92], ["'", 39], ['"', 34], ['?', 63], ['e', 27], ['E', 27],
 ]);
 
 /** The bytes of the characters between the quotes of a char or string literal, or why they are not C. */

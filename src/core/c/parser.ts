@@ -404,7 +404,8 @@ class Parser {
       return { kind: 'pointer', span: this.from(start), inner };
     }
     let node: Declarator;
-    if (this.tok.kind === 'ident' && !this.startsType()) {
+    // After its specifiers a declarator may name a typedef name again (`typedef int T; typedef int T;`).
+    if (this.tok.kind === 'ident' && (!this.startsType() || (!abstract && this.typedefs.has(this.tok.text)))) {
       const id = this.next();
       node = { kind: 'name', span: id.span, name: id.text };
     } else if (this.is('(') && !(abstract && (this.peek().text === ')' || this.startsType(this.peek())))) {

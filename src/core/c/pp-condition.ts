@@ -21,6 +21,8 @@ class IfEval {
   private k = 0;
   /** Operands being evaluated at once: parentheses, unary operators and '?:' nest. */
   private depth = 0;
+  /** Inside an operand C does not evaluate (after `0 &&`, `1 ||`, the other branch of `?:`): no division fails there. */
+  private skipped = 0;
 
   constructor(
     private readonly toks: Token[],
@@ -55,11 +57,20 @@ class IfEval {
     const c = this.binary(1);
     if (this.toks[this.k]?.text !== '?') return c;
     this.k++;
-    const a = this.cond();
+    const a = this.unevaluatedIf(c === 0n, () => this.cond());
     if (this.toks[this.k]?.text !== ':') this.fail("expected ':'");
     this.k++;
-    const b = this.cond();
+    const b = this.unevaluatedIf(c !== 0n, () => this.cond());
     return c !== 0n ? a : b;
+  }
+
+  private unevaluatedIf(skip: boolean, operand: () => bigint): bigint {
+    if (skip) this.skipped++;
+    try {
+      return operand();
+    } finally {
+      if (skip) this.skipped--;
+    }
   }
 
   private binary(min: number): bigint {
@@ -69,7 +80,8 @@ class IfEval {
       const p = t && t.kind === 'punct' ? BINARY_PRECEDENCE.get(t.text) : undefined;
       if (p === undefined || p < min) return left;
       this.k++;
-      const right = this.binary(p + 1);
+      const skip = (t.text === '&&' && left === 0n) || (t.text === '||' && left !== 0n);
+      const right = this.unevaluatedIf(skip, () => this.binary(p + 1));
       left = BigInt.asIntN(64, this.apply(t.text, left, right));
     }
   }
@@ -78,8 +90,8 @@ class IfEval {
     const bool = (x: boolean) => (x ? 1n : 0n);
     switch (op) {
       case '*': return a * b;
-      case '/': if (b === 0n) this.fail('division by zero'); return a / b;
-      case '%': if (b === 0n) this.fail('division by zero'); return a % b;
+      case '/': if (b === 0n) return this.skipped ? 0n : this.fail('division by zero'); return a / b;
+      case '%': if (b === 0n) return this.skipped ? 0n : this.fail('division by zero'); return a % b;
       case '+': return a + b;
       case '-': return a - b;
       case '<<': return a << (b & 63n);

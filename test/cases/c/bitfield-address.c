@@ -1,4 +1,4 @@
-// expect: error C033 9:12 cannot take the address of bit-field 'perm'
+// expect: error C033 9:12 '&' cannot apply to the bit-field 'perm': a bit-field has no address or size of its own
 // gcc: reject cannot take address of bit-field
 // mistake: a bit-field has no address, even a 64-bit one.
 #include "types.h"

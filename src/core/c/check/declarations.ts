@@ -24,6 +24,8 @@ import type { EnumConst, FunctionInfo, GlobalVar, Linker, LocalVar, Sema } from 
 /** The declarations of one translation unit, in the program being linked. */
 export abstract class Declarations {
   protected readonly typedefs = new Map<string, CType>();
+  /** What each file-scope typedef names, under the name of its own type (for messages). */
+  private readonly typedefOf = new Map<string, CType>();
   private readonly tags = new Map<string, StructType>();
   private readonly enumTags = new Map<string, IntType>();
   protected readonly ordinary = new Map<string, GlobalVar | FunctionInfo | EnumConst>();
@@ -56,6 +58,12 @@ export abstract class Declarations {
       if (name === undefined) throw new CError(unsupportedSyntax(d.span, 'a declaration without a name'));
       if (decl.specs.storage === 'typedef') {
         this.declareName(name, nameSpan, 'typedef', undefined);
+        // C11 lets a typedef be declared again, as the same type only.
+        const before = this.typedefOf.get(name);
+        if (before && !sameType(before, type)) {
+          throw new CError(conflict(nameSpan, `'${name}' is a typedef of ${typeName(type)} here and of ${typeName(before)} before`));
+        }
+        this.typedefOf.set(name, type);
         this.typedefs.set(name, named(type, name));
         continue;
       }

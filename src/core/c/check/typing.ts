@@ -7,7 +7,7 @@
  */
 import type { CSpan, Call, Expr, IntLit } from '../ast.ts';
 import {
-  CError, addressOfLocal, argCount, bitFieldAddress, incompleteType, noMember, notAFunction, notConstant, notLvalue, pointerArithmetic,
+  CError, addressOfLocal, argCount, bitFieldOperand, incompleteType, noMember, notAFunction, notConstant, notLvalue, pointerArithmetic,
   structValue, typeMismatch, undeclared, unsupportedType, voidValue,
 } from '../errors.ts';
 import {
@@ -166,8 +166,12 @@ export abstract class Typing extends Declarations {
         return this.castType(e);
       case 'sizeof-type':
         return this.sizeofType(this.typeNameType(e.type), e.type.span);
-      case 'sizeof-expr':
-        return this.sizeofType(this.expr(e.operand), e.operand.span);
+      case 'sizeof-expr': {
+        const t = this.expr(e.operand);
+        const bits = this.bitFieldName(stripParens(e.operand));
+        if (bits !== undefined) throw new CError(bitFieldOperand(e.span, "'sizeof'", bits));
+        return this.sizeofType(t, e.operand.span);
+      }
       case 'member':
         return this.memberType(e);
       case 'index':
@@ -203,8 +207,8 @@ export abstract class Typing extends Declarations {
       if (b?.kind === 'function') throw new CError(unsupportedType(e.span, 'a function pointer'));
     }
     if (!this.isLvalue(e.operand)) throw new CError(notLvalue(e.operand.span, "'&'"));
-    // A bit-field has no address of its own (C11 6.5.3.2), even one as wide as its type.
-    if (inner.kind === 'member' && this.memberPath(inner).at(-1)!.bitField) throw new CError(bitFieldAddress(e.span, inner.name));
+    const bits = this.bitFieldName(inner);
+    if (bits !== undefined) throw new CError(bitFieldOperand(e.span, "'&'", bits));
     return pointerTo(t);
   }
 
@@ -265,6 +269,14 @@ export abstract class Typing extends Declarations {
     }
     if (from.kind === 'struct' || to.kind === 'struct') throw new CError(structValue(e.span, typeName(from.kind === 'struct' ? from : to)));
     throw new CError(typeMismatch(e.span, `cannot cast ${typeName(from)} to ${typeName(to)}`));
+  }
+
+  /**
+   * The member name when `e` is a bit-field: it has no address and no size
+   * of its own (C11 6.5.3.2, 6.5.3.4), even one as wide as its type.
+   */
+  private bitFieldName(e: Expr): string | undefined {
+    return e.kind === 'member' && this.memberPath(e).at(-1)!.bitField ? e.name : undefined;
   }
 
   private memberType(e: Extract<Expr, { kind: 'member' }>): CType {

@@ -40,17 +40,17 @@ class IfEval {
   }
 
   private cond(): bigint {
-    this.nest();
+    return this.nested(() => this.condInner());
+  }
+
+  /** `operand` one level deeper; deeper than the limit is refused before the JavaScript stack runs out, at the directive. */
+  private nested(operand: () => bigint): bigint {
+    if (++this.depth > MAX_SOURCE_DEPTH) this.fail(`nesting deeper than ${MAX_SOURCE_DEPTH} levels`);
     try {
-      return this.condInner();
+      return operand();
     } finally {
       this.depth--;
     }
-  }
-
-  /** Deeper nesting is refused before the JavaScript stack runs out, at the directive. */
-  private nest(): void {
-    if (++this.depth > MAX_SOURCE_DEPTH) this.fail(`nesting deeper than ${MAX_SOURCE_DEPTH} levels`);
   }
 
   private condInner(): bigint {
@@ -111,12 +111,7 @@ class IfEval {
   }
 
   private unary(): bigint {
-    this.nest();
-    try {
-      return this.unaryInner();
-    } finally {
-      this.depth--;
-    }
+    return this.nested(() => this.unaryInner());
   }
 
   private unaryInner(): bigint {

@@ -21,7 +21,7 @@ import { fn, sortTag, userSymbol } from './define.ts';
  * when `c` is literally true/false or when they are the same object; two
  * tuples merge item by item, visiting at most MAX_VISITS items in all.
  */
-export function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite, visits = visitBudget(site.span, 'util.If on these tuples')): PyValue {
+function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite, visits = visitBudget(site.span, 'util.If on these tuples')): PyValue {
   visits.spend();
   if (isTrue(c)) return a;
   if (isFalse(c)) return b;

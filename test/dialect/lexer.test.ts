@@ -73,7 +73,8 @@ describe('lexer', () => {
     expect(lex('exec x\n')[0].kind).toBe('keyword');
     const bom = lex('\ufeffx = 1\n');
     expect(bom[0].span).toMatchObject({ line: 1, column: 1, offset: 1 });
-    expect(lexError('\u00e9 = 1\n').message).toBe("unexpected character '\u00e9'");
+    expect(lexError('\u00e9 = 1\n').message).toMatch(/^non-ASCII character U\+00E9 but no encoding declared/);
+    expect(lexError('# coding: utf-8\n\u00e9 = 1\n').message).toBe("unexpected character '\u00e9'");
   });
 
   it('gives every token a 1-based span with offsets', () => {

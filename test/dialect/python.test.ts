@@ -169,6 +169,18 @@ describe('Python 2.7, as hv6 runs specs', () => {
     expect(value(src)).toEqual(new PyTuple([5n, new PyList([2n, 10n]), '[2, 10]', 511n, 'A\\n', "'a'", true]));
   });
 
+  it('reads non-ASCII text only where Python 2.7 does: after a byte-order mark or a coding line on line 1, or on line 2 below a comment', () => {
+    // Python 2.7.18 runs the first three and refuses the last two ("Non-ASCII character ... but no encoding declared").
+    const body = "def f():\n    # caf\u00e9\n    return 'd\u00e9j\u00e0'\n";
+    expect(value(`\ufeff${body}`)).toBe('d\u00e9j\u00e0');
+    expect(value(`# -*- coding: utf-8 -*-\n${body}`)).toBe('d\u00e9j\u00e0');
+    expect(value(`#!/usr/bin/env python\n# vim: set fileencoding=utf-8 :\n${body}`)).toBe('d\u00e9j\u00e0');
+    for (const src of [body, `x = 1  # coding: utf-8\n${body}`]) {
+      const r = callSpecFunction(src, 'f');
+      expect(r.ok ? 'ok' : `${r.error.code} ${r.error.span?.line}:${r.error.span?.column}`).toMatch(/^SPEC001 [23]:10$/);
+    }
+  });
+
   it('binds a list comprehension\'s names in the enclosing scope (a generator expression keeps its own)', () => {
     expect(value('def f():\n    [k for k in range(3)]\n    return k\n')).toBe(2n);
     expect(value('[g for g in range(4)]\ndef f():\n    return g\n')).toBe(3n);

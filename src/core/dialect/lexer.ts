@@ -21,6 +21,19 @@ const ID_START = /[A-Za-z_]/;
 const ID_CONT = /[A-Za-z0-9_]/;
 // Python 2.7's prefixes, and the f-string ones (refused by the parser with their own message).
 const STRING_PREFIX = /^(r|u|ur|b|br|f|fr|rf)$/i;
+/** PEP 263's encoding declaration: a comment-only line naming a coding. */
+const CODING_LINE = /^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+/;
+const BLANK_OR_COMMENT = /^[ \t\f]*(#.*)?\r?$/;
+
+/**
+ * Whether line 1, or line 2 below a blank or comment-only line 1, declares
+ * the encoding (CPython 2.7 reads no further). The encoding's name is not
+ * checked: the dialect reads the text as given.
+ */
+function encodingDeclared(src: string): boolean {
+  const [first = '', second = ''] = src.split('\n', 2);
+  return CODING_LINE.test(first) || (BLANK_OR_COMMENT.test(first) && CODING_LINE.test(second));
+}
 /** `from __future__ import a, b` lines: which features a module turns on (print_function, unicode_literals). */
 const FUTURE_IMPORT = /^[ \t]*from[ \t]+__future__[ \t]+import[ \t]+\(?([\w \t,]*)/gm;
 
@@ -51,7 +64,37 @@ class Lexer {
     this.printFunction = features.has('print_function');
     this.unicodeLiterals = features.has('unicode_literals');
     // A UTF-8 byte-order mark declares the encoding (PEP 263); it takes no column.
-    if (src.startsWith('\ufeff')) this.i = this.lineStart = 1;
+    const bom = src.startsWith('\ufeff');
+    if (bom) this.i = this.lineStart = 1;
+    this.checkSourceBytes(bom);
+  }
+
+  /**
+   * Python 2.7 refuses a source file with a NUL byte, and one with a
+   * non-ASCII character (even in a comment or a string) unless a byte-order
+   * mark or a coding line on line 1 or 2 declares the encoding (PEP 263).
+   * hv6's harness writes the spec into a file with no coding line, so such
+   * an answer never evaluates upstream.
+   */
+  private checkSourceBytes(declared: boolean): void {
+    const nul = this.src.indexOf('\0');
+    if (nul >= 0) throw lexicalError(this.spanAt(nul), 'source text cannot contain a NUL byte (Python 2 refuses the file)');
+    if (declared || encodingDeclared(this.src)) return;
+    const bad = this.src.search(/[^\x00-\x7f]/);
+    if (bad < 0) return;
+    const ch = this.src.codePointAt(bad)!;
+    throw lexicalError(
+      this.spanAt(bad),
+      `non-ASCII character U+${ch.toString(16).toUpperCase().padStart(4, '0')} but no encoding declared (Python 2 reads source as ASCII unless a coding line on line 1 or 2 names the encoding, PEP 263)`,
+    );
+  }
+
+  /** The one-character span at `offset`. */
+  private spanAt(offset: number): Span {
+    const before = this.src.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+    return { line, column, offset, endLine: line, endColumn: column + 1, endOffset: offset + 1 };
   }
 
   private span(startOffset: number, startLine: number, startCol: number): Span {

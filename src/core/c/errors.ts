@@ -110,6 +110,8 @@ export const staticAssertFailed = (span: CSpan, message: string) =>
   d('C044', span, `static assertion failed${message ? `: ${message}` : ''}`);
 export const notAFunction = (span: CSpan, name: string) => d('C045', span, `'${name}' is not a function`);
 export const voidValue = (span: CSpan) => d('C046', span, 'a void value is used');
+export const undefinedReference = (span: CSpan, name: string, declared: string) =>
+  d('C047', span, `undefined reference to '${name}': it is declared extern (at ${declared}) and no unit defines it, so the program does not link`);
 
 // ------------------------------------------------------------------ execution
 

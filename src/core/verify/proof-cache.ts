@@ -24,7 +24,7 @@ import { specInvariants } from '../kernel/spec-invariants.ts';
 import { freshState } from '../kernel/state.ts';
 import { Digest } from '../smt/digest.ts';
 import { variable } from '../smt/term.ts';
-import { VERIFIER_VERSION } from '../version.ts';
+import { PROOF_VERSION } from '../version.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
 import type { LemmaInput } from './lemma-check.ts';
@@ -87,7 +87,7 @@ export function statementDigest(handler: string, lemmas: readonly string[], cach
 }
 
 /** The key of a proof of `step` with `lemmas`, by `version` (default: this verifier). */
-export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = VERIFIER_VERSION, caches: VerifierCaches = PROCESS_CACHES): string {
+export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = PROOF_VERSION, caches: VerifierCaches = PROCESS_CACHES): string {
   const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas, caches));
   for (const { name, term } of stepTerms(step)) d.add(`step.${name}`, term);
   return d.value();

@@ -31,7 +31,14 @@ export interface RunConfig {
   readonly extract?: 'osvlab' | 'osvbench';
   /** The verifier's time limit and whether strict ran (absent in runs made before they were recorded). */
   readonly grading?: GradingSettings;
+  /** What a repair round tells the model (absent in older runs: 'counterexample'). */
+  readonly feedback?: FeedbackMode;
+  /** The prompt variant's id (absent in older runs: 'standard'). */
+  readonly prompt?: string;
 }
+
+/** What a repair prompt carries of the verifier's answer: its counterexample and diagnosis, only the verdict, or nothing. */
+export type FeedbackMode = 'counterexample' | 'verdict' | 'none';
 
 export interface RunProvenance {
   /** OSVLab's version. */

@@ -17,8 +17,7 @@
  */
 import type { ChatMessage } from '../../llm/types.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
-
-export type FeedbackMode = 'counterexample' | 'verdict' | 'none';
+import type { FeedbackMode } from '../run/run-types.ts';
 
 /** What a repair message needs of a failed answer's grade. */
 export type FailedGrade = Pick<GradeResult, 'category' | 'diagnosis' | 'verdict'>;

@@ -4,7 +4,7 @@
  * order (models, then prompt variants, feedback modes, shots, samples, the
  * last varying fastest), so the same file always gives the same cells.
  */
-import type { FeedbackMode } from '../prompt/repair.ts';
+import type { FeedbackMode } from '../run/run-types.ts';
 import type { Study, StudyModel } from './study-file.ts';
 
 export type Factor = 'model' | 'prompt' | 'feedback' | 'shots' | 'samples';

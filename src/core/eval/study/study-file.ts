@@ -18,11 +18,10 @@
 import type { Diagnostic } from '../../diagnostic.ts';
 import type { Span } from '../../span.ts';
 import { PROVIDER_KINDS, type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../llm/types.ts';
-import { type FeedbackMode } from '../prompt/repair.ts';
 import { PROMPT_VARIANTS } from '../prompt/variants.ts';
+import type { FeedbackMode } from '../run/run-types.ts';
+import { FEEDBACK_MODES } from '../session/config.ts';
 import { type JsonEntry, type JsonNode, JsonSyntaxError, parseJsonSource } from './json-source.ts';
-
-export const FEEDBACK_LEVELS: readonly FeedbackMode[] = ['counterexample', 'verdict', 'none'];
 
 /** One model of a study: where it is served and its name there. */
 export interface StudyModel {
@@ -174,7 +173,7 @@ export function parseStudy(text: string): StudyParse {
   }) ?? ['standard'];
   const feedback = levels(at('feedback'), '"feedback"', bad, (n) => {
     if (n.kind !== 'string') return void bad('STUDY003', `a feedback mode is a string, not ${kindName(n)}`, n.span);
-    if (!(FEEDBACK_LEVELS as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown feedback mode ${JSON.stringify(n.value)}; known: ${FEEDBACK_LEVELS.join(', ')}`, n.span);
+    if (!(FEEDBACK_MODES as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown feedback mode ${JSON.stringify(n.value)}; known: ${FEEDBACK_MODES.join(', ')}`, n.span);
     return n.value as FeedbackMode;
   }) ?? ['counterexample'];
   const shots = levels(at('shots'), '"shots"', bad, (n) => int(n, 'a number of shots', 0)) ?? [5];

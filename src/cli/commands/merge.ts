@@ -16,7 +16,8 @@ import { JsonlRepository, readJsonl } from '../../store/jsonl.ts';
 import { exportStoredRun } from '../../store/transfer.ts';
 import { UsageError, parseArgs } from '../args.ts';
 
-async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[] }> {
+/** A shard's run directory as mergeShards takes it, with its response cache. */
+export async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir}: no such run directory`);
   const store = await JsonlRepository.open(dir);
   try {

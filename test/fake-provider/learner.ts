@@ -15,8 +15,9 @@
  * - Given only a verdict (failing obligations, no values), it fixes it half
  *   of the time, by a seeded coin per task and round, and otherwise answers
  *   its wrong spec again (the same text, so grading it again is a lookup).
- * - Given nothing ("not correct; try again"), it answers another wrong spec:
- *   the same wrong write with a new value, round + 1.
+ * - Given nothing ("not correct; try again"), it answers another wrong spec
+ *   than its last: the same wrong write with the value 2 and 1 by turns (two
+ *   wrong answers, so a study grades few distinct answers).
  */
 import { createHash } from 'node:crypto';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
@@ -92,7 +93,7 @@ export function learnerAnswer(turns: readonly Turn[], seed = LEARNER_SEED): stri
     case 'verdict':
       return fixesAfterVerdict(seed, task, round) ? fixed : previous;
     case 'none':
-      return codeAnswer(wrongSpec(task.handler, round + 1));
+      return codeAnswer(wrongSpec(task.handler, round % 2 === 1 ? 2 : 1));
   }
 }
 

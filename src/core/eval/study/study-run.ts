@@ -17,7 +17,7 @@ import type { RunRecord, StudyRef } from '../run/run-types.ts';
 import { selectTasks } from '../run/run-setup.ts';
 import type { ShardSpec } from '../run/shard.ts';
 import type { RunChoice } from '../session/config.ts';
-import type { SessionPorts } from '../session/ports.ts';
+import type { Grader, SessionPorts } from '../session/ports.ts';
 import { type RunHooks, RunSession } from '../session/session.ts';
 import { type StudyCell, expandStudy } from './grid.ts';
 import { type Study, type StudySource, studyDiagnostic } from './study-file.ts';
@@ -121,13 +121,35 @@ export interface StudyOutcome {
   readonly cells: readonly CellOutcome[];
 }
 
+/**
+ * `grader` with one memo of grades for the whole study: cells send the same
+ * answers to the same tasks again and again (every feedback mode's first
+ * answers, a prompt variant the model answers alike), and a grade depends
+ * only on the task, the answer and the grading options. A worker's own memo
+ * of verdicts (grade/grade-memo.ts) sees only what that worker graded; this
+ * one is shared by every worker. Throws and `internal` grades are not kept.
+ */
+export function sharedGrades(grader: Grader, memo = new Map<string, ReturnType<Grader>>()): Grader {
+  return (task, response, options) => {
+    const key = JSON.stringify([task.id, task.hash, response, options.timeoutMs ?? null, options.strict ?? null, options.variants?.map((v) => `${v.id}:${v.hash}`) ?? null]);
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const graded = grader(task, response, options);
+    memo.set(key, graded);
+    graded.then((g) => g.category === 'internal' && memo.delete(key), () => memo.delete(key));
+    return graded;
+  };
+}
+
 /** Runs (or continues) every cell of `plan`, in order, each through its own run session. */
 export async function runStudy(plan: StudyPlan, portsFor: (cell: PlannedCell) => Promise<CellPorts>, hooks: StudyHooks = {}): Promise<StudyOutcome> {
   const cells: CellOutcome[] = [];
   let status: StudyStatus = 'done';
+  const grades = new Map<string, ReturnType<Grader>>();
   for (const cell of plan.cells) {
     if (hooks.signal?.aborted || hooks.control?.signal.aborted) return { status: 'cancelled', cells };
-    const ports = await portsFor(cell);
+    const given = await portsFor(cell);
+    const ports: CellPorts = { ...given, grader: sharedGrades(given.grader, grades) };
     try {
       const session = await RunSession.open(cell.choice, ports, { name: `${plan.study.name}: ${cell.label}`, shard: hooks.shard, where: ports.where });
       await markCell(ports, session.run, studyRef(plan, cell));

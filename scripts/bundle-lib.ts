@@ -14,7 +14,7 @@ export interface ContentBundle {
   /**
    * sha256 (first 16 hex chars) of everything a grade depends on: the
    * verifier's sources (src/core/smt, c, kernel with its lemmas, dialect,
-   * verify), the kernel content and the oracle specs. src/core/version.ts
+   * verify, eval/grade), the kernel content and the oracle specs. src/core/version.ts
    * makes the verifier version of it; a test recomputes it (verifierDigest).
    */
   verifierHash: string;
@@ -43,8 +43,8 @@ function strip(files: Record<string, string>, ext: RegExp): Record<string, strin
   return Object.fromEntries(Object.entries(files).map(([k, v]) => [k.replace(ext, ''), v]));
 }
 
-/** The folders of src/core whose code decides a grade. */
-export const VERIFIER_SOURCES = ['smt', 'c', 'kernel', 'dialect', 'verify'] as const;
+/** The folders of src/core whose code decides a grade: the verifier proper, and the grading on top of its verdicts. */
+export const VERIFIER_SOURCES = ['smt', 'c', 'kernel', 'dialect', 'verify', 'eval/grade'] as const;
 
 /** Every .ts file under `dir`, as [path relative to `root`, text], sorted by path. */
 function sourcesUnder(root: string, dir: string): [string, string][] {

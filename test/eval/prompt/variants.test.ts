@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildPrompt, promptBuilder } from '../../../src/core/eval/prompt/prompt.ts';
-import { PROMPT_VARIANTS, UnknownVariantError, promptVariant } from '../../../src/core/eval/prompt/variants.ts';
+import { PROMPT_VARIANTS, UnknownVariantError, VARIANTS, promptVariant } from '../../../src/core/eval/prompt/variants.ts';
 import type { Task } from '../../../src/core/tasks/task.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 
@@ -55,7 +55,8 @@ describe('prompt variants', () => {
   });
 
   it('are data: a new entry is a new variant, standard is the default and adds nothing', () => {
-    expect(PROMPT_VARIANTS.map((v) => v.id)).toEqual(['standard', 'guide']);
+    expect(PROMPT_VARIANTS).toEqual(['standard', 'guide']);
+    expect(VARIANTS.map((v) => v.id)).toEqual(PROMPT_VARIANTS);
     expect(promptVariant().id).toBe('standard');
     expect(promptVariant('standard').sections).toEqual([]);
     const custom = { id: 'terse', label: 'terse', summary: 'x', sections: [{ heading: 'Be brief', body: 'One conjunct per line.' }] };

@@ -209,6 +209,7 @@ const runCheck = object({
   status: literal('created', 'running', 'done', 'incomplete', 'cancelled', 'failed'),
   'error?': storedError,
   'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
+  'partial?': string,
   'studies?': array(object({ id: string, name: string, cell: count(), label: string })),
 });
 

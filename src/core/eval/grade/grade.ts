@@ -129,9 +129,9 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
 }
 
 /** A stand-in task for grading against the correct implementation when only a handler is known. */
-export function handlerOnlyTask(handler: string): Task {
+export function handlerOnlyTask(handler: string, id = `${handler}-v0`): Task {
   return {
-    id: `${handler}-v0`,
+    id,
     handler,
     declaration: '',
     description: '',

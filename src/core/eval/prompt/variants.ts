@@ -3,7 +3,7 @@
  * (prompt.ts). A variant is data: sections placed after the worked examples
  * and before the task, numbered with the rest. `standard` adds nothing and is
  * the prompt every run used before variants existed; a new variant is a new
- * entry of `PROMPT_VARIANTS`, not new code. The variant a run uses is part
+ * entry of `VARIANTS`, not new code. The variant a run uses is part
  * of its config, so runs of different variants never share a run id; their
  * first requests differ, so they never share cached answers either.
  * See docs/research.md.
@@ -36,7 +36,8 @@ const GUIDE = `Before you write the answer, read the implementation of your task
 6. **What the return value means.** The call succeeds exactly when it returns 0, so \`cond\` is false on every path that returns an error and true on the one that returns 0. Identifiers the call creates (a pid, a descriptor, a page number) are chosen by the caller and passed as arguments: their validity and whether they are free are conditions too.
 7. **What stays unchanged.** Every field the code does not write keeps its old value: do not write it. Record a TLB or IOTLB flush only where the code flushes. End with \`return cond, util.If(cond, new, old)\`.`;
 
-export const PROMPT_VARIANTS: readonly PromptVariant[] = [
+/** Every variant this build knows, in menu order. */
+export const VARIANTS: readonly PromptVariant[] = [
   { id: 'standard', label: 'standard', summary: 'The benchmark prompt as it is.', sections: [] },
   {
     id: 'guide',
@@ -46,6 +47,9 @@ export const PROMPT_VARIANTS: readonly PromptVariant[] = [
   },
 ];
 
+/** Their ids: what a run's `config.prompt` may name. */
+export const PROMPT_VARIANTS: readonly string[] = VARIANTS.map((v) => v.id);
+
 /** The variant of runs that do not name one. */
 export const DEFAULT_PROMPT_VARIANT = 'standard';
 
@@ -53,13 +57,13 @@ export const DEFAULT_PROMPT_VARIANT = 'standard';
 export class UnknownVariantError extends Error {
   readonly code = 'PROMPT001';
   constructor(readonly id: string) {
-    super(`unknown prompt variant "${id}"; known: ${PROMPT_VARIANTS.map((v) => v.id).join(', ')}`);
+    super(`unknown prompt variant "${id}"; known: ${PROMPT_VARIANTS.join(', ')}`);
   }
 }
 
 /** The variant with this id; throws `UnknownVariantError` for any other id. */
 export function promptVariant(id: string = DEFAULT_PROMPT_VARIANT): PromptVariant {
-  const v = PROMPT_VARIANTS.find((x) => x.id === id);
+  const v = VARIANTS.find((x) => x.id === id);
   if (!v) throw new UnknownVariantError(id);
   return v;
 }

@@ -75,6 +75,8 @@ export interface RunRecord {
   readonly source?: RunSource;
   /** This record does only shard K of N of the work (see shard.ts); merge puts the shards together. */
   readonly shard?: ShardSpec;
+  /** Why the run holds less than it should (a merge that skipped damaged lines); reports say partial. */
+  readonly partial?: string;
   /** The studies this run is a cell of (src/core/eval/study/): the Runs page groups by them. */
   readonly studies?: readonly StudyRef[];
 }

@@ -8,7 +8,7 @@
  * and render its progress (docs/design.md, "One run session").
  */
 import { PROVENANCE } from '../../version.ts';
-import { promptsForRun } from '../prompt/for-run.ts';
+import { PROMPT_VARIANTS } from '../prompt/variants.ts';
 import type { PriceTable } from '../../llm/prices.ts';
 import type { Budget } from '../run/budget.ts';
 import type { RunControl } from '../run/run-control.ts';
@@ -71,7 +71,7 @@ export class RunSession {
       throw new SessionError('SESSION003', (e as Error).message);
     }
     // Fail before anything is stored when the prompt variant is unknown.
-    promptsOrError(record, ports);
+    if (!PROMPT_VARIANTS.includes(config.prompt!)) throw new SessionError('SESSION003', `unknown prompt variant "${config.prompt}" (this build has ${PROMPT_VARIANTS.join(', ')})`);
     const run = opts.shard ? { ...record, shard: opts.shard } : record;
     await ports.store.putRun(run);
     return new RunSession(run, true, ports);
@@ -100,7 +100,7 @@ export class RunSession {
     if (!client) throw new Error('this session has no LLM client (SessionPorts.client)');
     return runBenchmark(this.run.id, {
       tasks: this.ports.tasks,
-      ...promptsOrError(this.run, this.ports),
+      ...(await promptsOrError(this.run, this.ports)),
       grade: this.grade,
       client: client(this.run.config),
       store: this.ports.store,
@@ -115,7 +115,9 @@ export class RunSession {
   }
 }
 
-function promptsOrError(run: RunRecord, ports: SessionPorts) {
+/** The run's prompt builders (loaded on first use: the page shows its forms without them). */
+async function promptsOrError(run: RunRecord, ports: SessionPorts) {
+  const { promptsForRun } = await import('../prompt/for-run.ts');
   try {
     return promptsForRun(run.config, ports.tasks);
   } catch (e) {

@@ -232,8 +232,15 @@ function breakdowns(all: readonly PerTask[]): Pick<RunMetrics, 'byBugClass' | 'b
   for (const n of [...new Set(all.map((p) => p.task.bug_count))].sort((a, b) => a - b)) {
     byBugCount[n] = group(all.filter((p) => p.task.bug_count === n));
   }
+  // One pass over the tasks (a run may name any number of handlers).
+  const perHandler = new Map<string, (typeof all)[number][]>();
+  for (const p of all) {
+    const list = perHandler.get(p.task.handler);
+    if (list) list.push(p);
+    else perHandler.set(p.task.handler, [p]);
+  }
   const byHandler: Record<string, GroupResult> = {};
-  for (const h of [...new Set(all.map((p) => p.task.handler))].sort()) byHandler[h] = group(all.filter((p) => p.task.handler === h));
+  for (const h of [...perHandler.keys()].sort()) byHandler[h] = group(perHandler.get(h)!);
   return { byBugClass, byBugCount, byHandler };
 }
 

@@ -162,7 +162,7 @@ export function parseStudy(text: string): StudyParse {
   }, (m) => `${m.provider} ${m.model} ${m.baseUrl ?? ''}`);
   if (!at('models')) bad('STUDY005', 'the study has no "models"', root.span);
 
-  const variantIds = PROMPT_VARIANTS.map((v) => v.id);
+  const variantIds = PROMPT_VARIANTS;
   const prompts = levels(at('prompts'), '"prompts"', bad, (n) => {
     if (n.kind !== 'string') return void bad('STUDY003', `a prompt variant is a string, not ${kindName(n)}`, n.span);
     if (!variantIds.includes(n.value)) {

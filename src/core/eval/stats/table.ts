@@ -59,15 +59,15 @@ export function roundTable(byRound: readonly RoundComparison[]): Table {
   };
 }
 
-/** A column is right-aligned when every cell in it is a number, a share, an interval or "-". */
-function numeric(t: Table, col: number): boolean {
-  return t.rows.every((r) => /^[-+$\d.,%[\] e]*$/.test(r[col] ?? ''));
+/** Which columns are right-aligned: those whose every cell is a number, a share, an interval or "-". */
+export function numericColumns(t: Table): boolean[] {
+  return t.header.map((_, col) => t.rows.every((r) => /^[-+$\d.,%[\] e]*$/.test(r[col] ?? '')));
 }
 
 /** The table as padded lines of text, `indent` spaces in. */
 export function tableText(t: Table, indent = 2): string[] {
   const widths = t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => (r[i] ?? '').length)));
-  const right = t.header.map((_, i) => numeric(t, i));
+  const right = numericColumns(t);
   const line = (cells: readonly string[]) =>
     ' '.repeat(indent) + cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(t.header), ...t.rows.map(line)];

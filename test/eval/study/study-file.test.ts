@@ -4,7 +4,11 @@
  * file leaves out; every mistake is a coded diagnostic at its line and
  * column, all of them at once.
  */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadTasks } from '../../../src/core/tasks/load.ts';
+import { StudyError, planStudy } from '../../../src/core/eval/study/study-run.ts';
 import { diagnosticText } from '../../../src/core/diagnostic-text.ts';
 import { type JsonNode, JsonSyntaxError, parseJsonSource } from '../../../src/core/eval/study/json-source.ts';
 import { expandStudy, oneFactorPairs, varyingFactors } from '../../../src/core/eval/study/grid.ts';
@@ -178,5 +182,30 @@ describe('JSON with positions', () => {
     expect(at('{} x')).toBe("1:4 unexpected 'x' after the value");
     expect(at('')).toBe('1:1 expected a value, found the end of the file');
     expect(at('// no comments\n{}')).toBe("1:1 expected a value, found '/'");
+  });
+});
+
+describe('the example studies (studies/)', () => {
+  it('read and plan: a feedback ablation and a guide ablation over every task', async () => {
+    const dir = join(import.meta.dirname, '../../../studies');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    expect(files).toEqual(['feedback-ablation.json', 'guide-ablation.json']);
+    const tasks = await loadTasks();
+    const plans = await Promise.all(files.map((f) => planStudy(ok(readFileSync(join(dir, f), 'utf8')), tasks)));
+    expect(plans.map((p) => [p.study.name, p.cells.map((c) => c.label), p.tasks.length])).toEqual([
+      ['feedback-ablation', ['counterexample', 'verdict', 'none'], 245],
+      ['guide-ablation', ['standard / 0-shot', 'standard / 5-shot', 'guide / 0-shot', 'guide / 5-shot'], 245],
+    ]);
+    // Every cell is its own run.
+    for (const p of plans) expect(new Set(p.cells.map((c) => c.runId)).size).toBe(p.cells.length);
+  });
+
+  it('a task selection that names nothing this build has is STUDY008 at the "tasks" value', async () => {
+    const text = '{"name": "x", "provider": "openai", "models": ["m"],\n  "tasks": "handler:sys_nope"}';
+    const r = parseStudy(text);
+    if (!r.ok) throw new Error('not parsed');
+    const e = await planStudy(r.study, await loadTasks(), r.source).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(StudyError);
+    expect((e as StudyError).diagnostics.map((d) => `${d.span.line}:${d.span.column} ${d.code} ${d.message}`)).toEqual(['2:12 STUDY008 "tasks": no tasks for handler "sys_nope"']);
   });
 });

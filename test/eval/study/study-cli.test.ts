@@ -153,4 +153,24 @@ describe('osvlab study', () => {
     expect(curveOf('guide / verdict')).toEqual(expectedCurve(verdictFixRound).map((x) => `${(x * 100).toFixed(1)}%`));
     expect(curveOf('standard / none')).toEqual(['0.0%', '0.0%', '0.0%', '0.0%']);
   }, TIMEOUT_MS);
+
+  it('runs each shard of every cell with --shard K/N, and --merge puts the cells back together', async () => {
+    fake.respond(learner());
+    const file = studyFile('sharded', { feedback: ['counterexample', 'none'], repair: 1, tasks: 'sys_dup-v0,sys_dup-v1,sys_dup-v2,sys_dup-v3' });
+    const base = join(dir, 'sharded');
+    const shards = await Promise.all(['1/2', '2/2'].map((k) => cli(['study', file, '--out', base, '--shard', k, '--json']).result));
+    for (const r of shards) expect(r.code, r.err).toBe(0);
+    // Each shard did half of every cell's chains.
+    for (const r of shards) {
+      const { report } = JSON.parse(r.out) as { report: StudyReport };
+      expect(report.rows.map((row) => row.metrics.curve.points[0].chains)).toEqual([2, 2]);
+    }
+    const merged = await cli(['study', file, '--out', join(dir, 'merged'), '--merge', `${base}-shard-1-of-2`, `${base}-shard-2-of-2`, '--json']).result;
+    expect(merged.code, merged.err).toBe(0);
+    const { report } = JSON.parse(merged.out) as { report: StudyReport };
+    expect(report.rows.map((row) => [row.levels.feedback, row.status, row.metrics.curve.points.map((p) => [p.chains, p.pass1])])).toEqual([
+      ['counterexample', 'done', [[4, 0], [4, 1]]],
+      ['none', 'done', [[4, 0], [4, 0]]],
+    ]);
+  }, TIMEOUT_MS);
 });

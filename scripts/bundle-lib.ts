@@ -9,6 +9,8 @@ import { join } from 'node:path';
 
 export interface ContentBundle {
   format: 1;
+  /** package.json's version: the app version every run and share link records (src/core/version.ts). */
+  appVersion: string;
   /** sha256 of the kernel sources (hex, first 16 chars): the "kernel version" in share links and runs. */
   kernelHash: string;
   /**
@@ -90,6 +92,7 @@ export function collectBundle(root: string): ContentBundle {
   const shared = strip(readDir(join(base, 'specs/_shared'), /\.py$/), /\.py$/);
   return {
     format: 1,
+    appVersion: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
     kernelHash: hash.digest('hex').slice(0, 16),
     verifierHash: verifierDigest(root, files, specs, shared),
     proofHash: verifierDigest(root, {}, {}, {}, ['smt', 'verify']),

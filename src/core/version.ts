@@ -1,15 +1,15 @@
 /**
  * Versions recorded with every run and share link: one app version (from
- * package.json), and one verifier version, a digest of everything a grade
+ * package.json, through the bundle), and one verifier version, a digest of everything a grade
  * depends on (the verifier's sources, the lemmas, the kernel and the oracle
  * specs), made when the bundle is built (`npm run bundle`,
  * scripts/bundle-lib.ts `verifierDigest`). A test fails when the digest is
  * stale, so the version changes whenever grading can change.
  */
 import bundle from '../../tasks/hv6/bundle.json';
-import pkg from '../../package.json';
 
-export const APP_VERSION: string = pkg.version;
+/** package.json's version, copied into the bundle by `npm run bundle`. */
+export const APP_VERSION: string = bundle.appVersion;
 export const VERIFIER_VERSION = `v-${bundle.verifierHash}`;
 
 /**

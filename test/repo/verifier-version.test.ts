@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERIFIER_SOURCES, collectBundle, verifierDigest } from '../../scripts/bundle-lib.ts';
-import { PROOF_VERSION, VERIFIER_VERSION } from '../../src/core/version.ts';
+import { APP_VERSION, PROOF_VERSION, VERIFIER_VERSION } from '../../src/core/version.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const STALE = 'the verifier digest in tasks/hv6/bundle.json is stale: run `npm run bundle` (then commit tasks/hv6/bundle.json)';
@@ -19,6 +19,7 @@ describe('the verifier version', () => {
     const b = collectBundle(ROOT);
     expect(VERIFIER_VERSION, STALE).toBe(`v-${b.verifierHash}`);
     expect(PROOF_VERSION, STALE).toBe(`p-${b.proofHash}`);
+    expect(APP_VERSION, STALE).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
   });
 
   it('changes when a file under src/core/verify changes, and the proof version with it', () => {

@@ -4,13 +4,21 @@
  * for a run's provider (the key stays the front end's), and a clock.
  */
 import type { LlmClient } from '../../llm/client.ts';
-import type { GradeOptions } from '../../pool/contract.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
 import type { RunConfig, RunStore } from '../run/run-types.ts';
 
+/** How one answer is graded (the worker contract's GradeOptions has this shape). */
+export interface GraderOptions {
+  readonly timeoutMs?: number;
+  /** Every variant of the task's handler, for the variant matrix. */
+  readonly variants?: readonly Task[];
+  /** Run the declarative checks on passing answers. */
+  readonly strict?: boolean;
+}
+
 /** Grades one answer; a grader failure may throw (the session grades it `internal`). */
-export type Grader = (task: Task, response: string, options: GradeOptions) => Promise<GradeResult>;
+export type Grader = (task: Task, response: string, options: GraderOptions) => Promise<GradeResult>;
 
 export interface SessionPorts {
   /** Every task of this build, in loadTasks() order. */

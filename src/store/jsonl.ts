@@ -14,7 +14,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson } from '../core/llm/hash.ts';
+import { canonicalJson } from '../core/hash.ts';
 import { validateAttemptRecord, validateRunRecord } from '../core/eval/files/run-file.ts';
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';

@@ -5,9 +5,9 @@
  * Imported files are untrusted and validated field by field.
  */
 import { CourseFileError, LIMITS, type TeacherExercise, exerciseId, parseTeacherExercise } from './teacher-link.ts';
-import { sha256Hex } from '../../core/llm/hash.ts';
+import { sha256Hex } from '../../core/hash.ts';
 
-export const ATTEMPT_FORMAT = 'osvlab-attempt';
+const ATTEMPT_FORMAT = 'osvlab-attempt';
 
 export interface AttemptCheck {
   readonly label: string;
@@ -33,7 +33,7 @@ export interface AttemptFile {
 }
 
 /** Files larger than this are refused before parsing. */
-export const MAX_ATTEMPT_BYTES = 512 * 1024;
+const MAX_ATTEMPT_BYTES = 512 * 1024;
 
 const STATUSES = new Set(['passed', 'failed', 'not-run']);
 

@@ -8,6 +8,7 @@ import { findTask } from '../../core/tasks/load.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
+import { implSourceOf } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
 import { type ExerciseProgress, exerciseProgress } from './progress-db.ts';
@@ -35,10 +36,10 @@ export function poolVerify(verifier: VerifierService): VerifyFn {
     if (req.variant) {
       const task = await findTask(req.variant);
       if (!task) throw new Error(`There is no implementation ${req.variant} in this version of OSVLab.`);
-      implSource = task.impl_override || undefined;
+      implSource = implSourceOf(task);
     }
     return verifier.pool.verify(
-      { handler: req.handler, spec: req.spec, variant: req.variant || undefined, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
+      { handler: req.handler, spec: req.spec, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
       { lane: LANE },
     );
   };

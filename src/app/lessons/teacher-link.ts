@@ -6,12 +6,12 @@
  * field by field; a bad link is a CourseFileError, never a crash.
  */
 import { findHandler } from '../../core/kernel/handlers.ts';
-import { sha256Hex } from '../../core/llm/hash.ts';
+import { sha256Hex } from '../../core/hash.ts';
 import { ShareLinkError, decodeJson, encodeJson } from '../lib/share.ts';
 import type { SpecExercise } from './exercise.ts';
 
 /** The route prefix of a teacher link (after `#/`). */
-export const TEACHER_LINK_ROUTE = 'learn/x/';
+const TEACHER_LINK_ROUTE = 'learn/x/';
 
 export const LIMITS = { title: 200, prompt: 8000, spec: 64_000, hints: 10, hint: 2000, variants: 8 } as const;
 

@@ -128,7 +128,7 @@ class DialectIndex {
 export const dialect = new DialectIndex();
 
 /** The dotted name ending at `column` on `line`, with subscripts and calls removed ("old.procs[pid].state" -> "old.procs.state"). */
-export function dottedNameBefore(line: string, column: number): string {
+function dottedNameBefore(line: string, column: number): string {
   let text = line.slice(0, column - 1);
   // Remove balanced [...] and (...) groups so indexing does not break the chain.
   let prev;

@@ -20,7 +20,7 @@ export type LessonView =
 /** Progress key of a course exercise. */
 export const courseKey = (lesson: string, exercise: string) => `${lesson}/${exercise}`;
 /** Progress key of a teacher exercise. */
-export const sharedKey = (id: string) => `t/${id}`;
+const sharedKey = (id: string) => `t/${id}`;
 
 export class LessonsState {
   readonly course = COURSE;

@@ -200,7 +200,6 @@ export class PlaygroundState {
     const req = {
       handler: this.handler,
       spec: this.spec,
-      variant: this.currentVariant?.task ? this.currentVariant.id : undefined,
       implSource: content.implSourceOf(this.currentVariant?.task),
       timeoutMs: this.timeoutMs,
       strict: this.strict,
@@ -253,7 +252,6 @@ export class PlaygroundState {
         const verdict = await this.verifier.pool.verify({
           handler: this.handler,
           spec,
-          variant: v.task ? v.id : undefined,
           implSource: content.implSourceOf(v.task),
           timeoutMs: this.timeoutMs,
         });

@@ -15,7 +15,7 @@ export interface Route {
 
 const PAGES: readonly Page[] = ['play', 'tasks', 'learn', 'evaluate', 'runs', 'about'];
 
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const frag = hash.replace(/^#\/?/, '');
   if (frag.startsWith('s/')) return { page: 'share', rest: [frag.slice(2)], query: new URLSearchParams() };
   const [path, q = ''] = frag.split('?', 2);

@@ -36,7 +36,7 @@ export interface LoadedRun {
   readonly metrics: RunMetrics;
 }
 
-export async function loadRun(id: string): Promise<LoadedRun | undefined> {
+async function loadRun(id: string): Promise<LoadedRun | undefined> {
   const r = repository();
   await taskCatalog.load();
   const run = await r.getRun(id);

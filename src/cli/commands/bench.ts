@@ -8,18 +8,15 @@
  * proof reused). The kernel is parsed once first (reported separately).
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
+import { ascending, nearestRank } from '../../core/quantile.ts';
 import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
 import { checkDeclarative, oracleProofKey } from '../../core/verify/declarative.ts';
 import { clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { nodeEngine } from '../z3-node.ts';
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
-  return s[i];
-}
+/** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
+const quantile = (xs: readonly number[], q: number): number => nearestRank(ascending(xs), q);
 
 interface Timing {
   readonly median: number;

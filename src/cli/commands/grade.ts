@@ -31,7 +31,7 @@ import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 /** Parses an answer file of either format against the benchmark tasks. */
-export async function parseResponses(text: string): Promise<AnswerFile> {
+async function parseResponses(text: string): Promise<AnswerFile> {
   return parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
 }
 

@@ -127,7 +127,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
  * its interval, the fixes, and the tokens and cost per fix; nothing for a
  * run without repair rounds.
  */
-export function repairCurveLines(m: RunMetrics, feedback: string | undefined): string[] {
+function repairCurveLines(m: RunMetrics, feedback: string | undefined): string[] {
   if (m.curve.rounds === 0) return [];
   return [`repair curve (${feedback ?? 'counterexample'} feedback; pass@1 after each round, 95% interval over tasks):`, ...tableText(curveTable(m.curve))];
 }

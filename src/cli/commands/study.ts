@@ -36,7 +36,7 @@ import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scal
 import { readShard } from './merge.ts';
 
 /** A cell's run directory inside the study directory: its number and its label, readable in `ls`. */
-export function cellDir(studyDir: string, cell: PlannedCell): string {
+function cellDir(studyDir: string, cell: PlannedCell): string {
   const slug = cell.label.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '');
   return join(studyDir, 'cells', `${String(cell.index + 1).padStart(2, '0')}-${slug}`);
 }

@@ -9,7 +9,6 @@
 import type { SmtEngine } from '../smt/solver.ts';
 import { type QuickVerdict, buildSteps, refuteOnce } from '../verify/driver.ts';
 
-export type { QuickVerdict } from '../verify/driver.ts';
 
 export async function quickRefute(
   req: { readonly handler: string; readonly spec: string; readonly implSource: string; readonly timeoutMs?: number },

@@ -70,7 +70,7 @@ export interface CacheLimits {
  * 4 engines: a process or worker has one, and a replaced one (a dead Z3) is
  * soon evicted instead of being held for good.
  */
-export const DEFAULT_CACHE_LIMITS: CacheLimits = {
+const DEFAULT_CACHE_LIMITS: CacheLimits = {
   programs: 64,
   implProofs: 256,
   specs: 16,

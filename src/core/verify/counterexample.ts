@@ -32,11 +32,11 @@ export const NOT_WELL_FORMED =
   'No well-formed state shows this failure (enum cells holding members, counts within the kernel limits), so this is the solver\'s raw state: some cells may hold values the kernel never produces.';
 
 /** Said when a refutation is taken on the solver's word (verdict.ts `quantified`). */
-export const QUANTIFIED =
+const QUANTIFIED =
   'The spec has a quantifier, which cannot be evaluated concretely: this is the solver\'s state, not replayed, and values under the quantifier are not shown.';
 
 /** Renders a value: True/False, decimal below 4096 (signed where it reads better), hex above, enum names. */
-export function showValue(v: Value, width: number, field?: string): string {
+function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   const names = field ? ENUM_OF[field] : undefined;
   if (names) {

@@ -115,7 +115,7 @@ export function buildSteps(req: VerifyRequest, env: VerifyEnv): Steps {
 }
 
 /** The SPEC031 warning of a refutation taken on the solver's word, at the spec's first quantifier. */
-export function quantifierWarning(spec: string, fallbackLine: number): Diagnostic {
+function quantifierWarning(spec: string, fallbackLine: number): Diagnostic {
   return { ...quantifierDiagnostic(spec, fallbackLine), severity: 'warning' };
 }
 
@@ -239,7 +239,7 @@ export type DeclarativeCheck =
   | { readonly status: Outcome; readonly results: readonly ObligationResult[]; readonly warnings: readonly Diagnostic[] };
 
 /** The reason of a declarative check that the solver refutes through a quantifier. */
-export const QUANTIFIED_LEMMA =
+const QUANTIFIED_LEMMA =
   'the solver refutes a declarative check of this spec; it has a quantifier, so the refutation is not replayed';
 
 /**

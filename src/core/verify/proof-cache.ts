@@ -60,7 +60,7 @@ function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void 
 }
 
 /** The digest of the statement checked for `handler` with `lemmas` (memoised: lemmas are code). */
-export function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches = PROCESS_CACHES): string {
+function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches = PROCESS_CACHES): string {
   const memoKey = `${handler}\0${lemmas.join(',')}`;
   const hit = caches.statements.get(memoKey);
   if (hit) return hit;

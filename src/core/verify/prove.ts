@@ -88,7 +88,7 @@ const COMBINED_MS = 5000;
 const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
 
 /** The reason of an obligation left undecided because the verification's budget ran out. */
-export const BUDGET_SPENT = 'timeout: the verification budget is spent';
+const BUDGET_SPENT = 'timeout: the verification budget is spent';
 
 /** The limit of the next query: `timeoutMs` capped by what is left until `deadline`. */
 function queryLimit(timeoutMs: number | undefined, deadline: number | undefined): number | undefined | 'spent' {

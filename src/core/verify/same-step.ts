@@ -21,7 +21,7 @@ import { instantiate } from '../smt/instantiate.ts';
 import type { LemmaInput } from './lemma-check.ts';
 
 /** The maps a field value is made of (a Refcnt: its count and ghost permutations). */
-export function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
+function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
   const out: { path: string; map: MapFn }[] = [];
   for (const [path, v] of post) {
     if (!isRefcnt(v)) out.push({ path, map: v });

@@ -45,7 +45,7 @@ function describe(v: unknown): string {
 }
 
 /** The JSONL format, line by line. */
-export function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: HandlerTask): { items: AnswerItem[]; problems: InputProblem[] } {
+function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: HandlerTask): { items: AnswerItem[]; problems: InputProblem[] } {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const items: AnswerItem[] = [];
   const problems: InputProblem[] = [];

@@ -13,7 +13,6 @@ import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
 import type { GradeCategory, GradeResult } from './grade-types.ts';
-export { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings, internalGrade } from './grade-types.ts';
 import type { Task } from '../../tasks/task.ts';
 
 export interface GradeEnv {
@@ -29,7 +28,7 @@ export interface GradeEnv {
   readonly memo?: GradeMemo;
 }
 
-export function categoryOf(v: Verdict): GradeCategory {
+function categoryOf(v: Verdict): GradeCategory {
   switch (v.status) {
     case 'verified':
       return 'pass';
@@ -47,7 +46,7 @@ export function categoryOf(v: Verdict): GradeCategory {
 }
 
 /** The verifier's diagnosis in words, for a repair prompt (with the spec's warnings, if any). */
-export function diagnosis(v: Verdict, spec: string): string {
+function diagnosis(v: Verdict, spec: string): string {
   const w = v.warnings ?? [];
   if (!w.length) return verdictDiagnosis(v, spec);
   const lines = w.map((d) => `- ${d.code} at line ${d.span.line}, column ${d.span.column}: ${d.message}`);

@@ -13,7 +13,7 @@ import type { AnswerFile, AnswerItem } from '../files/responses.ts';
 import { answersRun, answersRunId } from '../run/answers-run.ts';
 import type { AttemptRecord, RunRecord, RunSource } from '../run/run-types.ts';
 import { type ShardSpec, ownsChain } from '../run/shard.ts';
-import { canonicalJson } from '../../llm/hash.ts';
+import { canonicalJson } from '../../hash.ts';
 import { gradingOf } from './config.ts';
 import { gradeClosure, neverThrows } from './grading.ts';
 import { SessionError, type SessionPorts } from './ports.ts';

@@ -5,7 +5,7 @@
  * the same experiment gets the same id in the CLI and the page, and a shard
  * of it the same id as the whole (docs/design.md, "One run session").
  */
-import { canonicalJson, sha256Hex } from '../../llm/hash.ts';
+import { canonicalJson, sha256Hex } from '../../hash.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings } from '../grade/grade-types.ts';
 import type { FeedbackMode, RunConfig } from '../run/run-types.ts';
 

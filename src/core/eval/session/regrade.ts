@@ -10,7 +10,7 @@ import { PROVENANCE } from '../../version.ts';
 import { handlerOnlyTask } from '../grade/grade.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
 import type { AttemptRecord, RunRecord } from '../run/run-types.ts';
-import { canonicalJson } from '../../llm/hash.ts';
+import { canonicalJson } from '../../hash.ts';
 import { gradeClosure, neverThrows } from './grading.ts';
 import type { SessionPorts } from './ports.ts';
 import { handlerOfTaskId } from './task-facts.ts';

@@ -6,15 +6,8 @@
  * for pass@1 after each repair round (repair-curve.ts: each task's share of
  * passing samples).
  */
+import { interpolated } from '../../quantile.ts';
 import { rng } from '../../rng.ts';
-
-/** A quantile of sorted values, interpolating linearly between order statistics (Hyndman-Fan type 7). */
-function quantile(sorted: ArrayLike<number>, q: number): number {
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
 
 /** The 95% percentile interval of mean(values) under resampling; null without values. */
 export function bootstrapMeanCi(values: readonly number[], resamples: number, seed: string): readonly [number, number] | null {
@@ -28,5 +21,5 @@ export function bootstrapMeanCi(values: readonly number[], resamples: number, se
     means[s] = sum / n;
   }
   means.sort();
-  return [quantile(means, 0.025), quantile(means, 0.975)];
+  return [interpolated(means, 0.025), interpolated(means, 0.975)];
 }

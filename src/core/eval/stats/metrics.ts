@@ -14,13 +14,14 @@
  */
 import { type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
+import { ascending, interpolated, nearestRank } from '../../quantile.ts';
 import { BUG_CLASSES, type BugClass } from '../../tasks/task.ts';
 import { type Chain, OUTCOMES, type Outcome, type TaskFacts, type Uncharged, attemptOutcome, chainsOf, outcomeOf } from './outcome.ts';
 import { type RepairCurve, repairCurve } from './repair-curve.ts';
 
-export { OUTCOMES, UNCHARGED, type Outcome, type TaskFacts, type Uncharged, attemptOutcome } from './outcome.ts';
+export { OUTCOMES, UNCHARGED, type TaskFacts, attemptOutcome } from './outcome.ts';
 
-export const PASS_KS = [1, 3, 5] as const;
+const PASS_KS = [1, 3, 5] as const;
 
 /**
  * The unbiased pass@k estimator 1 - C(n-c, k) / C(n, k) for one task with n
@@ -111,14 +112,11 @@ export interface RunMetrics {
   readonly latency: Distribution;
 }
 
-/** Median and 90th percentile (nearest rank). */
+/** Median (interpolated) and 90th percentile (nearest rank), core/quantile.ts. */
 export function distribution(values: readonly number[]): Distribution {
   if (values.length === 0) return { count: 0, median: null, p90: null };
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  const p90 = s[Math.max(0, Math.ceil(0.9 * s.length) - 1)];
-  return { count: s.length, median, p90 };
+  const s = ascending(values);
+  return { count: s.length, median: interpolated(s, 0.5), p90: nearestRank(s, 0.9) };
 }
 
 interface PerTask {

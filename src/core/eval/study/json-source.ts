@@ -31,7 +31,7 @@ export class JsonSyntaxError extends Error {
 }
 
 /** The span from offset `start` to `end` of `text`. */
-export function spanOf(text: string, start: number, end: number): Span {
+function spanOf(text: string, start: number, end: number): Span {
   const at = (offset: number) => {
     let line = 1;
     let lineStart = 0;

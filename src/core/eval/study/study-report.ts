@@ -55,7 +55,7 @@ export interface StudyReportOptions {
 }
 
 /** A run's levels, from its config. */
-export function levelsOfRun(run: RunRecord): CellLevels {
+function levelsOfRun(run: RunRecord): CellLevels {
   const c = run.config;
   return {
     model: { provider: c.provider, model: c.model, baseUrl: c.baseUrl },

@@ -9,7 +9,7 @@
  * resumes it: finished cells are read back, unfinished ones continue.
  */
 import type { Diagnostic } from '../../diagnostic.ts';
-import { canonicalJson, sha256Hex } from '../../llm/hash.ts';
+import { canonicalJson, sha256Hex } from '../../hash.ts';
 import { createProvider } from '../../llm/provider.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { RunOutcome } from '../run/runner.ts';
@@ -81,7 +81,7 @@ export async function planStudy(study: Study, tasks: readonly Task[], source?: S
 }
 
 /** A cell's place in its study, as its run records it. */
-export function studyRef(plan: StudyPlan, cell: StudyCell): StudyRef {
+function studyRef(plan: StudyPlan, cell: StudyCell): StudyRef {
   return { id: plan.id, name: plan.study.name, cell: cell.index, label: cell.label };
 }
 
@@ -129,7 +129,7 @@ export interface StudyOutcome {
  * of verdicts (grade/grade-memo.ts) sees only what that worker graded; this
  * one is shared by every worker. Throws and `internal` grades are not kept.
  */
-export function sharedGrades(grader: Grader, memo = new Map<string, ReturnType<Grader>>()): Grader {
+function sharedGrades(grader: Grader, memo = new Map<string, ReturnType<Grader>>()): Grader {
   return (task, response, options) => {
     const key = JSON.stringify([task.id, task.hash, response, options.timeoutMs ?? null, options.strict ?? null, options.variants?.map((v) => `${v.id}:${v.hash}`) ?? null]);
     const hit = memo.get(key);

@@ -6,9 +6,9 @@
  * conversation it is sent, so a resumed run, the response cache and a
  * second process all see the same learner.
  *
- * - Its first answer is wrong: the task's oracle spec with one wrong write,
- *   `new.current = z3.BitVecVal(1, dt.pid_t)` (the kernel never changes
- *   `current` in the handlers this is used with).
+ * - Its first answer is wrong: the task's oracle spec with one wrong write
+ *   after it, `current` set to 1 in the state the spec returns (the kernel
+ *   never does that, on success or failure).
  * - Given a counterexample (the verifier's values), it fixes the field the
  *   counterexample names: the oracle spec, when `current` is among the cells
  *   that differ; otherwise it answers as before.
@@ -21,6 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { requireHandler } from '../../src/core/kernel/handlers.ts';
 import { codeAnswer } from './answers.ts';
 import type { FakeReply, ReceivedRequest, Responder } from './server.ts';
 
@@ -64,15 +65,32 @@ export function fixesAfterVerdict(seed: string, task: { handler: string; code: s
   return h[0] < 128;
 }
 
-/** The oracle with the learner's wrong write, `current` set to `value`, before the entry's return. */
+/**
+ * The oracle with the learner's wrong write: the module ends with a wrapper
+ * that calls the oracle's entry and then sets `current` to `value` in the
+ * state it returns, and the handler's name is bound to the wrapper (so it
+ * works whatever the oracle's entry looks like, helpers and hv6 aliases
+ * included).
+ */
 export function wrongSpec(handler: string, value: number): string {
   const oracle = oracleSpec(handler);
   if (!oracle) throw new Error(`learner: no oracle spec for ${handler}`);
-  const lines = oracle.trimEnd().split('\n');
-  const ret = lines.map((l) => /^\s+return\b/.test(l)).lastIndexOf(true);
-  if (ret < 0) throw new Error(`learner: the oracle of ${handler} has no return`);
-  const indent = /^\s+/.exec(lines[ret])![0];
-  return [...lines.slice(0, ret), `${indent}new.current = z3.BitVecVal(${value}, dt.pid_t)`, ...lines.slice(ret)].join('\n');
+  const args = requireHandler(handler).args.map((a) => a.name).join(', ');
+  return [
+    oracle.trimEnd(),
+    '',
+    '',
+    `learner_entry = ${handler}`,
+    '',
+    '',
+    `def learner_wrong(old${args ? `, ${args}` : ''}):`,
+    `    cond, state = learner_entry(old${args ? `, ${args}` : ''})`,
+    `    state.current = z3.BitVecVal(${value}, dt.pid_t)`,
+    '    return cond, state',
+    '',
+    '',
+    `${handler} = learner_wrong`,
+  ].join('\n');
 }
 
 /** The learner's answer to a conversation (its own earlier answers included). */

@@ -88,7 +88,7 @@ export function makeBudget(
 export { budgetLines };
 
 /** A SessionError or RunDirError as the CLI's usage error (exit 4, its code kept); anything else unchanged. */
-export function asUsageError(e: unknown): unknown {
+function asUsageError(e: unknown): unknown {
   return e instanceof SessionError || e instanceof RunDirError ? new UsageError(e.message) : e;
 }
 

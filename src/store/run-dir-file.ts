@@ -7,7 +7,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 
 /** A run file larger than this is refused: above it V8 cannot hold the text as one string. */
-export const RUN_FILE_CAP = 512 << 20;
+const RUN_FILE_CAP = 512 << 20;
 
 /** A run directory that cannot be used, with a stable code (docs/design.md lists them). */
 export class RunDirError extends Error {

@@ -26,10 +26,10 @@ export interface BenchmarkFile {
 }
 
 /** The labels upstream's statistics count, in its order. */
-export const UPSTREAM_CLASS_LABELS = ['incorrect pointer', 'incorrect privilege', 'memory leak', 'buffer overflow', 'bounds checking'] as const;
+const UPSTREAM_CLASS_LABELS = ['incorrect pointer', 'incorrect privilege', 'memory leak', 'buffer overflow', 'bounds checking'] as const;
 
 /** Upstream's misspelled labels and the label each means. */
-export const MISSPELLED_LABELS: Readonly<Record<string, (typeof UPSTREAM_CLASS_LABELS)[number]>> = {
+const MISSPELLED_LABELS: Readonly<Record<string, (typeof UPSTREAM_CLASS_LABELS)[number]>> = {
   'mmeory leak': 'memory leak',
   'buffer overlfow': 'buffer overflow',
 };

@@ -36,7 +36,7 @@ export const UPSTREAM_HANDLERS: readonly string[] = [
 ];
 
 /** The id of the stand-in task of index `index` naming `handler`. */
-export function standInId(handler: string, index: number): string {
+function standInId(handler: string, index: number): string {
   return `${handler}@osvbench-${index}`;
 }
 

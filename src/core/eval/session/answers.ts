@@ -133,6 +133,6 @@ function freshOf(attempts: readonly AttemptRecord[]): Map<string, AttemptRecord>
 }
 
 /** The answers of a file graded in one call (open, then grade). */
-export async function gradeAnswers(choice: AnswersChoice, ports: SessionPorts, opts: { readonly where?: string; readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
+async function gradeAnswers(choice: AnswersChoice, ports: SessionPorts, opts: { readonly where?: string; readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
   return (await AnswersSession.open(choice, ports, opts.where)).grade(opts);
 }

@@ -52,7 +52,7 @@ export function canonicalConfig(choice: RunChoice): RunConfig {
 }
 
 /** The part of a config that defines the results: the pace (concurrency) is left out. */
-export function identityOf(config: RunConfig): unknown {
+function identityOf(config: RunConfig): unknown {
   const c = canonicalConfig(config);
   return { ...c, concurrency: 0, gradeConcurrency: 0 };
 }
@@ -60,9 +60,4 @@ export function identityOf(config: RunConfig): unknown {
 /** The run id: 12 hex digits of the hash of the canonical config. */
 export async function runIdOf(config: RunConfig): Promise<string> {
   return (await sha256Hex(canonicalJson(identityOf(config)))).slice(0, 12);
-}
-
-/** Whether two configs are the same experiment (the same id). */
-export function sameExperiment(a: RunConfig, b: RunConfig): boolean {
-  return canonicalJson(identityOf(a)) === canonicalJson(identityOf(b));
 }

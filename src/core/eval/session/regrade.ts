@@ -48,7 +48,7 @@ export interface RegradeReport {
   readonly ms: number;
 }
 
-export function summaryOf(g: GradeResult): GradeSummary {
+function summaryOf(g: GradeResult): GradeSummary {
   return {
     category: g.category,
     ...(g.strict !== undefined ? { strict: g.strict } : {}),

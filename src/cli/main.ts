@@ -22,6 +22,7 @@ const COMMANDS = new Map<string, () => Promise<Command>>([
   ['report', () => import('./commands/report.ts')],
   ['merge', () => import('./commands/merge.ts')],
   ['compare', () => import('./commands/compare.ts')],
+  ['study', () => import('./commands/study.ts')],
   ['regrade', () => import('./commands/regrade.ts')],
 ]);
 
@@ -43,6 +44,7 @@ commands:
   run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
   run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
   compare A B [--json] [--seed S]
+  study FILE.json [--out DIR] [--shard K/N] [--report] [--json]    study FILE.json --merge DIR...
   bench [--handlers a,b] [--runs N] [--lemmas] [--json]
 `;
 

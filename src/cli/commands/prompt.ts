@@ -1,10 +1,12 @@
 /**
- * `osvlab prompt <task-id> [--shots N] [--stats] [--json]`: the benchmark
- * prompt of one task (its messages, or with --stats its size in tokens).
+ * `osvlab prompt <task-id> [--shots N] [--prompt VARIANT] [--stats] [--json]`: the
+ * benchmark prompt of one task in a prompt variant (docs/research.md; its
+ * messages, or with --stats its size in tokens).
  * `osvlab prompt --stats --all [--shots N]`: prompt tokens over all tasks,
  * per few-shot count k (median, p10, p90, ...).
  */
 import { SHOT_COUNTS, buildPrompt } from '../../core/eval/prompt/prompt.ts';
+import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
 import { formatStats, promptTokenStats } from '../../core/eval/prompt/prompt-stats.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/tokens.ts';
@@ -20,7 +22,9 @@ function withShots<T>(shots: string, f: () => T): T {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['shots'], flags: ['stats', 'all', 'json'] });
+  const args = parseArgs(argv, { values: ['shots', 'prompt'], flags: ['stats', 'all', 'json'] });
+  const variant = args.values.get('prompt') ?? 'standard';
+  if (!PROMPT_VARIANTS.includes(variant)) throw new UsageError(`--prompt must be one of ${PROMPT_VARIANTS.join(', ')}, got '${variant}'`);
   const tasks = await loadTasks();
   if (!tasks.length) {
     process.stderr.write('osvlab prompt: no tasks yet (run `npm run tasks`)\n');
@@ -41,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   const task = tasks.find((t) => t.id === id);
   if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   const shots = intOption(args, 'shots', 5);
-  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks));
+  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks, { variant }));
   if (args.flags.has('stats')) {
     const stats = {
       task: task.id,

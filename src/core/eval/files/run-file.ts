@@ -210,6 +210,7 @@ const runCheck = object({
   'error?': storedError,
   'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
   'partial?': string,
+  'studies?': array(object({ id: string, name: string, cell: count(), label: string })),
 });
 
 const attemptCheck = object({

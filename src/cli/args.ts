@@ -1,14 +1,72 @@
 /**
- * A small, strict command-line parser: `--name value`, `--name=value`,
- * boolean `--flag`, positionals. Unknown options are a usage error.
+ * The one command-line parser of every `osvlab` command: `--name value`,
+ * `--name=value`, boolean `--flag`, positionals. Whatever it refuses is a
+ * usage error (exit 4) with a stable code (docs/cli-errors.md):
+ *
+ *   ARG001  an empty value or argument (`--spec ""`, `--spec=`, `--spec="$UNSET"`):
+ *           an empty path must never fall back to a default such as the oracle
+ *   ARG002  an option without its value (last on the line, or followed by another option)
+ *   ARG003  an unknown option (or, in main.ts, command)
+ *   ARG004  a flag given a value (`--json=1`)
+ *   ARG005  a number that is not a whole number in the option's range
+ *   ARG006  the arguments do not fit the command (one missing, one too many, options
+ *           that exclude each other, a value that is not one of the choices): the
+ *           code of every UsageError that names no other
+ *   ARG007  an argument names nothing known (no such task, no such lemma)
+ *
+ * Options every command shares by name mean the same everywhere and are
+ * checked here as they are parsed (`SHARED`): `--timeout` and
+ * `--request-timeout` are time limits from 1 ms to `MAX_TIME_LIMIT_MS`, so
+ * no command can take 0 (no time at all) or a value past what a timer holds.
  */
 
+/**
+ * A usage error: `osvlab` prints its message, which starts with its code
+ * (ARG006 unless another is given; InputError's are IN001-IN004), and exits 4.
+ */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(
+    message: string,
+    readonly code: string = 'ARG006',
+  ) {
+    super(`${code} ${message}`);
     this.name = 'UsageError';
   }
 }
+
+export type ArgCode = 'ARG001' | 'ARG002' | 'ARG003' | 'ARG004' | 'ARG005' | 'ARG006' | 'ARG007';
+
+/** A usage error the parser found. */
+export class ArgError extends UsageError {
+  constructor(
+    override readonly code: ArgCode,
+    message: string,
+  ) {
+    super(message, code);
+    this.name = 'ArgError';
+  }
+}
+
+/**
+ * The largest time limit any option takes: 24 hours. A grading job's hard
+ * limit is eleven solver budgets and 30 s (src/core/pool/grade-job.ts), and
+ * timers hold at most 2^31 - 1 ms (24.8 days), past which they fire at once;
+ * eleven days' worth stays inside that with room to spare.
+ */
+export const MAX_TIME_LIMIT_MS = 86_400_000;
+
+export interface IntRange {
+  readonly min?: number;
+  readonly max?: number;
+  /** What the number counts, for the message ("ms", "workers"). */
+  readonly unit?: string;
+}
+
+/** Options checked as they are parsed, in every command that has them. */
+const SHARED = new Map<string, IntRange>([
+  ['timeout', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
+  ['request-timeout', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
+]);
 
 export interface OptionSpec {
   /** Options taking a value. */
@@ -32,30 +90,63 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--') || a === '--') {
+      if (a === '') throw new ArgError('ARG001', `an argument is empty (an unset shell variable?)`);
       positionals.push(a);
       continue;
     }
     const eq = a.indexOf('=');
     const name = a.slice(2, eq < 0 ? undefined : eq);
     if (valueNames.has(name)) {
-      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new UsageError(`--${name} needs a value`);
+      let v: string;
+      if (eq >= 0) v = a.slice(eq + 1);
+      else {
+        const next = argv[i + 1];
+        if (next === undefined) throw new ArgError('ARG002', `--${name} needs a value`);
+        // `--spec --json` is a forgotten value, not a file named --json (that one is --spec=--json).
+        if (next.startsWith('--') && next.length > 2) throw new ArgError('ARG002', `--${name} needs a value, and the next argument is the option ${next}`);
+        v = next;
+        i++;
+      }
+      if (v === '') throw new ArgError('ARG001', `--${name} has an empty value (an unset shell variable?); give a value or leave the option out`);
+      const range = SHARED.get(name);
+      if (range) wholeNumber(name, v, range);
+      // Given twice, the last one holds: scripts append an override to their defaults.
       values.set(name, v);
     } else if (flagNames.has(name)) {
-      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      if (eq >= 0) throw new ArgError('ARG004', `--${name} takes no value`);
       flags.add(name);
     } else {
       const known = [...valueNames, ...flagNames].map((n) => `--${n}`).join(', ');
-      throw new UsageError(`unknown option --${name}${known ? ` (known: ${known})` : ''}`);
+      throw new ArgError('ARG003', `unknown option --${name}${known ? ` (known: ${known})` : ''}`);
     }
   }
   return { positionals, values, flags };
 }
 
-/** A non-negative integer option, or the default. */
-export function intOption(args: ParsedArgs, name: string, fallback: number): number {
+/** `text` as a whole number within `range` (a safe integer at most), or ARG005 naming `--name`. */
+function wholeNumber(name: string, text: string, range: IntRange): number {
+  const min = range.min ?? 0;
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  const unit = range.unit ? ` ${range.unit}` : '';
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const what = max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`;
+    throw new ArgError('ARG005', `--${name} must be ${what}${unit}, got '${text}'`);
+  }
+  return n;
+}
+
+/**
+ * A whole-number option, or the default when it is absent. `range` defaults
+ * to 0 and up; options in `SHARED` always have their shared range.
+ */
+export function intOption(args: ParsedArgs, name: string, fallback: number, range: IntRange = {}): number {
   const v = args.values.get(name);
   if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer, got '${v}'`);
-  return Number(v);
+  return wholeNumber(name, v, SHARED.get(name) ?? range);
+}
+
+/** `--timeout MS` (1 ms to `MAX_TIME_LIMIT_MS`), or `fallback`. The same in every command. */
+export function timeoutOption(args: ParsedArgs, fallback: number, name = 'timeout'): number {
+  return intOption(args, name, fallback);
 }

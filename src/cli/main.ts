@@ -4,22 +4,30 @@
  */
 import { hasDiagnostic } from '../core/diagnostic.ts';
 import { UsageError } from './args.ts';
+import { flushed, guardOutput, outputFailure } from './closed-output.ts';
 import { printDiagnostic } from './diagnostics.ts';
 
-const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
-  verify: () => import('./commands/verify.ts'),
-  tasks: () => import('./commands/tasks.ts'),
-  task: () => import('./commands/task.ts'),
-  prompt: () => import('./commands/prompt.ts'),
-  bench: () => import('./commands/bench.ts'),
-  lemmas: () => import('./commands/lemmas.ts'),
-  grade: () => import('./commands/grade.ts'),
-  run: () => import('./commands/run.ts'),
-  report: () => import('./commands/report.ts'),
-  merge: () => import('./commands/merge.ts'),
-  compare: () => import('./commands/compare.ts'),
-  regrade: () => import('./commands/regrade.ts'),
-};
+type Command = { run(argv: string[]): Promise<number> };
+
+// A Map, not an object literal: `osvlab constructor` must be an unknown command, not Object's constructor.
+const COMMANDS = new Map<string, () => Promise<Command>>([
+  ['verify', () => import('./commands/verify.ts')],
+  ['tasks', () => import('./commands/tasks.ts')],
+  ['task', () => import('./commands/task.ts')],
+  ['prompt', () => import('./commands/prompt.ts')],
+  ['bench', () => import('./commands/bench.ts')],
+  ['lemmas', () => import('./commands/lemmas.ts')],
+  ['grade', () => import('./commands/grade.ts')],
+  ['run', () => import('./commands/run.ts')],
+  ['report', () => import('./commands/report.ts')],
+  ['merge', () => import('./commands/merge.ts')],
+  ['compare', () => import('./commands/compare.ts')],
+  ['study', () => import('./commands/study.ts')],
+  ['regrade', () => import('./commands/regrade.ts')],
+]);
+
+/** The command names, in the order `osvlab --help` lists them. */
+export const COMMAND_NAMES: readonly string[] = [...COMMANDS.keys()];
 
 const USAGE = `usage: osvlab <command> [options]
 
@@ -36,19 +44,42 @@ commands:
   run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
   run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
   compare A B [--json] [--seed S]
+  study FILE.json [--out DIR] [--shard K/N] [--report] [--json]    study FILE.json --merge DIR...
   bench [--handlers a,b] [--runs N] [--lemmas] [--json]
 `;
 
-/** Runs the CLI; returns the process exit code. */
+/**
+ * Runs the CLI; returns the process exit code. Output that goes away
+ * (`| head`, a full disk) ends printing, not the command: its work (a run
+ * directory) is still written, and a lost write other than a closed pipe
+ * makes the exit code 4.
+ */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE);
-    return name ? 0 : 4;
+  guardOutput(process.stdout);
+  guardOutput(process.stderr);
+  const code = await dispatch(argv);
+  await flushed(process.stdout);
+  const lost = outputFailure(process.stdout);
+  if (lost) {
+    process.stderr.write(`osvlab: standard output failed (${lost.code ?? lost.message}); some output was lost\n`);
+    return 4;
   }
-  const load = COMMANDS[name];
+  return code;
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!name) {
+    process.stderr.write(`osvlab: ${name === '' ? 'ARG001 the command is empty' : 'ARG006 which command?'}\n\n${USAGE}`);
+    return 4;
+  }
+  const load = COMMANDS.get(name);
   if (!load) {
-    process.stderr.write(`osvlab: unknown command '${name}'\n\n${USAGE}`);
+    process.stderr.write(`osvlab: ARG003 unknown command '${name}'\n\n${USAGE}`);
     return 4;
   }
   try {

@@ -7,7 +7,7 @@
  * exits) is graded `internal` and the worker is replaced too, since its Z3
  * may be left in any state: one bad answer never affects another's grade.
  */
-import { cpus } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult } from '../core/eval/grade/grade-types.ts';
@@ -17,8 +17,19 @@ import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool
 import type { Task } from '../core/tasks/task.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
 
+/**
+ * The most worker threads a pool starts, whatever is asked: two per core
+ * (each Z3 check keeps a core busy, so more only wait), and one per GiB of
+ * memory (each worker holds its own Z3, about 125 MB idle and up to its 2 GiB
+ * heap when a proof is large): `grade --concurrency 200` started 200 and ran
+ * the machine out of memory.
+ */
+export function maxWorkers(cores = cpus().length, memoryBytes = totalmem()): number {
+  return Math.max(1, Math.min(2 * cores, Math.floor(memoryBytes / 2 ** 30)));
+}
+
 export interface GradePoolOptions {
-  /** Worker threads (default: number of cores). */
+  /** Worker threads (default: number of cores; at most `maxWorkers()`). */
   readonly size?: number;
   /** Solver timeout per query inside a worker (ms). */
   readonly timeoutMs?: number;
@@ -28,11 +39,11 @@ export interface GradePoolOptions {
   readonly strict?: boolean;
 }
 
-/** One grading worker thread as the pool's spawn adapter sees it. */
-function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
+/** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
+export function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
   const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url));
-  worker.on('error', (e) => crashed(`the grading worker crashed: ${e.message}`));
-  worker.on('exit', (code) => crashed(`the grading worker exited (code ${code})`));
+  worker.on('error', (e) => crashed(`the verifier worker crashed: ${e.message}`));
+  worker.on('exit', (code) => crashed(`the verifier worker exited (code ${code})`));
   const api = Comlink.wrap<VerifierApi>(nodeEndpoint(worker));
   return {
     // Every method of VerifierApi already returns a promise of cloneable data, so the proxy has its shape.
@@ -52,7 +63,12 @@ export class GradePool {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS;
     this.jobLimitMs = opts.jobLimitMs ?? gradeHardLimitMs(this.timeoutMs);
     this.strict = opts.strict ?? true;
-    this.pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: opts.size ?? cpus().length, init: (api) => api.init() });
+    this.pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: Math.min(opts.size ?? cpus().length, maxWorkers()), init: (api) => api.init() });
+  }
+
+  /** How many workers it runs at most. */
+  get size(): number {
+    return this.pool.size;
   }
 
   /** Workers terminated for exceeding the job limit. */

@@ -7,7 +7,8 @@
  *
  * Errors are usage errors with a stable code (exit 4):
  * IN001 the input is larger than the cap, IN002 it is not a regular file,
- * IN003 it cannot be opened or read.
+ * IN003 it cannot be opened or read, IN004 it would silently mean something
+ * else (an --impl that defines no function would verify the kernel's own code).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from './args.ts';
@@ -17,13 +18,13 @@ export const SPEC_CAP = 1 << 20;
 export const C_CAP = 1 << 20;
 export const RESPONSES_CAP = 256 << 20;
 
-class InputError extends UsageError {
+export class InputError extends UsageError {
   constructor(
-    readonly code: 'IN001' | 'IN002' | 'IN003',
+    override readonly code: 'IN001' | 'IN002' | 'IN003' | 'IN004',
     readonly path: string,
     message: string,
   ) {
-    super(`${code} ${message}`);
+    super(message, code);
     this.name = 'InputError';
   }
 }

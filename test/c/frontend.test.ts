@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  type CSpan, type Expr, type FunctionDef, type Stmt, intLiteral, lex, parse, parseExpression, preprocess, printExpr,
-  printStmt,
+  type CSpan, type Expr, type FunctionDef, type Stmt, execFunction, freshMemory, intLiteral, lex, parse, parseExpression,
+  parseProgram, preprocess, printExpr, printStmt,
 } from '../../src/core/c/index.ts';
+import { bvConst, bvValue } from '../../src/core/smt/term.ts';
+import { OBJECT_PROTOTYPE_NAMES } from '../object-prototype.ts';
 
 const files = (o: Record<string, string>) => new Map(Object.entries(o));
 
@@ -64,11 +66,18 @@ describe('lexer', () => {
     expect(tokens[3].bol).toBe(true);
   });
 
-  it('treats backslash-newline as whitespace that continues the line', () => {
+  it('splices backslash-newlines away, inside names and operators too, with spans into the raw text', () => {
     const { tokens } = lex('f.c', '#define A 1 \\\n + 2\nB');
     expect(tokens.map((t) => [t.text, t.bol])).toEqual([
       ['#', true], ['define', false], ['A', false], ['1', false], ['+', false], ['2', false], ['B', true], ['', true],
     ]);
+    const text = 'int fo\\\no = 1 <\\\r\n< 2; // a \\\n comment\nx';
+    const spliced = lex('g.c', text).tokens;
+    expect(spliced.map((t) => t.text)).toEqual(['int', 'foo', '=', '1', '<<', '2', ';', 'x', '']);
+    expect(slice(text, spliced[1].span)).toBe('fo\\\no');
+    expect(spliced[1].span).toMatchObject({ line: 1, column: 5, endLine: 2, endColumn: 2 });
+    expect(slice(text, spliced[4].span)).toBe('<\\\r\n<');
+    expect(spliced[7].span).toMatchObject({ line: 5, column: 1 });
   });
 
   it('reports unexpected characters and unterminated comments with spans', () => {
@@ -278,5 +287,55 @@ describe('parser', () => {
       const e = parseErr(src);
       expect({ code: e.code, line: e.span.line, column: e.span.column, message: e.message }, src).toEqual({ code, line, column, message });
     }
+  });
+});
+
+describe('names of JavaScript\'s object model are plain C names', () => {
+  // Each name is a struct tag, a member, a function, a parameter, a local
+  // that starts statements, and (in a second unit) a macro tested by the
+  // conditionals: every table a C word is looked up in sees it.
+  const asNames = (n: string) => `struct ${n} { unsigned long ${n}; };
+struct ${n} table[4];
+static unsigned long ${n}(unsigned long ${n}) { return ${n} + 1; }
+unsigned long f(unsigned long a)
+{
+    unsigned long x = ${n}(a);
+    table[a & 3].${n} = x;
+    ${n}(x);
+    return table[a & 3].${n} + 1;
+}
+unsigned long g(unsigned long a)
+{
+    unsigned long ${n} = a;
+    ${n} += 2;
+    ${n} = ${n} + 1;
+    return ${n};
+}
+`;
+  const asMacro = (n: string) => `#define ${n}(x) ((x) + 7)
+#ifdef ${n}
+#if defined(${n}) && !defined(${n}_not)
+unsigned long f(unsigned long a) { return ${n}(a); }
+#endif
+#endif
+#undef ${n}
+#ifndef ${n}
+unsigned long g(unsigned long a) { return a + 3; }
+#endif
+`;
+  const result = (text: string, fn: string): bigint | string => {
+    const r = parseProgram(new Map([['n.c', text]]), ['n.c']);
+    if (!r.ok) return `${r.errors[0].code} ${r.errors[0].message}`;
+    const res = execFunction(r.program, fn, freshMemory(r.program), [bvConst(5n, 64)]);
+    return res.ok ? (bvValue(res.ret) ?? res.ret.toString()) : `${res.error.code} ${res.error.message}`;
+  };
+
+  it.each(OBJECT_PROTOTYPE_NAMES)('%s', (n) => {
+    expect([result(asNames(n), 'f'), result(asNames(n), 'g')]).toEqual([7n, 8n]);
+    expect([result(asMacro(n), 'f'), result(asMacro(n), 'g')]).toEqual([12n, 8n]);
+    // As a label it is the subset's refusal, named as any label is.
+    expect(parseErr(`void h(void) { ${n}: return; }`).message).toBe(
+      'a label is not supported (the subset has if, for with a constant trip count, return, break and continue)',
+    );
   });
 });

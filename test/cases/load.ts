@@ -38,7 +38,7 @@ export type Expectation =
 export type ExpectationKind = Expectation['kind'];
 
 /** Header keys besides `expect`; any other `word: ...` line is an error, lines that are not `word: ...` are prose. */
-const FIELDS = ['handler', 'upstream', 'mistake'] as const;
+const FIELDS = ['handler', 'upstream', 'mistake', 'gcc'] as const;
 export type Field = (typeof FIELDS)[number];
 
 export interface Header {

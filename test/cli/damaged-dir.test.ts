@@ -102,7 +102,7 @@ describe('osvlab run: selectors and URLs that name nothing are usage errors', ()
   const base = ['run', '--provider', 'openai-compatible', '--model', 'm', '--n', '1'];
   it.each([
     [['--base-url', 'http://127.0.0.1:9/v1', '--tasks', 'first:0'], /first:N needs .* at least 1/],
-    [['--base-url', 'http://127.0.0.1:9/v1', '--tasks', ' , '], /names no task/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--tasks', ' , '], /the selection is empty/],
     [['--base-url', 'not-a-url', '--tasks', 'first:1'], /--base-url must be an http/],
     [['--base-url', 'ftp://example.com/v1', '--tasks', 'first:1'], /--base-url must be an http/],
   ])('%j', (extra, message) => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { callSpecFunction, checkSpec } from '../../src/core/dialect/index.ts';
+import { OBJECT_PROTOTYPE_NAMES } from '../object-prototype.ts';
 
 const RET = '    return z3.BoolVal(True), old\n';
 const entry = (body: string, head = '') => `${head}def sys_kill(old, pid):\n${body}${RET}`;
@@ -51,8 +52,11 @@ describe('the specs.py namespace', () => {
 });
 
 describe('nothing of JavaScript reachable', () => {
-  const names = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'prototype', 'isPrototypeOf', '__defineGetter__'];
-  it.each(names)('%s', (n) => {
+  it.each([...OBJECT_PROTOTYPE_NAMES, 'prototype'])('%s', (n) => {
+    // A plain Python name wherever a statement or an expression may start.
+    const r = callSpecFunction(`${n} = 1\ndef f(${n}):\n    ${n} += 2\n    ${n} <<= 1\n    return ${n}\n`, 'f', [3n]);
+    expect(r.ok && r.value, `${n} as a name`).toBe(10n);
+    expect(codes(entry(`    ${n}(1)\n`)), `${n}(1)`).toEqual(['SPEC005']);
     expect(codes(entry(RET, `import ${n}\n`)), `import ${n}`).toEqual(['SPEC004']);
     expect(codes(entry(RET, `from ${n} import x\n`)), `from ${n} import x`).toEqual(['SPEC004']);
     expect(codes(entry(RET, `from z3 import ${n}\n`)), `from z3 import ${n}`).toEqual(['SPEC004']);

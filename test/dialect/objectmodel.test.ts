@@ -12,7 +12,7 @@ import { type Term, bvConst, isTrue, mask, variable } from '../../src/core/smt/t
 import { SpecError } from '../../src/core/dialect/errors.ts';
 import { callSpecFunction, runSpec } from '../../src/core/dialect/index.ts';
 import { fromAbstract } from '../../src/core/dialect/kernelstate.ts';
-import { PyTuple } from '../../src/core/dialect/values.ts';
+import { PyTuple } from '../../src/core/dialect/objects.ts';
 import { RandomModel, at, field, val } from './concrete.ts';
 
 const HEADER = `import z3

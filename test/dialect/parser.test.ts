@@ -40,6 +40,8 @@ function sx(e: A.Expr): string {
       return `(comp ${sx(e.elt)} ${e.generators.map((g) => `for ${sx(g.target)} in ${sx(g.iter)}`).join(' ')})`;
     case 'Slice':
       return `(slice ${e.lower ? sx(e.lower) : ''}:${e.upper ? sx(e.upper) : ''})`;
+    case 'Repr':
+      return `(repr ${sx(e.value)})`;
   }
 }
 
@@ -71,6 +73,8 @@ describe('parser', () => {
     expect(sx(expr('x is not None'))).toBe('(x is not None)');
     expect(sx(expr('a not in b'))).toBe('(a not in b)');
     expect(sx(expr('x if c else y'))).toBe('(ifexp c x y)');
+    // Python 2: <> is !=, backquotes are repr.
+    expect(sx(expr('`a <> b, c`'))).toBe('(repr (tuple (a != b) c))');
   });
 
   it('parses the state API forms', () => {

@@ -78,6 +78,8 @@ export interface FakeProviderOptions {
    * (OpenAI's unsupported_value, and the same in each provider's error format).
    */
   readonly rejectSampling?: boolean;
+  /** The port to listen on (default: a free one). */
+  readonly port?: number;
 }
 
 export interface FakeProvider {
@@ -245,7 +247,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   (fake as { url: string }).url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }

@@ -37,6 +37,8 @@ export interface SpecExercise extends ExerciseBase {
   readonly strict?: boolean;
   /** The refuteOn and strict checks are not named to the learner (teacher exercises). */
   readonly hideChecks?: boolean;
+  /** Show what the buggy implementations change (default: unless the checks are hidden). */
+  readonly showBugs?: boolean;
 }
 
 /** Read a counterexample: run the given spec against an implementation and name a field it blames. */

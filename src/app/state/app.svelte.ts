@@ -4,6 +4,7 @@ import { EvaluateState } from './evaluate.svelte.ts';
 import { LessonsState } from './lessons.svelte.ts';
 import { PlaygroundState } from './playground.svelte.ts';
 import { RunsState } from './runs.svelte.ts';
+import { StudyState } from './study.svelte.ts';
 import { TasksState } from './tasks.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
 
@@ -13,3 +14,5 @@ export const lessons = new LessonsState(verifier);
 export const tasks = new TasksState();
 export const runs = new RunsState();
 export const evaluate = new EvaluateState(verifier);
+/** Studies take the key the Evaluate page holds for a provider: typed there, or remembered on this device. */
+export const study = new StudyState((kind) => (kind === evaluate.provider ? evaluate.apiKey : (localStorage.getItem(`osvlab.key.${kind}`) ?? undefined)));

@@ -17,7 +17,7 @@ import { RunSession } from '../../core/eval/session/session.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
-import type { ProviderKind, ReasoningEffort, SamplingParams } from '../../core/llm/types.ts';
+import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { repository } from './runs.svelte.ts';
@@ -169,9 +169,10 @@ export class EvaluateState {
     if (typeof localStorage === 'undefined') return;
     try {
       const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') as Partial<{ provider: ProviderKind; baseUrl: string; model: string }>;
-      if (saved.provider) this.provider = saved.provider;
-      if (saved.baseUrl) this.baseUrl = saved.baseUrl;
-      if (saved.model) this.model = saved.model;
+      // Settings are the user's storage: a provider that is not one of ours is ignored.
+      if (saved.provider && (PROVIDER_KINDS as readonly string[]).includes(saved.provider)) this.provider = saved.provider;
+      if (typeof saved.baseUrl === 'string' && saved.baseUrl) this.baseUrl = saved.baseUrl;
+      if (typeof saved.model === 'string' && saved.model) this.model = saved.model;
     } catch {
       // Damaged settings: start from the defaults.
     }

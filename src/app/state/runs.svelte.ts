@@ -44,7 +44,7 @@ async function loadRun(id: string): Promise<LoadedRun | undefined> {
   if (!run) return undefined;
   const attempts = await r.listAttempts(id);
   const facts: TaskFacts[] = run.config.tasks.map(taskFacts);
-  return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.source ? undefined : run.config.n }) };
+  return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.source ? undefined : run.config.n, rounds: run.config.repairRounds }) };
 }
 
 /** The run session's ports in this page: the IndexedDB store and the verifier pool. */

@@ -6,7 +6,8 @@
  * reason. Differences are B - A. OSVBench's published Pass@1 figures follow,
  * labelled as the paper's numbers on its own kernel.
  */
-import { type CompareSide, type PairedStats, compareRuns } from '../../core/eval/stats/compare-runs.ts';
+import { type CompareSide, type PairedStats, type RunComparison, compareRuns } from '../../core/eval/stats/compare-runs.ts';
+import { roundTable, tableText } from '../../core/eval/stats/table.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
@@ -25,6 +26,12 @@ const pval = (p: number) => (p < 0.0001 ? p.toExponential(2) : p.toFixed(4));
 function row(label: string, s: PairedStats): string {
   const ci = s.ci95 ? `[${pts(s.ci95[0])}, ${pts(s.ci95[1])}]` : '-';
   return `  ${label.padEnd(20)} ${String(s.tasks).padStart(4)}  ${pct(s.pass1A).padStart(6)}  ${pct(s.pass1B).padStart(6)}  ${pts(s.diff).padStart(6)}  ${ci.padEnd(16)} ${String(s.onlyA).padStart(3)} ${String(s.onlyB).padStart(3)}  ${pval(s.mcnemarP)}`;
+}
+
+/** Round by round (docs/research.md): passed by each repair round, paired by task; nothing when neither run repairs. */
+function roundLines(c: RunComparison): string[] {
+  if (c.byRound.length <= 1) return [];
+  return ['by repair round (passed by the end of the round, sample 0 of each task):', ...tableText(roundTable(c.byRound))];
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -49,6 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   L.push(`McNemar exact test: pass in A only ${o.onlyA}, in B only ${o.onlyB}, two-sided p = ${pval(o.mcnemarP)}`);
   L.push(`flips, pass in A only: ${c.flips.onlyA.join(' ') || '(none)'}`);
   L.push(`flips, pass in B only: ${c.flips.onlyB.join(' ') || '(none)'}`);
+  L.push(...roundLines(c));
   const head = `  ${''.padEnd(20)} ${'n'.padStart(4)}  ${'A'.padStart(6)}  ${'B'.padStart(6)}  ${'B-A'.padStart(6)}  ${'95% CI'.padEnd(16)} ${'A+'.padStart(3)} ${'B+'.padStart(3)}  McNemar p`;
   L.push('by bug class:', head);
   for (const [k, s] of Object.entries(c.byBugClass)) L.push(row(k, s));

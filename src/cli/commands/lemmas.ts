@@ -3,15 +3,18 @@
  * the declarative checks of a handler's spec: each lemma and each spec
  * invariant preserved, with its verdict. A spec whose step is the oracle's
  * reuses the oracle's proof unless --full is given (docs/lemmas.md). Exit 0 all proved, 1 some failed,
- * 2 spec error, 3 timeout/unknown, 4 usage error.
+ * 2 spec error, 3 timeout/unknown, 4 usage error. The checks run in a worker
+ * thread (verifier-thread.ts): Z3 out of memory or not stopping is a coded
+ * timeout (RES001-RES003, docs/cli-errors.md), exit 3.
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { checkDeclarative } from '../../core/verify/declarative.ts';
+import { LEMMAS, findLemma } from '../../core/kernel/lemmas/index.ts';
+import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
 import { requireHandler } from '../../core/verify/index.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { VerifierThread, lemmasLimitMs } from '../verifier-thread.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['spec', 'only', 'timeout'], flags: ['oracle', 'json', 'full'] });
@@ -24,8 +27,27 @@ export async function run(argv: string[]): Promise<number> {
   const spec = path ? await readInput(path, 'spec', SPEC_CAP) : oracleSpec(h.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
-  const engine = await nodeEngine();
-  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: intOption(args, 'timeout', 20000), only, reuse: !args.flags.has('full') });
+  const unknown = only?.find((n) => !findLemma(n));
+  if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG007');
+  const timeoutMs = timeoutOption(args, 20000);
+  const thread = new VerifierThread();
+  let done;
+  try {
+    done = await thread.run((api) => api.lemmas(h.name, spec, { timeoutMs, only, reuse: !args.flags.has('full') }), lemmasLimitMs(timeoutMs));
+  } finally {
+    await thread.close();
+  }
+  if (done.kind === 'failed') throw new Error(done.message);
+  if (done.kind === 'exhausted') {
+    const d = exhaustionDiagnostic(done.exhaustion);
+    if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ handler: h.name, status: 'timeout', error: diagnosticJson(d), ms: done.ms })}\n`);
+    else {
+      process.stdout.write(`${h.name}: declarative checks timeout (${done.ms} ms)\n`);
+      printDiagnostic(process.stderr, d);
+    }
+    return 3;
+  }
+  const r = done.value;
   if (args.flags.has('json')) {
     const out =
       r.status === 'spec-error'

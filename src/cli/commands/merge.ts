@@ -26,7 +26,8 @@ function checkExportPath(file: string): void {
   if (!existsSync(parent) || !statSync(parent).isDirectory()) throw new UsageError(`RUNDIR003 --export ${file}: ${parent} is not a folder`);
 }
 
-async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[]; damaged: readonly DamagedLine[] }> {
+/** A shard's run directory as mergeShards takes it, with its response cache and the lines it skipped. */
+export async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[]; damaged: readonly DamagedLine[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir}: no such run directory`);
   return shardOf(await readRunDir(dir));
 }

@@ -11,6 +11,7 @@
  */
 import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/eval/stats/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
+import { curveTable, tableText } from '../../core/eval/stats/table.ts';
 import type { RunStore } from '../../core/eval/run/run-types.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
@@ -43,7 +44,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   // Tasks this build does not have (a run from another version, a handler-only answer, an upstream index): counted by handler name.
   const selected: TaskFacts[] = run.config.tasks.map((id) => taskFactsOf(id, (x) => byId.get(x)));
   // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
-  const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n });
+  const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n, rounds: run.config.repairRounds });
   const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : [])];
   const partial = damaged.length > 0 || m.missingSamples > 0 || missingNotes.length > 0;
   const classes = notes.benchmark ? classTableOfRun(notes.benchmark, attempts, tasks.map((t) => t.id)) : undefined;
@@ -85,6 +86,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   lines.push(`not charged to the model: ${UNCHARGED.map((k) => `${k} ${m.uncharged[k]}`).join('  ')}${m.uncharged.unanswered + m.uncharged.internal ? '   (left out of pass@k and the rates; resume the run to retry them)' : ''}`);
   lines.push(`strict: ${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)   bug-following: ${m.bugFollowing.following}/${m.bugFollowing.samples} (${pct(m.bugFollowing.rate)})   pass after repair: ${pct(m.passAfterRepair)}`);
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
+  lines.push(...repairCurveLines(m, run.config.feedback));
   lines.push('by bug class:');
   for (const [k, g] of Object.entries(m.byBugClass)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
   if (classes) {
@@ -109,6 +111,16 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   for (const r of OSVBENCH_PASS1) lines.push(`  ${r.model.padEnd(20)} ${r.total.toFixed(2)}%`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return m;
+}
+
+/**
+ * The repair curve section (docs/research.md): pass@1 after each round with
+ * its interval, the fixes, and the tokens and cost per fix; nothing for a
+ * run without repair rounds.
+ */
+function repairCurveLines(m: RunMetrics, feedback: string | undefined): string[] {
+  if (m.curve.rounds === 0) return [];
+  return [`repair curve (${feedback ?? 'counterexample'} feedback; pass@1 after each round, 95% interval over tasks):`, ...tableText(curveTable(m.curve))];
 }
 
 export async function run(argv: string[]): Promise<number> {

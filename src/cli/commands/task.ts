@@ -13,10 +13,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!id) throw new UsageError('which task? e.g. osvlab task show sys_dup-v1');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const t = await findTask(id);
-  if (!t) {
-    process.stderr.write(`osvlab task: no task '${id}' (osvlab tasks lists them)\n`);
-    return 4;
-  }
+  if (!t) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   if (args.flags.has('json')) {
     process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
     return 0;

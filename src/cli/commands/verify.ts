@@ -2,36 +2,34 @@
  * `osvlab verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]`
  * Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
  * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
- * error. `--timeout` is the wall-clock budget of the whole check.
+ * error. `--timeout` is the wall-clock budget of the whole check. The proof
+ * runs in a worker thread (verifier-thread.ts): when Z3 runs out of memory or
+ * will not stop, the worker is stopped and the verdict is `timeout` with a
+ * coded error (RES001-RES003, docs/cli-errors.md), exit 3.
  */
 import { findTask } from '../../core/tasks/load.ts';
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_EVALUATED, NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
-import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler, verify } from '../../core/verify/index.ts';
+import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
+import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
-import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
+import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
 
 const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
 /** The C error code of an internal error of the front end or executor (a bug of ours, exit 4). */
 const C_INTERNAL = 'C057';
 
-/** `--timeout MS`: a positive budget for the whole check (0 would be no budget at all, so it is refused). */
-function budgetOption(args: ReturnType<typeof parseArgs>): number {
-  const ms = intOption(args, 'timeout', DEFAULT_BUDGET_MS);
-  if (ms === 0) throw new UsageError(`--timeout must be at least 1 ms (it is the budget of the whole check; the default is ${DEFAULT_BUDGET_MS})`);
-  return ms;
-}
-
 /** The override of benchmark task `id` (empty for a correct variant); it must be a task of `handler`. */
 async function variantSource(id: string, handler: string): Promise<string> {
   const task = await findTask(id);
-  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`);
+  if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   if (task.handler !== handler) throw new UsageError(`task ${id} is a variant of ${task.handler}, not of ${handler}`);
   return task.impl_override;
 }
@@ -47,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   const specPath = args.values.get('spec');
   const implPath = args.values.get('impl');
   if (specPath === '-' && implPath === '-') throw new UsageError('only one of --spec and --impl can be - (standard input)');
-  const timeoutMs = budgetOption(args);
+  const timeoutMs = timeoutOption(args, DEFAULT_BUDGET_MS);
   const spec = specPath ? await readInput(specPath, 'spec', SPEC_CAP) : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
   const implSource = implPath
@@ -55,14 +53,29 @@ export async function run(argv: string[]): Promise<number> {
     : args.values.has('variant')
       ? await variantSource(args.values.get('variant')!, handler.name)
       : '';
-  let started = Date.now();
+  // An override replaces what it defines; one that defines nothing would verify the kernel's own code.
+  const overridesNothing = () =>
+    new InputError('IN004', implPath!, `implementation '${implPath}' defines no function: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
+  if (implPath && implSource.trim() === '') throw overridesNothing();
+  const strict = args.flags.has('strict');
+  // Z3 runs in a worker thread, loading while the C is checked here (verifier-thread.ts).
+  const thread = new VerifierThread();
+  const started = Date.now();
   let verdict: Verdict;
+  let ms: number;
+  let stopped: Diagnostic<undefined> | undefined;
   try {
-    // A C error needs no solver: report it before Z3 starts (the program is cached for verify).
-    loadProgram(implSource);
-    const engine = await nodeEngine();
-    started = Date.now();
-    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, { engine });
+    // A C error needs no solver: report it before any proof.
+    const program = loadProgram(implSource);
+    if (implPath && ![...program.functions.values()].some((f) => f.fromOverride && f.body)) throw overridesNothing();
+    const r = await thread.run((api) => api.verify({ handler: handler.name, spec, implSource, timeoutMs, strict }), verifyLimitMs(timeoutMs, strict));
+    if (r.kind === 'failed') throw new Error(r.message);
+    // The time of the check itself, not of loading Z3 (the budget is counted the same way).
+    ms = r.ms;
+    if (r.kind === 'exhausted') {
+      stopped = exhaustionDiagnostic(r.exhaustion);
+      verdict = { status: 'timeout', obligations: [] };
+    } else verdict = r.value;
   } catch (e) {
     const d = e instanceof ImplementationError ? e.diagnostics[0] : undefined;
     if (!d) throw e;
@@ -74,12 +87,16 @@ export async function run(argv: string[]): Promise<number> {
       printDiagnostic(process.stderr, d, { file, source: d.file === OVERRIDE ? implSource : KERNEL.files.get(d.file) });
     }
     return d.code === C_INTERNAL ? 4 : 2;
+  } finally {
+    await thread.close();
   }
-  const ms = Date.now() - started;
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify(jsonVerdict(handler.name, verdict, ms))}\n`);
+    const json = jsonVerdict(handler.name, verdict, ms) as { verdict: Record<string, unknown> };
+    if (stopped) json.verdict.error = diagnosticJson(stopped);
+    process.stdout.write(`${JSON.stringify(json)}\n`);
   } else {
     process.stdout.write(render(handler.name, verdict, ms, spec, specPath ?? `${handler.name} (oracle)`));
+    if (stopped) printDiagnostic(process.stderr, stopped);
   }
   return EXIT[verdict.status];
 }

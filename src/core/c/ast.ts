@@ -11,25 +11,16 @@
  * end answer questions about the tree's shape alone (what a declarator
  * declares), for the parser, the checker and the task generator alike.
  */
-import type { Span } from '../span.ts';
+import { type Span, through } from '../span.ts';
 
 /** A span in one source file. */
 export interface CSpan extends Span {
   readonly file: string;
 }
 
-/** The span from the start of `a` to the end of `b` (both in one file; else `a`). */
+/** The span from the start of `a` to the end of `b` (both in one file, `b` not before `a`; else `a`). */
 export function joinSpans(a: CSpan, b: CSpan): CSpan {
-  if (a.file !== b.file || b.endOffset < a.offset) return a;
-  return {
-    file: a.file,
-    line: a.line,
-    column: a.column,
-    offset: a.offset,
-    endLine: b.endLine,
-    endColumn: b.endColumn,
-    endOffset: b.endOffset,
-  };
+  return a.file !== b.file || b.endOffset < a.offset ? a : through(a, b);
 }
 
 // ------------------------------------------------------------------ expressions

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../diagnostic.ts';
 import { diagnosticText } from '../diagnostic-text.ts';
+import { TEXT_START } from '../span.ts';
 import type { CSpan } from './ast.ts';
 
 /** A diagnostic about C source: the one `Diagnostic` shape, always with the file it is in. */
@@ -38,7 +39,7 @@ export function withDetail(diag: CDiagnostic, files: ReadonlyMap<string, string>
 
 /** A span for problems that have no better place (an empty file, an API misuse). */
 export function nowhere(file: string): CSpan {
-  return { file, line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0 };
+  return { file, ...TEXT_START };
 }
 
 // ------------------------------------------------------------------ preprocessor
@@ -65,6 +66,8 @@ export const unexpectedChar = (span: CSpan, ch: string) =>
 export const unterminated = (span: CSpan, what: string) => d('C011', span, `unterminated ${what}`);
 export const badNumber = (span: CSpan, text: string, why: string) =>
   d('C012', span, `bad number '${text}': ${why}`);
+export const badLiteral = (span: CSpan, kind: 'character' | 'string', text: string, why: string) =>
+  d('C012', span, `bad ${kind} literal ${text}: ${why}`);
 
 // ------------------------------------------------------------------ parser
 
@@ -81,12 +84,18 @@ export const typeMismatch = (span: CSpan, why: string) => d('C031', span, why);
 export const noMember = (span: CSpan, type: string, name: string) =>
   d('C032', span, `${type} has no member named '${name}'`);
 export const notLvalue = (span: CSpan, what: string) => d('C033', span, `${what} needs an assignable lvalue`);
+export const bitFieldOperand = (span: CSpan, op: string, name: string) =>
+  d('C033', span, `${op} cannot apply to the bit-field '${name}': a bit-field has no address or size of its own`);
 export const conflict = (span: CSpan, why: string) => d('C034', span, why);
 export const incompleteType = (span: CSpan, type: string) => d('C035', span, `${type} is incomplete here`);
 export const globalInitializer = (span: CSpan, name: string) =>
   d('C036', span, `global '${name}' has an initializer; globals start from an arbitrary state, so initializers are not allowed`);
 export const unsupportedType = (span: CSpan, what: string) => d('C037', span, `${what} is not supported`);
 export const notConstant = (span: CSpan, what: string) => d('C038', span, `${what} must be an integer constant expression`);
+export const enumOverflow = (span: CSpan, name: string, value: bigint, type: string) =>
+  d('C038', span, `overflow in enumeration values: '${name}' would be ${value}, which ${type} cannot hold`);
+export const enumRange = (span: CSpan) =>
+  d('C038', span, 'enumeration values exceed the range of the largest integer type (some are negative, some past LONG_MAX)');
 export const bitField = (span: CSpan, width: string) =>
   d('C039', span, `bit-field of width ${width}: only ': 64' on a 64-bit type is supported`);
 export const pointerArithmetic = (span: CSpan) =>
@@ -101,6 +110,8 @@ export const staticAssertFailed = (span: CSpan, message: string) =>
   d('C044', span, `static assertion failed${message ? `: ${message}` : ''}`);
 export const notAFunction = (span: CSpan, name: string) => d('C045', span, `'${name}' is not a function`);
 export const voidValue = (span: CSpan) => d('C046', span, 'a void value is used');
+export const undefinedReference = (span: CSpan, name: string, declared: string) =>
+  d('C047', span, `undefined reference to '${name}': it is declared extern (at ${declared}) and no unit defines it, so the program does not link`);
 
 // ------------------------------------------------------------------ execution
 

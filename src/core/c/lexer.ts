@@ -1,8 +1,9 @@
 /**
  * The C lexer: source text to preprocessing tokens with exact spans. It
- * skips comments and whitespace (a backslash-newline is whitespace that
- * does not end a line) and marks the first token of each logical line, so
- * the preprocessor can recognise directives.
+ * first splices lines (a backslash-newline vanishes, even inside a name or
+ * an operator, as in C's translation phase 2), then skips comments and
+ * whitespace and marks the first token of each logical line, so the
+ * preprocessor can recognise directives.
  *
  * Numbers are kept as their spelling (pp-numbers); the parser checks and
  * converts them, since only what survives preprocessing must be valid.
@@ -87,9 +88,39 @@ export interface LexResult {
   readonly errors: CDiagnostic[];
 }
 
-/** Splits `text` (the contents of `file`) into tokens, ending with an `eof` token. */
-export function lex(file: string, text: string): LexResult {
-  const lines = new LineMap(file, text);
+/**
+ * `raw` with its backslash-newlines removed, and where each character of the
+ * result sits in `raw` (undefined when nothing was removed). `at[k]` is the
+ * offset of character k; `at[text.length]` is the length of `raw`.
+ */
+function spliceLines(raw: string): { text: string; at?: Int32Array } {
+  const splice = /\\\r?\n/g;
+  if (!splice.test(raw)) return { text: raw };
+  splice.lastIndex = 0;
+  const at = new Int32Array(raw.length + 1);
+  const parts: string[] = [];
+  let k = 0;
+  let from = 0;
+  const keep = (to: number) => {
+    for (let j = from; j < to; j++) at[k++] = j;
+    parts.push(raw.slice(from, to));
+  };
+  for (let m = splice.exec(raw); m; m = splice.exec(raw)) {
+    keep(m.index);
+    from = m.index + m[0].length;
+  }
+  keep(raw.length);
+  at[k] = raw.length;
+  return { text: parts.join(''), at };
+}
+
+/** Splits `raw` (the contents of `file`) into tokens, ending with an `eof` token; spans are offsets into `raw`. */
+export function lex(file: string, raw: string): LexResult {
+  const lines = new LineMap(file, raw);
+  const { text, at } = spliceLines(raw);
+  // A span of the spliced text [start, end) in the raw text: from the first character to just after the last.
+  const rawSpan = (start: number, end: number): CSpan =>
+    at ? lines.span(at[start], end > start ? at[end - 1] + 1 : at[start]) : lines.span(start, end);
   const lineStarts = lines.starts;
   let lineNo = 1;
   const tokens: Token[] = [];
@@ -112,24 +143,16 @@ export function lex(file: string, text: string): LexResult {
       i++;
       continue;
     }
-    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
-      space = true;
-      i += text[i + 1] === '\n' ? 2 : 3;
-      continue;
-    }
     if (c === '/' && text[i + 1] === '/') {
-      // A line comment runs to the newline; a backslash-newline continues it.
-      while (i < n && text[i] !== '\n') {
-        if (text[i] === '\\' && text[i + 1] === '\n') i++;
-        i++;
-      }
+      // A line comment runs to the newline (a backslash-newline was spliced away, so it continues it).
+      while (i < n && text[i] !== '\n') i++;
       space = true;
       continue;
     }
     if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
       if (end < 0) {
-        errors.push(unterminated(lines.span(i, i + 2), 'comment'));
+        errors.push(unterminated(rawSpan(i, i + 2), 'comment'));
         i = n;
         break;
       }
@@ -171,31 +194,34 @@ export function lex(file: string, text: string): LexResult {
       if (!closed) {
         // Still a token, so that the preprocessor can tell it sits in a skipped group.
         i = Math.min(i, n);
-        errors.push(unterminated(lines.span(start, i), c === '"' ? 'string literal' : 'character literal'));
+        errors.push(unterminated(rawSpan(start, i), c === '"' ? 'string literal' : 'character literal'));
       }
       kind = c === '"' ? 'string' : 'char';
     } else {
       const p = PUNCT_BY_CHAR.get(c)?.find((q) => text.startsWith(q, i));
       if (!p) {
-        errors.push(unexpectedChar(lines.span(i, i + 1), c));
+        errors.push(unexpectedChar(rawSpan(i, i + 1), c));
         i++;
         continue;
       }
       i += p.length;
       kind = 'punct';
     }
-    // Tokens never span a newline (continuations aside), so the line is the current one.
-    while (lineNo < lineStarts.length && lineStarts[lineNo] <= start) lineNo++;
-    const ls = lineStarts[lineNo - 1];
-    const span: CSpan =
-      i <= (lineStarts[lineNo] ?? Infinity)
+    let span: CSpan;
+    if (at) span = rawSpan(start, i);
+    else {
+      // Without splices a token never spans a newline, so the line is the current one.
+      while (lineNo < lineStarts.length && lineStarts[lineNo] <= start) lineNo++;
+      const ls = lineStarts[lineNo - 1];
+      span = i <= (lineStarts[lineNo] ?? Infinity)
         ? { file, line: lineNo, column: start - ls + 1, endLine: lineNo, endColumn: i - ls + 1, offset: start, endOffset: i }
         : lines.span(start, i);
+    }
     tokens.push({ kind, text: text.slice(start, i), span, bol, space });
     bol = false;
     space = false;
   }
-  tokens.push({ kind: 'eof', text: '', span: lines.span(n, n), bol: true, space: true });
+  tokens.push({ kind: 'eof', text: '', span: rawSpan(n, n), bol: true, space: true });
   return { tokens, errors };
 }
 
@@ -229,33 +255,55 @@ export function intLiteral(text: string): IntLiteral {
   return { ok: true, value, decimal, unsigned, longs };
 }
 
-const ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, '0': 0, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63 };
+// Standard C's, and GNU C's \e for escape (gcc -std=gnu11 takes it silently).
+const ESCAPES = new Map([
+  ['n', 10], ['t', 9], ['r', 13], ['a', 7], ['b', 8], ['f', 12], ['v', 11], ['\\', 92], ["'", 39], ['"', 34], ['?', 63], ['e', 27], ['E', 27],
+]);
 
-/** Decodes the characters between the quotes of a char or string literal. */
-export function decodeEscapes(body: string): number[] | undefined {
-  const out: number[] = [];
+/** The bytes of the characters between the quotes of a char or string literal, or why they are not C. */
+export type Escapes = { readonly ok: true; readonly bytes: number[] } | { readonly ok: false; readonly why: string };
+
+/**
+ * Decodes the characters between the quotes of a char or string literal.
+ * An escape must name one byte: gcc -Werror refuses `'\777'` and `'\x100'`
+ * (out of range) and `'\q'` (unknown), and so do we.
+ */
+export function decodeEscapes(body: string): Escapes {
+  const bytes: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     if (c !== '\\') {
-      out.push(c.charCodeAt(0));
+      bytes.push(c.charCodeAt(0));
       continue;
     }
     const e = body[++i];
-    if (e === undefined) return undefined;
+    if (e === undefined) return { ok: false, why: 'a backslash ends it' };
     if (e === 'x') {
       const m = /^[0-9a-fA-F]+/.exec(body.slice(i + 1));
-      if (!m) return undefined;
-      out.push(parseInt(m[0], 16) & 0xff);
+      if (!m) return { ok: false, why: '\\x used with no following hex digits' };
+      const v = BigInt(`0x${m[0]}`);
+      if (v > 0xffn) return { ok: false, why: 'hex escape sequence out of range' };
+      bytes.push(Number(v));
       i += m[0].length;
     } else if (e >= '0' && e <= '7') {
       const m = /^[0-7]{1,3}/.exec(body.slice(i))!;
-      out.push(parseInt(m[0], 8) & 0xff);
+      const v = parseInt(m[0], 8);
+      if (v > 0xff) return { ok: false, why: 'octal escape sequence out of range' };
+      bytes.push(v);
       i += m[0].length - 1;
-    } else if (e in ESCAPES) {
-      out.push(ESCAPES[e]);
     } else {
-      return undefined;
+      const v = ESCAPES.get(e);
+      if (v === undefined) return { ok: false, why: `unknown escape sequence '\\${e}'` };
+      bytes.push(v);
     }
   }
-  return out;
+  return { ok: true, bytes };
+}
+
+/** The byte of a character literal (with its quotes), or why it is not one of the subset. */
+export function charLiteral(text: string): { readonly ok: true; readonly byte: number } | { readonly ok: false; readonly why: string } {
+  const cs = decodeEscapes(text.slice(1, -1));
+  if (!cs.ok) return cs;
+  if (cs.bytes.length !== 1) return { ok: false, why: 'a character literal must hold exactly one character' };
+  return { ok: true, byte: cs.bytes[0] };
 }

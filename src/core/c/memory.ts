@@ -318,15 +318,43 @@ export function address(p: Ptr): Term {
       return variable(`&"${p.value}"`, 64);
     case 'ite':
       return o.ite(p.cond, address(p.then), address(p.else));
-    case 'obj': {
-      let a = globalAddress(p.base);
-      for (const s of p.steps) {
-        if (s.kind === 'field') a = o.add(a, bvConst(BigInt(s.member.offset), 64));
-        else a = o.add(a, o.mul(s.index, bvConst(BigInt(s.elemSize), 64)));
-      }
-      return a;
+    case 'obj':
+      return plusSteps(globalAddress(p.base), p);
+  }
+}
+
+/** `start` plus the byte offset of `p`'s path in its global. */
+function plusSteps(start: Term, p: ObjPtr): Term {
+  let a = start;
+  for (const s of p.steps) {
+    if (s.kind === 'field') a = o.add(a, bvConst(BigInt(s.member.offset), 64));
+    else a = o.add(a, o.mul(s.index, bvConst(BigInt(s.elemSize), 64)));
+  }
+  return a;
+}
+
+/**
+ * An ordering of two pointers (`less` on unsigned byte offsets: `<`, `<=`,
+ * ...), as C orders pointers into one object (C11 6.5.8): by their offsets
+ * in the global, so later members and larger subscripts compare greater
+ * whatever the global's address. Ordering pointers into different objects
+ * (or a null pointer) is undefined; the result then names the two objects.
+ */
+export function ptrOrder(a: Ptr, b: Ptr, less: (x: Term, y: Term) => Term): Term | { readonly apart: readonly [string, string] } {
+  const parts: Term[] = [];
+  for (const x of ptrCases(a)) {
+    for (const y of ptrCases(b)) {
+      const guard = o.and(x.guard, y.guard);
+      if (isFalse(guard)) continue;
+      if (x.ptr.kind !== 'obj' || y.ptr.kind !== 'obj' || x.ptr.base !== y.ptr.base) return { apart: [objectName(x.ptr), objectName(y.ptr)] };
+      parts.push(o.and(guard, less(plusSteps(bvConst(0n, 64), x.ptr), plusSteps(bvConst(0n, 64), y.ptr))));
     }
   }
+  return o.or(...parts);
+}
+
+function objectName(p: ObjPtr | NullPtr | StrPtr): string {
+  return p.kind === 'obj' ? p.base : p.kind === 'null' ? 'a null pointer' : 'a string literal';
 }
 
 /** `a == b` for two pointers. Distinct globals never alias; paths of one global compare by indices or address. */

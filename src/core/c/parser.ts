@@ -6,6 +6,7 @@
  * goto, the comma operator, initializer lists, ...) get their own error
  * codes; the first error stops the unit.
  */
+import { startOf } from '../span.ts';
 import {
   type Attribute,
   type Block,
@@ -33,33 +34,30 @@ import {
   declaresFunction,
   joinSpans,
 } from './ast.ts';
-import { type CDiagnostic, CError, badNumber, expected, sourceTooDeep, unsupportedStatement, unsupportedSyntax } from './errors.ts';
+import { type CDiagnostic, CError, badLiteral, badNumber, expected, sourceTooDeep, unsupportedStatement, unsupportedSyntax } from './errors.ts';
 import { MAX_SOURCE_DEPTH, tooDeep } from './limits.ts';
-import { type Token, decodeEscapes, intLiteral } from './lexer.ts';
+import { type Token, charLiteral, decodeEscapes, intLiteral } from './lexer.ts';
+import { BINARY_PRECEDENCE } from './precedence.ts';
 
 const BUILTIN_TYPES = new Set(['void', 'char', 'short', 'int', 'long', 'signed', 'unsigned', '_Bool', 'float', 'double', '__int128']);
 const QUALIFIERS = new Set(['const', 'volatile', 'restrict', '__restrict', '__restrict__', '__volatile__', '__const', '__const__']);
 const STORAGE = new Set(['typedef', 'static', 'extern', 'register', 'auto']);
 const FUNC_SPECS = new Set(['inline', '__inline', '__inline__', '_Noreturn']);
 const ATTRIBUTE = new Set(['__attribute__', '__attribute']);
-const UNSUPPORTED_STMTS: Record<string, string> = {
-  while: 'a while loop',
-  do: 'a do loop',
-  switch: 'a switch statement',
-  case: 'a case label',
-  default: 'a default label',
-  goto: 'goto',
-};
+const UNSUPPORTED_STMTS = new Map([
+  ['while', 'a while loop'],
+  ['do', 'a do loop'],
+  ['switch', 'a switch statement'],
+  ['case', 'a case label'],
+  ['default', 'a default label'],
+  ['goto', 'goto'],
+]);
 
 /** Deeper nesting is refused before the JavaScript stack runs out. */
 const MAX_DEPTH = MAX_SOURCE_DEPTH;
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '^=', '|=']);
 
-const BINARY_PREC: Record<string, number> = {
-  '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6,
-  '<': 7, '>': 7, '<=': 7, '>=': 7, '<<': 8, '>>': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10,
-};
 
 export type ParseResult =
   | { readonly ok: true; readonly unit: TranslationUnit }
@@ -406,7 +404,8 @@ class Parser {
       return { kind: 'pointer', span: this.from(start), inner };
     }
     let node: Declarator;
-    if (this.tok.kind === 'ident' && !this.startsType()) {
+    // After its specifiers a declarator may name a typedef name again (`typedef int T; typedef int T;`).
+    if (this.tok.kind === 'ident' && (!this.startsType() || (!abstract && this.typedefs.has(this.tok.text)))) {
       const id = this.next();
       node = { kind: 'name', span: id.span, name: id.text };
     } else if (this.is('(') && !(abstract && (this.peek().text === ')' || this.startsType(this.peek())))) {
@@ -414,7 +413,7 @@ class Parser {
       node = this.nested(() => this.declarator(abstract));
       this.expect(')');
     } else if (abstract) {
-      node = { kind: 'name', span: { ...this.tok.span, endLine: this.tok.span.line, endColumn: this.tok.span.column, endOffset: this.tok.span.offset } };
+      node = { kind: 'name', span: startOf(this.tok.span) };
     } else {
       throw new CError(expected(this.tok.span, 'a name', describe(this.tok)));
     }
@@ -492,7 +491,7 @@ class Parser {
       }
     }
     if (t.kind === 'ident') {
-      const unsupported = UNSUPPORTED_STMTS[t.text];
+      const unsupported = UNSUPPORTED_STMTS.get(t.text);
       if (unsupported) throw new CError(unsupportedStatement(t.span, unsupported));
       if (this.peek().text === ':' && !this.typedefs.has(t.text)) {
         throw new CError(unsupportedStatement(t.span, 'a label'));
@@ -610,7 +609,7 @@ class Parser {
     let left = this.castExpr();
     for (;;) {
       const t = this.tok;
-      const p = t.kind === 'punct' ? BINARY_PREC[t.text] : undefined;
+      const p = t.kind === 'punct' ? BINARY_PRECEDENCE.get(t.text) : undefined;
       if (p === undefined || p < min) return left;
       this.next();
       const right = this.binary(p + 1);
@@ -751,10 +750,10 @@ class Parser {
       }
       case 'char': {
         this.next();
-        const cs = decodeEscapes(t.text.slice(1, -1));
-        if (!cs || cs.length !== 1) throw new CError(badNumber(t.span, t.text, 'a character literal must hold exactly one character'));
+        const c = charLiteral(t.text);
+        if (!c.ok) throw new CError(badLiteral(t.span, 'character', t.text, c.why));
         // Plain char is signed: '\xff' is -1.
-        const v = cs[0] >= 128 ? BigInt(cs[0] - 256) : BigInt(cs[0]);
+        const v = c.byte >= 128 ? BigInt(c.byte - 256) : BigInt(c.byte);
         return { kind: 'char', span: t.span, value: v, text: t.text };
       }
       case 'string':
@@ -777,8 +776,8 @@ class Parser {
     while (this.tok.kind === 'string') {
       const t = this.next();
       const cs = decodeEscapes(t.text.slice(1, -1));
-      if (!cs) throw new CError(badNumber(t.span, t.text, 'bad escape in a string literal'));
-      value += String.fromCharCode(...cs);
+      if (!cs.ok) throw new CError(badLiteral(t.span, 'string', t.text, cs.why));
+      value += String.fromCharCode(...cs.bytes);
     }
     return { kind: 'string', span: this.from(start), value };
   }

@@ -7,21 +7,22 @@
  */
 import type { CSpan } from './ast.ts';
 import { CError, badIfExpression } from './errors.ts';
-import { type Token, decodeEscapes, intLiteral } from './lexer.ts';
+import { type Token, charLiteral, intLiteral } from './lexer.ts';
+import { MAX_SOURCE_DEPTH } from './limits.ts';
+import { BINARY_PRECEDENCE } from './precedence.ts';
 
 /** The value of a `#if` condition (its tokens, macro-expanded); errors point at `span`. */
 export function evalCondition(toks: Token[], span: CSpan): bigint {
   return new IfEval(toks, span).run();
 }
 
-const BIN_PREC: Record<string, number> = {
-  '*': 10, '/': 10, '%': 10, '+': 9, '-': 9, '<<': 8, '>>': 8,
-  '<': 7, '>': 7, '<=': 7, '>=': 7, '==': 6, '!=': 6, '&': 5, '^': 4, '|': 3, '&&': 2, '||': 1,
-};
-
 /** Evaluates a `#if` condition over 64-bit signed integers. */
 class IfEval {
   private k = 0;
+  /** Operands being evaluated at once: parentheses, unary operators and '?:' nest. */
+  private depth = 0;
+  /** Inside an operand C does not evaluate (after `0 &&`, `1 ||`, the other branch of `?:`): no division fails there. */
+  private skipped = 0;
 
   constructor(
     private readonly toks: Token[],
@@ -39,24 +40,48 @@ class IfEval {
   }
 
   private cond(): bigint {
+    return this.nested(() => this.condInner());
+  }
+
+  /** `operand` one level deeper; deeper than the limit is refused before the JavaScript stack runs out, at the directive. */
+  private nested(operand: () => bigint): bigint {
+    if (++this.depth > MAX_SOURCE_DEPTH) this.fail(`nesting deeper than ${MAX_SOURCE_DEPTH} levels`);
+    try {
+      return operand();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private condInner(): bigint {
     const c = this.binary(1);
     if (this.toks[this.k]?.text !== '?') return c;
     this.k++;
-    const a = this.cond();
+    const a = this.unevaluatedIf(c === 0n, () => this.cond());
     if (this.toks[this.k]?.text !== ':') this.fail("expected ':'");
     this.k++;
-    const b = this.cond();
+    const b = this.unevaluatedIf(c !== 0n, () => this.cond());
     return c !== 0n ? a : b;
+  }
+
+  private unevaluatedIf(skip: boolean, operand: () => bigint): bigint {
+    if (skip) this.skipped++;
+    try {
+      return operand();
+    } finally {
+      if (skip) this.skipped--;
+    }
   }
 
   private binary(min: number): bigint {
     let left = this.unary();
     for (;;) {
       const t = this.toks[this.k];
-      const p = t && t.kind === 'punct' ? BIN_PREC[t.text] : undefined;
+      const p = t && t.kind === 'punct' ? BINARY_PRECEDENCE.get(t.text) : undefined;
       if (p === undefined || p < min) return left;
       this.k++;
-      const right = this.binary(p + 1);
+      const skip = (t.text === '&&' && left === 0n) || (t.text === '||' && left !== 0n);
+      const right = this.unevaluatedIf(skip, () => this.binary(p + 1));
       left = BigInt.asIntN(64, this.apply(t.text, left, right));
     }
   }
@@ -65,8 +90,8 @@ class IfEval {
     const bool = (x: boolean) => (x ? 1n : 0n);
     switch (op) {
       case '*': return a * b;
-      case '/': if (b === 0n) this.fail('division by zero'); return a / b;
-      case '%': if (b === 0n) this.fail('division by zero'); return a % b;
+      case '/': if (b === 0n) return this.skipped ? 0n : this.fail('division by zero'); return a / b;
+      case '%': if (b === 0n) return this.skipped ? 0n : this.fail('division by zero'); return a % b;
       case '+': return a + b;
       case '-': return a - b;
       case '<<': return a << (b & 63n);
@@ -86,6 +111,10 @@ class IfEval {
   }
 
   private unary(): bigint {
+    return this.nested(() => this.unaryInner());
+  }
+
+  private unaryInner(): bigint {
     const t = this.toks[this.k++];
     if (!t) this.fail('unexpected end of condition');
     if (t.kind === 'punct') {
@@ -107,9 +136,9 @@ class IfEval {
       return BigInt.asIntN(64, lit.value);
     }
     if (t.kind === 'char') {
-      const cs = decodeEscapes(t.text.slice(1, -1));
-      if (!cs || cs.length !== 1) this.fail('bad character literal');
-      return BigInt(cs[0]);
+      const c = charLiteral(t.text);
+      if (!c.ok) return this.fail(`bad character literal ${t.text}: ${c.why}`);
+      return BigInt(c.byte);
     }
     if (t.kind === 'ident') return 0n; // an identifier that is not a macro counts as 0
     return this.fail(`unexpected '${t.text}'`);

@@ -7,7 +7,7 @@
  * original file; a token that comes out of a macro expansion gets the span
  * of the outermost macro use it came from.
  */
-import type { CSpan } from './ast.ts';
+import { type CSpan, joinSpans } from './ast.ts';
 import {
   type CDiagnostic,
   CError,
@@ -332,7 +332,7 @@ class Preprocessor {
           else args[args.length - 1].push(a);
         }
         if (!close) throw new CError(badMacro(t.span, `unterminated arguments of macro '${m.name}'`));
-        use = spanFromTo(t.span, close.span);
+        use = joinSpans(t.span, close.span);
         const n = args.length === 1 && args[0].length === 0 ? 0 : args.length;
         if (n !== m.params.length) {
           throw new CError(badMacro(use, `macro '${m.name}' takes ${m.params.length} argument${m.params.length === 1 ? '' : 's'}, got ${n}`));
@@ -389,11 +389,6 @@ function union(a: ReadonlySet<string> | undefined, b: ReadonlySet<string>): Read
   return s;
 }
 
-function spanFromTo(a: CSpan, b: CSpan): CSpan {
-  if (a.file !== b.file || b.endOffset < a.offset) return a;
-  return { ...a, endLine: b.endLine, endColumn: b.endColumn, endOffset: b.endOffset };
-}
-
 function joinAll(first: Token, rest: Token[]): CSpan {
-  return rest.length ? spanFromTo(first.span, rest[rest.length - 1].span) : first.span;
+  return rest.length ? joinSpans(first.span, rest[rest.length - 1].span) : first.span;
 }

@@ -5,18 +5,17 @@
  * proc_table[64]") and by tools that show or rewrite code.
  */
 import type { Declaration, DeclSpecs, Declarator, Expr, Stmt, TypeName } from './ast.ts';
+import { BINARY_PRECEDENCE } from './precedence.ts';
 
-const BIN_PREC: Record<string, number> = {
-  '||': 3, '&&': 4, '|': 5, '^': 6, '&': 7, '==': 8, '!=': 8,
-  '<': 9, '>': 9, '<=': 9, '>=': 9, '<<': 10, '>>': 10, '+': 11, '-': 11, '*': 12, '/': 12, '%': 12,
-};
+// Assignment is 1 and '?:' is 2 here, so the binary operators sit two above their table rank.
+const binaryPrec = (op: string): number => BINARY_PRECEDENCE.get(op)! + 2;
 
 function prec(e: Expr): number {
   switch (e.kind) {
     case 'assign': return 1;
     case 'cond': return 2;
     case 'logical':
-    case 'binary': return BIN_PREC[e.op];
+    case 'binary': return binaryPrec(e.op);
     case 'unary':
     case 'addr':
     case 'deref':
@@ -58,7 +57,7 @@ function printBare(e: Expr): string {
       return e.prefix ? `${e.op}${printExpr(e.operand, 13)}` : `${printExpr(e.operand, 14)}${e.op}`;
     case 'binary':
     case 'logical': {
-      const p = BIN_PREC[e.op];
+      const p = binaryPrec(e.op);
       return `${printExpr(e.left, p)} ${e.op} ${printExpr(e.right, p + 1)}`;
     }
     case 'assign':

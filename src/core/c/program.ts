@@ -8,7 +8,7 @@
 import type { CSpan, FunctionDef, TranslationUnit } from './ast.ts';
 import { UnitChecker } from './check.ts';
 import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema } from './check/sema.ts';
-import { type CDiagnostic, conflict, internal, nowhere, withDetail } from './errors.ts';
+import { type CDiagnostic, conflict, internal, nowhere, undefinedReference, withDetail } from './errors.ts';
 import type { LexResult } from './lexer.ts';
 import { parse } from './parser.ts';
 import { type SourceFiles, preprocess } from './preprocess.ts';
@@ -49,6 +49,8 @@ class ProgramLinker implements Linker {
   readonly structs = new Map<string, StructType>();
   readonly sites = new Map<string, string>();
   readonly globals = new Map<string, GlobalVar>();
+  /** Globals some unit defines (a declaration without `extern` is a tentative definition). */
+  readonly definedGlobals = new Set<string>();
   readonly functions = new Map<string, FunctionEntry>();
   readonly errors: CDiagnostic[] = [];
   private localIds = 0;
@@ -66,7 +68,8 @@ class ProgramLinker implements Linker {
     return this.sites.get(id);
   }
 
-  declareGlobal(g: GlobalVar, _defined: boolean): void {
+  declareGlobal(g: GlobalVar, defined: boolean): void {
+    if (defined) this.definedGlobals.add(g.name);
     const old = this.globals.get(g.name);
     if (!old) {
       this.globals.set(g.name, g);
@@ -132,6 +135,22 @@ class ProgramLinker implements Linker {
   }
 }
 
+/**
+ * A global that every unit declares `extern` and none defines links only
+ * while nothing refers to it: gcc compiles a use, and the link fails with an
+ * undefined reference. Reported once per global, at its first use.
+ */
+function undefinedReferences(linker: ProgramLinker): CDiagnostic[] {
+  const out: CDiagnostic[] = [];
+  const seen = new Set<string>();
+  for (const [ident, b] of linker.sema.bindings) {
+    if (b.kind !== 'global' || linker.definedGlobals.has(b.name) || seen.has(b.name)) continue;
+    seen.add(b.name);
+    out.push(undefinedReference(ident.span, b.name, where(b.span)));
+  }
+  return out;
+}
+
 function where(s: CSpan): string {
   return `${s.file}:${s.line}:${s.column}`;
 }
@@ -179,6 +198,7 @@ function link(files: SourceFiles, units: readonly string[], overrides: readonly 
 
   for (const c of checkers) c.bodies();
   for (const c of checkers) errors.push(...c.errors);
+  errors.push(...undefinedReferences(linker));
   if (errors.length) return fail(errors, all);
 
   const functions = new Map<string, FunctionInfo>();

@@ -21,7 +21,8 @@ export type Stmt =
   | Pass
   | Import
   | ImportFrom
-  | Assert;
+  | Assert
+  | Print;
 
 export interface Param {
   readonly name: string;
@@ -126,6 +127,14 @@ export interface Assert {
   readonly span: Span;
 }
 
+/** Python 2's `print a, b` (and `print >>dest, a`): evaluates its values and prints nothing (specs have no output). */
+export interface Print {
+  readonly kind: 'Print';
+  readonly dest?: Expr;
+  readonly values: readonly Expr[];
+  readonly span: Span;
+}
+
 // ------------------------------------------------------------------ expressions
 
 export type Expr =
@@ -144,7 +153,8 @@ export type Expr =
   | IfExp
   | Lambda
   | Comprehension
-  | Starred;
+  | Starred
+  | Repr;
 
 export interface Name {
   readonly kind: 'Name';
@@ -266,9 +276,15 @@ export interface ComprehensionFor {
   readonly ifs: readonly Expr[];
 }
 
-/** `[elt for ...]` (list) or `(elt for ...)` (generator; evaluated eagerly to a list). */
+/**
+ * `[elt for ...]` (a list comprehension) or `(elt for ...)` (a generator
+ * expression, evaluated eagerly to a list). As in Python 2, a list
+ * comprehension binds its names in the enclosing scope, where they stay
+ * bound after it (`locals` is undefined); a generator has a scope of its own.
+ */
 export interface Comprehension extends Scoped {
   readonly kind: 'Comprehension';
+  readonly list: boolean;
   readonly elt: Expr;
   readonly generators: readonly ComprehensionFor[];
   readonly span: Span;
@@ -276,6 +292,13 @@ export interface Comprehension extends Scoped {
 
 export interface Starred {
   readonly kind: 'Starred';
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+/** Python 2's backquotes, `` `x` ``: repr(x). */
+export interface Repr {
+  readonly kind: 'Repr';
   readonly value: Expr;
   readonly span: Span;
 }

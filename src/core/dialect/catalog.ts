@@ -10,7 +10,7 @@ import { DT_BITVECS, DT_INTS, dtModule } from './builtins/dt.ts';
 import { helpersModule } from './builtins/helpers.ts';
 import { utilModule } from './builtins/util.ts';
 import { z3Module } from './builtins/z3.ts';
-import type { ModuleValue } from './values.ts';
+import type { ModuleValue } from './objects.ts';
 
 export type CatalogKind = 'field' | 'constant' | 'sort' | 'enum' | 'helper' | 'z3' | 'util' | 'method';
 
@@ -27,7 +27,7 @@ export interface CatalogEntry {
 
 
 /** The dt sort name of each field's value (the schema keeps widths only). */
-const VALUE_SORT: Record<string, string> = {
+const VALUE_SORT: ReadonlyMap<string, string> = new Map(Object.entries({
   pages_ptr_to_int: 'uint64_t', proc_table_ptr_to_int: 'uint64_t', page_desc_table_ptr_to_int: 'uint64_t',
   file_table_ptr_to_int: 'uint64_t', devices_ptr_to_int: 'uint64_t', dmapages_ptr_to_int: 'uint64_t',
   current: 'pid_t', iotlbinv: 'bool_t',
@@ -44,14 +44,14 @@ const VALUE_SORT: Record<string, string> = {
   'pci.owner': 'pid_t', 'pci.page_table_root': 'pn_t', 'pcipages.owner': 'devid_t', 'pcipages.valid': 'bool_t',
   'vectors.owner': 'pid_t', 'io.owner': 'pid_t',
   'intremaps.state': 'intremap_state_t', 'intremaps.devid': 'devid_t', 'intremaps.vector': 'uint8_t',
-};
+}));
 
-const OWNED_SORT: Record<string, string> = {
+const OWNED_SORT: ReadonlyMap<string, string> = new Map(Object.entries({
   nr_children: 'pid_t', nr_fds: 'fd_t', nr_pages: 'pn_t', nr_dmapages: 'dmapn_t', nr_devs: 'devid_t',
   nr_ports: 'uint16_t', nr_vectors: 'uint8_t', nr_intremaps: 'size_t',
-};
+}));
 
-const FIELD_DOC: Record<string, string> = {
+const FIELD_DOC: ReadonlyMap<string, string> = new Map(Object.entries({
   pages_ptr_to_int: 'Byte address of the RAM page array; a fresh symbol that no handler changes.',
   proc_table_ptr_to_int: 'Byte address of the process table.',
   page_desc_table_ptr_to_int: 'Byte address of the page descriptor table.',
@@ -109,9 +109,9 @@ const FIELD_DOC: Record<string, string> = {
   'intremaps.state': 'State of the remapping entry (dt.intremap_state).',
   'intremaps.devid': 'Device of the remapping entry.',
   'intremaps.vector': 'Vector of the remapping entry.',
-};
+}));
 
-const CONST_DOC: Record<string, string> = {
+const CONST_DOC: ReadonlyMap<string, string> = new Map(Object.entries({
   NPAGE: 'Number of RAM pages (Python int).',
   NDMAPAGE: 'Number of DMA pages (Python int).',
   NPROC: 'Size of the process table; valid pids are 1..NPROC-1 (Python int).',
@@ -133,9 +133,9 @@ const CONST_DOC: Record<string, string> = {
   PTE_PERM_MASK: 'The entry bits a user may set.',
   PTE_PFN_SHIFT: 'Shift of the frame number in an entry (12).',
   DMAR_PTE_ADDR_SHIFT: 'Shift of the address in an IOMMU entry (12).',
-};
+}));
 
-const PTE_DOC: Record<string, string> = {
+const PTE_DOC: ReadonlyMap<string, string> = new Map(Object.entries({
   PTE_P: 'Present bit (bit 0) of an x86 page-table entry.',
   PTE_W: 'Writable bit (bit 1).',
   PTE_U: 'User-accessible bit (bit 2).',
@@ -151,9 +151,9 @@ const PTE_DOC: Record<string, string> = {
   DMAR_PTE_W: 'IOMMU entry write permission (bit 1).',
   DMAR_PTE_SNP: 'IOMMU entry snoop bit (bit 11).',
   DMAR_PTE_TM: 'IOMMU entry transient-mapping bit (bit 62).',
-};
+}));
 
-const SORT_DOC: Record<string, string> = {
+const SORT_DOC: ReadonlyMap<string, string> = new Map(Object.entries({
   bool_t: 'z3 Bool: flags such as killed and tlbinv.',
   pid_t: 'Process id, 64 bits; the C type is signed, so < and > compare signed.',
   fd_t: 'File descriptor, 32 bits and signed (C int): fd = -1 is invalid.',
@@ -165,28 +165,32 @@ const SORT_DOC: Record<string, string> = {
   pte_t: 'x86 page-table entry, 64 bits.',
   dmar_pte_t: 'IOMMU page-table entry, 64 bits.',
   int: '32-bit bit-vector (the same as int32_t).',
-};
+}));
 
 function sortDoc(name: string, width: number): string {
-  if (SORT_DOC[name]) return SORT_DOC[name];
+  const doc = SORT_DOC.get(name);
+  if (doc) return doc;
   if (name.endsWith('_state_t') || name.endsWith('_type_t')) return `Enumeration values (${name.replace(/_t$/, '')}), forced to 64 bits.`;
   return `${width}-bit bit-vector (${name}).`;
 }
 
 function fieldDetail(f: FieldSchema): { detail: string; insertText?: string } {
-  const width = (s: string) => (K.SORTS[s] === 0 ? 'Bool' : `${K.SORTS[s]}-bit`);
+  const width = (s: string | undefined) => {
+    const w = s === undefined || !Object.hasOwn(K.SORTS, s) ? undefined : K.SORTS[s];
+    return w === 0 ? 'Bool' : `${w}-bit`;
+  };
   if (!f.struct) {
-    const s = VALUE_SORT[f.path];
+    const s = VALUE_SORT.get(f.path);
     return { detail: `${f.name} : ${s} (${width(s)})` };
   }
   const [i, j] = f.indexNames;
   if (f.kind === 'refcnt') {
-    return { detail: `${f.struct}[${i}].${f.name}() : size_t; Refcnt(pid_t, ${OWNED_SORT[f.name]})`, insertText: `${f.name}()` };
+    return { detail: `${f.struct}[${i}].${f.name}() : size_t; Refcnt(pid_t, ${OWNED_SORT.get(f.name)})`, insertText: `${f.name}()` };
   }
   if (f.kind === 'refcnt2') {
     return { detail: `${f.struct}[${i}].${f.name}() : size_t; Refcnt2(fn_t, (pid_t, fd_t))`, insertText: `${f.name}()` };
   }
-  const s = VALUE_SORT[f.path];
+  const s = VALUE_SORT.get(f.path);
   if (f.index.length === 2) {
     return { detail: `${f.struct}[${i}].${f.name}(${j}) : ${s} (${width(s)})`, insertText: `${f.name}(${j})` };
   }
@@ -210,7 +214,7 @@ export function dialectCatalog(): CatalogEntry[] {
   if (cached) return cached;
   const out: CatalogEntry[] = [];
   for (const f of [...SCALARS, ...STRUCTS.flatMap((s) => s.fields)]) {
-    out.push({ label: f.name, kind: 'field', ...fieldDetail(f), doc: FIELD_DOC[f.path] + (f.ghost ? ' Never compared with the C state.' : '') });
+    out.push({ label: f.name, kind: 'field', ...fieldDetail(f), doc: (FIELD_DOC.get(f.path) ?? '') + (f.ghost ? ' Never compared with the C state.' : '') });
   }
   for (const s of STRUCTS) {
     out.push({
@@ -221,11 +225,11 @@ export function dialectCatalog(): CatalogEntry[] {
     });
   }
   for (const [name, v] of Object.entries(DT_INTS)) {
-    out.push({ label: name, kind: 'constant', detail: `dt.${name} = ${v} (Python int)`, doc: CONST_DOC[name] ?? 'A size limit (Python int).' });
+    out.push({ label: name, kind: 'constant', detail: `dt.${name} = ${v} (Python int)`, doc: CONST_DOC.get(name) ?? 'A size limit (Python int).' });
   }
   for (const [name, v] of Object.entries(DT_BITVECS)) {
     const doc =
-      CONST_DOC[name] ?? PTE_DOC[name] ?? 'Ghost kind of a page-table entry, stored in pgtable_type: what the entry points into.';
+      CONST_DOC.get(name) ?? PTE_DOC.get(name) ?? 'Ghost kind of a page-table entry, stored in pgtable_type: what the entry points into.';
     out.push({ label: name, kind: 'constant', detail: `dt.${name} = 0x${v.toString(16)} : BitVec(64)`, doc });
   }
   for (const [name, w] of Object.entries(K.SORTS)) {

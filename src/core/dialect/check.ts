@@ -1,27 +1,35 @@
 /**
  * Static checks Python itself makes before running anything (the errors
  * CPython reports as SyntaxError at compile time), plus the scope analysis
- * the interpreter needs: which names each function, lambda and
- * comprehension binds locally. Annotates the tree in place (`locals`).
+ * the interpreter needs: which names each function, lambda and generator
+ * expression binds locally (a list comprehension binds its names in the
+ * scope around it, as in Python 2). Annotates the tree in place (`locals`).
  */
 import type * as A from './ast.ts';
 import { structureError } from './errors.ts';
 
 /** Checks the module and fills in `locals`. Throws SpecError on the first problem. */
 export function checkModule(mod: A.Module): void {
-  for (const s of mod.body) stmt(s, false);
+  for (const s of mod.body) stmt(s, undefined);
 }
 
-function stmt(s: A.Stmt, inFunction: boolean): void {
+/**
+ * `scope` is the local names of the enclosing function (undefined at module
+ * level), which list comprehensions add their names to.
+ */
+function stmt(s: A.Stmt, scope: Set<string> | undefined): void {
+  const expr = (e: A.Expr) => exprIn(e, scope);
   switch (s.kind) {
-    case 'FunctionDef':
+    case 'FunctionDef': {
       params(s.params);
       for (const p of s.params) if (p.default) expr(p.default);
-      s.locals = bodyLocals(s.params, s.body);
-      for (const b of s.body) stmt(b, true);
+      const locals = bodyLocals(s.params, s.body);
+      s.locals = locals;
+      for (const b of s.body) stmt(b, locals);
       return;
+    }
     case 'Return':
-      if (!inFunction) throw structureError(s.span, "'return' outside function");
+      if (!scope) throw structureError(s.span, "'return' outside function");
       if (s.value) expr(s.value);
       return;
     case 'Assign':
@@ -37,15 +45,19 @@ function stmt(s: A.Stmt, inFunction: boolean): void {
       return;
     case 'If':
       expr(s.test);
-      for (const b of s.body) stmt(b, inFunction);
-      for (const b of s.orelse) stmt(b, inFunction);
+      for (const b of s.body) stmt(b, scope);
+      for (const b of s.orelse) stmt(b, scope);
       return;
     case 'Assert':
       expr(s.test);
       if (s.msg) expr(s.msg);
       return;
+    case 'Print':
+      if (s.dest) expr(s.dest);
+      for (const v of s.values) expr(v);
+      return;
     case 'ImportFrom':
-      if (inFunction && s.names === '*') throw structureError(s.span, "'import *' is only allowed at module level");
+      if (scope && s.names === '*') throw structureError(s.span, "'import *' is only allowed at module level");
       return;
     case 'Pass':
     case 'Import':
@@ -72,7 +84,8 @@ function params(ps: readonly A.Param[]): void {
   }
 }
 
-function expr(e: A.Expr): void {
+function exprIn(e: A.Expr, scope: Set<string> | undefined): void {
+  const expr = (x: A.Expr) => exprIn(x, scope);
   switch (e.kind) {
     case 'Name':
     case 'Constant':
@@ -123,24 +136,30 @@ function expr(e: A.Expr): void {
       expr(e.body);
       expr(e.orelse);
       return;
-    case 'Lambda':
+    case 'Lambda': {
       params(e.params);
       for (const p of e.params) if (p.default) expr(p.default);
-      e.locals = new Set(e.params.map((p) => p.name));
-      expr(e.body);
+      const locals = new Set(e.params.map((p) => p.name));
+      e.locals = locals;
+      exprIn(e.body, locals);
       return;
+    }
     case 'Comprehension': {
-      const names = new Set<string>();
-      for (const g of e.generators) {
-        targetNames(g.target, names);
-        expr(g.iter);
-        for (const c of g.ifs) expr(c);
+      // A list comprehension's names belong to the scope around it (a
+      // module's are globals); a generator expression has its own, and its
+      // first iterable is evaluated outside it.
+      const names = e.list ? scope : new Set<string>();
+      for (const [i, g] of e.generators.entries()) {
+        if (names) targetNames(g.target, names);
+        exprIn(g.iter, i === 0 ? scope : names);
+        for (const c of g.ifs) exprIn(c, names);
       }
-      e.locals = names;
-      expr(e.elt);
+      if (!e.list) e.locals = names;
+      exprIn(e.elt, names);
       return;
     }
     case 'Starred':
+    case 'Repr':
       expr(e.value);
       return;
   }
@@ -181,6 +200,7 @@ function bodyLocals(ps: readonly A.Param[], body: readonly A.Stmt[]): Set<string
       case 'ExprStmt':
       case 'Pass':
       case 'Assert':
+      case 'Print':
         return;
     }
     const never: never = s;

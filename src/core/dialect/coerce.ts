@@ -5,9 +5,10 @@
  * sort or type error with a message that names both sides.
  */
 import { BOOL, type Sort, type Term, boolConst, bvConst } from '../smt/term.ts';
-import type { Span } from '../span.ts';
+import { type Span, through } from '../span.ts';
 import { accessorNotValue, badArgument, sortMismatch, typeError, valueError } from './errors.ts';
-import { type CallSite, type PyValue, describe, intOf, isTerm, sortLabel } from './values.ts';
+import { describe, intOf, isTerm, sortLabel } from './values.ts';
+import type { CallSite, PyValue } from './objects.ts';
 
 /** "64-bit bit-vector" / "Bool". */
 export function sortPhrase(s: Sort): string {
@@ -87,7 +88,7 @@ export function bvPair(a: PyValue, b: PyValue, spans: readonly [Span, Span], wha
   if (isTerm(a) && isTerm(b)) {
     if (a.sort !== b.sort) {
       throw sortMismatch(
-        joinSpansOf(spans),
+        through(spans[0], spans[1]),
         `sort mismatch in ${what}: ${sortPhrase(a.sort)} and ${sortPhrase(b.sort)}`,
         'use ZeroExt, SignExt or Extract to make the widths agree',
       );
@@ -96,17 +97,12 @@ export function bvPair(a: PyValue, b: PyValue, spans: readonly [Span, Span], wha
   }
   if (isTerm(a)) return [a, operandToBv(b, a.sort, spans[1], what)];
   if (isTerm(b)) return [operandToBv(a, b.sort, spans[0], what), b];
-  throw typeError(joinSpansOf(spans), `${what} needs at least one z3 bit-vector, got ${describe(a)} and ${describe(b)}`);
+  throw typeError(through(spans[0], spans[1]), `${what} needs at least one z3 bit-vector, got ${describe(a)} and ${describe(b)}`);
 }
 
 function operandToBv(v: PyValue, width: number, span: Span, what: string): Term {
   if (typeof v === 'bigint' || typeof v === 'boolean') return bvConst(intOf(v), width);
   throw typeError(span, `${what} expects a bit-vector or int, got ${describe(v)}`);
-}
-
-function joinSpansOf(spans: readonly [Span, Span]): Span {
-  const [a, b] = spans;
-  return { line: a.line, column: a.column, offset: a.offset, endLine: b.endLine, endColumn: b.endColumn, endOffset: b.endOffset };
 }
 
 /** A concrete Python int argument (Extract bounds, widths, ...). */

@@ -12,7 +12,7 @@
  */
 import type { Diagnostic, Severity } from '../diagnostic.ts';
 import { diagnosticText } from '../diagnostic-text.ts';
-import type { Span } from '../span.ts';
+import { type Span, TEXT_START } from '../span.ts';
 
 export class SpecError extends Error {
   /** Python-traceback-like lines, innermost call first ("in sys_dup, line 12"). */
@@ -48,23 +48,6 @@ export class SpecError extends Error {
     };
     return { ...d, detail: diagnosticText(d, { source }) };
   }
-}
-
-/** A span at the very start of the text, for errors that belong to no construct. */
-export const START: Span = { line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0 };
-
-/** The smallest span covering both. */
-export function joinSpans(a: Span, b: Span): Span {
-  const first = a.offset <= b.offset ? a : b;
-  const last = a.endOffset >= b.endOffset ? a : b;
-  return {
-    line: first.line,
-    column: first.column,
-    offset: first.offset,
-    endLine: last.endLine,
-    endColumn: last.endColumn,
-    endOffset: last.endOffset,
-  };
 }
 
 /** The code table: code -> one-line meaning (docs/spec-errors.md says more). */
@@ -274,7 +257,7 @@ export function accessorNotValue(span: Span, what: string, hint: string): SpecEr
 }
 
 export function badRequest(message: string): SpecError {
-  return err('SPEC030', START, message);
+  return err('SPEC030', TEXT_START, message);
 }
 
 export function quantifierRefuted(span: Span): SpecError {

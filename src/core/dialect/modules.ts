@@ -11,8 +11,10 @@ import { helpersModule } from './builtins/helpers.ts';
 import { utilModule } from './builtins/util.ts';
 import { z3Module } from './builtins/z3.ts';
 import { arity } from './coerce.ts';
-import { KernelStateObj, copyState } from './kernelstate.ts';
-import { ModuleValue, OpaqueClass, PyList, PyTuple, type PyValue, isTerm } from './values.ts';
+import { copyState } from './kernelstate.ts';
+import { KernelStateObj } from './objects.ts';
+import { isTerm } from './values.ts';
+import { ModuleValue, OpaqueClass, PyList, PyTuple, type PyValue } from './objects.ts';
 
 function classes(name: string, names: string[]): ModuleValue {
   return new ModuleValue(name, new Map(names.map((n) => [n, new OpaqueClass(n)])));

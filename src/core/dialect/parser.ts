@@ -5,9 +5,9 @@
  * user learns what to write instead; everything else that does not fit the
  * grammar is a SPEC002 naming what was expected.
  */
-import type { Span } from '../span.ts';
+import { type Span, cover } from '../span.ts';
 import type * as A from './ast.ts';
-import { expectedError, joinSpans, nestingLimit, syntaxError, unsupportedConstruct } from './errors.ts';
+import { expectedError, nestingLimit, syntaxError, unsupportedConstruct } from './errors.ts';
 import { lex } from './lexer.ts';
 import { type Token, describeToken } from './tokens.ts';
 
@@ -18,34 +18,43 @@ export function parseModule(source: string): A.Module {
 
 const MAX_NESTING = 100;
 
-const AUG_OPS: Record<string, A.AugOp> = {
-  '+=': '+', '-=': '-', '*=': '*', '/=': '/', '//=': '//', '%=': '%', '&=': '&', '|=': '|',
-  '^=': '^', '<<=': '<<', '>>=': '>>', '**=': '**',
-};
+// Maps, not object literals: a word such as 'constructor' must find nothing.
+const AUG_OPS: ReadonlyMap<string, A.AugOp> = new Map([
+  ['+=', '+'], ['-=', '-'], ['*=', '*'], ['/=', '/'], ['//=', '//'], ['%=', '%'], ['&=', '&'], ['|=', '|'],
+  ['^=', '^'], ['<<=', '<<'], ['>>=', '>>'], ['**=', '**'],
+]);
 
-const UNSUPPORTED_STMT: Record<string, string> = {
-  class: 'class definitions',
-  while: "'while' loops",
-  for: "'for' loops",
-  try: "'try' statements",
-  with: "'with' statements",
-  global: "'global' declarations",
-  nonlocal: "'nonlocal' declarations",
-  del: "'del' statements",
-  raise: "'raise' statements",
-  async: 'async functions',
-  await: "'await' expressions",
-  yield: "'yield' expressions",
-  break: "'break' statements",
-  continue: "'continue' statements",
-};
+const UNSUPPORTED_STMT: ReadonlyMap<string, string> = new Map([
+  ['class', 'class definitions'],
+  ['while', "'while' loops"],
+  ['for', "'for' loops"],
+  ['try', "'try' statements"],
+  ['with', "'with' statements"],
+  ['global', "'global' declarations"],
+  ['nonlocal', "'nonlocal' declarations"],
+  ['del', "'del' statements"],
+  ['raise', "'raise' statements"],
+  ['async', 'async functions'],
+  ['await', "'await' expressions"],
+  ['yield', "'yield' expressions"],
+  ['break', "'break' statements"],
+  ['continue', "'continue' statements"],
+  ['exec', "'exec' statements"],
+]);
 
-const UNSUPPORTED_HINT: Record<string, string> = {
-  while: 'state effects with util.If and whole-map lambdas instead of loops',
-  for: 'state effects with util.If and whole-map lambdas instead of loops',
-  raise: 'a spec expresses failure through its condition, not exceptions',
-  try: 'a spec expresses failure through its condition, not exceptions',
-};
+/** How 'cannot assign to ...' names an expression that is no target. */
+const NOT_ASSIGNABLE: ReadonlyMap<string, string> = new Map(Object.entries({
+  Call: 'function call', Constant: 'literal', BinOp: 'expression', UnaryOp: 'expression',
+  BoolOp: 'expression', Compare: 'comparison', Lambda: 'lambda', IfExp: 'conditional expression',
+  Comprehension: 'comprehension', Starred: 'starred expression', Slice: 'slice', Repr: 'repr',
+} satisfies Partial<Record<A.Expr['kind'], string>>));
+
+const UNSUPPORTED_HINT: ReadonlyMap<string, string> = new Map([
+  ['while', 'state effects with util.If and whole-map lambdas instead of loops'],
+  ['for', 'state effects with util.If and whole-map lambdas instead of loops'],
+  ['raise', 'a spec expresses failure through its condition, not exceptions'],
+  ['try', 'a spec expresses failure through its condition, not exceptions'],
+]);
 
 class Parser {
   private pos = 0;
@@ -116,7 +125,7 @@ class Parser {
   }
 
   private from(start: Span): Span {
-    return joinSpans(start, this.prevEnd());
+    return cover(start, this.prevEnd());
   }
 
   private enter(span: Span): void {
@@ -149,9 +158,8 @@ class Parser {
     if (t.kind === 'keyword') {
       if (t.value === 'def') return [this.funcDef()];
       if (t.value === 'if') return [this.ifStmt()];
-      if (t.value in UNSUPPORTED_STMT) {
-        throw unsupportedConstruct(t.span, UNSUPPORTED_STMT[t.value], UNSUPPORTED_HINT[t.value]);
-      }
+      const unsupported = UNSUPPORTED_STMT.get(t.value);
+      if (unsupported) throw unsupportedConstruct(t.span, unsupported, UNSUPPORTED_HINT.get(t.value));
       if (t.value === 'elif' || t.value === 'else') throw syntaxError(t.span, `'${t.value}' without a matching 'if'`);
       if (t.value === 'except' || t.value === 'finally') throw unsupportedConstruct(t.span, "'try' statements");
     }
@@ -179,6 +187,8 @@ class Parser {
           const value = this.testList();
           return { kind: 'Return', value, span: this.from(t.span) };
         }
+        case 'print':
+          return this.printStmt();
         case 'import':
           return this.importStmt();
         case 'from':
@@ -190,23 +200,43 @@ class Parser {
           return { kind: 'Assert', test, msg, span: this.from(t.span) };
         }
         default:
-          if (t.value in UNSUPPORTED_STMT) {
-            throw unsupportedConstruct(t.span, UNSUPPORTED_STMT[t.value], UNSUPPORTED_HINT[t.value]);
-          }
+          const unsupported = UNSUPPORTED_STMT.get(t.value);
+          if (unsupported) throw unsupportedConstruct(t.span, unsupported, UNSUPPORTED_HINT.get(t.value));
       }
     }
     return this.exprStatement();
+  }
+
+  /** Python 2's print statement: `print`, `print a, b,` or `print >>dest, a`. */
+  private printStmt(): A.Print {
+    const start = this.next().span;
+    let dest: A.Expr | undefined;
+    const values: A.Expr[] = [];
+    const atEnd = () => this.tok.kind === 'newline' || this.tok.kind === 'eof' || this.isOp(';');
+    if (this.eatOp('>>')) {
+      dest = this.test();
+      if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
+      // `print >>f,` needs a value after the comma.
+      values.push(this.test());
+      if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
+    }
+    while (!atEnd()) {
+      values.push(this.test());
+      if (!this.eatOp(',')) break;
+    }
+    return { kind: 'Print', dest, values, span: this.from(start) };
   }
 
   private exprStatement(): A.Stmt {
     const start = this.tok.span;
     const first = this.testList(true);
     const t = this.tok;
-    if (t.kind === 'op' && t.value in AUG_OPS) {
+    const aug = t.kind === 'op' ? AUG_OPS.get(t.value) : undefined;
+    if (aug) {
       this.next();
       this.checkTarget(first, true);
       const value = this.testList();
-      return { kind: 'AugAssign', target: first, op: AUG_OPS[t.value], value, span: this.from(start) };
+      return { kind: 'AugAssign', target: first, op: aug, value, span: this.from(start) };
     }
     if (this.isOp(':')) {
       throw unsupportedConstruct(t.span, 'variable annotations');
@@ -243,12 +273,7 @@ class Parser {
         }
         return;
       default: {
-        const what: Partial<Record<A.Expr['kind'], string>> = {
-          Call: 'function call', Constant: 'literal', BinOp: 'expression', UnaryOp: 'expression',
-          BoolOp: 'expression', Compare: 'comparison', Lambda: 'lambda', IfExp: 'conditional expression',
-          Comprehension: 'comprehension', Starred: 'starred expression', Slice: 'slice',
-        };
-        throw syntaxError(e.span, `cannot assign to ${what[e.kind] ?? 'expression'}`);
+        throw syntaxError(e.span, `cannot assign to ${NOT_ASSIGNABLE.get(e.kind) ?? 'expression'}`);
       }
     }
   }
@@ -399,7 +424,7 @@ class Parser {
   private atExprEnd(): boolean {
     const t = this.tok;
     if (t.kind === 'newline' || t.kind === 'eof') return true;
-    return t.kind === 'op' && (t.value === '=' || t.value === ')' || t.value === ']' || t.value === ';' || t.value in AUG_OPS);
+    return t.kind === 'op' && (t.value === '=' || t.value === ')' || t.value === ']' || t.value === ';' || AUG_OPS.has(t.value));
   }
 
   private starOrTest(allowStar: boolean): A.Expr {
@@ -479,6 +504,11 @@ class Parser {
     if (t.kind === 'op' && ['==', '!=', '<', '<=', '>', '>='].includes(t.value)) {
       this.next();
       return t.value as A.CmpOp;
+    }
+    if (this.isOp('<>')) {
+      // Python 2's other spelling of !=.
+      this.next();
+      return '!=';
     }
     if (this.isKw('in')) {
       this.next();
@@ -626,7 +656,7 @@ class Parser {
       } else {
         const value = this.test();
         if (this.isKw('for')) {
-          const comp = this.comprehension(value, t.span);
+          const comp = this.comprehension(value, t.span, false);
           args.push(comp);
         } else {
           if (keywords.length) throw syntaxError(value.span, 'positional argument follows keyword argument');
@@ -665,7 +695,20 @@ class Parser {
     return { kind: 'Slice', lower, upper, step, span: this.from(start) };
   }
 
-  private comprehension(elt: A.Expr, start: Span): A.Comprehension {
+  /** `` `x` ``, Python 2's repr(x). */
+  private backquotes(): A.Repr {
+    const open = this.next();
+    this.enter(open.span);
+    try {
+      const value = this.testList();
+      this.expectOp('`');
+      return { kind: 'Repr', value, span: this.from(open.span) };
+    } finally {
+      this.leave();
+    }
+  }
+
+  private comprehension(elt: A.Expr, start: Span, list: boolean): A.Comprehension {
     const generators: A.ComprehensionFor[] = [];
     while (this.isKw('for')) {
       this.next();
@@ -680,7 +723,7 @@ class Parser {
       generators.push({ target, iter, ifs });
     }
     if (this.isKw('async')) throw unsupportedConstruct(this.tok.span, 'async comprehensions');
-    return { kind: 'Comprehension', elt, generators, span: this.from(start) };
+    return { kind: 'Comprehension', list, elt, generators, span: this.from(start) };
   }
 
   /** The target of a comprehension's `for`: a name or a tuple of names. */
@@ -736,6 +779,7 @@ class Parser {
       case 'op':
         if (t.value === '(') return this.parenthesised();
         if (t.value === '[') return this.listDisplay();
+        if (t.value === '`') return this.backquotes();
         if (t.value === '{') throw unsupportedConstruct(t.span, 'dict and set literals');
         if (t.value === '...') throw unsupportedConstruct(t.span, 'Ellipsis literals');
         throw this.expected('an expression');
@@ -755,7 +799,7 @@ class Parser {
       if (this.isKw('yield')) throw unsupportedConstruct(this.tok.span, "'yield' expressions");
       const first = this.starOrTest(true);
       if (this.isKw('for')) {
-        const comp = this.comprehension(first, open.span);
+        const comp = this.comprehension(first, open.span, false);
         this.expectOp(')');
         return { ...comp, span: this.from(open.span) };
       }
@@ -786,7 +830,7 @@ class Parser {
       }
       const first = this.starOrTest(true);
       if (this.isKw('for')) {
-        const comp = this.comprehension(first, open.span);
+        const comp = this.comprehension(first, open.span, true);
         this.expectOp(']');
         return { ...comp, span: this.from(open.span) };
       }

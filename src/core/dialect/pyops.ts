@@ -19,14 +19,18 @@ import {
   valueError,
 } from './errors.ts';
 import { MAX_INT_BITS } from './lexer.ts';
-import { PyList, PyTuple, type PyValue, intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
+import { Budget, MAX_SEQ, MAX_VISITS } from './limits.ts';
+import { intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
+import { PyList, PyTuple, type PyValue } from './objects.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
-export const MAX_SEQ = 100_000;
 
+/** Python's int.bit_length(): the bits of |v| without leading zeros. */
 function bitLength(v: bigint): number {
   if (v < 0n) v = -v;
-  return v === 0n ? 0 : v.toString(16).length * 4;
+  if (v === 0n) return 0;
+  const hex = v.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0], 16)));
 }
 
 function capInt(v: bigint, span: Span): bigint {
@@ -85,13 +89,15 @@ function intBinop(op: BinaryOp, x: bigint | boolean, y: bigint | boolean, span: 
       if (b < 0n) throw valueError(span, 'negative exponents give floats, which specs do not support');
       if (a === 0n || a === 1n) return b === 0n ? 1n : a;
       if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-      if (BigInt(bitLength(a) - 1) * b > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
+      // |a| >= 2^(n-1) for n = bitLength(a), so a ** b has at least (n-1)*b + 1 bits: refuse only what
+      // surely exceeds the cap before computing (at most twice the cap's bits), then cap exactly.
+      if (BigInt(bitLength(a) - 1) * b + 1n > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
       return capInt(a ** b, span);
     }
   }
 }
 
-const BV_OPS: Partial<Record<BinaryOp, (a: Term, b: Term) => Term>> = {
+const BV_OPS: ReadonlyMap<string, (a: Term, b: Term) => Term> = new Map(Object.entries({
   '+': o.add,
   '-': o.sub,
   '*': o.mul,
@@ -102,7 +108,7 @@ const BV_OPS: Partial<Record<BinaryOp, (a: Term, b: Term) => Term>> = {
   '^': o.bvxor,
   '<<': o.shl,
   '>>': o.ashr,
-};
+} satisfies Partial<Record<BinaryOp, (a: Term, b: Term) => Term>>));
 
 /** The operands of a z3 operation as terms of one sort, or an error naming both sorts. */
 function termPair(a: PyValue, b: PyValue, op: string, span: Span): [Term, Term] | undefined {
@@ -143,7 +149,7 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
     const pair = termPair(a, b, op, span);
     if (pair) {
       const [x, y] = pair;
-      const f = BV_OPS[op];
+      const f = BV_OPS.get(op);
       if (x.sort === BOOL || !f) {
         const hint = x.sort === BOOL ? 'use z3.And, z3.Or, z3.Not or z3.Xor on Bool terms' : op === '//' ? 'use UDiv for unsigned or / for signed division' : undefined;
         throw typeError(span, `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, hint);
@@ -168,8 +174,9 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
     const [s, n] = isPyInt(b) ? [a, intOf(b)] : isPyInt(a) ? [b, intOf(a)] : [undefined, 0n];
     if (s !== undefined && (typeof s === 'string' || isSeq(s, 'tuple') || isSeq(s, 'list'))) {
       const len = typeof s === 'string' ? s.length : (s as PyTuple).items.length;
-      const count = n < 0n ? 0 : Number(n > BigInt(MAX_SEQ) ? BigInt(MAX_SEQ) : n);
-      if (len * count > MAX_SEQ) throw valueError(span, 'sequence too long');
+      // An empty sequence stays empty however often it repeats; any other is bounded before repeating.
+      if (len > 0 && BigInt(len) * n > BigInt(MAX_SEQ)) throw valueError(span, 'sequence too long');
+      const count = n < 0n || len === 0 ? 0 : Number(n);
       if (typeof s === 'string') return s.repeat(count);
       const items: PyValue[] = [];
       for (let i = 0; i < count; i++) for (const v of (s as PyTuple).items) items.push(v);
@@ -195,8 +202,13 @@ export function unary(op: '-' | '+' | '~' | 'not', v: PyValue, span: Span): PyVa
   throw typeError(span, `bad operand type for unary ${op}: '${typeName(v)}'`, isTerm(v) ? 'use z3.Not on Bool terms' : undefined);
 }
 
-/** Python equality of two concrete values (terms only when identical). */
-function pyEquals(a: PyValue, b: PyValue, span: Span): boolean {
+/**
+ * Python equality of two concrete values (terms only when identical).
+ * Nested lists and tuples are compared item by item, at most MAX_VISITS
+ * items in all (two lists nested in themselves forty times over are 2^40).
+ */
+function pyEquals(a: PyValue, b: PyValue, span: Span, visits = visitBudget(span, 'comparing these values')): boolean {
+  visits.spend();
   if (isPyInt(a) && isPyInt(b)) return intOf(a) === intOf(b);
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -207,10 +219,15 @@ function pyEquals(a: PyValue, b: PyValue, span: Span): boolean {
   if ((a.kind === 'tuple' && b.kind === 'tuple') || (a.kind === 'list' && b.kind === 'list')) {
     const x = (a as PyTuple).items;
     const y = (b as PyTuple).items;
-    return x.length === y.length && x.every((v, i) => pyEquals(v, y[i], span));
+    return x.length === y.length && x.every((v, i) => pyEquals(v, y[i], span, visits));
   }
   if (a.kind === 'sort' && b.kind === 'sort') return a.sort === b.sort;
   return false;
+}
+
+/** The budget of a walk over nested lists and tuples that `what` (a phrase: "comparing these values") makes. */
+export function visitBudget(span: Span, what: string): Budget {
+  return new Budget(MAX_VISITS, () => valueError(span, `${what} visits more than ${MAX_VISITS} items of nested lists and tuples`));
 }
 
 /** One comparison `a op b` (chains are split by the interpreter). */
@@ -230,8 +247,9 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
         found = b.includes(a);
       } else if (isSeq(b, 'tuple') || isSeq(b, 'list')) {
         found = false;
+        const visits = visitBudget(span, "'in'");
         for (const x of b.items) {
-          const eqv = isTerm(a) || isTerm(x) ? compare('==', a, x, span) : pyEquals(a, x, span);
+          const eqv = isTerm(a) || isTerm(x) ? compare('==', a, x, span) : pyEquals(a, x, span, visits);
           if (truthy(eqv, span, "'in'")) {
             found = true;
             break;

@@ -9,17 +9,21 @@ import { type AbstractState, type FieldValue, fieldMaps, freshState, isRefcnt } 
 import { BoundedMap } from '../bounded-map.ts';
 import type { MapFn } from '../smt/fn.ts';
 import { BOOL, type Term, boolConst, variable } from '../smt/term.ts';
-import type { Span } from '../span.ts';
+import { type Span, TEXT_START } from '../span.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type * as A from './ast.ts';
 import { checkModule } from './check.ts';
-import { SpecError, START, badRequest, badReturn, entryParams, internalError, missingEntry, nestingLimit, notCallable, quantifierRefuted } from './errors.ts';
-import { DEFAULT_LIMITS, Interpreter, type Limits } from './interp.ts';
-import { type KernelStateObj, fromAbstract, recordingWrites, toAbstract } from './kernelstate.ts';
+import { SpecError, badRequest, badReturn, entryParams, internalError, missingEntry, nestingLimit, notCallable, quantifierRefuted } from './errors.ts';
+import { DEFAULT_LIMITS, type Limits } from './evaluator.ts';
+import { Interpreter } from './interp.ts';
+import { recordingWrites } from './field-write.ts';
+import { fromAbstract, toAbstract } from './kernelstate.ts';
+import type { KernelStateObj } from './objects.ts';
 import { checkTreeDepth } from './depth.ts';
 import { parseModule } from './parser.ts';
 import { warn, withWarnings } from './warnings.ts';
-import { type PyValue, describe, isTerm } from './values.ts';
+import { describe, isTerm } from './values.ts';
+import type { PyValue } from './objects.ts';
 
 export type ParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
 
@@ -91,9 +95,9 @@ function toDiagnostic(e: unknown, source: string): Diagnostic {
   // Not the spec's fault, and no place in it: SPEC030 at the start, as every bad request.
   if (e instanceof UnknownHandlerError) return badRequest(e.message).toDiagnostic(source);
   // A JavaScript stack overflow outside the interpreter's own conversion.
-  if (e instanceof RangeError && /call stack/i.test(e.message)) return nestingLimit(START).toDiagnostic(source);
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return nestingLimit(TEXT_START).toDiagnostic(source);
   const msg = e instanceof Error ? e.message : String(e);
-  return internalError(START, msg).toDiagnostic(source);
+  return internalError(TEXT_START, msg).toDiagnostic(source);
 }
 
 /** Parses and statically checks a spec. */
@@ -111,7 +115,7 @@ function paramList(h: HandlerInfo): string {
 
 /** Checks that the entry function can take (old, *args). */
 function checkEntry(fn: PyValue, name: string, h: HandlerInfo): void {
-  if (typeof fn !== 'object' || fn === null || isTerm(fn)) throw notCallable(START, `the entry ${name} (${describe(fn)})`);
+  if (typeof fn !== 'object' || fn === null || isTerm(fn)) throw notCallable(TEXT_START, `the entry ${name} (${describe(fn)})`);
   if (fn.kind !== 'function') return;
   const n = h.args.length + 1;
   const positional = fn.params.filter((p) => !p.star);
@@ -127,7 +131,7 @@ function entrySpan(fn: PyValue): Span {
   if (typeof fn === 'object' && fn !== null && !isTerm(fn) && fn.kind === 'function') {
     return fn.node.kind === 'FunctionDef' ? fn.node.nameSpan : fn.node.span;
   }
-  return START;
+  return TEXT_START;
 }
 
 /** Reads a map once at fresh indices. */
@@ -202,7 +206,7 @@ function runSpecNow(source: string, entry: string, pre: AbstractState, args: Ter
   interp.loadModule();
   const names = entryNames(h);
   const entryName = names.find((n) => interp.globals.vars.has(n));
-  if (entryName === undefined) throw missingEntry(START, h.name, names);
+  if (entryName === undefined) throw missingEntry(TEXT_START, h.name, names);
   const fn = interp.globals.vars.get(entryName)!;
   checkEntry(fn, entryName, h);
   const old = fromAbstract(pre);
@@ -297,7 +301,7 @@ export function callSpecFunction(
     interp.loadModule();
     const fn = interp.globals.vars.get(name);
     if (fn === undefined) throw badRequest(`no function '${name}' in the spec`);
-    return { ok: true, value: interp.call(fn, args, START) };
+    return { ok: true, value: interp.call(fn, args, TEXT_START) };
   } catch (e) {
     return { ok: false, error: toDiagnostic(e, source) };
   }

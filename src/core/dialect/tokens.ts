@@ -28,20 +28,25 @@ export interface Token {
   readonly fstring?: boolean;
 }
 
-/** Python 3 keywords. `print` and `exec` stay names (Python 3 semantics). */
+/**
+ * Keywords: Python 2.7's (`exec` among them; `print` too, unless the module
+ * imports print_function, which the lexer decides), and Python 3's
+ * `True`, `False`, `None`, `async`, `await` and `nonlocal`, which no spec
+ * uses as a name.
+ */
 export const KEYWORDS: ReadonlySet<string> = new Set([
   'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue',
-  'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in',
+  'def', 'del', 'elif', 'else', 'except', 'exec', 'finally', 'for', 'from', 'global', 'if', 'import', 'in',
   'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
 ]);
 
 /** Operators and delimiters, longest first so that the lexer can match greedily. */
 export const OPERATORS: readonly string[] = [
   '**=', '//=', '>>=', '<<=', '...',
-  '->', ':=', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=',
+  '->', ':=', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '<>', '+=', '-=', '*=', '/=', '%=', '&=',
   '|=', '^=', '@=',
   '+', '-', '*', '/', '%', '@', '&', '|', '^', '~', '<', '>', '(', ')', '[', ']', '{', '}', ',',
-  ':', '.', ';', '=',
+  ':', '.', ';', '=', '`',
 ];
 
 /** How a token is named in "expected X but found Y" messages. */

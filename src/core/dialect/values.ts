@@ -1,161 +1,13 @@
 /**
- * Runtime values of the spec dialect. Python's own values use JavaScript
- * primitives (int = bigint, bool = boolean, None = null, str = string); z3
- * expressions are `Term`s; everything else is an object tagged by `kind`.
- * The kernel-state objects (`kernelstate.ts`) are part of this union.
+ * Operations on the runtime values of the spec dialect (objects.ts): type
+ * names and descriptions for messages, Python truthiness, str() and repr().
  */
-import type { MapFn } from '../smt/fn.ts';
-import { BOOL, type Sort, Term, isFalse, isTrue } from '../smt/term.ts';
+import { BOOL, type Sort, Term, isFalse, isTrue, show } from '../smt/term.ts';
 import type { Span } from '../span.ts';
-import type * as A from './ast.ts';
-import { symbolicBool } from './errors.ts';
+import { symbolicBool, valueError } from './errors.ts';
+import { Budget, MAX_SEQ } from './limits.ts';
+import type { PyList, PyTuple, PyValue } from './objects.ts';
 import { warn } from './warnings.ts';
-import type { Accessor, KernelStateObj, RefcntAccessor, StructObj } from './kernelstate.ts';
-
-export type PyValue = bigint | boolean | null | string | Term | PyObject;
-
-export type PyObject =
-  | PyTuple
-  | PyList
-  | PyFunction
-  | Builtin
-  | ModuleValue
-  | SortValue
-  | EnumClass
-  | OpaqueClass
-  | MapFnValue
-  | KernelStateObj
-  | StructObj
-  | Accessor
-  | RefcntAccessor;
-
-export class PyTuple {
-  readonly kind = 'tuple';
-  constructor(readonly items: readonly PyValue[]) {}
-}
-
-export class PyList {
-  readonly kind = 'list';
-  constructor(readonly items: PyValue[]) {}
-}
-
-/** Where a native function was called from, for its error messages. */
-export interface CallSite {
-  readonly span: Span;
-  /** One span per positional argument (after unpacking, the starred expression's span). */
-  readonly argSpans: readonly Span[];
-  /** Calls a Python function value (for natives that take callbacks: util.partial_update, ...). */
-  readonly invoke: (fn: PyValue, args: PyValue[], kwargs?: ReadonlyMap<string, PyValue>) => PyValue;
-}
-
-export type NativeFn = (args: PyValue[], kwargs: ReadonlyMap<string, PyValue> | undefined, site: CallSite) => PyValue;
-
-/** A function implemented in TypeScript (z3.And, util.If, len, ...). */
-export class Builtin {
-  readonly kind = 'builtin';
-  constructor(
-    /** Qualified name for messages: "z3.And", "util.If", "len". */
-    readonly name: string,
-    readonly fn: NativeFn,
-    /** Accepts keyword arguments (passed through); otherwise any keyword is an error. */
-    readonly acceptsKeywords = false,
-    /** Signature and a sentence of documentation, for the editor catalog. */
-    readonly info?: BuiltinInfo,
-  ) {}
-}
-
-export interface BuiltinInfo {
-  /** e.g. "ULT(a, b)" */
-  readonly sig: string;
-  readonly doc: string;
-}
-
-/** One frame of name bindings. Function frames know their local names statically. */
-export class Env {
-  readonly vars = new Map<string, PyValue>();
-  constructor(
-    readonly parent: Env | undefined,
-    /** For function and lambda frames: the names that are local (undefined for module and builtins). */
-    readonly locals?: ReadonlySet<string>,
-  ) {}
-}
-
-/** A user `def` or `lambda`, closed over the frame it was defined in (late binding). */
-export class PyFunction {
-  readonly kind = 'function';
-  private shapeCache: ParamShape | undefined;
-
-  constructor(
-    readonly name: string,
-    readonly params: readonly A.Param[],
-    /** Default values, evaluated at definition time (undefined where none). */
-    readonly defaults: readonly (PyValue | undefined)[],
-    readonly node: A.FunctionDef | A.Lambda,
-    readonly closure: Env,
-  ) {}
-
-  /** The parameters split for argument binding (computed once). */
-  get shape(): ParamShape {
-    if (!this.shapeCache) {
-      const positional = this.params.filter((p) => !p.star);
-      this.shapeCache = {
-        positional,
-        star: this.params.find((p) => p.star),
-        required: positional.filter((p) => p.default === undefined).length,
-      };
-    }
-    return this.shapeCache;
-  }
-}
-
-export interface ParamShape {
-  readonly positional: readonly A.Param[];
-  readonly star: A.Param | undefined;
-  /** Positional parameters without a default. */
-  readonly required: number;
-}
-
-export class ModuleValue {
-  readonly kind = 'module';
-  constructor(
-    /** How messages name it: "z3", "dt", "util". */
-    readonly name: string,
-    readonly attrs: ReadonlyMap<string, PyValue>,
-    /** A better suggestion than the closest attribute name, when the module knows one. */
-    readonly suggest?: (attr: string) => string | undefined,
-  ) {}
-}
-
-/** A z3 sort: `dt.pid_t`, `z3.BitVecSort(32)`, `z3.BoolSort()`. */
-export class SortValue {
-  readonly kind = 'sort';
-  constructor(readonly sort: Sort) {}
-}
-
-/** An enumeration class of `dt`, e.g. `dt.proc_state`; members are 64-bit values. */
-export class EnumClass {
-  readonly kind = 'enum';
-  constructor(
-    readonly name: string,
-    readonly members: ReadonlyMap<string, Term>,
-  ) {}
-}
-
-/** A class a spec may name but not use (dt.KernelState, base.Refcnt, types.FunctionType). */
-export class OpaqueClass {
-  readonly kind = 'class';
-  constructor(readonly name: string) {}
-}
-
-/** A map used as a Python function: `oldfn` in a whole-map lambda, util.FreshFunction. */
-export class MapFnValue {
-  readonly kind = 'mapfn';
-  constructor(
-    readonly fn: MapFn,
-    /** For messages: "oldfn of pages.data". */
-    readonly name: string,
-  ) {}
-}
 
 export function isTerm(v: PyValue): v is Term {
   return v instanceof Term;
@@ -291,21 +143,49 @@ export function truthy(v: PyValue, span: Span, where: string): boolean {
   return true;
 }
 
-/** Python's str() for the values a spec can print or format into messages. */
-export function pyStr(v: PyValue): string {
+/**
+ * Python's str() for the values a spec can print or format into messages,
+ * at most MAX_SEQ characters (a longer one is SPEC023 at `span`). A term
+ * prints as z3py's printer does, cut short with '…' where it is too large.
+ */
+export function pyStr(v: PyValue, span: Span): string {
+  return render(v, false, span);
+}
+
+/** Python's repr(): strings quoted, the rest as str(). */
+export function pyRepr(v: PyValue, span: Span): string {
+  return render(v, true, span);
+}
+
+function render(v: PyValue, quoted: boolean, span: Span): string {
+  const room = new Budget(MAX_SEQ, () => valueError(span, `this would build a string of more than ${MAX_SEQ} characters`));
+  const out: string[] = [];
+  const put = (s: string) => {
+    room.spend(s.length);
+    out.push(s);
+  };
+  const write = (x: PyValue, q: boolean): void => {
+    if (typeof x === 'string') return put(q ? `'${x.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : x);
+    if (x instanceof Term) {
+      // The printer may pass its length by a piece; what does not fit is cut, as it elides.
+      const text = show(x, 6, room.remaining - 1);
+      return put(text.length <= room.remaining ? text : `${text.slice(0, Math.max(0, room.remaining - 1))}…`);
+    }
+    if (x === null || typeof x !== 'object' || (x.kind !== 'tuple' && x.kind !== 'list')) return put(scalarStr(x));
+    put(x.kind === 'tuple' ? '(' : '[');
+    x.items.forEach((item, i) => {
+      if (i) put(', ');
+      write(item, true);
+    });
+    put(x.kind === 'list' ? ']' : x.items.length === 1 ? ',)' : ')');
+  };
+  write(v, quoted);
+  return out.join('');
+}
+
+function scalarStr(v: Exclude<PyValue, string | Term | PyTuple | PyList>): string {
   if (v === null) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'string') return v;
-  if (v instanceof Term) return v.toString();
-  if (v.kind === 'tuple') {
-    const inner = v.items.map(pyRepr).join(', ');
-    return v.items.length === 1 ? `(${inner},)` : `(${inner})`;
-  }
-  if (v.kind === 'list') return `[${v.items.map(pyRepr).join(', ')}]`;
   return `<${typeName(v)}>`;
-}
-
-function pyRepr(v: PyValue): string {
-  return typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : pyStr(v);
 }

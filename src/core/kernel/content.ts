@@ -25,6 +25,14 @@ export const KERNEL: KernelContent = {
   descriptions: bundle.descriptions as Record<string, string>,
 };
 
+/**
+ * The entry of a content table under `key`, own keys only: a handler named
+ * `constructor` or `__proto__` has no spec, not Object's.
+ */
+export function contentEntry(table: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 const USES = /^#\s*uses:\s*(.+)$/gm;
 
 /**
@@ -37,7 +45,7 @@ export function resolveUses(text: string, shared: Readonly<Record<string, string
   for (const m of text.matchAll(USES)) for (const n of m[1].split(/[,\s]+/)) if (n) names.add(n);
   let out = text;
   for (const n of names) {
-    const body = shared[n];
+    const body = contentEntry(shared, n);
     if (body === undefined) throw new Error(`spec helper '${n}' not found in tasks/hv6/specs/_shared`);
     out += `\n\n# --- shared helper: ${n} ---\n${body}`;
   }
@@ -46,6 +54,6 @@ export function resolveUses(text: string, shared: Readonly<Record<string, string
 
 /** The oracle spec of a handler, ready to run; undefined if there is none. */
 export function oracleSpec(handler: string, content: KernelContent = KERNEL): string | undefined {
-  const text = content.specs[handler];
+  const text = contentEntry(content.specs, handler);
   return text === undefined ? undefined : resolveUses(text, content.shared);
 }

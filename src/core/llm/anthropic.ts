@@ -4,8 +4,9 @@
  */
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
-import { num, obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort } from './types.ts';
+import { obj, str } from './read.ts';
+import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
+import { usageFrom } from './usage.ts';
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -30,7 +31,7 @@ function anthropicDefaultMaxTokens(model: string, thinkingBudget?: number): numb
 /** The JSON body of a Messages request: system messages go to the top-level `system`. */
 export function anthropicBody(r: CompletionRequest): Record<string, unknown> {
   const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content);
-  let budget = r.reasoningEffort !== undefined ? THINKING_BUDGET[r.reasoningEffort] : undefined;
+  let budget = r.reasoningEffort !== undefined ? effortEntry(THINKING_BUDGET, r.reasoningEffort) : undefined;
   if (budget !== undefined && r.maxTokens !== undefined && r.maxTokens <= budget) budget = Math.max(1024, Math.floor(r.maxTokens / 2));
   const body: Record<string, unknown> = {
     model: r.model,
@@ -77,7 +78,7 @@ function readAnthropic(json: unknown, requestedModel: string): Omit<Completion, 
   return {
     text,
     model: str(body?.model) ?? requestedModel,
-    usage: { input: num(usage?.input_tokens) ?? 0, output: num(usage?.output_tokens) ?? 0 },
+    usage: usageFrom({ input: usage?.input_tokens, output: [usage?.output_tokens] }),
     finishReason: finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
     raw: json,

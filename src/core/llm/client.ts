@@ -9,6 +9,7 @@ import { type LlmError, isLlmError } from './errors.ts';
 import { AdaptiveLimiter } from './limiter.ts';
 import { type RetryPolicy, withRetry } from './retry.ts';
 import type { Completion, CompletionRequest, Provider } from './types.ts';
+import { checkedUsage } from './usage.ts';
 
 export interface ClientOptions {
   readonly provider: Provider;
@@ -65,7 +66,8 @@ export class LlmClient {
     throwIfAborted(signal);
     const key = await this.keyOf(request);
     const hit = await this.options.cache?.getCached(key);
-    if (hit) return { completion: hit.completion, cached: true, cacheKey: key, requests: 0 };
+    // An entry written before counts were checked (or edited) is checked as a fresh answer is (usage.ts).
+    if (hit) return { completion: { ...hit.completion, usage: checkedUsage(hit.completion.usage) }, cached: true, cacheKey: key, requests: 0 };
 
     let requests = 0;
     const completion = await withRetry(
@@ -76,7 +78,7 @@ export class LlmClient {
           requests++;
           const c = await this.provider.complete(request, { signal });
           this.limiter.onSuccess();
-          return c;
+          return { ...c, usage: checkedUsage(c.usage) };
         } catch (e) {
           if (isLlmError(e) && e.kind === 'rate-limited') this.limiter.onRateLimited();
           throw e;

@@ -145,7 +145,7 @@ const LABEL: Record<ProviderKind, string> = {
 };
 
 function who(p?: ProviderKind): string {
-  return p ? LABEL[p] : 'The provider';
+  return p && Object.hasOwn(LABEL, p) ? LABEL[p] : 'The provider';
 }
 
 function said(detail?: string): string {
@@ -161,7 +161,7 @@ export function authError(init: LlmErrorInit): LlmError {
 }
 
 export function missingKeyError(provider: ProviderKind): LlmError {
-  return new LlmError('auth', `No API key for ${LABEL[provider]}. Enter one in the settings (browser) or set OSVLAB_API_KEY (CLI).`, {
+  return new LlmError('auth', `No API key for ${who(provider)}. Enter one in the settings (browser) or set OSVLAB_API_KEY (CLI).`, {
     provider,
   });
 }

@@ -4,9 +4,10 @@
  */
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
-import { num, obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort, Usage } from './types.ts';
+import { obj, str } from './read.ts';
+import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, type Usage, effortEntry } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
+import { usageFrom } from './usage.ts';
 
 const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
@@ -30,11 +31,14 @@ export function geminiBody(r: CompletionRequest): Record<string, unknown> {
   return body;
 }
 
+const THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { minimal: 128, low: 1024, medium: 8192, high: 24_576 };
+
 /** Gemini 3 and later take a thinking level; Gemini 2.5 a token budget (the two cannot be mixed). */
 function thinkingConfig(model: string, effort: ReasoningEffort): Record<string, unknown> {
+  const budget = effortEntry(THINKING_BUDGET, effort);
   const m = /gemini-(\d+)/.exec(model);
   if (m && Number(m[1]) >= 3) return { thinkingLevel: effort };
-  return { thinkingBudget: { minimal: 128, low: 1024, medium: 8192, high: 24_576 }[effort] };
+  return { thinkingBudget: budget };
 }
 
 function finish(raw: string | undefined): FinishReason {
@@ -78,15 +82,16 @@ function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'la
   };
 }
 
-/** Thinking tokens (thoughtsTokenCount) are billed as output but not inside candidatesTokenCount: added. */
+/**
+ * Thinking tokens (thoughtsTokenCount) are billed as output but not inside
+ * candidatesTokenCount: added. The API's JSON leaves out a count that is 0,
+ * so a missing field is 0; a missing usageMetadata is an unknown usage.
+ */
 function usageOf(body: Record<string, unknown> | undefined): Usage {
   const u = obj(body?.usageMetadata);
-  const thoughts = num(u?.thoughtsTokenCount) ?? 0;
-  return {
-    input: num(u?.promptTokenCount) ?? 0,
-    output: (num(u?.candidatesTokenCount) ?? 0) + thoughts,
-    ...(thoughts > 0 ? { reasoning: thoughts } : {}),
-  };
+  if (!u) return usageFrom({ input: undefined, output: [undefined] });
+  const zeroIfLeftOut = (v: unknown) => (v === undefined ? 0 : v);
+  return usageFrom({ input: zeroIfLeftOut(u.promptTokenCount), output: [zeroIfLeftOut(u.candidatesTokenCount), zeroIfLeftOut(u.thoughtsTokenCount)], reasoning: u.thoughtsTokenCount });
 }
 
 /**

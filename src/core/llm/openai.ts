@@ -4,10 +4,14 @@
  */
 import { missingKeyError, malformedError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
-import { num, obj, str } from './read.ts';
-import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
+import { obj, str } from './read.ts';
+import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
+import { usageFrom } from './usage.ts';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** OpenAI's words for the efforts are ours. */
+const EFFORT_WORDS: Readonly<Record<ReasoningEffort, string>> = { minimal: 'minimal', low: 'low', medium: 'medium', high: 'high' };
 
 /** The JSON body of a chat completion request. */
 export function openAiBody(r: CompletionRequest, compatible: boolean): Record<string, unknown> {
@@ -21,7 +25,7 @@ export function openAiBody(r: CompletionRequest, compatible: boolean): Record<st
   if (r.maxTokens !== undefined) body[compatible ? 'max_tokens' : 'max_completion_tokens'] = r.maxTokens;
   if (r.seed !== undefined) body.seed = r.seed;
   if (r.stop !== undefined && r.stop.length > 0) body.stop = [...r.stop];
-  if (r.reasoningEffort !== undefined) body.reasoning_effort = r.reasoningEffort;
+  if (r.reasoningEffort !== undefined) body.reasoning_effort = effortEntry(EFFORT_WORDS, r.reasoningEffort);
   return body;
 }
 
@@ -50,16 +54,11 @@ function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'la
   // A refusal comes as message.refusal with no content.
   const refused = typeof message.refusal === 'string' && message.refusal !== '' && !content;
   const rawFinish = refused ? 'refusal' : str(first?.finish_reason);
-  // Reasoning tokens are already inside completion_tokens (they are billed as output).
-  const reasoning = num(obj(usage?.completion_tokens_details)?.reasoning_tokens);
   return {
     text: content ?? '',
     model: str(obj(json)?.model) ?? requestedModel,
-    usage: {
-      input: num(usage?.prompt_tokens) ?? 0,
-      output: num(usage?.completion_tokens) ?? 0,
-      ...(reasoning !== undefined && reasoning > 0 ? { reasoning } : {}),
-    },
+    // Reasoning tokens are already inside completion_tokens (they are billed as output).
+    usage: usageFrom({ input: usage?.prompt_tokens, output: [usage?.completion_tokens], reasoning: obj(usage?.completion_tokens_details)?.reasoning_tokens }),
     finishReason: refused ? 'content-filter' : finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
     raw: json,

@@ -95,8 +95,9 @@ export function priceFor(model: string, table: PriceTable): Price | undefined {
   return best ? table[best] : undefined;
 }
 
-/** USD for one call's usage, or null when the price is unknown. */
+/** USD for one call's usage, or null when the price or the usage is unknown (a free model costs 0 either way). */
 export function costOf(usage: Usage, price: Price | undefined): number | null {
   if (!price) return null;
+  if (usage.unknown) return price.input === 0 && price.output === 0 ? 0 : null;
   return (usage.input * price.input + usage.output * price.output) / 1_000_000;
 }

@@ -3,7 +3,7 @@ import { createAnthropic } from './anthropic.ts';
 import { createGemini } from './gemini.ts';
 import type { HttpDeps } from './http.ts';
 import { createOpenAi } from './openai.ts';
-import type { Provider, ProviderConfig } from './types.ts';
+import { PROVIDER_KINDS, type Provider, type ProviderConfig } from './types.ts';
 
 export function createProvider(config: ProviderConfig, deps: HttpDeps = {}): Provider {
   switch (config.kind) {
@@ -17,6 +17,9 @@ export function createProvider(config: ProviderConfig, deps: HttpDeps = {}): Pro
       return createAnthropic(config, deps);
     case 'gemini':
       return createGemini(config, deps);
+    default:
+      // A kind read back from storage or settings may be anything.
+      throw new Error(`unknown provider '${String((config as { kind: unknown }).kind)}' (known: ${PROVIDER_KINDS.join(', ')})`);
   }
 }
 
@@ -46,6 +49,7 @@ const OWN_HOST: Readonly<Record<ProviderConfig['kind'], string | undefined>> = {
  * OSVLAB_API_KEY or nothing).
  */
 export function keyFromEnv(kind: ProviderConfig['kind'], baseUrl: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (!Object.hasOwn(KEY_ENV, kind)) return undefined;
   const [general, ...own] = KEY_ENV[kind];
   if (env[general]) return env[general];
   let host: string | undefined;

@@ -7,7 +7,3 @@ export function obj(v: unknown): Record<string, unknown> | undefined {
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
-
-export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}

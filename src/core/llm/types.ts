@@ -19,6 +19,16 @@ export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 
 /**
+ * `table`'s entry for a reasoning effort, own keys only; a value that is not
+ * an effort (one read back from storage, `constructor`) is refused rather
+ * than sent as Object's members.
+ */
+export function effortEntry<T>(table: Readonly<Record<ReasoningEffort, T>>, effort: string): T {
+  if (!Object.hasOwn(table, effort)) throw new Error(`unknown reasoning effort '${effort}' (known: ${REASONING_EFFORTS.join(', ')})`);
+  return table[effort as ReasoningEffort];
+}
+
+/**
  * Sampling parameters; an absent field is left to the provider's default
  * (docs/providers.md "Sampling parameters"). Nothing is filled in for the
  * user: reasoning models reject a temperature other than their default.
@@ -50,6 +60,12 @@ export interface Usage {
   readonly output: number;
   /** Of `output`, the thinking/reasoning tokens, when the provider reports them. */
   readonly reasoning?: number;
+  /**
+   * Set when the provider's counts were missing or not counts (negative,
+   * fractional, not numbers; usage.ts): the numbers above are what could be
+   * read, 0 for the rest, and the answer's cost is unknown.
+   */
+  readonly unknown?: true;
 }
 
 /** Why generation stopped, normalised; `raw` keeps the provider's word. */

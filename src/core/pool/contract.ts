@@ -7,6 +7,7 @@
 import type { Diagnostic } from '../diagnostic.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
+import type { DeclarativeResult } from '../verify/declarative.ts';
 import type { VerifyRequest } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 
@@ -16,6 +17,13 @@ export interface GradeOptions {
   readonly variants?: readonly Task[];
   /** Run the declarative checks on passing answers (the `strict` grade). */
   readonly strict?: boolean;
+}
+
+/** How `lemmas` checks: the budget of each query, a subset of lemmas, and whether the oracle's proof may be reused. */
+export interface LemmaOptions {
+  readonly timeoutMs?: number;
+  readonly only?: readonly string[];
+  readonly reuse?: boolean;
 }
 
 /** One entry of the dialect's catalog, for completion and hover. */
@@ -56,6 +64,8 @@ export interface VerifierApi {
    * task id with `implSourceOf` (app/lib/content.ts) before it asks.
    */
   verify(req: VerifyRequest): Promise<Verdict>;
+  /** The declarative checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */
+  lemmas(handler: string, spec: string, options: LemmaOptions): Promise<DeclarativeResult>;
   /**
    * Grades one model answer for one task (core/eval/grade/grade.ts): extraction,
    * refinement against the correct kernel, bug-following, and the variant

@@ -11,6 +11,7 @@ import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../ev
 import type { SmtEngine } from '../smt/solver.ts';
 import type { Task } from '../tasks/task.ts';
 import type { GradeOptions, VerifierApi } from './contract.ts';
+import { exhaustionOfMessage } from './exhaustion.ts';
 import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
 
 /** Grades one answer in this worker (core/eval/grade/grade.ts), with the strict checks when asked. */
@@ -29,28 +30,31 @@ export function gradeHardLimitMs(timeoutMs = DEFAULT_GRADE_TIMEOUT_MS, variants 
   return timeoutMs * (6 + variants) + 30_000;
 }
 
+/** The `timeout` grade of an answer whose check was stopped; `ms` as far as known. */
+function stoppedGrade(response: string, diagnosis: string, ms: number): GradeResult {
+  return { category: 'timeout', extracted: extractSpec(response), verdict: { status: 'timeout', obligations: [] }, diagnosis, ms };
+}
+
 /**
  * The grade a job's outcome stands for: an overrun is a `timeout` (the
- * answer kept the verifier busy past every budget), a throw or a crash is
- * `internal` (the grader's failure, never the model's). A cancelled job has
- * no grade: it throws `CancelledError`.
+ * answer kept the verifier busy past every budget), and so is a worker that
+ * ran out of memory or whose Z3 stopped answering (exhaustion.ts: a verifier
+ * that cannot finish, graded once, as upstream would); any other throw or
+ * crash is `internal` (the grader's failure, never the model's). A cancelled
+ * job has no grade: it throws `CancelledError`.
  */
 export function gradeOfOutcome(outcome: JobOutcome<GradeResult>, response: string): GradeResult {
   switch (outcome.kind) {
     case 'done':
       return outcome.value;
     case 'overrun':
-      return {
-        category: 'timeout',
-        extracted: extractSpec(response),
-        verdict: { status: 'timeout', obligations: [] },
-        diagnosis: `The verifier did not finish within ${Math.round(outcome.ms / 1000)} s and was stopped.`,
-        ms: outcome.ms,
-      };
+      return stoppedGrade(response, `The verifier did not finish within ${Math.round(outcome.ms / 1000)} s and was stopped.`, outcome.ms);
     case 'failed':
+    case 'crashed': {
+      const ran = exhaustionOfMessage(outcome.message);
+      if (ran) return stoppedGrade(response, `The verifier could not finish: ${ran.detail} (${ran.code}); its worker was replaced.`, 0);
       return internalGrade(response, outcome.message);
-    case 'crashed':
-      return internalGrade(response, outcome.message);
+    }
     case 'cancelled':
       throw new CancelledError(outcome.why);
   }

@@ -99,6 +99,9 @@ interface Job<Api> {
   done: boolean;
 }
 
+/** The longest delay a timer holds (2^31 - 1 ms, 24.8 days); a longer one would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -222,7 +225,7 @@ export class WorkerPool<Api> {
     if (job.opts.affinity !== undefined) slot.lastKey = job.opts.affinity;
     slot.handle.hold?.(true);
     const limit = job.opts.hardTimeoutMs;
-    if (limit) job.timer = setTimeout(() => this.overrun(job, limit), limit);
+    if (limit) job.timer = setTimeout(() => this.overrun(job, limit), Math.min(limit, MAX_TIMER_MS));
     this.readyOf(slot)
       .then(() => (job.done ? undefined : job.run(slot.handle.api)))
       .then(

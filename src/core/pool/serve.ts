@@ -16,9 +16,10 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
+import { checkDeclarative } from '../verify/declarative.ts';
 import { type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
-import type { CatalogEntry, GradeOptions, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
+import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 
 export interface WorkerPlatform {
@@ -114,6 +115,10 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
 
     async verify(req: VerifyRequest): Promise<Verdict> {
       return verify(req, { engine: await getEngine() });
+    },
+
+    async lemmas(handler: string, spec: string, options: LemmaOptions) {
+      return checkDeclarative(handler, spec, await getEngine(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {

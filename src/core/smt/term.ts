@@ -218,38 +218,66 @@ export function bvValue(t: Term): bigint | undefined {
   return t.op === 'const' && typeof t.value === 'bigint' ? t.value : undefined;
 }
 
-/** A compact, human-readable rendering (z3py-like), for errors and debugging. */
-function show(t: Term, depth = 6): string {
-  if (depth < 0) return '…';
+/**
+ * A compact, human-readable rendering (z3py-like), for errors and debugging:
+ * `depth` levels of operators, and at most about `maxLength` characters
+ * (a term shared many times over prints many times over); what is cut is '…'.
+ */
+export function show(t: Term, depth = 6, maxLength = Infinity): string {
+  return showWithin(t, depth, { left: maxLength });
+}
+
+const INFIX: Partial<Record<Op, string>> = {
+  add: '+', sub: '-', mul: '*', bvand: '&', bvor: '|', bvxor: '^', shl: '<<', ashr: '>>',
+  eq: '==', slt: '<', sle: '<=', sgt: '>', sge: '>=', sdiv: '/', smod: '%',
+};
+
+const NAMES: Partial<Record<Op, string>> = {
+  not: 'Not', and: 'And', or: 'Or', implies: 'Implies', ite: 'If', distinct: 'Distinct',
+  ult: 'ULT', ule: 'ULE', ugt: 'UGT', uge: 'UGE', udiv: 'UDiv', urem: 'URem', srem: 'SRem',
+  lshr: 'LShR', neg: '-', bvnot: '~', concat: 'Concat', forall: 'ForAll', exists: 'Exists',
+};
+
+/** `show` with the characters still allowed in `room` (spent as pieces are written). */
+function showWithin(t: Term, depth: number, room: { left: number }): string {
+  const piece = (s: string) => {
+    room.left -= s.length;
+    return s;
+  };
+  if (depth < 0 || room.left <= 0) return piece('…');
+  const args = (xs: readonly Term[]) => {
+    const out: string[] = [];
+    for (const x of xs) {
+      if (room.left <= 0) {
+        out.push(piece('…'));
+        break;
+      }
+      out.push(showWithin(x, depth - 1, room));
+      room.left -= 2;
+    }
+    return out.join(', ');
+  };
   switch (t.op) {
     case 'const':
-      if (typeof t.value === 'boolean') return t.value ? 'True' : 'False';
-      return t.value! < 10n ? `${t.value}` : `0x${t.value!.toString(16)}`;
+      if (typeof t.value === 'boolean') return piece(t.value ? 'True' : 'False');
+      return piece(t.value! < 10n ? `${t.value}` : `0x${t.value!.toString(16)}`);
     case 'var':
-      return t.name!;
+      return piece(t.name!);
     case 'app':
-      return `${t.decl!.name}(${t.args.map((a) => show(a, depth - 1)).join(', ')})`;
+      return `${piece(t.decl!.name)}(${args(t.args)})`;
     case 'extract':
-      return `Extract(${t.params![0]}, ${t.params![1]}, ${show(t.args[0], depth - 1)})`;
+      return `${piece(`Extract(${t.params![0]}, ${t.params![1]}, `)}${showWithin(t.args[0], depth - 1, room)})`;
     case 'zext':
-      return `ZeroExt(${t.params![0]}, ${show(t.args[0], depth - 1)})`;
+      return `${piece(`ZeroExt(${t.params![0]}, `)}${showWithin(t.args[0], depth - 1, room)})`;
     case 'sext':
-      return `SignExt(${t.params![0]}, ${show(t.args[0], depth - 1)})`;
+      return `${piece(`SignExt(${t.params![0]}, `)}${showWithin(t.args[0], depth - 1, room)})`;
     default: {
-      const infix: Partial<Record<Op, string>> = {
-        add: '+', sub: '-', mul: '*', bvand: '&', bvor: '|', bvxor: '^', shl: '<<', ashr: '>>',
-        eq: '==', slt: '<', sle: '<=', sgt: '>', sge: '>=', sdiv: '/', smod: '%',
-      };
-      const sym = infix[t.op];
+      const sym = INFIX[t.op];
       if (sym && t.args.length === 2) {
-        return `(${show(t.args[0], depth - 1)} ${sym} ${show(t.args[1], depth - 1)})`;
+        const left = showWithin(t.args[0], depth - 1, room);
+        return `(${left} ${piece(sym)} ${showWithin(t.args[1], depth - 1, room)})`;
       }
-      const names: Partial<Record<Op, string>> = {
-        not: 'Not', and: 'And', or: 'Or', implies: 'Implies', ite: 'If', distinct: 'Distinct',
-        ult: 'ULT', ule: 'ULE', ugt: 'UGT', uge: 'UGE', udiv: 'UDiv', urem: 'URem', srem: 'SRem',
-        lshr: 'LShR', neg: '-', bvnot: '~', concat: 'Concat', forall: 'ForAll', exists: 'Exists',
-      };
-      return `${names[t.op] ?? t.op}(${t.args.map((a) => show(a, depth - 1)).join(', ')})`;
+      return `${piece(NAMES[t.op] ?? t.op)}(${args(t.args)})`;
     }
   }
 }

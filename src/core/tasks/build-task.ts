@@ -5,7 +5,7 @@
  * shown code, the override, and the content hash.
  */
 import { type CProgram, parseProgram } from '../c/index.ts';
-import type { KernelContent } from '../kernel/content.ts';
+import { type KernelContent, contentEntry } from '../kernel/content.ts';
 import { canonicalJson, sha256Hex } from '../hash.ts';
 import { indexSource } from './c-source.ts';
 import { declarationOf, extractShownCode } from './shown-code.ts';
@@ -55,7 +55,7 @@ export async function buildTask(
   index: number,
   variant?: Variant,
 ): Promise<Task> {
-  const description = kernel.descriptions[handler];
+  const description = contentEntry(kernel.descriptions, handler);
   if (description === undefined) throw new Error(`no description for ${handler}`);
   const program = variant ? linkVariant(kernel, variant.override) : kernelProgram;
   const shown = extractShownCode(program, handler, indexOf(program));

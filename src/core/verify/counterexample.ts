@@ -124,6 +124,15 @@ export function buildCounterexample(input: CexInput): Counterexample {
       }
     }
   }
+  // ... and the pre-state scalars they read (`current`, ...), which are plain symbols, not applications.
+  for (const v of preStateScalars([input.cond, input.ret])) {
+    const label = symbolLabel(v.name!);
+    const text = `${label} = ${show(ev(v, model, memo), v.sort, label)}`;
+    if (!seen.has(text)) {
+      seen.add(text);
+      context.push(text);
+    }
+  }
   context.sort();
 
   const failed = input.failures.map((f) => (f.failedParts.length ? `${f.obligation.name} (${f.failedParts.join(', ')})` : f.obligation.name));
@@ -149,6 +158,21 @@ export function buildCounterexample(input: CexInput): Counterexample {
     ...(input.wellFormed === undefined ? {} : { wellFormed: input.wellFormed }),
     summary: lines.join('\n'),
   };
+}
+
+/** The free symbols of the pre-state (C globals `c:...`, spec ghosts `old....`) in `roots`; arguments are shown apart. */
+function preStateScalars(roots: readonly Term[]): Term[] {
+  const out: Term[] = [];
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    if (t.op === 'var' && !t.hasBound && /^(c:|old\.)/.test(t.name!)) out.push(t);
+    for (const a of t.args) stack.push(a);
+  }
+  return out;
 }
 
 function fieldRow(ob: FieldObligation, model: Interpretation, memo: Map<number, Value>): CexRow {

@@ -21,6 +21,16 @@ import { KERNEL, oracleSpec } from '../../../src/core/kernel/content.ts';
 import type { ChatMessage } from '../../../src/core/llm/types.ts';
 
 const GOLDEN = join(__dirname, 'golden/sys_dup-v1.k1.txt');
+/** The messages a repair round adds, with a counterexample diagnosis: their text keys the response cache. */
+const REPAIR_GOLDEN = join(__dirname, 'golden/sys_dup-v1.k1.repair.txt');
+const CEX_DIAGNOSIS = [
+  "The spec does not match the kernel's behaviour. Failing obligations: current.",
+  'Counterexample:',
+  "With oldfd=0, pid=1, newfd=0: the spec's condition is True and the implementation returns 0.",
+  'Failing: current.',
+  'current: was 2, the spec makes it 1, the implementation makes it 2.',
+].join('\n');
+const WRONG_ANSWER = '```python\ndef sys_dup(old, oldfd, pid, newfd):\n    pass\n```';
 
 let tasks: readonly Task[];
 beforeAll(async () => {
@@ -117,17 +127,26 @@ describe('determinism', () => {
   });
 
   it('matches the stored golden prompt of sys_dup-v1 with one example, byte for byte', () => {
-    const text = render(buildPrompt(byId('sys_dup-v1'), 1, tasks).messages);
-    if (process.env.UPDATE_GOLDEN) {
-      mkdirSync(join(__dirname, 'golden'), { recursive: true });
-      writeFileSync(GOLDEN, text);
-    }
-    expect(existsSync(GOLDEN), `${GOLDEN} is missing: run with UPDATE_GOLDEN=1 once`).toBe(true);
-    expect(text).toBe(readFileSync(GOLDEN, 'utf8'));
+    matchGolden(GOLDEN, render(buildPrompt(byId('sys_dup-v1'), 1, tasks).messages));
   });
 });
 
+function matchGolden(file: string, text: string): void {
+  if (process.env.UPDATE_GOLDEN) {
+    mkdirSync(join(__dirname, 'golden'), { recursive: true });
+    writeFileSync(file, text);
+  }
+  expect(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1 once`).toBe(true);
+  expect(text).toBe(readFileSync(file, 'utf8'));
+}
+
 describe('repair prompt', () => {
+  it('matches the stored golden repair round (counterexample feedback), byte for byte', () => {
+    const original = buildPrompt(byId('sys_dup-v1'), 1, tasks).messages;
+    const next = buildRepairPrompt(original, WRONG_ANSWER, CEX_DIAGNOSIS);
+    matchGolden(REPAIR_GOLDEN, render(next.slice(original.length)));
+  });
+
   it('continues the conversation with the answer, the diagnosis and an instruction', () => {
     const original = buildPrompt(byId('sys_dup-v0'), 0, tasks).messages;
     const next = buildRepairPrompt(original, '```python\ndef sys_dup(old, oldfd, pid, newfd):\n    pass\n```', 'refuted: cond\n  arguments: pid=0x2');

@@ -55,6 +55,12 @@ describe('Budget', () => {
     expect(b.exhausted).toContain('only 1000 of 10000 are left');
   });
 
+  it('charges an answer whose usage is unknown at the worst case it was held for', () => {
+    const b = new Budget({ maxCostUsd: 1, price: { input: 1, output: 2 }, outputCap: 500, countPrompt: chars });
+    b.reserve(msg(1000))!.settle({ input: 0, output: 0, unknown: true }, false);
+    expect(b.spent).toEqual({ usd: 0.002, tokens: 1500 });
+  });
+
   it('needs a price for a cost limit and an output cap', () => {
     expect(() => new Budget({ maxCostUsd: 1, price: undefined, outputCap: 100, countPrompt: chars })).toThrow(BudgetError);
     expect(() => new Budget({ maxTotalTokens: 1, price: undefined, outputCap: 0, countPrompt: chars })).toThrow(/cap/);

@@ -71,12 +71,12 @@ describe('paired bootstrap interval', () => {
 });
 
 describe('compareRuns', () => {
-  function run(id: string, tasks: string[], hashes: Record<string, string>, verifier = 'v1'): RunRecord {
+  function run(id: string, tasks: string[], hashes: Record<string, string>, verifier = 'v1', repairRounds = 0): RunRecord {
     return {
       id,
       createdAt: 0,
       updatedAt: 0,
-      config: { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: `m-${id}`, params: {}, tasks, shots: 5, n: 1, repairRounds: 0, concurrency: 1, gradeConcurrency: 1 },
+      config: { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: `m-${id}`, params: {}, tasks, shots: 5, n: 1, repairRounds, concurrency: 1, gradeConcurrency: 1 },
       provenance: { app: 'x', verifier },
       taskHashes: hashes,
       status: 'done',
@@ -140,5 +140,37 @@ describe('compareRuns', () => {
     expect(c.warnings).toEqual([]);
     const other = compareRuns({ run: A, attempts: aAtt }, { run: run('b', idsB, h, 'v2'), attempts: bAtt }, all, { resamples: 100 });
     expect(other.warnings[0]).toContain('different verifier versions');
+  });
+
+  it('pairs the runs round by round on "passed by round r", up to the fewer rounds of the two', async () => {
+    const t = (await loadTasks()).slice(0, 4);
+    const h = Object.fromEntries(t.map((x) => [x.id, x.hash]));
+    const ids = t.map((x) => x.id);
+    // A (3 rounds) fixes tasks 0 and 1 in round 1 and task 2 in round 3; B (2 rounds) fixes task 0 in round 2.
+    // Task 3: B's round 1 request failed, so it is open in B from round 1 and left out there.
+    const chainOf = (runId: string, taskId: string, passRound: number | null, rounds: number, failAt?: number) => {
+      const out: AttemptRecord[] = [];
+      for (let r = 0; r <= rounds; r++) {
+        if (r === failAt) {
+          out.push(attempt(runId, taskId, 'error', r));
+          break;
+        }
+        out.push(attempt(runId, taskId, r === passRound, r));
+        if (r === passRound) break;
+      }
+      return out;
+    };
+    const A = { run: run('a', ids, h, 'v1', 3), attempts: [chainOf('a', ids[0], 1, 3), chainOf('a', ids[1], 1, 3), chainOf('a', ids[2], 3, 3), chainOf('a', ids[3], null, 3)].flat() };
+    const B = { run: run('b', ids, h, 'v1', 2), attempts: [chainOf('b', ids[0], 2, 2), chainOf('b', ids[1], null, 2), chainOf('b', ids[2], null, 2), chainOf('b', ids[3], null, 2, 1)].flat() };
+    const c = compareRuns(A, B, t, { resamples: 200, seed: 's' });
+    expect(c.byRound.map((r) => r.round)).toEqual([0, 1, 2]);
+    // Round 0: nobody passes, 4 pairs. Round 1: A has 0 and 1, B none, 3 pairs. Round 2: A 0 and 1, B 0.
+    expect(c.byRound.map((r) => [r.stats.tasks, r.stats.passA, r.stats.passB, r.stats.onlyA, r.stats.onlyB])).toEqual([
+      [4, 0, 0, 0, 0],
+      [3, 2, 0, 2, 0],
+      [3, 2, 1, 1, 0],
+    ]);
+    expect(c.byRound[1].stats.diff).toBeCloseTo(-2 / 3, 12);
+    expect(c.warnings).toEqual(['the runs have different repair rounds (3 and 2): rounds are compared up to 2']);
   });
 });

@@ -11,7 +11,8 @@ import {
   type TypeName, declaredName, declaredNameSpan,
 } from '../ast.ts';
 import {
-  CError, bitField, conflict, globalInitializer, incompleteType, undeclared, unsupportedSyntax, unsupportedType,
+  CError, bitField, conflict, enumOverflow, enumRange, globalInitializer, incompleteType, undeclared, unsupportedSyntax,
+  unsupportedType,
 } from '../errors.ts';
 import {
   BOOL_T, CHAR, type CType, INT, type IntType, LLONG, LONG, SCHAR, SHORT, type StructType, UCHAR, UINT, ULLONG, ULONG,
@@ -23,9 +24,13 @@ import type { EnumConst, FunctionInfo, GlobalVar, Linker, LocalVar, Sema } from 
 /** The declarations of one translation unit, in the program being linked. */
 export abstract class Declarations {
   protected readonly typedefs = new Map<string, CType>();
+  /** What each file-scope typedef names, under the name of its own type (for messages). */
+  private readonly typedefOf = new Map<string, CType>();
   private readonly tags = new Map<string, StructType>();
   private readonly enumTags = new Map<string, IntType>();
   protected readonly ordinary = new Map<string, GlobalVar | FunctionInfo | EnumConst>();
+  /** What each file-scope identifier of the unit was first declared as, for the rules of C11 6.2.2 and 6.7. */
+  private readonly fileScope = new Map<string, FileScopeName>();
   /** Function definitions whose bodies are checked after linking (check.ts). */
   protected readonly pendingBodies: { def: FunctionDef; info: FunctionInfo }[] = [];
 
@@ -42,6 +47,9 @@ export abstract class Declarations {
   /** Evaluates an integer constant expression (typing.ts). */
   abstract constant(e: Expr, what: string): bigint;
 
+  /** Types an expression (typing.ts). */
+  abstract expr(e: Expr): CType;
+
   protected topDeclaration(decl: Declaration): void {
     const base = this.specsType(decl.specs);
     for (const d of decl.declarators) {
@@ -49,10 +57,18 @@ export abstract class Declarations {
       const nameSpan = declaredNameSpan(d.declarator);
       if (name === undefined) throw new CError(unsupportedSyntax(d.span, 'a declaration without a name'));
       if (decl.specs.storage === 'typedef') {
+        this.declareName(name, nameSpan, 'typedef', undefined);
+        // C11 lets a typedef be declared again, as the same type only.
+        const before = this.typedefOf.get(name);
+        if (before && !sameType(before, type)) {
+          throw new CError(conflict(nameSpan, `'${name}' is a typedef of ${typeName(type)} here and of ${typeName(before)} before`));
+        }
+        this.typedefOf.set(name, type);
         this.typedefs.set(name, named(type, name));
         continue;
       }
       if (type.kind === 'function') {
+        this.declareName(name, nameSpan, 'function', decl.specs.storage === 'static' ? 'static' : 'follows');
         const info: FunctionInfo = {
           kind: 'function', name, type, params: params ?? [], span: nameSpan, unit: this.unit.file,
           isStatic: decl.specs.storage === 'static', fromOverride: this.isOverride,
@@ -62,6 +78,8 @@ export abstract class Declarations {
         continue;
       }
       if (d.init) throw new CError(globalInitializer(d.init.span, name));
+      const storage = decl.specs.storage;
+      this.declareName(name, nameSpan, 'variable', storage === 'static' ? 'static' : storage === 'extern' ? 'follows' : 'external');
       this.checkGlobalType(type, nameSpan, name);
       const g: GlobalVar = { kind: 'global', name, type, span: nameSpan, isStatic: decl.specs.storage === 'static' };
       this.linker.declareGlobal(g, decl.specs.storage !== 'extern');
@@ -93,6 +111,7 @@ export abstract class Declarations {
     if (params!.some((p) => p.name === '')) {
       throw new CError(unsupportedSyntax(def.declarator.span, 'a parameter without a name in a definition'));
     }
+    this.declareName(name, declaredNameSpan(def.declarator), 'function', def.specs.storage === 'static' ? 'static' : 'follows');
     const info: FunctionInfo = {
       kind: 'function', name, type, params: params!, body: def.body, span: declaredNameSpan(def.declarator),
       unit: this.unit.file, isStatic: def.specs.storage === 'static', fromOverride: this.isOverride,
@@ -101,6 +120,34 @@ export abstract class Declarations {
     this.ordinary.set(name, info);
     this.pendingBodies.push({ def, info });
   }
+
+  /**
+   * Records a file-scope declaration of `name`, refusing what gcc refuses:
+   * an enumerator declared twice, one name as two kinds of thing, and a
+   * `static` declaration after one with external linkage (or a definition
+   * without `static` after a `static` one). `linkage` is what the
+   * declaration says: `static`; `external` (an object defined without a
+   * storage class); `follows` (`extern`, or a function without a storage
+   * class: the linkage of an earlier declaration, else external).
+   */
+  private declareName(name: string, span: CSpan, what: FileScopeName['what'], linkage: 'static' | 'external' | 'follows' | undefined): void {
+    if (this.inBlock()) return;
+    const first = this.fileScope.get(name);
+    if (!first) {
+      this.fileScope.set(name, { what, span, internal: linkage === 'static' });
+      return;
+    }
+    const at = where(first.span);
+    if (what === 'enumerator' && first.what === 'enumerator') throw new CError(conflict(span, `redeclaration of enumerator '${name}' (also at ${at})`));
+    if (what !== first.what && (what === 'enumerator' || first.what === 'enumerator' || what === 'typedef' || first.what === 'typedef')) {
+      throw new CError(conflict(span, `'${name}' is declared as ${article(what)} here and as ${article(first.what)} at ${at}`));
+    }
+    if (linkage === 'static' && !first.internal) throw new CError(conflict(span, `static declaration of '${name}' follows a non-static declaration at ${at}`));
+    if (linkage === 'external' && first.internal) throw new CError(conflict(span, `non-static declaration of '${name}' follows a static declaration at ${at}`));
+  }
+
+  /** Inside a function body (typing.ts keeps block scopes); enumerators and typedefs there are not file-scope names. */
+  protected abstract inBlock(): boolean;
 
   /** The type named by declaration specifiers (defining any struct or enum in them). */
   protected specsType(specs: DeclSpecs): CType {
@@ -198,6 +245,12 @@ export abstract class Declarations {
     return a;
   }
 
+  /**
+   * An enum's underlying type and its enumerators' values, as gcc gives
+   * them: an enumerator that fits int has type int, any other keeps the
+   * type of its value's expression, and an implicit value is the one before
+   * plus one in that type, so it must not overflow it.
+   */
   private enumType(ts: Extract<DeclSpecs['type'], { kind: 'enum' }>): IntType {
     if (!ts.enumerators) {
       const t = this.enumTags.get(ts.tag!);
@@ -205,27 +258,37 @@ export abstract class Declarations {
       return t;
     }
     const values: { name: string; value: bigint; span: CSpan }[] = [];
-    let next = 0n;
+    let prev: { value: bigint; type: IntType } | undefined;
     for (const en of ts.enumerators) {
-      const v = en.value ? this.constant(en.value, 'an enumerator value') : next;
-      values.push({ name: en.name, value: v, span: en.span });
-      // Enumerators can be used by the following ones; give them int type for now.
-      this.ordinary.set(en.name, { kind: 'enum', name: en.name, value: v, type: INT });
-      next = v + 1n;
+      this.declareName(en.name, en.span, 'enumerator', undefined);
+      let value: bigint;
+      let type: IntType;
+      if (en.value) {
+        value = this.constant(en.value, 'an enumerator value');
+        type = fits(value, INT) ? INT : (this.expr(en.value) as IntType);
+      } else {
+        value = prev ? prev.value + 1n : 0n;
+        type = prev?.type ?? INT;
+        if (!fits(value, type)) throw new CError(enumOverflow(en.span, en.name, value, typeName(type)));
+      }
+      values.push({ name: en.name, value, span: en.span });
+      // Enumerators can be used by the following ones, with the type they have so far.
+      this.ordinary.set(en.name, { kind: 'enum', name: en.name, value, type });
+      prev = { value, type };
     }
     const name = ts.tag ? `enum ${ts.tag}` : 'enum';
     // gcc: the underlying type is int if every value fits, else unsigned int,
     // long or unsigned long; an enumerator that fits in int has type int.
     const all = values.map((x) => x.value);
-    const fitsIn = (lo: bigint, hi: bigint) => all.every((v) => v >= lo && v <= hi);
+    const fitsAll = (t: IntType) => all.every((v) => fits(v, t));
     let under: IntType;
-    if (fitsIn(-(1n << 31n), (1n << 31n) - 1n)) under = intType(32, true, name);
-    else if (fitsIn(0n, (1n << 32n) - 1n)) under = intType(32, false, name);
-    else if (fitsIn(-(1n << 63n), (1n << 63n) - 1n)) under = intType(64, true, name);
-    else under = intType(64, false, name);
+    if (fitsAll(INT)) under = intType(32, true, name);
+    else if (fitsAll(UINT)) under = intType(32, false, name);
+    else if (fitsAll(LONG)) under = intType(64, true, name);
+    else if (fitsAll(ULONG)) under = intType(64, false, name);
+    else throw new CError(enumRange(ts.span));
     for (const v of values) {
-      const fitsInt = v.value >= -(1n << 31n) && v.value <= (1n << 31n) - 1n;
-      const type = fitsInt ? INT : under;
+      const type = fits(v.value, INT) ? INT : under;
       this.ordinary.set(v.name, { kind: 'enum', name: v.name, value: normalize(v.value, type), type });
     }
     if (ts.tag) this.enumTags.set(ts.tag, under);
@@ -287,6 +350,27 @@ export abstract class Declarations {
     this.sema.typeNames.set(tn, type);
     return type;
   }
+}
+
+/** A file-scope identifier as first declared in a unit: what it is, where, and whether it has internal linkage. */
+interface FileScopeName {
+  readonly what: 'enumerator' | 'typedef' | 'variable' | 'function';
+  readonly span: CSpan;
+  readonly internal: boolean;
+}
+
+function article(what: FileScopeName['what']): string {
+  return what === 'enumerator' ? 'an enumerator' : `a ${what}`;
+}
+
+function where(s: CSpan): string {
+  return `${s.file}:${s.line}:${s.column}`;
+}
+
+/** Whether `v` is a value of the integer type `t`. */
+function fits(v: bigint, t: IntType): boolean {
+  const w = BigInt(t.width);
+  return t.signed ? v >= -(1n << (w - 1n)) && v < 1n << (w - 1n) : v >= 0n && v < 1n << w;
 }
 
 /** An integer type renamed after its typedef, for messages (types compare structurally). */

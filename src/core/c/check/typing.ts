@@ -5,13 +5,13 @@
  * outside the subset rejected with a span. The second layer of the unit
  * checker, over declarations.ts; check.ts walks the statements with it.
  */
-import type { Call, Expr, IntLit } from '../ast.ts';
+import type { CSpan, Call, Expr, IntLit } from '../ast.ts';
 import {
-  CError, addressOfLocal, argCount, incompleteType, noMember, notAFunction, notConstant, notLvalue, pointerArithmetic,
+  CError, addressOfLocal, argCount, bitFieldOperand, incompleteType, noMember, notAFunction, notConstant, notLvalue, pointerArithmetic,
   structValue, typeMismatch, undeclared, unsupportedType, voidValue,
 } from '../errors.ts';
 import {
-  CHAR, type CType, INT, type IntType, LLONG, LONG, SIZE_T, UINT, ULLONG, ULONG, VOID, decay, findMember, pointerTo, promote,
+  CHAR, type CType, INT, type IntType, LLONG, LONG, SIZE_T, type StructMember, UINT, ULLONG, ULONG, VOID, decay, findMember, pointerTo, promote,
   sameType, sizeOf, typeName, usualArithmetic,
 } from '../types.ts';
 import { evalConst } from './const-eval.ts';
@@ -40,6 +40,10 @@ interface Scope {
 
 export abstract class Typing extends Declarations {
   protected scopes: Scope[] = [];
+
+  protected override inBlock(): boolean {
+    return this.scopes.length > 0;
+  }
 
   /** Evaluates an integer constant expression (array sizes, enum values, static assertions). */
   override constant(e: Expr, what: string): bigint {
@@ -108,7 +112,7 @@ export abstract class Typing extends Declarations {
   }
 
   /** Types an expression (and its parts), recording the results in `sema`. */
-  expr(e: Expr): CType {
+  override expr(e: Expr): CType {
     const known = this.sema.types.get(e);
     if (known) return known;
     const t = this.exprType(e);
@@ -124,6 +128,7 @@ export abstract class Typing extends Declarations {
     throw new CError(typeMismatch(e.span, `${what} needs an integer, not ${typeName(t)}`));
   }
 
+  /** The type of `e` from the types of its parts: one case per kind of expression. */
   private exprType(e: Expr): CType {
     switch (e.kind) {
       case 'int':
@@ -132,39 +137,16 @@ export abstract class Typing extends Declarations {
         return INT;
       case 'string':
         return pointerTo(CHAR);
-      case 'ident': {
-        const b = this.lookup(e.name);
-        if (!b) throw new CError(undeclared(e.span, e.name));
-        this.sema.bindings.set(e, b);
-        return b.type;
-      }
+      case 'ident':
+        return this.identType(e);
       case 'paren':
         return this.expr(e.inner);
-      case 'unary': {
-        if (e.op === '!') {
-          const t = decay(this.expr(e.operand));
-          if (t.kind !== 'int' && t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `'!' needs a number or a pointer, not ${typeName(t)}`));
-          return INT;
-        }
-        return promote(this.intOperand(e.operand, `'${e.op}'`));
-      }
-      case 'addr': {
-        const t = this.expr(e.operand);
-        const inner = stripParens(e.operand);
-        if (inner.kind === 'ident') {
-          const b = this.sema.bindings.get(inner);
-          if (b?.kind === 'local') throw new CError(addressOfLocal(e.span, b.name));
-          if (b?.kind === 'function') throw new CError(unsupportedType(e.span, 'a function pointer'));
-        }
-        if (!this.isLvalue(e.operand)) throw new CError(notLvalue(e.operand.span, "'&'"));
-        return pointerTo(t);
-      }
-      case 'deref': {
-        const t = decay(this.expr(e.operand));
-        if (t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `'*' needs a pointer, not ${typeName(t)}`));
-        if (t.to.kind === 'void') throw new CError(voidValue(e.span));
-        return t.to;
-      }
+      case 'unary':
+        return this.unaryType(e);
+      case 'addr':
+        return this.addrType(e);
+      case 'deref':
+        return this.derefType(e);
       case 'incdec': {
         const t = this.modifiable(e.operand, `'${e.op}'`);
         if (t.kind === 'pointer') throw new CError(pointerArithmetic(e.span));
@@ -176,72 +158,145 @@ export abstract class Typing extends Declarations {
         this.condition(e.left);
         this.condition(e.right);
         return INT;
-      case 'assign': {
-        const t = this.modifiable(e.target, 'an assignment');
-        if (e.op === '=') this.assignable(t, e.value, 'the assigned value');
-        else {
-          if (t.kind === 'pointer') throw new CError(pointerArithmetic(e.span));
-          this.intOperand(e.value, `'${e.op}'`);
-        }
-        return t;
-      }
-      case 'cond': {
-        this.condition(e.test);
-        const a = decay(this.expr(e.then));
-        const b = decay(this.expr(e.else));
-        if (a.kind === 'int' && b.kind === 'int') return usualArithmetic(a, b);
-        if (a.kind === 'void' && b.kind === 'void') return VOID;
-        if (a.kind === 'pointer' && b.kind === 'pointer' && compatiblePointers(a, b)) return a.to.kind === 'void' ? b : a;
-        if (a.kind === 'pointer' && isNullConstant(e.else)) return a;
-        if (b.kind === 'pointer' && isNullConstant(e.then)) return b;
-        throw new CError(typeMismatch(e.span, `the branches of '?:' have types ${typeName(a)} and ${typeName(b)}`));
-      }
-      case 'cast': {
-        const to = this.typeNameType(e.type);
-        const from = decay(this.expr(e.operand));
-        if (to.kind === 'void') return VOID;
-        if (to.kind === 'int' && (from.kind === 'int' || from.kind === 'pointer')) return to;
-        if (to.kind === 'pointer') {
-          if (from.kind === 'pointer') return to;
-          if (from.kind === 'int' && isNullConstant(e.operand)) return to;
-          if (from.kind === 'int') throw new CError(unsupportedType(e.span, 'converting an integer to a pointer'));
-        }
-        if (from.kind === 'struct' || to.kind === 'struct') throw new CError(structValue(e.span, typeName(from.kind === 'struct' ? from : to)));
-        throw new CError(typeMismatch(e.span, `cannot cast ${typeName(from)} to ${typeName(to)}`));
-      }
-      case 'sizeof-type': {
-        const t = this.typeNameType(e.type);
-        if (sizeOf(t) === undefined) throw new CError(incompleteType(e.type.span, typeName(t)));
-        return SIZE_T;
-      }
+      case 'assign':
+        return this.assignType(e);
+      case 'cond':
+        return this.condType(e);
+      case 'cast':
+        return this.castType(e);
+      case 'sizeof-type':
+        return this.sizeofType(this.typeNameType(e.type), e.type.span);
       case 'sizeof-expr': {
         const t = this.expr(e.operand);
-        if (sizeOf(t) === undefined) throw new CError(incompleteType(e.operand.span, typeName(t)));
-        return SIZE_T;
+        const bits = this.bitFieldName(stripParens(e.operand));
+        if (bits !== undefined) throw new CError(bitFieldOperand(e.span, "'sizeof'", bits));
+        return this.sizeofType(t, e.operand.span);
       }
-      case 'member': {
-        let t = this.expr(e.object);
-        if (e.arrow) {
-          t = decay(t);
-          if (t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `'->' needs a pointer to a struct, not ${typeName(t)}`));
-          t = t.to;
-        }
-        if (t.kind !== 'struct') throw new CError(typeMismatch(e.span, `'${e.arrow ? '->' : '.'}${e.name}' needs a struct, not ${typeName(t)}`));
-        if (!t.complete) throw new CError(incompleteType(e.object.span, typeName(t)));
-        const path = findMember(t, e.name);
-        if (!path) throw new CError(noMember(e.nameSpan, typeName(t), e.name));
-        return path[path.length - 1].type;
-      }
-      case 'index': {
-        const t = decay(this.expr(e.object));
-        if (t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `only arrays and pointers can be indexed, not ${typeName(t)}`));
-        if (t.to.kind === 'void') throw new CError(voidValue(e.span));
-        this.intOperand(e.index, 'an array index');
-        return t.to;
-      }
+      case 'member':
+        return this.memberType(e);
+      case 'index':
+        return this.indexType(e);
       case 'call':
         return this.callType(e);
     }
+  }
+
+  private identType(e: Extract<Expr, { kind: 'ident' }>): CType {
+    const b = this.lookup(e.name);
+    if (!b) throw new CError(undeclared(e.span, e.name));
+    this.sema.bindings.set(e, b);
+    return b.type;
+  }
+
+  private unaryType(e: Extract<Expr, { kind: 'unary' }>): CType {
+    if (e.op === '!') {
+      const t = decay(this.expr(e.operand));
+      if (t.kind !== 'int' && t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `'!' needs a number or a pointer, not ${typeName(t)}`));
+      return INT;
+    }
+    return promote(this.intOperand(e.operand, `'${e.op}'`));
+  }
+
+  /** `&x`: a pointer into a global (never to a local or a function). */
+  private addrType(e: Extract<Expr, { kind: 'addr' }>): CType {
+    const t = this.expr(e.operand);
+    const inner = stripParens(e.operand);
+    if (inner.kind === 'ident') {
+      const b = this.sema.bindings.get(inner);
+      if (b?.kind === 'local') throw new CError(addressOfLocal(e.span, b.name));
+      if (b?.kind === 'function') throw new CError(unsupportedType(e.span, 'a function pointer'));
+    }
+    if (!this.isLvalue(e.operand)) throw new CError(notLvalue(e.operand.span, "'&'"));
+    const bits = this.bitFieldName(inner);
+    if (bits !== undefined) throw new CError(bitFieldOperand(e.span, "'&'", bits));
+    return pointerTo(t);
+  }
+
+  private derefType(e: Extract<Expr, { kind: 'deref' }>): CType {
+    const t = decay(this.expr(e.operand));
+    if (t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `'*' needs a pointer, not ${typeName(t)}`));
+    if (t.to.kind === 'void') throw new CError(voidValue(e.span));
+    return t.to;
+  }
+
+  private indexType(e: Extract<Expr, { kind: 'index' }>): CType {
+    const t = decay(this.expr(e.object));
+    if (t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `only arrays and pointers can be indexed, not ${typeName(t)}`));
+    if (t.to.kind === 'void') throw new CError(voidValue(e.span));
+    this.intOperand(e.index, 'an array index');
+    return t.to;
+  }
+
+  /** `sizeof` of a complete type of size `t`, written at `span`. */
+  private sizeofType(t: CType, span: CSpan): CType {
+    if (sizeOf(t) === undefined) throw new CError(incompleteType(span, typeName(t)));
+    return SIZE_T;
+  }
+
+  private assignType(e: Extract<Expr, { kind: 'assign' }>): CType {
+    const t = this.modifiable(e.target, 'an assignment');
+    if (e.op === '=') this.assignable(t, e.value, 'the assigned value');
+    else {
+      if (t.kind === 'pointer') throw new CError(pointerArithmetic(e.span));
+      this.intOperand(e.value, `'${e.op}'`);
+    }
+    return t;
+  }
+
+  /** `c ? a : b`: the usual arithmetic conversions, or a pointer type both branches share. */
+  private condType(e: Extract<Expr, { kind: 'cond' }>): CType {
+    this.condition(e.test);
+    const a = decay(this.expr(e.then));
+    const b = decay(this.expr(e.else));
+    if (a.kind === 'int' && b.kind === 'int') return usualArithmetic(a, b);
+    if (a.kind === 'void' && b.kind === 'void') return VOID;
+    if (a.kind === 'pointer' && b.kind === 'pointer' && compatiblePointers(a, b)) return a.to.kind === 'void' ? b : a;
+    if (a.kind === 'pointer' && isNullConstant(e.else)) return a;
+    if (b.kind === 'pointer' && isNullConstant(e.then)) return b;
+    throw new CError(typeMismatch(e.span, `the branches of '?:' have types ${typeName(a)} and ${typeName(b)}`));
+  }
+
+  /** `(T)x`: between integers and pointers, a pointer to a pointer or a null constant to a pointer. */
+  private castType(e: Extract<Expr, { kind: 'cast' }>): CType {
+    const to = this.typeNameType(e.type);
+    const from = decay(this.expr(e.operand));
+    if (to.kind === 'void') return VOID;
+    if (to.kind === 'int' && (from.kind === 'int' || from.kind === 'pointer')) return to;
+    if (to.kind === 'pointer') {
+      if (from.kind === 'pointer') return to;
+      if (from.kind === 'int' && isNullConstant(e.operand)) return to;
+      if (from.kind === 'int') throw new CError(unsupportedType(e.span, 'converting an integer to a pointer'));
+    }
+    if (from.kind === 'struct' || to.kind === 'struct') throw new CError(structValue(e.span, typeName(from.kind === 'struct' ? from : to)));
+    throw new CError(typeMismatch(e.span, `cannot cast ${typeName(from)} to ${typeName(to)}`));
+  }
+
+  /**
+   * The member name when `e` is a bit-field: it has no address and no size
+   * of its own (C11 6.5.3.2, 6.5.3.4), even one as wide as its type.
+   */
+  private bitFieldName(e: Expr): string | undefined {
+    return e.kind === 'member' && this.memberPath(e).at(-1)!.bitField ? e.name : undefined;
+  }
+
+  private memberType(e: Extract<Expr, { kind: 'member' }>): CType {
+    const path = this.memberPath(e);
+    return path[path.length - 1].type;
+  }
+
+  /** The members `s.m` and `p->m` go through: anonymous inner structs, then `m`. */
+  private memberPath(e: Extract<Expr, { kind: 'member' }>): StructMember[] {
+    let t = this.expr(e.object);
+    if (e.arrow) {
+      t = decay(t);
+      if (t.kind !== 'pointer') throw new CError(typeMismatch(e.span, `'->' needs a pointer to a struct, not ${typeName(t)}`));
+      t = t.to;
+    }
+    if (t.kind !== 'struct') throw new CError(typeMismatch(e.span, `'${e.arrow ? '->' : '.'}${e.name}' needs a struct, not ${typeName(t)}`));
+    if (!t.complete) throw new CError(incompleteType(e.object.span, typeName(t)));
+    const path = findMember(t, e.name);
+    if (!path) throw new CError(noMember(e.nameSpan, typeName(t), e.name));
+    return path;
   }
 
   private binaryType(e: Extract<Expr, { kind: 'binary' }>): CType {

@@ -5,11 +5,12 @@
  * below), calls are calls.ts (the layer above, reached through `call`).
  */
 import * as o from '../../smt/ops.ts';
-import { type Term, bvConst, fresh, isFalse, isTrue } from '../../smt/term.ts';
+import { Term, bvConst, fresh, isFalse, isTrue } from '../../smt/term.ts';
 import type { Expr } from '../ast.ts';
 import { CError, badPointer, internal, notLvalue, structValue } from '../errors.ts';
 import type { Val } from '../hooks.ts';
-import { NULL_PTR, address, globalPtr, ptrEquals, ptrNonNull } from '../memory.ts';
+import { NULL_PTR, globalPtr, ptrEquals, ptrNonNull, ptrOrder } from '../memory.ts';
+import { printExpr } from '../print.ts';
 import { type CType, type IntType, boolToInt, convertInt, promote, sizeOf, truthOf, typeName, usualArithmetic } from '../types.ts';
 import { type Check, arith, compare, convertValue } from './arith.ts';
 import { Lvalues } from './lvalues.ts';
@@ -155,7 +156,14 @@ export abstract class Expressions extends Lvalues {
         if (op === '==' || op === '!=') {
           const eqv = ptrEquals(pa, pb);
           c = op === '==' ? eqv : o.not(eqv);
-        } else c = compare(op, address(pa), address(pb), false);
+        } else {
+          const order = ptrOrder(pa, pb, (x, y) => compare(op, x, y, false));
+          if (!(order instanceof Term)) {
+            const [x, y] = order.apart;
+            throw new CError(badPointer(e.span, `${printExpr(e)} orders pointers into different objects (${x} and ${y}), which C leaves undefined`));
+          }
+          c = order;
+        }
       }
       return boolToInt(c, 32);
     }

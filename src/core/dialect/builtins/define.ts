@@ -4,7 +4,7 @@
  * flattening of z3py's variadic-or-list arguments.
  */
 import { isTerm } from '../values.ts';
-import { Builtin, type NativeFn, type PyValue } from '../values.ts';
+import { Builtin, type NativeFn, type PyValue } from '../objects.ts';
 
 /** A documented built-in function named `qualified` (e.g. "z3.ULT"). */
 export function fn(qualified: string, sig: string, doc: string, impl: NativeFn, acceptsKeywords = false): Builtin {

@@ -9,7 +9,8 @@ import { STRUCTS } from '../../kernel/schema.ts';
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst, freshName, variable } from '../../smt/term.ts';
 import { arity, argSpan, bvPair, smallInt, toBv } from '../coerce.ts';
-import { EnumClass, ModuleValue, OpaqueClass, PyList, type PyValue, SortValue, isTerm } from '../values.ts';
+import { isTerm } from '../values.ts';
+import { EnumClass, ModuleValue, OpaqueClass, PyList, type PyValue, SortValue } from '../objects.ts';
 import { fn } from './define.ts';
 
 const W = 64;

@@ -11,8 +11,10 @@ import { type Term, bvConst, fresh } from '../../smt/term.ts';
 import type { Span } from '../../span.ts';
 import { arity, argSpan, toBv } from '../coerce.ts';
 import { typeError } from '../errors.ts';
-import { type KernelStateObj, stateAttr } from '../kernelstate.ts';
-import { type Builtin, type CallSite, ModuleValue, type PyValue, describe, intOf, isPyInt, isTerm } from '../values.ts';
+import { stateAttr } from '../kernelstate.ts';
+import type { KernelStateObj } from '../objects.ts';
+import { describe, intOf, isPyInt, isTerm } from '../values.ts';
+import { type Builtin, type CallSite, ModuleValue, type PyValue } from '../objects.ts';
 import { fn } from './define.ts';
 
 const c = (v: bigint | number, w: number) => bvConst(BigInt(v), w);

@@ -5,8 +5,10 @@
  */
 import { arity, argSpan, pyInt } from '../coerce.ts';
 import { typeError, valueError } from '../errors.ts';
-import { MAX_SEQ, binop, compare } from '../pyops.ts';
-import { type Builtin, type CallSite, PyList, PyTuple, type PyValue, describe, isPyInt, isTerm, pyStr, truthy, typeName } from '../values.ts';
+import { MAX_SEQ } from '../limits.ts';
+import { binop, compare } from '../pyops.ts';
+import { describe, isPyInt, isTerm, pyStr, truthy, typeName } from '../values.ts';
+import { type Builtin, type CallSite, PyList, PyTuple, type PyValue } from '../objects.ts';
 import { fn } from './define.ts';
 
 const MAX_RANGE = MAX_SEQ;
@@ -103,7 +105,7 @@ export function pythonBuiltins(): Builtin[] {
     }),
     fn('str', 'str(x)', 'A string rendering of a value.', (args, _kw, site) => {
       arity(site, 'str', args, 1);
-      return pyStr(args[0]);
+      return pyStr(args[0], site.span);
     }),
     fn('hex', 'hex(n)', 'Hexadecimal string of a Python int.', (args, _kw, site) => {
       arity(site, 'hex', args, 1);

@@ -10,16 +10,19 @@ import { BOOL, type Term, bvConst, freshName, isFalse, isTrue, variable } from '
 import type { Span } from '../../span.ts';
 import { arity, argSpan, mustBeValue, pyInt, sortPhrase, toBool, tryToSort, widthArg } from '../coerce.ts';
 import { iteOfPython, sortMismatch, typeError, valueError } from '../errors.ts';
-import { iteObjects } from '../kernelstate.ts';
-import { compare } from '../pyops.ts';
-import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple, describe, isTerm, typeName } from '../values.ts';
+import { iteObjects } from '../state-ite.ts';
+import { compare, visitBudget } from '../pyops.ts';
+import { describe, isTerm, typeName } from '../values.ts';
+import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple } from '../objects.ts';
 import { fn, sortTag, userSymbol } from './define.ts';
 
 /**
  * util.If(c, a, b) with `c` already a z3 Bool. Returns `a` or `b` itself
- * when `c` is literally true/false or when they are the same object.
+ * when `c` is literally true/false or when they are the same object; two
+ * tuples merge item by item, visiting at most MAX_VISITS items in all.
  */
-function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite): PyValue {
+function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite, visits = visitBudget(site.span, 'util.If on these tuples')): PyValue {
+  visits.spend();
   if (isTrue(c)) return a;
   if (isFalse(c)) return b;
   if (a === b) return a;
@@ -44,7 +47,7 @@ function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite): PyValue {
       if (!(typeof b === 'object' && b !== null && !isTerm(b) && b.kind === 'tuple' && b.items.length === a.items.length)) {
         throw typeError(span, `util.If branches differ in type: ${describe(a)} and ${describe(b)}`);
       }
-      return new PyTuple(a.items.map((x, i) => utilIf(c, x, b.items[i], site)));
+      return new PyTuple(a.items.map((x, i) => utilIf(c, x, b.items[i], site, visits)));
     }
     case 'function':
     case 'builtin':

@@ -10,7 +10,8 @@ import { BOOL, type Sort, type Term, boolConst, boundVar, bvConst, freshName, is
 import { ufMap } from '../../smt/fn.ts';
 import { MAX_WIDTH, arity, argSpan, bvPair, mustBeValue, pyInt, smallInt, sortPhrase, toBool, toBv, tryToSort, widthArg } from '../coerce.ts';
 import { sortMismatch, typeError, unsupportedConstruct, valueError } from '../errors.ts';
-import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue, describe, isPyInt, isTerm } from '../values.ts';
+import { describe, isPyInt, isTerm } from '../values.ts';
+import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue } from '../objects.ts';
 import { fn, flatArgs, sortTag, userSymbol } from './define.ts';
 
 type Impl = (args: PyValue[], site: CallSite) => PyValue;

@@ -211,6 +211,7 @@ const runCheck = object({
   'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
   'shard?': object({ index: count(1), total: count(1) }),
   'partial?': string,
+  'studies?': array(object({ id: string, name: string, cell: count(), label: string })),
 });
 
 const attemptCheck = object({

@@ -10,16 +10,21 @@
  * logic with it: one whose oracle uses the same `_shared` spec helper, or
  * whose C code runs the same error-returning kernel helper (the
  * alloc_page_table_page, map_page or send_recv families). The choice is
- * deterministic and recorded in the prompt's metadata. Output is plain data:
- * the same task, shots and tasks give the same bytes.
+ * deterministic and recorded in the prompt's metadata. A prompt variant
+ * (variants.ts) adds its sections after the examples. Output is plain data:
+ * the same task, shots, variant and tasks give the same bytes. The repair
+ * round's prompt is in repair.ts.
  */
-import { KERNEL, type KernelContent, oracleSpec } from '../../kernel/content.ts';
+import { KERNEL, type KernelContent, contentEntry, oracleSpec } from '../../kernel/content.ts';
 import { type HandlerInfo, HANDLERS, findHandler, requireHandler } from '../../kernel/handlers.ts';
 import type { ChatMessage } from '../../llm/types.ts';
 import { type CatalogEntry, dialectCatalog } from '../../dialect/catalog.ts';
 import { rng } from '../../rng.ts';
 import type { BuiltPrompt } from '../run/runner.ts';
 import type { Task } from '../../tasks/task.ts';
+import { type PromptVariant, promptVariant } from './variants.ts';
+
+export { buildRepairPrompt } from './repair.ts';
 
 /** Bumped whenever the prompt text changes, so stored prompts can be told apart. */
 const PROMPT_VERSION = 1;
@@ -155,7 +160,7 @@ function programmingModel(catalog: readonly CatalogEntry[] = dialectCatalog()): 
 
 /** The `_shared` spec helpers an oracle spec pulls in with `# uses:`. */
 export function sharedHelpersOf(handler: string, kernel: KernelContent = KERNEL): string[] {
-  const text = kernel.specs[handler] ?? '';
+  const text = contentEntry(kernel.specs, handler) ?? '';
   const out: string[] = [];
   for (const m of text.matchAll(/^#\s*uses:\s*(.+)$/gm)) for (const n of m[1].split(/[,\s]+/)) if (n) out.push(n);
   return out;
@@ -262,6 +267,8 @@ export type PromptMeta = {
   readonly promptVersion: number;
   readonly taskId: string;
   readonly shots: number;
+  /** The prompt variant's id (variants.ts). */
+  readonly variant: string;
   /** Example task ids, in prompt order. */
   readonly examples: readonly string[];
   /** Handlers kept out of the examples: the target and its siblings. */
@@ -270,48 +277,66 @@ export type PromptMeta = {
   readonly chars: number;
 };
 
+export interface PromptOptions {
+  readonly kernel?: KernelContent;
+  /** The variant, or its id (default `standard`). */
+  readonly variant?: PromptVariant | string;
+}
+
+/** A numbered section heading: `## N. Title`. */
+function section(n: number, title: string, body: string): string {
+  return `## ${n}. ${title}\n\n${body}`;
+}
+
 /**
  * The prompt for `task` with `shots` worked examples drawn from `tasks`
- * (the whole task set). Deterministic.
+ * (the whole task set), in the given variant. Deterministic.
  */
-export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], kernel: KernelContent = KERNEL): BuiltPrompt & { meta: PromptMeta } {
+export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], options: PromptOptions = {}): BuiltPrompt & { meta: PromptMeta } {
   if (!Number.isInteger(shots) || shots < 0) throw new Error(`shots must be a non-negative integer, got ${shots}`);
+  const kernel = options.kernel ?? KERNEL;
+  const variant = typeof options.variant === 'object' ? options.variant : promptVariant(options.variant);
   const h = requireHandler(task.handler);
   const { examples, excluded } = chooseExamples(task, shots, tasks, kernel);
   const parts: string[] = [ASSUMPTIONS, programmingModel()];
   if (examples.length) {
     parts.push(
-      [
-        '## 3. Worked examples',
-        '',
-        examples.length === 1
-          ? 'The following example shows another system call of the same kernel with its functional description, its C code and a specification the verifier accepts.'
-          : `The following ${examples.length} examples show other system calls of the same kernel with their functional description, their C code and a specification the verifier accepts.`,
-        '',
-        examples.map((t, i) => example(i + 1, t, kernel)).join('\n\n'),
-      ].join('\n'),
+      section(
+        parts.length + 1,
+        'Worked examples',
+        [
+          examples.length === 1
+            ? 'The following example shows another system call of the same kernel with its functional description, its C code and a specification the verifier accepts.'
+            : `The following ${examples.length} examples show other system calls of the same kernel with their functional description, their C code and a specification the verifier accepts.`,
+          '',
+          examples.map((t, i) => example(i + 1, t, kernel)).join('\n\n'),
+        ].join('\n'),
+      ),
     );
   }
+  for (const s of variant.sections) parts.push(section(parts.length + 1, s.heading, s.body));
   parts.push(
-    [
-      `## ${examples.length ? 4 : 3}. Your task: \`${task.handler}\``,
-      '',
-      `Write the specification of \`${task.handler}\`, declared in C as \`${task.declaration}\`.`,
-      '',
-      `Arguments: ${signature(h)}. Entry: ${entryLine(h)}.`,
-      '',
-      '#### Description',
-      '',
-      descriptionBody(task.description),
-      '',
-      '#### Implementation',
-      '',
-      '```c',
-      task.code.trimEnd(),
-      '```',
-      '',
-      'Answer with one ```python block holding the complete module: the imports, any helpers you need, and the entry function returning `(cond, util.If(cond, new, old))` (or an equivalent state).',
-    ].join('\n'),
+    section(
+      parts.length + 1,
+      `Your task: \`${task.handler}\``,
+      [
+        `Write the specification of \`${task.handler}\`, declared in C as \`${task.declaration}\`.`,
+        '',
+        `Arguments: ${signature(h)}. Entry: ${entryLine(h)}.`,
+        '',
+        '#### Description',
+        '',
+        descriptionBody(task.description),
+        '',
+        '#### Implementation',
+        '',
+        '```c',
+        task.code.trimEnd(),
+        '```',
+        '',
+        'Answer with one ```python block holding the complete module: the imports, any helpers you need, and the entry function returning `(cond, util.If(cond, new, old))` (or an equivalent state).',
+      ].join('\n'),
+    ),
   );
   const messages: ChatMessage[] = [
     { role: 'system', content: SYSTEM_MESSAGE },
@@ -321,6 +346,7 @@ export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], k
     promptVersion: PROMPT_VERSION,
     taskId: task.id,
     shots,
+    variant: variant.id,
     examples: examples.map((t) => t.id),
     excluded,
     chars: messages.reduce((n, m) => n + m.content.length, 0),
@@ -328,29 +354,9 @@ export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], k
   return { messages, meta };
 }
 
-/** The runner's `buildPrompt(task, shots)` over a fixed task set. */
-export function promptBuilder(tasks: readonly Task[], kernel: KernelContent = KERNEL): (task: Task, shots: number) => BuiltPrompt {
-  return (task, shots) => buildPrompt(task, shots, tasks, kernel);
-}
-
-/**
- * The next round of a conversation after a failed answer: the original
- * messages, the model's answer, and the verifier's diagnosis with an
- * instruction to fix it.
- */
-export function buildRepairPrompt(original: readonly ChatMessage[], answer: string, diagnosis: string): ChatMessage[] {
-  return [
-    ...original,
-    { role: 'assistant', content: answer },
-    {
-      role: 'user',
-      content: [
-        'The verifier did not accept this specification. Its diagnosis:',
-        '',
-        diagnosis.trim(),
-        '',
-        'Correct the specification so that it matches the functional description exactly, keeping what was already right. A counterexample names the arguments and state cells where your specification and the kernel disagree: check the condition and every field the call changes there. Answer again with one ```python block holding the complete module.',
-      ].join('\n'),
-    },
-  ];
+/** The runner's `buildPrompt(task, shots)` over a fixed task set, in one variant. */
+export function promptBuilder(tasks: readonly Task[], options: PromptOptions = {}): (task: Task, shots: number) => BuiltPrompt {
+  // Resolved once, so an unknown variant fails before the first request.
+  const variant = typeof options.variant === 'object' ? options.variant : promptVariant(options.variant);
+  return (task, shots) => buildPrompt(task, shots, tasks, { ...options, variant });
 }

@@ -140,6 +140,12 @@ export class Budget {
     return {
       settle: (usage, cached) => {
         if (!release() || cached) return;
+        // Counts the provider did not give (llm/usage.ts): the worst case it was held for is what it spent.
+        if (usage.unknown) {
+          this.spentUsd += w.usd;
+          this.spentTokens += w.tokens;
+          return;
+        }
         if (counted > 0 && usage.input > counted) this.ratio = Math.max(this.ratio, usage.input / counted);
         this.spentUsd += this.usd(usage.input, usage.output);
         this.spentTokens += usage.input + usage.output;

@@ -77,6 +77,19 @@ export interface RunRecord {
   readonly shard?: ShardSpec;
   /** Why the run holds less than it should (a merge that skipped damaged lines); reports say partial. */
   readonly partial?: string;
+  /** The studies this run is a cell of (src/core/eval/study/): the Runs page groups by them. */
+  readonly studies?: readonly StudyRef[];
+}
+
+/** A run's place in a study: which study, and which cell of its grid. */
+export interface StudyRef {
+  /** The study's id (a hash of its grid). */
+  readonly id: string;
+  readonly name: string;
+  /** The cell's 0-based position in the grid. */
+  readonly cell: number;
+  /** The levels of the factors that vary, e.g. "guide / verdict". */
+  readonly label: string;
 }
 
 /** Answers graded from a file instead of asked of a provider: such a run has nothing to resume. */

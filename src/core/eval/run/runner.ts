@@ -47,8 +47,12 @@ export interface RunnerDeps {
   /** Every task the run may name (at least those in its config). */
   readonly tasks: readonly Task[];
   readonly buildPrompt: (task: Task, shots: number) => BuiltPrompt | Promise<BuiltPrompt>;
-  /** The messages of the next round: the original conversation, the answer and the verifier's diagnosis. */
-  readonly buildRepairPrompt: (original: readonly ChatMessage[], answer: string, diagnosis: string) => readonly ChatMessage[];
+  /**
+   * The messages of the next round: the original conversation, the answer,
+   * the verifier's diagnosis, and the grade it came from (for feedback that
+   * tells the model less than the diagnosis; prompt/repair.ts).
+   */
+  readonly buildRepairPrompt: (original: readonly ChatMessage[], answer: string, diagnosis: string, grade: GradeResult) => readonly ChatMessage[];
   readonly grade: (task: Task, responseText: string) => Promise<GradeResult>;
   /** The provider behind the cache, retries and limiter; it must match the run's provider and base URL. */
   readonly client: LlmClient;
@@ -311,7 +315,7 @@ async function chain(session: Session, task: Task, sample: number): Promise<Chai
     if (grade.category === 'internal') return { kind: 'error' };
     if (grade.category === 'pass') return { kind: 'finished', passedRound: round, worked };
     if (round === cfg.repairRounds) break;
-    ({ messages, hash } = await repairPrompt(session, { messages, hash }, a.response!.text, grade.diagnosis));
+    ({ messages, hash } = await repairPrompt(session, { messages, hash }, a.response!.text, grade));
   }
   return { kind: 'finished', worked };
 }
@@ -435,9 +439,9 @@ async function repairPrompt(
   session: Session,
   prev: { readonly messages: readonly ChatMessage[]; readonly hash: string },
   answer: string,
-  diagnosis: string,
+  grade: GradeResult,
 ): Promise<{ messages: readonly ChatMessage[]; hash: string }> {
-  const next = session.deps.buildRepairPrompt(prev.messages, answer, diagnosis);
+  const next = session.deps.buildRepairPrompt(prev.messages, answer, grade.diagnosis, grade);
   const prefix = isPrefix(prev.messages, next);
   const added = prefix ? next.slice(prev.messages.length) : next;
   const hash = await promptHash(prefix ? prev.hash : undefined, added);

@@ -7,15 +7,14 @@
  */
 import { canonicalJson, sha256Hex } from '../../hash.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings } from '../grade/grade-types.ts';
+import { DEFAULT_PROMPT_VARIANT } from '../prompt/variants.ts';
 import type { FeedbackMode, RunConfig } from '../run/run-types.ts';
-
-export type { FeedbackMode } from '../run/run-types.ts';
 
 /** What a repair round tells the model about its failed answer. */
 export const FEEDBACK_MODES: readonly FeedbackMode[] = ['counterexample', 'verdict', 'none'];
 export const DEFAULT_FEEDBACK: FeedbackMode = 'counterexample';
-/** The prompt variant every run used before variants existed. */
-export const DEFAULT_PROMPT = 'standard';
+/** The prompt variant every run used before variants existed, and a config without one means. */
+export const DEFAULT_PROMPT = DEFAULT_PROMPT_VARIANT;
 
 /** The grading policy of a run, with the defaults both front ends share. */
 export function gradingOf(config: Pick<RunConfig, 'grading'>): Required<GradingSettings> {

@@ -8,12 +8,16 @@
  * between the runs, and tasks either run has no graded first answer for
  * (not answered yet, or the request failed: an outage is not a model
  * failure) are left out and listed with the reason. Differences are B - A.
- * See docs/scale.md.
+ * Round by round, the same pairs are compared on "passed by round r" for
+ * r = 0 up to the fewer repair rounds of the two runs, each round over the
+ * tasks whose sample-0 chain has a known fate after it in both runs
+ * (repair-curve.ts). See docs/scale.md and docs/research.md.
  */
 import { type AttemptRecord, type RunRecord } from '../run/run-types.ts';
-import type { TaskFacts } from './metrics.ts';
-import { interpolated } from '../../quantile.ts';
-import { rng } from '../../rng.ts';
+import type { TaskFacts } from './outcome.ts';
+import { chainsOf } from './outcome.ts';
+import { fateAfter } from './repair-curve.ts';
+import { bootstrapMeanCi } from './bootstrap.ts';
 import { BUG_CLASSES } from '../../tasks/task.ts';
 
 export interface CompareSide {
@@ -47,6 +51,12 @@ export interface PairedStats {
   readonly mcnemarP: number;
 }
 
+/** The paired comparison of "passed by round r". */
+export interface RoundComparison {
+  readonly round: number;
+  readonly stats: PairedStats;
+}
+
 export interface RunComparison {
   readonly a: { readonly id: string; readonly model: string; readonly name?: string };
   readonly b: { readonly id: string; readonly model: string; readonly name?: string };
@@ -55,6 +65,8 @@ export interface RunComparison {
   readonly byBugCount: Readonly<Record<string, PairedStats>>;
   /** Task ids that pass in A only, and in B only. */
   readonly flips: { readonly onlyA: readonly string[]; readonly onlyB: readonly string[] };
+  /** Rounds 0..min(R_A, R_B): passed by that round, paired by task. */
+  readonly byRound: readonly RoundComparison[];
   readonly dropped: readonly DroppedTask[];
   /** Things a reader should know (e.g. different verifier versions). */
   readonly warnings: readonly string[];
@@ -92,17 +104,7 @@ export function mcnemarExact(b: number, c: number): number {
  * replacement; d holds each task's pass(B) - pass(A) in {-1, 0, 1}.
  */
 export function pairedBootstrapCi(d: readonly number[], resamples: number, seed: string): readonly [number, number] | null {
-  const n = d.length;
-  if (n === 0) return null;
-  const r = rng(seed);
-  const means = new Float64Array(resamples);
-  for (let s = 0; s < resamples; s++) {
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += d[Math.floor(r() * n)];
-    means[s] = sum / n;
-  }
-  means.sort();
-  return [interpolated(means, 0.025), interpolated(means, 0.975)];
+  return bootstrapMeanCi(d, resamples, seed);
 }
 
 /** The paired statistics of pass/fail pairs. */
@@ -137,6 +139,30 @@ function firstAnswers(side: CompareSide): Map<string, boolean> {
   return out;
 }
 
+/** Each task's sample-0 chain: whether it has passed after `round`, absent while its fate is open. */
+function passedBy(side: CompareSide, round: number): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const chains = chainsOf(side.attempts.filter((a) => a.runId === side.run.id && a.sample === 0));
+  for (const c of chains) {
+    const { fate } = fateAfter(c, round);
+    if (fate !== 'open') out.set(c.taskId, fate === 'passed');
+  }
+  return out;
+}
+
+/** Paired statistics of "passed by round r" over `ids`, for each round both runs have. */
+export function compareByRound(A: CompareSide, B: CompareSide, ids: readonly string[], resamples: number, seed: string): RoundComparison[] {
+  const rounds = Math.min(A.run.config.repairRounds, B.run.config.repairRounds);
+  const out: RoundComparison[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const a = passedBy(A, round);
+    const b = passedBy(B, round);
+    const pairs = ids.filter((id) => a.has(id) && b.has(id)).map((id) => ({ a: a.get(id)!, b: b.get(id)! }));
+    out.push({ round, stats: pairedStats(pairs, resamples, `${seed}/round/${round}`) });
+  }
+  return out;
+}
+
 export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly TaskFacts[], options: CompareOptions = {}): RunComparison {
   const resamples = options.resamples ?? 10000;
   const seed = options.seed ?? 'osvlab-compare';
@@ -164,6 +190,9 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
     warnings.push(`the runs were graded by different verifier versions (${A.run.provenance.verifier} and ${B.run.provenance.verifier}); regrade one to compare grades of the same verifier`);
   }
   if (A.run.config.shots !== B.run.config.shots) warnings.push(`the runs used different prompts: ${A.run.config.shots}-shot and ${B.run.config.shots}-shot`);
+  if (A.run.config.repairRounds !== B.run.config.repairRounds) {
+    warnings.push(`the runs have different repair rounds (${A.run.config.repairRounds} and ${B.run.config.repairRounds}): rounds are compared up to ${Math.min(A.run.config.repairRounds, B.run.config.repairRounds)}`);
+  }
   const unknownFacts = paired.filter((p) => !facts.has(p.task.id)).length;
   if (unknownFacts) warnings.push(`${unknownFacts} paired tasks are not in this build's task list: they count overall but not by bug class or count`);
 
@@ -186,6 +215,7 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
     byBugClass,
     byBugCount,
     flips: { onlyA: paired.filter((p) => p.a && !p.b).map((p) => p.task.id), onlyB: paired.filter((p) => !p.a && p.b).map((p) => p.task.id) },
+    byRound: compareByRound(A, B, A.run.config.tasks.filter((id) => inB.has(id) && A.run.taskHashes[id] === B.run.taskHashes[id]), resamples, seed),
     dropped,
     warnings,
     bootstrap: { resamples, seed },

@@ -1,6 +1,6 @@
 /**
  * The numbers of a run, from its graded attempts: pass@k, failure rates,
- * repair success, results by bug class, bug count and handler, bug-following,
+ * repair success and the repair curve, results by bug class, bug count and handler, bug-following,
  * strict passes, OSVBench's three categories, tokens, cost and latency. Pure
  * functions of stored records.
  *
@@ -12,25 +12,16 @@
  * rates, since neither says anything about the model. Samples not finished
  * yet are left out too, and counted as missing when the run's size is known.
  */
-import { type GradeCategory, MODEL_CATEGORIES, type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
+import { type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
 import { ascending, interpolated, nearestRank } from '../../quantile.ts';
-import { BUG_CLASSES, type BugClass, type Task } from '../../tasks/task.ts';
+import { BUG_CLASSES, type BugClass } from '../../tasks/task.ts';
+import { type Chain, OUTCOMES, type Outcome, type TaskFacts, type Uncharged, attemptOutcome, chainsOf, outcomeOf } from './outcome.ts';
+import { type RepairCurve, repairCurve } from './repair-curve.ts';
 
-/** The model's outcomes: what pass@k and the rates are made of. */
-export type Outcome = (typeof MODEL_CATEGORIES)[number];
-
-export const OUTCOMES: readonly Outcome[] = MODEL_CATEGORIES;
-
-/** Outcomes that are not the model's: counted and shown, never charged. */
-export type Uncharged = 'unanswered' | 'internal';
-
-export const UNCHARGED: readonly Uncharged[] = ['unanswered', 'internal'];
+export { OUTCOMES, UNCHARGED, type TaskFacts, attemptOutcome } from './outcome.ts';
 
 const PASS_KS = [1, 3, 5] as const;
-
-/** What metrics need of a task. */
-export type TaskFacts = Pick<Task, 'id' | 'handler' | 'bug_classes' | 'bug_count'>;
 
 /**
  * The unbiased pass@k estimator 1 - C(n-c, k) / C(n, k) for one task with n
@@ -106,6 +97,8 @@ export interface RunMetrics {
   /** On buggy variants: share of graded first answers that refine the buggy code shown. */
   readonly bugFollowing: { readonly samples: number; readonly following: number; readonly rate: number };
   readonly repair: readonly RepairRound[];
+  /** pass@1 after each round 0..R with its interval, fixes and spending per round (repair-curve.ts). */
+  readonly curve: RepairCurve;
   /** Share of (task, sample) chains that pass in some round. */
   readonly passAfterRepair: number;
   /** Multi-label: a task with two bug classes counts in both; "correct" is the bug-free variants. */
@@ -117,19 +110,6 @@ export interface RunMetrics {
   readonly cost: { readonly usd: number; readonly unpriced: number };
   /** Response latency over every answered attempt (ms). */
   readonly latency: Distribution;
-}
-
-/** What became of an attempt: a grade category, `unanswered`, or undefined while it is unfinished. */
-export function attemptOutcome(a: AttemptRecord): GradeCategory | 'unanswered' | undefined {
-  if (a.grade) return a.grade.category;
-  if (a.error) return 'unanswered';
-  return undefined;
-}
-
-/** The model's outcome of an attempt, or undefined when it is unfinished or not the model's (unanswered, internal). */
-function outcomeOf(a: AttemptRecord): Outcome | undefined {
-  const o = attemptOutcome(a);
-  return o === undefined || o === 'unanswered' || o === 'internal' ? undefined : o;
 }
 
 /** Median (interpolated) and 90th percentile (nearest rank), core/quantile.ts. */
@@ -153,28 +133,26 @@ function group(list: readonly PerTask[]): GroupResult {
   return { tasks: counted.length, samples, passes, pass1 };
 }
 
-/**
- * The metrics of a run's attempts over the given tasks (attempts of other
- * tasks are ignored). With `n` (samples per task), missing samples are counted.
- */
-export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[], opts: { readonly n?: number } = {}): RunMetrics {
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const mine = attempts.filter((a) => byId.has(a.taskId));
-  const per = new Map<string, PerTask>(tasks.map((t) => [t.id, { task: t, n: 0, c: 0 }]));
+/** The first answers (round 0): per-task counts and every tally made of them. */
+interface FirstAnswers {
+  readonly per: ReadonlyMap<string, PerTask>;
+  readonly samples: number;
+  readonly counts: Record<Outcome, number>;
+  readonly uncharged: Record<Uncharged, number>;
+  readonly strict: number;
+  readonly strictChecked: number;
+  readonly bugFollowing: { samples: number; following: number };
+}
 
+function firstAnswers(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[]): FirstAnswers {
+  const per = new Map<string, PerTask>(tasks.map((t) => [t.id, { task: t, n: 0, c: 0 }]));
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   const uncharged: Record<Uncharged, number> = { unanswered: 0, internal: 0 };
+  const bugFollowing = { samples: 0, following: 0 };
   let samples = 0;
   let strict = 0;
   let strictChecked = 0;
-  let bfSamples = 0;
-  let bfFollowing = 0;
-  const chains = new Map<string, AttemptRecord[]>();
-  for (const a of mine) {
-    const key = `${a.taskId}|${a.sample}`;
-    const list = chains.get(key) ?? [];
-    list.push(a);
-    chains.set(key, list);
+  for (const a of attempts) {
     if (a.round !== 0) continue;
     const any = attemptOutcome(a);
     if (any === 'unanswered' || any === 'internal') uncharged[any]++;
@@ -188,19 +166,15 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     if (o === 'pass' && a.grade?.strict !== undefined) strictChecked++;
     if (o === 'pass' && a.grade?.strict === true) strict++;
     if (p.task.bug_count > 0 && a.grade) {
-      bfSamples++;
-      if (a.grade.bugFollowing === true) bfFollowing++;
+      bugFollowing.samples++;
+      if (a.grade.bugFollowing === true) bugFollowing.following++;
     }
   }
+  return { per, samples, counts, uncharged, strict, strictChecked, bugFollowing };
+}
 
-  const rates = Object.fromEntries(OUTCOMES.map((o) => [o, samples === 0 ? 0 : counts[o] / samples])) as Record<Outcome, number>;
-  const ob: Record<OsvbenchCategory, number> = { pass: 0, syntax: 0, semantic: 0 };
-  for (const o of OUTCOMES) ob[osvbenchCategory(o)!] += counts[o];
-  const obRates = Object.fromEntries(Object.entries(ob).map(([k, v]) => [k, samples === 0 ? 0 : v / samples])) as Record<OsvbenchCategory, number>;
-  const expectedSamples = opts.n === undefined ? null : tasks.length * opts.n;
-  const missingSamples = expectedSamples === null ? 0 : Math.max(0, expectedSamples - samples - uncharged.unanswered - uncharged.internal);
-
-  const withSamples = [...per.values()].filter((p) => p.n > 0);
+/** pass@k for each k of PASS_KS every task has the samples for, and why the others are missing. */
+function passAtKs(withSamples: readonly PerTask[]): { passAt: Record<string, number>; skipped: Record<string, string>; minN: number } {
   const minN = withSamples.length === 0 ? 0 : Math.min(...withSamples.map((p) => p.n));
   const passAt: Record<string, number> = {};
   const skipped: Record<string, string> = {};
@@ -213,18 +187,20 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
       passAt[k] = withSamples.reduce((s, p) => s + passAtK(p.n, p.c, k), 0) / withSamples.length;
     }
   }
+  return { passAt, skipped, minN };
+}
 
-  // Repair rounds: within each chain, round r follows round r-1's failure.
+/** Repair success per round: within each chain, round r follows round r-1's failure. */
+function repairRounds(chains: readonly Chain[]): { repair: RepairRound[]; finished: number; passing: number } {
   const rounds = new Map<number, { attempted: number; fixed: number; byKind: Partial<Record<Outcome, { attempted: number; fixed: number }>> }>();
-  let chainsFinished = 0;
-  let chainsPassing = 0;
-  for (const list of chains.values()) {
-    const byRound = new Map(list.map((a) => [a.round, a]));
+  let finished = 0;
+  let passing = 0;
+  for (const { rounds: byRound } of chains) {
     const first = byRound.get(0);
     if (!first || !outcomeOf(first)) continue;
-    chainsFinished++;
-    if ([...byRound.values()].some((a) => outcomeOf(a) === 'pass')) chainsPassing++;
-    for (const a of list) {
+    finished++;
+    if ([...byRound.values()].some((a) => outcomeOf(a) === 'pass')) passing++;
+    for (const a of byRound.values()) {
       if (a.round === 0) continue;
       const o = outcomeOf(a);
       const prev = byRound.get(a.round - 1);
@@ -239,11 +215,14 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
       rounds.set(a.round, r);
     }
   }
-  const repair: RepairRound[] = [...rounds.entries()]
+  const repair = [...rounds.entries()]
     .sort(([a], [b]) => a - b)
     .map(([round, r]) => ({ round, attempted: r.attempted, fixed: r.fixed, stillFailing: r.attempted - r.fixed, byKind: r.byKind }));
+  return { repair, finished, passing };
+}
 
-  const all = [...per.values()];
+/** pass@1 by bug class (multi-label, plus "correct"), by bug count and by handler. */
+function breakdowns(all: readonly PerTask[]): Pick<RunMetrics, 'byBugClass' | 'byBugCount' | 'byHandler'> {
   const byBugClass = {} as Record<BugClass | 'correct', GroupResult>;
   for (const cls of BUG_CLASSES) byBugClass[cls] = group(all.filter((p) => p.task.bug_classes.includes(cls)));
   byBugClass.correct = group(all.filter((p) => p.task.bug_count === 0));
@@ -260,13 +239,17 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
   }
   const byHandler: Record<string, GroupResult> = {};
   for (const h of [...perHandler.keys()].sort()) byHandler[h] = group(perHandler.get(h)!);
+  return { byBugClass, byBugCount, byHandler };
+}
 
+/** Tokens, cost and latency over every answered attempt. */
+function usage(attempts: readonly AttemptRecord[]): Pick<RunMetrics, 'tokens' | 'cost' | 'latency'> {
   let input = 0;
   let output = 0;
   let usd = 0;
   let unpriced = 0;
   const latencies: number[] = [];
-  for (const a of mine) {
+  for (const a of attempts) {
     if (!a.response) continue;
     input += a.response.usage.input;
     output += a.response.usage.output;
@@ -274,6 +257,35 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     if (a.cost === null) unpriced++;
     else usd += a.cost;
   }
+  return { tokens: { input, output }, cost: { usd, unpriced }, latency: distribution(latencies) };
+}
+
+const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
+
+/**
+ * The metrics of a run's attempts over the given tasks (attempts of other
+ * tasks are ignored). With `n` (samples per task), missing samples are
+ * counted; `rounds` (the run's repair rounds) carries the repair curve to
+ * its last round.
+ */
+export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[], opts: { readonly n?: number; readonly rounds?: number } = {}): RunMetrics {
+  const ids = new Set(tasks.map((t) => t.id));
+  const mine = attempts.filter((a) => ids.has(a.taskId));
+  const first = firstAnswers(tasks, mine);
+  const { samples, counts, uncharged } = first;
+
+  const rates = Object.fromEntries(OUTCOMES.map((o) => [o, share(counts[o], samples)])) as Record<Outcome, number>;
+  const ob: Record<OsvbenchCategory, number> = { pass: 0, syntax: 0, semantic: 0 };
+  for (const o of OUTCOMES) ob[osvbenchCategory(o)!] += counts[o];
+  const obRates = Object.fromEntries(Object.entries(ob).map(([k, v]) => [k, share(v, samples)])) as Record<OsvbenchCategory, number>;
+  const expectedSamples = opts.n === undefined ? null : tasks.length * opts.n;
+  const missingSamples = expectedSamples === null ? 0 : Math.max(0, expectedSamples - samples - uncharged.unanswered - uncharged.internal);
+
+  const all = [...first.per.values()];
+  const withSamples = all.filter((p) => p.n > 0);
+  const { passAt, skipped, minN } = passAtKs(withSamples);
+  const { repair, finished, passing } = repairRounds(chainsOf(mine));
+  const bf = first.bugFollowing;
 
   return {
     tasks: withSamples.length,
@@ -287,17 +299,14 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     expectedSamples,
     missingSamples,
     osvbench: { counts: ob, rates: obRates },
-    strictPasses: strict,
-    strictChecked,
-    strictRate: samples === 0 ? 0 : strict / samples,
-    bugFollowing: { samples: bfSamples, following: bfFollowing, rate: bfSamples === 0 ? 0 : bfFollowing / bfSamples },
+    strictPasses: first.strict,
+    strictChecked: first.strictChecked,
+    strictRate: share(first.strict, samples),
+    bugFollowing: { samples: bf.samples, following: bf.following, rate: share(bf.following, bf.samples) },
     repair,
-    passAfterRepair: chainsFinished === 0 ? 0 : chainsPassing / chainsFinished,
-    byBugClass,
-    byBugCount,
-    byHandler,
-    tokens: { input, output },
-    cost: { usd, unpriced },
-    latency: distribution(latencies),
+    curve: repairCurve(tasks, mine, opts.rounds === undefined ? {} : { rounds: opts.rounds }),
+    passAfterRepair: share(passing, finished),
+    ...breakdowns(all),
+    ...usage(mine),
   };
 }

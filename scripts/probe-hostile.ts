@@ -1,0 +1,652 @@
+/**
+ * A probe of hostile inputs, run as a user runs OSVLab (`osvlab` in child
+ * processes, the fake provider over real HTTP): specs, C implementations,
+ * grade files (JSONL and OSVBench's results format), run directories,
+ * command lines and a provider with odd answers. Each input ends in one of
+ *
+ *   coded      a coded error (exit 2 or 4 with a code such as ARG001, SPEC012, GRADE008)
+ *   verdict    a verdict or a finished command (exit 0, 1 or 3), as expected
+ *   internal   a crash, a stack trace, an uncoded error, an `internal` grade, a JSON reply that does not parse
+ *   hang       no exit within the case's limit (the process is killed)
+ *   wrong      a result that contradicts what the input must give (a verified broken spec, a lost pass)
+ *   data-loss  a user's file changed, or answers that were graded missing from what is read back
+ *
+ * and the table counts them per family. Cases marked with an owner name what
+ * another engineer's branch fixes (`owner` in the listing of findings).
+ *
+ *   npx tsx scripts/probe-hostile.ts [--family NAME[,NAME]] [--list]
+ *
+ * Takes 10-20 minutes on two cores; it writes only under a temporary folder.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KERNEL } from '../src/core/kernel/content.ts';
+import { loadTasks } from '../src/core/tasks/load.ts';
+import type { Task } from '../src/core/tasks/task.ts';
+import { type FakeProvider, type FakeReply, startFakeProvider } from '../test/fake-provider/server.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const COLUMNS = ['coded', 'verdict', 'internal', 'hang', 'wrong', 'data-loss'] as const;
+type Column = (typeof COLUMNS)[number];
+
+interface Row {
+  readonly family: string;
+  readonly name: string;
+  readonly column: Column;
+  readonly detail: string;
+  /** Who fixes it, when it is another engineer's area. */
+  readonly owner?: string;
+}
+
+interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly out: string;
+  readonly err: string;
+  readonly ms: number;
+  readonly hung: boolean;
+}
+
+// ------------------------------------------------------------------ running osvlab
+
+function osvlab(args: readonly string[], opts: { limitMs?: number; env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], {
+      cwd: scratch,
+      env: opts.env ?? { ...process.env, OSVLAB_API_KEY: '' },
+      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let hung = false;
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => (out.length < 4 << 20 ? (out += s) : undefined));
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (err.length < 1 << 20 ? (err += s) : undefined));
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, opts.limitMs ?? 90_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out, err, ms: Date.now() - started, hung });
+    });
+  });
+}
+
+/** A code of ours anywhere in the text. */
+const CODE = /\b(ARG|IN|RES|SPEC|C|LLM|RUN|RUNDIR|MERGE|GRADE|SHARD|BUDGET)\d{3}\b/;
+/** Signs of an error nobody handled. */
+const CRASH = /^\s+at .+:\d+:\d+\)?$|node:internal|Unhandled|FATAL ERROR|Maximum call stack|is not a function|Cannot read propert|RuntimeError|Aborted\(/m;
+
+interface Expect {
+  /** The command prints one JSON object on stdout when it succeeds. */
+  readonly json?: boolean;
+  /** Says what is wrong with the result, if anything. */
+  readonly check?: (r: CliResult, json: any) => string | undefined;
+  /** Says what the user lost, if anything (checked after the command). */
+  readonly lost?: () => string | undefined;
+  readonly owner?: string;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function judge(family: string, name: string, r: CliResult, e: Expect = {}): Row {
+  const row = (column: Column, detail: string): Row => ({ family, name, column, detail, ...(e.owner && column !== 'coded' && column !== 'verdict' ? { owner: e.owner } : {}) });
+  const tail = (s: string) => s.trim().split('\n').slice(-2).join(' | ').slice(0, 200);
+  if (r.hung) return row('hang', `no exit after ${r.ms} ms`);
+  if (r.signal || r.code === null || r.code < 0 || r.code > 4) return row('internal', `exit ${r.code} signal ${r.signal}: ${tail(r.err)}`);
+  if (CRASH.test(r.err)) return row('internal', `stack trace or crash: ${tail(r.err)}`);
+  if (/\bC057\b/.test(r.err + r.out)) return row('internal', `C057 (an internal error): ${tail(r.err + r.out)}`);
+  // A command that finished prints its JSON; a coded error (2, 4) need not, except verify's spec and C errors (checked by their cases).
+  const json = e.json ? parseJson(r.out.trim()) : undefined;
+  if (e.json && (r.code === 0 || r.code === 1 || r.code === 3) && json === undefined) return row('internal', `no JSON on stdout (exit ${r.code}): ${tail(r.out + r.err)}`);
+  if ((r.code === 2 || r.code === 4) && !CODE.test(r.err + r.out)) return row('internal', `exit ${r.code} without a code: ${tail(r.err)}`);
+  const lost = e.lost?.();
+  if (lost) return row('data-loss', lost);
+  const wrong = e.check?.(r, json);
+  if (wrong) return row('wrong', wrong);
+  return row(r.code === 2 || r.code === 4 ? 'coded' : 'verdict', `exit ${r.code}`);
+}
+
+// ------------------------------------------------------------------ inputs
+
+let scratch = '';
+let tasks: readonly Task[] = [];
+const files = new Map<string, string>();
+
+function file(name: string, text: string | Buffer): string {
+  const p = join(scratch, 'in', name);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+}
+
+function digest(path: string): string {
+  const h = createHash('sha256');
+  const walk = (p: string): void => {
+    const st = statSync(p);
+    if (st.isDirectory()) for (const n of readdirSync(p).sort()) walk(join(p, n));
+    else if (st.isFile()) h.update(p).update(readFileSync(p));
+  };
+  walk(path);
+  return h.digest('hex');
+}
+
+/** A check that `path` is the same after the command as before it. */
+function unchanged(path: string): () => string | undefined {
+  const before = digest(path);
+  return () => (existsSync(path) && digest(path) === before ? undefined : `${path} was changed or removed`);
+}
+
+const spec = (name: string) => readFileSync(join(ROOT, 'tasks/hv6/specs', `${name}.py`), 'utf8');
+const fence = (s: string) => `Here it is.\n\n\`\`\`python\n${s}\n\`\`\`\n`;
+function edit(s: string, from: string, to: string): string {
+  if (!s.includes(from)) throw new Error(`probe: the spec lacks ${JSON.stringify(from)}`);
+  return s.replace(from, to);
+}
+
+/** The kernel's own C text of `handler`, from `int handler(` to its closing brace. */
+function kernelFunction(handler: string): string {
+  for (const text of KERNEL.files.values()) {
+    const at = text.search(new RegExp(`^int ${handler}\\(`, 'm'));
+    if (at < 0) continue;
+    let depth = 0;
+    for (let i = text.indexOf('{', at); i < text.length; i++) {
+      if (text[i] === '{') depth++;
+      else if (text[i] === '}' && --depth === 0) return text.slice(at, i + 1);
+    }
+  }
+  throw new Error(`probe: no kernel function ${handler}`);
+}
+
+// ------------------------------------------------------------------ families
+
+type Family = () => Promise<Row[]>;
+
+async function many(family: string, cases: readonly (readonly [string, readonly string[], Expect?, { limitMs?: number; stdin?: string }?])[], parallel = 2): Promise<Row[]> {
+  const rows: Row[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < cases.length) {
+        const [name, args, e, o] = cases[next++];
+        rows.push(judge(family, name, await osvlab(args, o), e));
+      }
+    }),
+  );
+  return rows;
+}
+
+const exits = (...codes: number[]) => (r: CliResult) => (codes.includes(r.code ?? -1) ? undefined : `exit ${r.code}, expected ${codes.join(' or ')}: ${r.err.trim().slice(0, 160)}`);
+/** `exits` for verify --json, whose spec and C errors come in the JSON. */
+const verifyExits = (...codes: number[]) => (r: CliResult, j: any) => exits(...codes)(r) ?? codedJson(r, j);
+const status = (...ok: string[]) => (_r: CliResult, j: any) => (ok.includes(j?.verdict?.status) ? undefined : `verdict ${j?.verdict?.status}, expected ${ok.join(' or ')}`);
+
+const cli: Family = async () => {
+  const fifo = join(scratch, 'in', 'fifo');
+  mkdirSync(join(scratch, 'in'), { recursive: true });
+  spawnSync('mkfifo', [fifo]);
+  const loop = join(scratch, 'in', 'loop');
+  symlinkSync(loop, loop);
+  const unreadable = file('unreadable.py', spec('sys_kill'));
+  spawnSync('chmod', ['000', unreadable]);
+  // Root reads any file: the case means something only for another user.
+  const asRoot = process.getuid?.() === 0;
+  const bad = file('bad-utf8.py', Buffer.from([0x64, 0x65, 0x66, 0x20, 0xff, 0xfe, 0x0a]));
+  const runArgs = (...more: string[]) => ['run', '--provider', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--out', join(scratch, 'never'), ...more];
+  const usage = { check: exits(4) };
+  return many('cli', [
+    ['empty command', [''], usage],
+    ['--version', ['--version'], usage],
+    ['-h', ['-h'], { check: exits(0) }],
+    ['verify --spec="" (empty)', ['verify', 'sys_kill', '--spec='], usage],
+    ['verify --impl "" (empty)', ['verify', 'sys_kill', '--oracle', '--impl', ''], usage],
+    ['lemmas --only ""', ['lemmas', 'sys_kill', '--oracle', '--only', ''], usage],
+    ['verify --timeout 0', ['verify', 'sys_kill', '--oracle', '--timeout', '0'], usage],
+    ['verify --timeout 0x10', ['verify', 'sys_kill', '--oracle', '--timeout', '0x10'], usage],
+    ['verify --timeout " 5"', ['verify', 'sys_kill', '--oracle', '--timeout', ' 5'], usage],
+    ['verify --timeout 2^53+1', ['verify', 'sys_kill', '--oracle', '--timeout', '9007199254740993'], usage],
+    ['grade --timeout 2147483648', ['grade', '--responses', fifo, '--timeout', '2147483648'], usage],
+    ['run --request-timeout 0', runArgs('--request-timeout', '0'), usage],
+    ['verify --spec twice', ['verify', 'sys_kill', '--spec', 'a.py', '--spec', 'b.py'], usage],
+    ['verify --spec --json (value forgotten)', ['verify', 'sys_kill', '--spec', '--json'], usage],
+    ['verify --oracle --spec', ['verify', 'sys_kill', '--oracle', '--spec', 'x.py'], usage],
+    ['verify -- (bare double dash)', ['verify', 'sys_kill', '--oracle', '--'], usage],
+    ['verify two handlers', ['verify', 'sys_kill', 'sys_dup', '--oracle'], usage],
+    ['verify SYS_KILL (case)', ['verify', 'SYS_KILL', '--oracle'], usage],
+    ['verify 100k-character handler', ['verify', 'x'.repeat(100_000), '--oracle'], usage],
+    ['verify handler with a newline', ['verify', 'sys_kill\nsys_dup', '--oracle'], usage],
+    ['verify --variant of another handler', ['verify', 'sys_kill', '--oracle', '--variant', 'sys_dup-v1'], usage],
+    ['verify --variant v9', ['verify', 'sys_kill', '--oracle', '--variant', 'sys_kill-v9'], usage],
+    ['verify --variant and --impl', ['verify', 'sys_kill', '--oracle', '--variant', 'sys_kill-v1', '--impl', 'x.c'], usage],
+    ['verify --spec - --impl -', ['verify', 'sys_kill', '--spec', '-', '--impl', '-'], usage],
+    ['verify --spec FIFO', ['verify', 'sys_kill', '--spec', fifo], usage],
+    ['verify --spec symlink loop', ['verify', 'sys_kill', '--spec', loop], usage],
+    ...(asRoot ? [] : [['verify --spec unreadable', ['verify', 'sys_kill', '--spec', unreadable], usage] as const]),
+    ['verify --spec directory', ['verify', 'sys_kill', '--spec', scratch], usage],
+    ['verify --spec /proc/self/mem', ['verify', 'sys_kill', '--spec', '/proc/self/mem'], usage],
+    ['verify --spec - (empty stdin)', ['verify', 'sys_kill', '--spec', '-', '--json'], { json: true, check: exits(2) }, { stdin: '' }],
+    ['verify --spec invalid UTF-8', ['verify', 'sys_kill', '--spec', bad, '--json'], { json: true, check: exits(2) }],
+    ['verify --impl - (empty stdin)', ['verify', 'sys_kill', '--oracle', '--impl', '-'], usage, { stdin: '' }],
+    ['task', ['task'], usage],
+    ['task show', ['task', 'show'], usage],
+    ['task show extra', ['task', 'show', 'sys_kill-v0', 'extra'], usage],
+    ['task show --json=1', ['task', 'show', 'sys_kill-v0', '--json=1'], usage],
+    ['prompt --shots 1e3', ['prompt', 'sys_kill-v0', '--shots', '1e3'], usage],
+    ['prompt --shots 999999', ['prompt', 'sys_kill-v0', '--shots', '999999', '--stats', '--json'], { json: true, check: exits(0, 4) }],
+    ['prompt --all without --stats', ['prompt', '--all'], usage],
+    ['prompt id and --all', ['prompt', 'sys_kill-v0', '--stats', '--all'], usage],
+    ['tasks --format json', ['tasks', '--format', 'json'], usage],
+    ['tasks extra', ['tasks', 'extra'], usage],
+    ['lemmas --only ,,,', ['lemmas', 'sys_kill', '--oracle', '--only', ',,,', '--json'], { json: true, check: exits(0, 3) }],
+    ['lemmas --only unknown', ['lemmas', 'sys_kill', '--oracle', '--only', 'isolation,nope'], usage],
+    ['report (no dir)', ['report'], usage],
+    ['report missing dir', ['report', join(scratch, 'no-such-dir')], usage],
+    ['report /dev/null', ['report', '/dev/null'], usage],
+    ['merge (nothing)', ['merge'], usage],
+    ['merge without --out', ['merge', scratch], usage],
+    ['compare one run', ['compare', scratch], usage],
+    ['compare --resamples 0', ['compare', scratch, scratch, '--resamples', '0'], usage],
+    ['bench --handlers nope', ['bench', '--handlers', 'nope'], usage],
+    ['bench --runs x', ['bench', '--runs', 'x'], usage],
+    ['run without --provider', ['run', '--model', 'm'], usage],
+    ['run --base-url javascript:', runArgs().map((a) => (a === 'http://127.0.0.1:9/v1' ? 'javascript:alert(1)' : a)), usage],
+    ['run --base-url http://', runArgs().map((a) => (a === 'http://127.0.0.1:9/v1' ? 'http://' : a)), usage],
+    ['run --n 0', runArgs('--n', '0'), usage],
+    ['run --temperature NaN', runArgs('--temperature', 'NaN'), usage],
+    ['run --temperature 1e999', runArgs('--temperature', '1e999'), usage],
+    ['run --max-tokens -1', runArgs('--max-tokens', '-1'), usage],
+    ['run --seed 1.5', runArgs('--seed', '1.5'), usage],
+    ['run --price 1/', runArgs('--price', '1/', '--max-cost', '1', '--max-tokens', '10'), usage],
+    ['run --max-cost abc', runArgs('--max-cost', 'abc', '--max-tokens', '10'), usage],
+    ['run --shard 0/0', runArgs('--shard', '0/0'), usage],
+    ['run --shard 3/2', runArgs('--shard', '3/2'), usage],
+    ['run --tasks first:0', runArgs('--tasks', 'first:0'), usage],
+    ['run --tasks handler:', runArgs('--tasks', 'handler:'), usage],
+    ['run --tasks ,', runArgs('--tasks', ','), usage],
+    ['run --reasoning-effort max', runArgs('--reasoning-effort', 'max'), usage],
+    ['run --concurrency 0', runArgs('--concurrency', '0', '--tasks', 'nope'), usage],
+    ['run --shots 999 --tasks nope', runArgs('--shots', '999', '--tasks', 'nope'), usage],
+    ['no command', [], usage],
+  ]);
+};
+
+/** Spec answers, all graded by one `osvlab grade` (as a batch of model answers is). */
+const specs: Family = async () => {
+  const KILL = spec('sys_kill');
+  const body = (lines: string) => `import z3\nfrom libirpy import util\nimport hv6py.kernel.spec.datatypes as dt\n\ndef sys_kill(old, pid):\n${lines}\n`;
+  const withCond = (extra: string) => edit(KILL, 'is_pid_valid(pid),', `is_pid_valid(pid),\n        ${extra},`);
+  const beforeReturn = (stmt: string) => edit(KILL, '    return cond,', `    ${stmt}\n    return cond,`);
+  const PASS = ['pass'];
+  const ANY = ['pass', 'syntax', 'semantic', 'timeout', 'unknown'];
+  const SYNTAX = ['syntax'];
+  const cases: [string, string, readonly string[], string?][] = [
+    ['oracle, CRLF line ends', KILL.replace(/\n/g, '\r\n'), PASS],
+    ['oracle, tabs for indentation', KILL.replace(/^( {4})+/gm, (m) => '\t'.repeat(m.length / 4)), PASS],
+    ['oracle, comments on every line', KILL.split('\n').map((l) => (l.trim() && !l.trim().startsWith('#') && !l.trimEnd().endsWith(',') && !l.trimEnd().endsWith('(') ? `${l}  # note` : l)).join('\n'), PASS],
+    ['oracle, conditions reordered', edit(edit(KILL, 'is_pid_valid(pid),', 'old.procs[pid].state != dt.proc_state.PROC_ZOMBIE,\n        is_pid_valid(pid),'), '        old.procs[pid].state != dt.proc_state.PROC_ZOMBIE,\n    )', '    )'), PASS],
+    ['oracle, docstring', edit(KILL, 'def sys_kill(old, pid):\n', 'def sys_kill(old, pid):\n    """Kills pid."""\n'), PASS],
+    ['oracle, three copies of old', KILL.replace('new = old.copy()', 'new = old.copy().copy().copy()'), PASS],
+    ['oracle, semicolons', edit(KILL, '    new = old.copy()\n', '    new = old.copy(); x = 1;\n'), PASS],
+    ['oracle, backslash continuation', edit(KILL, '    new = old.copy()', '    new = \\\n        old.copy()'), PASS],
+    ['oracle, unicode comment', `# π ≠ 3, naïve — “quotes”\n${KILL}`, PASS],
+    ['oracle, helper defined inside', edit(KILL, '    new = old.copy()', '    def fresh(s):\n        return s.copy()\n    new = fresh(old)'), PASS],
+    ['oracle, extra parentheses', KILL.replace('return cond, util.If(cond, new, old)', 'return ((cond), (util.If((cond), (new), (old))))'), PASS],
+    ['oracle, condition through z3.Not(z3.Or(...))', edit(KILL, 'cond = z3.And(', 'cond = z3.Not(z3.Not(z3.And(').replace('    )\n\n    new', '    )))\n\n    new'), PASS],
+    ['oracle, a true ForAll conjunct', withCond("z3.ForAll([z3.BitVec('q', 64)], z3.ULE(z3.BitVec('q', 64), z3.BitVec('q', 64)))"), ['pass', 'timeout', 'unknown']],
+    ['flipped state test', edit(KILL, 'old.procs[pid].state != dt.proc_state.PROC_UNUSED', 'old.procs[pid].state == dt.proc_state.PROC_UNUSED'), ['semantic']],
+    ['killed never set', edit(KILL, '    new.procs[pid].killed = z3.BoolVal(True)\n', ''), ['semantic']],
+    ['new state without If', edit(KILL, 'return cond, util.If(cond, new, old)', 'return cond, new'), ['semantic']],
+    ['always succeeds', edit(KILL, 'return cond, util.If(cond, new, old)', 'return z3.BoolVal(True), new'), ['semantic']],
+    ['Python True as the condition', edit(KILL, 'return cond, util.If(cond, new, old)', 'return True, new'), ['semantic', 'syntax']],
+    ['pid never checked', edit(KILL, '        is_pid_valid(pid),\n', ''), ['semantic']],
+    ['no code at all', '', SYNTAX],
+    ['division by zero', beforeReturn('x = 1 / 0'), SYNTAX],
+    ['raise', beforeReturn("raise Exception('no')"), SYNTAX],
+    ['unbounded recursion', body('    return sys_kill(old, pid)'), SYNTAX],
+    ['mutual recursion through a lambda', body('    f = lambda g: g(g)\n    return f(f)'), SYNTAX],
+    ['while True', body('    while True:\n        pass'), ['syntax', 'timeout']],
+    ['range(10**9) loop', body('    for i in range(10**9):\n        pass\n    return z3.BoolVal(True), old'), ['syntax', 'timeout']],
+    // Python raises MemoryError only where 8 or 10 GB cannot be had: either grade can be upstream's.
+    ['[0] * 10**9', beforeReturn('x = [0] * (10**9)'), ANY],
+    ["'a' * 10**10", beforeReturn("x = 'a' * (10**10)"), ANY],
+    ['str of 2**60 shared lists', beforeReturn('a = [1]\n    for i in range(60):\n        a = [a, a]\n    s = str(a)'), ['syntax', 'timeout']],
+    ['unknown field read', beforeReturn('x = old.procs[pid].nope'), SYNTAX],
+    ['BitVec of width 0', beforeReturn("x = z3.BitVec('x', 0)"), SYNTAX],
+    ['BitVec of width -1', beforeReturn("x = z3.BitVec('x', -1)"), SYNTAX],
+    ['Extract past the width', beforeReturn('x = z3.Extract(100, 0, pid)'), SYNTAX],
+    ['ZeroExt by -1', beforeReturn('x = z3.ZeroExt(-1, pid)'), SYNTAX],
+    ['If on a bit-vector', beforeReturn('x = z3.If(pid, pid, pid)'), SYNTAX],
+    // Python 2.7 refuses a file with a NUL byte anywhere (IndentationError or "expected string without null bytes").
+    ['NUL byte in a comment', edit(KILL, '# pid names', '# pid\0 names'), SYNTAX, 'frontends'],
+    ['NUL byte in a string', beforeReturn('x = "a\0b"'), SYNTAX, 'frontends'],
+    ['yield (a generator)', body('    yield z3.BoolVal(True)'), SYNTAX],
+    ['one argument', KILL.replace('def sys_kill(old, pid):', 'def sys_kill(old):'), SYNTAX],
+    ['no entry function', KILL.replace('def sys_kill(old, pid):', 'def kill(old, pid):'), SYNTAX],
+    ['returns one value', edit(KILL, 'return cond, util.If(cond, new, old)', 'return cond'), SYNTAX],
+    ['returns three values', edit(KILL, 'return cond, util.If(cond, new, old)', 'return cond, new, old'), SYNTAX],
+    ['name never defined', beforeReturn('x = undefined_name + 1'), SYNTAX],
+    ['10000 nested parentheses', beforeReturn(`x = ${'('.repeat(10_000)}1${')'.repeat(10_000)}`), ['syntax']],
+    ['5000 nested lists', beforeReturn(`x = ${'['.repeat(5000)}${']'.repeat(5000)}`), ['syntax']],
+    ['4096-bit product', withCond("z3.BitVec('a', 4096) * z3.BitVec('b', 4096) == z3.BitVecVal((1 << 4095) + 12345, 4096)"), ['timeout', 'semantic', 'unknown']],
+    ['ForAll over 1024 bits', withCond("z3.ForAll([z3.BitVec('q', 1024)], z3.BitVec('q', 1024) * z3.BitVec('q', 1024) != z3.ZeroExt(960, pid) * z3.BitVec('q', 1024) + 3)"), ['timeout', 'semantic', 'unknown']],
+    ['import os', edit(KILL, 'import z3\n', 'import z3\nimport os\n'), ANY],
+    ['os.system', beforeReturn("__import__('os').system('touch /tmp/osvlab-probe-owned')"), ANY],
+    ['escape through __class__', beforeReturn('x = ().__class__.__bases__[0].__subclasses__()'), ANY],
+    ['getattr of copy', edit(KILL, 'new = old.copy()', "new = getattr(old, 'copy')()"), ANY],
+    ['exec statement', beforeReturn('exec "y = 1"'), ANY],
+    ['eval', beforeReturn("x = eval('1 + 1')"), ANY],
+    ["'%s' % old", beforeReturn("x = '%s' % old"), ANY],
+    ['class statement', beforeReturn('class Foo(object):\n        pass'), ANY],
+    ['global statement', beforeReturn('global g\n    g = 1'), ANY],
+    ['try/except', beforeReturn('try:\n        x = 1\n    except Exception:\n        x = 2'), ANY],
+    ['assert False', beforeReturn('assert False, "no"'), SYNTAX],
+    ['BitVec of 5000 bits', beforeReturn("x = z3.BitVec('x', 5000)"), ANY],
+    ['index of 2**64', beforeReturn('x = old.procs[2**64].state'), ANY],
+    ['index -1', beforeReturn('x = old.procs[-1].state'), ANY],
+    ['new.procs = 1', beforeReturn('new.procs = 1'), ANY],
+    ['int into a bool field', edit(KILL, 'new.procs[pid].killed = z3.BoolVal(True)', 'new.procs[pid].killed = 1'), ANY],
+    ['z3.And()', beforeReturn('x = z3.And()'), ANY],
+    ['dict comprehension', beforeReturn('x = {i: i for i in range(3)}'), ANY],
+    ['set of states', beforeReturn('x = set([1, 2])'), ANY],
+    ['sorted states', beforeReturn('x = sorted([3, 1, 2])'), ANY],
+    ['1 MiB of comment', `${KILL}\n# ${'x'.repeat(1 << 20)}\n`, ANY],
+    ['a 5000-digit literal', beforeReturn(`x = 1${'0'.repeat(5000)}`), ANY],
+    ['lone surrogate in a string', beforeReturn("x = u'\\ud800'"), ANY],
+    ['simplify', edit(KILL, 'return cond,', 'cond = z3.simplify(cond)\n    return cond,'), ['pass', 'syntax']],
+  ];
+  const lines = cases.map(([, text]) => JSON.stringify({ task_id: 'sys_kill-v0', response: text === '' ? 'No code, sorry.' : fence(text) }));
+  const input = file('specs.jsonl', `${lines.join('\n')}\n`);
+  const keep = unchanged(input);
+  const r = await osvlab(['grade', '--responses', input, '--json', '--no-strict', '--timeout', '20000', '--concurrency', '2'], { limitMs: 3_600_000 });
+  const head = judge('spec', 'the whole batch', r, { json: true, lost: keep });
+  if (head.column !== 'coded' && head.column !== 'verdict') return [head];
+  const results = (parseJson(r.out) as { results: { line: number; category: string; diagnosis: string }[] }).results;
+  return cases.map(([name, , ok, owner], i) => {
+    const g = results.find((x) => x.line === i + 1);
+    const row = (column: Column, detail: string): Row => ({ family: 'spec', name, column, detail, ...(owner ? { owner } : {}) });
+    if (!g) return row('data-loss', 'the answer is missing from the results');
+    if (g.category === 'internal') return row('internal', g.diagnosis.slice(0, 200));
+    if (!ok.includes(g.category)) return row('wrong', `${g.category}, expected ${ok.join(' or ')}: ${g.diagnosis.slice(0, 160)}`);
+    return row(g.category === 'syntax' ? 'coded' : 'verdict', g.category);
+  });
+};
+
+const cImpls: Family = async () => {
+  const own = kernelFunction('sys_kill');
+  const head = '#include "kernel.h"\n';
+  const v1 = tasks.find((t) => t.id === 'sys_kill-v1')!.impl_override;
+  const laughs = Array.from({ length: 24 }, (_, i) => `#define L${i} L${i + 1} L${i + 1}`).join('\n');
+  const cases: [string, string | Buffer, (r: CliResult, j: any) => string | undefined, string?][] = [
+    ["the kernel's own sys_kill", head + own, status('verified')],
+    ["the kernel's own sys_kill, CRLF", (head + own).replace(/\n/g, '\r\n'), status('verified')],
+    ['the v1 bug', v1, status('refuted')],
+    ['returns 0 always', `${head}int sys_kill(pid_t pid)\n{\n    return 0;\n}\n`, status('refuted')],
+    ['divides by zero', `${head}int sys_kill(pid_t pid)\n{\n    return 1 / (int)(pid - pid);\n}\n`, status('refuted')],
+    ['shifts by 64', `${head}int sys_kill(pid_t pid)\n{\n    unsigned long one = 1;\n    return (int)(one << (pid - pid + 64));\n}\n`, status('refuted')],
+    ['#include "/dev/zero"', `#include "/dev/zero"\n${head}${own}`, verifyExits(2)],
+    ['#include of /etc/passwd', `#include "../../../../../../../etc/passwd"\n${head}${own}`, verifyExits(2)],
+    ['#include itself', `#include "override.c"\n${head}${own}`, verifyExits(2)],
+    ['macro doubling 24 times', `${laughs}\n${head}int sys_kill(pid_t pid)\n{\n    return L0;\n}\n`, verifyExits(2)],
+    ['#error', `#error boom\n${head}${own}`, verifyExits(2)],
+    ['10000 nested blocks', `${head}int sys_kill(pid_t pid)\n{\n${'{'.repeat(10_000)}${'}'.repeat(10_000)}\n    return 0;\n}\n`, verifyExits(1, 2)],
+    ['200k-character name', `${head}int ${'x'.repeat(200_000)};\n${own}`, verifyExits(0, 2)],
+    ['NUL byte', `${head}${own}\n\0\n`, verifyExits(0, 2)],
+    ['invalid UTF-8 in a comment', Buffer.concat([Buffer.from(`${head}/* `), Buffer.from([0xff, 0xfe]), Buffer.from(` */\n${own}`)]), verifyExits(0, 2)],
+    ['recursion', `${head}int sys_kill(pid_t pid)\n{\n    return sys_kill(pid);\n}\n`, verifyExits(1, 2)],
+    ['for (;;)', `${head}int sys_kill(pid_t pid)\n{\n    for (;;) {}\n    return 0;\n}\n`, verifyExits(1, 2)],
+    ['K&R definition', `${head}int sys_kill(pid)\n    pid_t pid;\n{\n    return 0;\n}\n`, verifyExits(1, 2)],
+    ['defined twice', `${head}${own}\n${own}\n`, verifyExits(2)],
+    // gcc compiles it and the link fails (undefined reference): no program, so no verdict.
+    ['undefined global', `${head}extern int nowhere;\nint sys_kill(pid_t pid)\n{\n    return nowhere;\n}\n`, verifyExits(2), 'frontends'],
+    ['a local array of 2^30', `${head}int sys_kill(pid_t pid)\n{\n    int a[1 << 30];\n    a[0] = 0;\n    return a[0];\n}\n`, verifyExits(1, 2)],
+    ['2 MiB of comment', `${head}${own}\n/* ${'x'.repeat(2 << 20)} */\n`, verifyExits(4)],
+    ['only a comment', `/* nothing */\n`, verifyExits(4)],
+    ['only declarations', `${head}int helper(void);\n`, verifyExits(4)],
+  ];
+  const list = cases.map(([name, text, check, owner], i) => [name, ['verify', 'sys_kill', '--oracle', '--impl', file(`impl-${i}.c`, text), '--json', '--timeout', '30000'], { json: true, check, owner }] as const);
+  return many('c', list);
+};
+
+const gradeFiles: Family = async () => {
+  const prose = 'No code here.';
+  const kill = tasks.findIndex((t) => t.id === 'sys_kill-v0');
+  const line = (o: unknown) => JSON.stringify(o);
+  const cases: [string, string | Buffer, ((r: CliResult, j: any) => string | undefined)?, string?][] = [
+    ['JSONL with a BOM', `\ufeff${line({ task_id: 'sys_kill-v0', response: prose })}\n`],
+    ['JSONL with CRLF', `${line({ task_id: 'sys_kill-v0', response: prose })}\r\n${line({ task_id: 'sys_dup-v0', response: prose })}\r\n`, answers(2)],
+    ['blank lines only', '\n\n\n'],
+    ['a JSON array', '[]'],
+    ['an empty object', '{}'],
+    ['OSVBench, key 0x1', line({ '0x1': { x: [prose] }, [kill]: { sys_kill: [prose] } }), answers(1), 'session'],
+    ['OSVBench, answers a string', line({ [kill]: { sys_kill: prose } })],
+    ['OSVBench, answer null', line({ [kill]: { sys_kill: [null, prose] } }), answers(1)],
+    ['OSVBench, two syscalls in one entry', line({ [kill]: { sys_kill: [prose], sys_dup: [prose] } })],
+    ['OSVBench, __proto__ entry', `{"__proto__": {"sys_kill": ["x"]}, "${kill}": {"sys_kill": ["${prose}"]}}`, answers(1), 'session'],
+    ['JSONL task_id __proto__', `${line({ task_id: '__proto__', response: prose })}\n${line({ task_id: 'sys_kill-v0', response: prose })}\n`, answers(1)],
+    ['JSONL handler constructor', `${line({ handler: 'constructor', response: prose })}\n${line({ handler: 'sys_kill', response: prose })}\n`, answers(1)],
+    ['JSONL duplicate keys', `{"task_id": "sys_kill-v0", "task_id": "sys_dup-v0", "response": "${prose}"}\n`],
+    ['JSONL 100000-deep array', `${'['.repeat(100_000)}${']'.repeat(100_000)}\n${line({ task_id: 'sys_kill-v0', response: prose })}\n`, answers(1)],
+    ['JSONL response a number', `${line({ task_id: 'sys_kill-v0', response: 5 })}\n${line({ task_id: 'sys_kill-v0', response: prose })}\n`, answers(1)],
+    ['JSONL response 5 MB', `${line({ task_id: 'sys_kill-v0', response: fence('x = 1\n'.repeat(800_000)) })}\n`],
+    ['JSONL 2000 identical lines', `${Array.from({ length: 2000 }, () => line({ task_id: 'sys_kill-v0', response: prose })).join('\n')}\n`, answers(2000)],
+    ['JSONL invalid UTF-8', Buffer.concat([Buffer.from('{"task_id": "sys_kill-v0", "response": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')])],
+    ['JSONL NUL escape', `${line({ task_id: 'sys_kill-v0', response: 'a\u0000b' })}\n`, answers(1)],
+    ['JSONL lone surrogate', `{"task_id": "sys_kill-v0", "response": "\\ud800"}\n`, answers(1)],
+    ['JSONL unknown fields', `${line({ task_id: 'sys_kill-v0', response: prose, extra: { deep: [1, 2] } })}\n`, answers(1)],
+  ];
+  const list = cases.map(([name, text, check, owner], i) => {
+    const p = file(`responses-${i}.jsonl`, text);
+    return [name, ['grade', '--responses', p, '--json', '--no-strict', '--timeout', '10000'], { json: true, check, lost: unchanged(p), owner }] as const;
+  });
+  const thirty = file('thirty.jsonl', Array.from({ length: 30 }, (_, i) => line({ task_id: 'sys_kill-v0', response: `${prose} ${i}` })).join('\n'));
+  list.push(['--concurrency 100000 on 30 answers', ['grade', '--responses', thirty, '--concurrency', '100000', '--json', '--no-strict'], { json: true, check: answers(30) }] as never);
+  const sparse = file('sparse.jsonl', '');
+  truncateSync(sparse, 300 << 20);
+  list.push(['a 300 MB (sparse) file', ['grade', '--responses', sparse], { check: exits(4) }] as never);
+  return many('grade-file', list);
+};
+
+/** verify's JSON on a spec or C error (exit 2): the verdict carries the coded error. */
+function codedJson(r: CliResult, j: any): string | undefined {
+  if (r.code !== 2) return undefined;
+  return typeof j?.verdict?.error?.code === 'string' ? undefined : 'exit 2 without the error in the JSON';
+}
+
+/** `--json` summary with `n` answers graded. */
+function answers(n: number) {
+  return (_r: CliResult, j: any) => (j?.summary?.answers === n ? undefined : `${j?.summary?.answers} answers graded, expected ${n}`);
+}
+
+const runDirs: Family = async () => {
+  const base = join(scratch, 'runs', 'base');
+  const input = file('base.jsonl', ['sys_kill-v0', 'sys_kill-v1', 'sys_dup-v0'].map((id) => JSON.stringify({ task_id: id, response: 'No code.' })).join('\n'));
+  const made = await osvlab(['grade', '--responses', input, '--out', base, '--no-strict'], { limitMs: 300_000 });
+  if (made.code !== 0) return [judge('run-dir', 'the base run', made)];
+  let n = 0;
+  const variant = (damage: (dir: string) => void): string => {
+    const dir = join(scratch, 'runs', `v${++n}`);
+    cpSync(base, dir, { recursive: true });
+    damage(dir);
+    return dir;
+  };
+  const at = (dir: string, f: string) => join(dir, f);
+  const reportOf = (name: string, damage: (dir: string) => void, check?: (r: CliResult, j: any) => string | undefined, owner?: string) => {
+    const dir = variant(damage);
+    return [name, ['report', dir, '--json'], { json: true, check, lost: unchanged(dir), owner }, { limitMs: 120_000 }] as const;
+  };
+  const attempts = readFileSync(at(base, 'attempts.jsonl'), 'utf8');
+  const runJson = readFileSync(at(base, 'run.json'), 'utf8');
+  const partialOrCoded = (r: CliResult, j: any) => (r.code === 4 || j?.partial === true ? undefined : `report says partial=${j?.partial} with attempts ${j?.attempts?.length}`);
+  const cases = [
+    reportOf('run.json cut in half', (d) => writeFileSync(at(d, 'run.json'), runJson.slice(0, runJson.length >> 1)), exits(4)),
+    reportOf('run.json is null', (d) => writeFileSync(at(d, 'run.json'), 'null'), exits(4)),
+    reportOf('run.json is []', (d) => writeFileSync(at(d, 'run.json'), '[]'), exits(4)),
+    reportOf('run.json has a __proto__ task hash', (d) => writeFileSync(at(d, 'run.json'), runJson.replace('"taskHashes":{', '"taskHashes":{"__proto__":"x",'))),
+    reportOf('run.json after 2 MB of spaces', (d) => writeFileSync(at(d, 'run.json'), ' '.repeat(2 << 20) + runJson)),
+    reportOf('attempts.jsonl with garbage lines', (d) => writeFileSync(at(d, 'attempts.jsonl'), `${attempts}garbage\n{"id": 1}\n[]\n`), partialOrCoded),
+    reportOf('attempts.jsonl one line of 10 MB', (d) => writeFileSync(at(d, 'attempts.jsonl'), `${attempts}${'x'.repeat(10 << 20)}\n`), partialOrCoded),
+    reportOf('attempt with grade bogus', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace('"category":"syntax"', '"category":"bogus"')), partialOrCoded),
+    // The run has three tasks; one attempt now names a task it does not have, so that task has no answer.
+    reportOf('attempt of a task not in the run', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace(/"taskId":"sys_kill-v0"/, '"taskId":"nope-v0"')), partialOrCoded, 'session'),
+    reportOf('attempt of task constructor', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace(/"taskId":"sys_kill-v0"/, '"taskId":"constructor"')), partialOrCoded, 'session'),
+    reportOf('prompts.jsonl removed', (d) => rmSync(at(d, 'prompts.jsonl'), { force: true })),
+    reportOf('an unknown extra file', (d) => writeFileSync(at(d, 'notes.txt'), 'mine')),
+    reportOf('attempts.jsonl removed', (d) => rmSync(at(d, 'attempts.jsonl')), partialOrCoded, 'session'),
+    reportOf('run.json is a directory', (d) => (rmSync(at(d, 'run.json')), mkdirSync(at(d, 'run.json'))), exits(4), 'session'),
+    reportOf('attempts.jsonl is a directory', (d) => (rmSync(at(d, 'attempts.jsonl')), mkdirSync(at(d, 'attempts.jsonl'))), exits(4), 'session'),
+    reportOf('attempts.jsonl links to /dev/zero', (d) => (rmSync(at(d, 'attempts.jsonl')), symlinkSync('/dev/zero', at(d, 'attempts.jsonl'))), exits(4), 'session'),
+  ];
+  const merged = join(scratch, 'runs', 'merged');
+  const shards = [1, 2].map((k) => join(scratch, 'runs', `shard-${k}`));
+  for (const [k, dir] of shards.entries()) await osvlab(['grade', '--responses', input, '--out', dir, '--no-strict', '--shard', `${k + 1}/2`], { limitMs: 300_000 });
+  // A merge that is written holds every answer of its shards (three, one per task).
+  const lostInMerge = (dir: string) => {
+    if (!existsSync(join(dir, 'run.json'))) return undefined;
+    const ids = new Set(readFileSync(join(dir, 'attempts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).taskId));
+    return ids.size === 3 ? undefined : `the merged run has ${ids.size} of 3 tasks' answers`;
+  };
+  const userDir = join(scratch, 'runs', 'users-own');
+  mkdirSync(userDir, { recursive: true });
+  writeFileSync(join(userDir, 'notes.txt'), 'my notes');
+  writeFileSync(join(userDir, 'attempts.jsonl'), 'my own lines\n');
+  const rows = await many('run-dir', [
+    ...cases,
+    ['compare a run with itself', ['compare', base, base, '--json'], { json: true, lost: unchanged(base) }],
+    ['merge a run that is not a shard', ['merge', base, base, '--out', merged, '--json'], { json: true, check: exits(2, 4) }],
+    [
+      'merge two shards, one given twice',
+      ['merge', shards[0], shards[1], shards[0], '--out', join(scratch, 'runs', 'merged-shards'), '--json'],
+      { json: true, check: exits(0, 2, 4), lost: () => lostInMerge(join(scratch, 'runs', 'merged-shards')) },
+    ],
+    ['grade --out into a folder of the user', ['grade', '--responses', input, '--out', userDir, '--no-strict'], { lost: unchanged(userDir), owner: 'session' }, { limitMs: 300_000 }],
+  ]);
+  return rows;
+};
+
+/** One run against the fake provider, each task answered in its own odd way; then report must read what run stored. */
+const provider: Family = async () => {
+  const fake: FakeProvider = await startFakeProvider();
+  try {
+    const ok = (usage: unknown) => JSON.stringify({ model: 'm', choices: [{ message: { role: 'assistant', content: 'No code.' }, finish_reason: 'stop' }], usage });
+    const raw = (body: string, status = 200, headers: Record<string, string> = {}): FakeReply => ({ kind: 'raw', status, body, headers });
+    const kinds: [string, () => FakeReply, readonly string[]][] = [
+      ['usage -5', () => raw(ok({ prompt_tokens: -5, completion_tokens: 3 })), ['syntax']],
+      ['usage as text', () => raw(ok({ prompt_tokens: '12', completion_tokens: '3' })), ['syntax']],
+      ['usage 3.5', () => raw(ok({ prompt_tokens: 3.5, completion_tokens: 1e300 })), ['syntax']],
+      ['no usage', () => raw(ok(undefined)), ['syntax']],
+      ['usage null', () => raw(ok(null)), ['syntax']],
+      ['reasoning above output', () => raw(ok({ prompt_tokens: 5, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 900 } })), ['syntax']],
+      ['content null', () => raw(JSON.stringify({ model: 'm', choices: [{ message: { role: 'assistant', content: null }, finish_reason: 'stop' }] })), ['syntax']],
+      ['content an array', () => raw(JSON.stringify({ model: 'm', choices: [{ message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] }, finish_reason: 'stop' }] })), ['unanswered']],
+      ['no choices', () => raw(JSON.stringify({ model: 'm', choices: [] })), ['unanswered']],
+      ['HTML with 200', () => raw('<html><body>Welcome to nginx</body></html>'), ['unanswered']],
+      ['a JSON array', () => raw('[1, 2, 3]'), ['unanswered']],
+      ['an error body with 200', () => raw(JSON.stringify({ error: { message: 'oops', type: 'server_error' } })), ['unanswered']],
+      ['model a number', () => raw(JSON.stringify({ model: 123, choices: [{ message: { role: 'assistant', content: 'No code.' }, finish_reason: 'stop' }] })), ['syntax']],
+      ['finish reason unknown', () => raw(JSON.stringify({ model: 'm', choices: [{ message: { role: 'assistant', content: 'No code.' }, finish_reason: 'eaten' }] })), ['syntax']],
+      ['text with NUL and a lone surrogate', () => raw('{"model": "m", "choices": [{"message": {"role": "assistant", "content": "a\\u0000b\\ud800c"}, "finish_reason": "stop"}]}'), ['syntax']],
+      ['5 MB of text', () => ({ kind: 'text', text: 'word '.repeat(1 << 20) }), ['syntax']],
+      ['a refusal', () => ({ kind: 'refusal' }), ['syntax']],
+      ['truncated code', () => ({ kind: 'text', text: '```python\ndef sys_x(old', finish: 'length' }), ['syntax']],
+      ['the connection reset', () => ({ kind: 'reset' }), ['unanswered']],
+      ['503 with Retry-After 10^9', () => raw('{"error": {"message": "busy"}}', 503, { 'retry-after': '1000000000' }), ['unanswered']],
+      ['429 with Retry-After -1', () => raw('{"error": {"message": "slow down"}}', 429, { 'retry-after': '-1' }), ['unanswered', 'syntax']],
+    ];
+    const handlers = [...new Set(tasks.map((t) => t.handler))].filter((h) => h !== 'sys_kill').slice(0, kinds.length);
+    const byHandler = new Map(handlers.map((h, i) => [h, kinds[i]]));
+    const passTask = 'sys_kill-v0';
+    fake.respond((r) => {
+      if (r.prompt.includes('Write the specification of `sys_kill`')) return { kind: 'text', text: fence(spec('sys_kill')) };
+      for (const [h, k] of byHandler) if (r.prompt.includes(`Write the specification of \`${h}\``)) return k[1]();
+      return { kind: 'text', text: 'No code.' };
+    });
+    const ids = [passTask, ...handlers.map((h) => `${h}-v0`)];
+    const dir = join(scratch, 'provider-run');
+    const env = { ...process.env, OSVLAB_API_KEY: '' };
+    const run = await osvlab(['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'odd', '--tasks', ids.join(','), '--shots', '0',
+      '--no-strict', '--out', dir, '--json', '--request-timeout', '5000', '--concurrency', '4', '--timeout', '20000'], { env, limitMs: 1_200_000 });
+    const head = judge('provider', 'the run', run, { json: true, check: exits(0, 3) });
+    if (head.column !== 'verdict') return [head];
+    const report = await osvlab(['report', dir, '--json'], { env });
+    const rhead = judge('provider', 'report of the run', report, { json: true, check: exits(0) });
+    if (rhead.column !== 'verdict') return [head, rhead];
+    const stored = (parseJson(report.out) as { attempts: { task_id: string; category: string | null }[] }).attempts;
+    const ran = (parseJson(run.out) as { attempts: { task_id: string; category?: string; error?: unknown }[] }).attempts ?? [];
+    const rows: Row[] = [head, rhead];
+    const cases: [string, string, readonly string[]][] = [['the oracle answer', passTask, ['pass']], ...handlers.map((h): [string, string, readonly string[]] => [byHandler.get(h)![0], `${h}-v0`, byHandler.get(h)![2]])];
+    for (const [name, id, ok] of cases) {
+      const a = stored.find((x) => x.task_id === id);
+      const r = ran.find((x) => x.task_id === id);
+      const row = (column: Column, detail: string): Row => ({ family: 'provider', name, column, detail });
+      const category = a?.category ?? (r ? (r.category ?? 'unanswered') : undefined);
+      if (!a && r?.category) rows.push(row('data-loss', `run graded it ${r.category}; report does not have it`));
+      else if (category === undefined) rows.push(row('data-loss', 'no attempt recorded'));
+      else if (category === 'internal') rows.push(row('internal', 'graded internal'));
+      else if (!ok.includes(category)) rows.push(row('wrong', `${category}, expected ${ok.join(' or ')}`));
+      else rows.push(row(category === 'unanswered' ? 'coded' : 'verdict', category));
+    }
+    // Whole-run faults: a key the provider refuses (the run stops, coded), a provider that never answers (each request times out).
+    for (const [name, reply, check] of [
+      ['every request refused (401)', { kind: 'auth' }, exits(4)],
+      ['the provider never answers', { kind: 'hang' }, exits(3)],
+    ] as const) {
+      fake.reset();
+      fake.respond(() => reply as FakeReply);
+      const d = join(scratch, `provider-${name.replace(/\W+/g, '-')}`);
+      const r = await osvlab(['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'odd', '--tasks', 'sys_kill-v0,sys_dup-v0', '--shots', '0',
+        '--no-strict', '--out', d, '--json', '--request-timeout', '2000'], { env, limitMs: 600_000 });
+      rows.push(judge('provider', name, r, { json: true, check }));
+    }
+    return rows;
+  } finally {
+    await fake.close();
+  }
+};
+
+const FAMILIES: Readonly<Record<string, Family>> = { cli, spec: specs, c: cImpls, 'grade-file': gradeFiles, 'run-dir': runDirs, provider };
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const only = argv.includes('--family') ? argv[argv.indexOf('--family') + 1].split(',') : Object.keys(FAMILIES);
+  for (const f of only) if (!Object.hasOwn(FAMILIES, f)) throw new Error(`no family '${f}' (known: ${Object.keys(FAMILIES).join(', ')})`);
+  scratch = mkdtempSync(join(tmpdir(), 'osvlab-probe-'));
+  tasks = await loadTasks();
+  const rows: Row[] = [];
+  try {
+    for (const f of only) {
+      const t0 = Date.now();
+      const got = await FAMILIES[f]();
+      rows.push(...got);
+      process.stderr.write(`probe: ${f}: ${got.length} inputs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+    }
+  } finally {
+    spawnSync('chmod', ['-R', 'u+rwX', scratch]);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (argv.includes('--list')) for (const r of rows) process.stdout.write(`${r.family.padEnd(11)} ${r.column.padEnd(9)} ${r.name}: ${r.detail}\n`);
+  const fams = [...new Set(rows.map((r) => r.family)), 'total'];
+  const count = (f: string, c?: Column) => rows.filter((r) => (f === 'total' || r.family === f) && (c === undefined || r.column === c)).length;
+  process.stdout.write(`\n${'family'.padEnd(11)} ${'tried'.padStart(6)} ${COLUMNS.map((c) => c.padStart(10)).join('')}\n`);
+  for (const f of fams) process.stdout.write(`${f.padEnd(11)} ${String(count(f)).padStart(6)} ${COLUMNS.map((c) => String(count(f, c)).padStart(10)).join('')}\n`);
+  const bad = rows.filter((r) => r.column !== 'coded' && r.column !== 'verdict');
+  if (bad.length) {
+    process.stdout.write('\nfindings:\n');
+    for (const r of bad) process.stdout.write(`  [${r.family}] ${r.column}: ${r.name}${r.owner ? ` (${r.owner})` : ''}: ${r.detail}\n`);
+  }
+  process.exitCode = bad.length ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,279 @@
+/**
+ * The study file: a grid of runs in one JSON object (docs/research.md).
+ *
+ *   {
+ *     "name": "feedback-ablation",
+ *     "provider": "openai", "models": ["gpt-4o", {"provider": "anthropic", "model": "claude-sonnet-4-5"}],
+ *     "prompts": ["standard", "guide"],
+ *     "feedback": ["counterexample", "verdict", "none"],
+ *     "shots": [5], "samples": [1], "repair": 3, "tasks": "all",
+ *     "params": {"temperature": 0}, "grading": {"timeoutMs": 60000, "strict": true}
+ *   }
+ *
+ * Each factor (models, prompts, feedback, shots, samples) is a list of
+ * levels or one level; every other key applies to every cell. Every mistake
+ * is a coded diagnostic (STUDY001-STUDY008) at its line and column, and all
+ * of them are reported at once.
+ */
+import type { Diagnostic } from '../../diagnostic.ts';
+import type { Span } from '../../span.ts';
+import { PROVIDER_KINDS, type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../llm/types.ts';
+import { PROMPT_VARIANTS } from '../prompt/variants.ts';
+import type { FeedbackMode } from '../run/run-types.ts';
+import { FEEDBACK_MODES } from '../session/config.ts';
+import { type JsonEntry, type JsonNode, JsonSyntaxError, parseJsonSource } from './json-source.ts';
+
+/** One model of a study: where it is served and its name there. */
+export interface StudyModel {
+  readonly provider: ProviderKind;
+  readonly model: string;
+  /** The provider's public endpoint when absent (required for openai-compatible). */
+  readonly baseUrl?: string;
+}
+
+export interface StudyGrading {
+  readonly timeoutMs?: number;
+  readonly strict?: boolean;
+  readonly matrix?: boolean;
+}
+
+export interface Study {
+  readonly name: string;
+  readonly description?: string;
+  readonly models: readonly StudyModel[];
+  /** Prompt variant ids (prompt/variants.ts). */
+  readonly prompts: readonly string[];
+  readonly feedback: readonly FeedbackMode[];
+  readonly shots: readonly number[];
+  /** Samples per task (n of pass@k). */
+  readonly samples: readonly number[];
+  /** Repair rounds of every cell. */
+  readonly repair: number;
+  /** A task selection, as `osvlab run --tasks` takes it. */
+  readonly tasks: string;
+  readonly params: SamplingParams;
+  readonly grading: StudyGrading;
+  readonly concurrency?: number;
+  readonly gradeConcurrency?: number;
+}
+
+/** Where things are in the study file, for errors found after parsing (an unknown task in `tasks`). */
+export interface StudySource {
+  readonly text: string;
+  readonly tasksSpan?: Span;
+}
+
+export type StudyParse =
+  | { readonly ok: true; readonly study: Study; readonly source: StudySource }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'feedback', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
+const MODEL_KEYS = ['provider', 'model', 'baseUrl'];
+const PARAM_KEYS = ['temperature', 'topP', 'maxTokens', 'seed', 'reasoningEffort'];
+const GRADING_KEYS = ['timeoutMs', 'strict', 'matrix'];
+
+/** A study diagnostic (file-level problems point at the first character). */
+export function studyDiagnostic(code: string, message: string, span: Span, notes?: readonly string[]): Diagnostic {
+  return { code, severity: 'error', message, span, ...(notes?.length ? { notes } : {}) };
+}
+
+function kindName(n: JsonNode): string {
+  return n.kind === 'array' ? 'a list' : n.kind === 'object' ? 'an object' : n.kind === 'null' ? 'null' : `a ${n.kind}`;
+}
+
+/** The known name closest to `key` when it is a likely typo (edit distance 2 or less). */
+function closest(key: string, known: readonly string[]): string | undefined {
+  const dist = (a: string, b: string) => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    return d[a.length][b.length];
+  };
+  const best = known.map((k) => ({ k, d: dist(key.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= 2 ? best.k : undefined;
+}
+
+/** Reads and checks a study file. */
+export function parseStudy(text: string): StudyParse {
+  let root: JsonNode;
+  try {
+    root = parseJsonSource(text);
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    return { ok: false, diagnostics: [studyDiagnostic('STUDY001', `the study file is not valid JSON: ${e.message}`, e.span)] };
+  }
+  const problems: Diagnostic[] = [];
+  const bad = (code: string, message: string, span: Span, notes?: readonly string[]) => void problems.push(studyDiagnostic(code, message, span, notes));
+  if (root.kind !== 'object') {
+    bad('STUDY003', `a study file is one JSON object, not ${kindName(root)}`, root.span);
+    return { ok: false, diagnostics: problems };
+  }
+  const fields = entriesOf(root, KEYS, 'study', bad);
+  const at = (key: string) => fields.get(key);
+
+  const str = (n: JsonNode | undefined, what: string): string | undefined => {
+    if (!n) return undefined;
+    if (n.kind !== 'string' || n.value.trim() === '') return void bad('STUDY003', `${what} must be a non-empty string, not ${kindName(n)}`, n.span);
+    return n.value;
+  };
+  const int = (n: JsonNode | undefined, what: string, min: number): number | undefined => {
+    if (!n) return undefined;
+    if (n.kind !== 'number') return void bad('STUDY003', `${what} must be a whole number, not ${kindName(n)}`, n.span);
+    if (!Number.isInteger(n.value) || n.value < min) return void bad('STUDY007', `${what} must be a whole number of at least ${min}, got ${n.value}`, n.span);
+    return n.value;
+  };
+  const url = (n: JsonNode | undefined, what: string): string | undefined => {
+    const s = str(n, what);
+    if (s === undefined) return undefined;
+    if (!/^https?:\/\/[^\s/]+/.test(s)) return void bad('STUDY003', `${what} must be an http:// or https:// URL, got ${JSON.stringify(s)}`, n!.span);
+    return s;
+  };
+  const provider = (n: JsonNode | undefined, what: string): ProviderKind | undefined => {
+    const s = str(n, what);
+    if (s === undefined) return undefined;
+    if (!(PROVIDER_KINDS as readonly string[]).includes(s)) return void bad('STUDY004', `unknown provider ${JSON.stringify(s)}; known: ${PROVIDER_KINDS.join(', ')}`, n!.span);
+    return s as ProviderKind;
+  };
+
+  const name = str(at('name'), '"name"');
+  if (!at('name')) bad('STUDY005', 'the study has no "name"', root.span);
+  const description = str(at('description'), '"description"');
+  const defaultProvider = provider(at('provider'), '"provider"');
+  const defaultBase = url(at('baseUrl'), '"baseUrl"');
+
+  const models = levels(at('models'), '"models"', bad, (n): StudyModel | undefined => {
+    if (n.kind === 'string') {
+      if (!defaultProvider) return void bad('STUDY005', `model ${JSON.stringify(n.value)} has no provider: give "provider" at the top, or write {"provider": ..., "model": ...}`, n.span);
+      if (defaultProvider === 'openai-compatible' && !defaultBase) return void bad('STUDY005', `model ${JSON.stringify(n.value)} is served by openai-compatible, which needs a "baseUrl"`, n.span);
+      return { provider: defaultProvider, model: n.value, ...(defaultBase ? { baseUrl: defaultBase } : {}) };
+    }
+    if (n.kind !== 'object') return void bad('STUDY003', `a model is a name or an object {"provider", "model", "baseUrl"}, not ${kindName(n)}`, n.span);
+    const m = entriesOf(n, MODEL_KEYS, 'model', bad);
+    const p = provider(m.get('provider'), 'a model\'s "provider"') ?? (m.has('provider') ? undefined : defaultProvider);
+    const model = str(m.get('model'), 'a model\'s "model"');
+    const base = url(m.get('baseUrl'), 'a model\'s "baseUrl"') ?? (m.has('baseUrl') ? undefined : defaultBase);
+    if (!m.has('model')) bad('STUDY005', 'this model has no "model" name', n.span);
+    if (!p && !m.has('provider')) bad('STUDY005', 'this model has no provider: give "provider" here or at the top', n.span);
+    if (p === 'openai-compatible' && !base) bad('STUDY005', 'openai-compatible needs a "baseUrl"', n.span);
+    if (!p || !model) return undefined;
+    return { provider: p, model, ...(base ? { baseUrl: base } : {}) };
+  }, (m) => `${m.provider} ${m.model} ${m.baseUrl ?? ''}`);
+  if (!at('models')) bad('STUDY005', 'the study has no "models"', root.span);
+
+  const variantIds = PROMPT_VARIANTS;
+  const prompts = levels(at('prompts'), '"prompts"', bad, (n) => {
+    if (n.kind !== 'string') return void bad('STUDY003', `a prompt variant is a string, not ${kindName(n)}`, n.span);
+    if (!variantIds.includes(n.value)) {
+      const near = closest(n.value, variantIds);
+      return void bad('STUDY004', `unknown prompt variant ${JSON.stringify(n.value)}; known: ${variantIds.join(', ')}`, n.span, near ? [`did you mean "${near}"?`] : undefined);
+    }
+    return n.value;
+  }) ?? ['standard'];
+  const feedback = levels(at('feedback'), '"feedback"', bad, (n) => {
+    if (n.kind !== 'string') return void bad('STUDY003', `a feedback mode is a string, not ${kindName(n)}`, n.span);
+    if (!(FEEDBACK_MODES as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown feedback mode ${JSON.stringify(n.value)}; known: ${FEEDBACK_MODES.join(', ')}`, n.span);
+    return n.value as FeedbackMode;
+  }) ?? ['counterexample'];
+  const shots = levels(at('shots'), '"shots"', bad, (n) => int(n, 'a number of shots', 0)) ?? [5];
+  const samples = levels(at('samples'), '"samples"', bad, (n) => int(n, 'a number of samples', 1)) ?? [1];
+  const repair = int(at('repair'), '"repair"', 0) ?? 0;
+  const tasks = str(at('tasks'), '"tasks"') ?? 'all';
+  const params = samplingParams(at('params'), bad);
+  const grading = gradingOf(at('grading'), bad);
+  const concurrency = int(at('concurrency'), '"concurrency"', 1);
+  const gradeConcurrency = int(at('gradeConcurrency'), '"gradeConcurrency"', 1);
+
+  if (problems.length || !name || !models) return { ok: false, diagnostics: problems };
+  const study: Study = {
+    name,
+    ...(description ? { description } : {}),
+    models,
+    prompts,
+    feedback,
+    shots,
+    samples,
+    repair,
+    tasks,
+    params,
+    grading,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(gradeConcurrency !== undefined ? { gradeConcurrency } : {}),
+  };
+  const tasksNode = at('tasks');
+  return { ok: true, study, source: { text, ...(tasksNode ? { tasksSpan: tasksNode.span } : {}) } };
+}
+
+type Report = (code: string, message: string, span: Span, notes?: readonly string[]) => void;
+
+/** An object's entries by key; unknown and repeated keys are reported. */
+function entriesOf(n: Extract<JsonNode, { kind: 'object' }>, known: readonly string[], what: string, bad: Report): Map<string, JsonNode> {
+  const out = new Map<string, JsonNode>();
+  for (const e of n.entries as readonly JsonEntry[]) {
+    if (out.has(e.key)) bad('STUDY002', `"${e.key}" appears twice in the ${what}`, e.keySpan);
+    else if (!known.includes(e.key)) {
+      const near = closest(e.key, known);
+      bad('STUDY002', `unknown key "${e.key}" in the ${what}`, e.keySpan, [near ? `did you mean "${near}"?` : `the keys of a ${what} are: ${known.join(', ')}`]);
+    } else out.set(e.key, e.value);
+  }
+  return out;
+}
+
+/**
+ * A factor's levels: a list (or one value), each read by `read`, none
+ * repeated. Undefined when the key is absent or nothing valid is left.
+ */
+function levels<T>(n: JsonNode | undefined, what: string, bad: Report, read: (n: JsonNode) => T | undefined, key: (t: T) => string = String): T[] | undefined {
+  if (!n) return undefined;
+  const items = n.kind === 'array' ? n.items : [n];
+  if (items.length === 0) return void bad('STUDY006', `${what} is an empty list: a factor needs at least one level`, n.span);
+  const out: T[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    const v = read(item);
+    if (v === undefined) continue;
+    if (seen.has(key(v))) {
+      bad('STUDY006', `${what} lists the same level twice`, item.span);
+      continue;
+    }
+    seen.add(key(v));
+    out.push(v);
+  }
+  return out.length === items.length ? out : undefined;
+}
+
+function samplingParams(n: JsonNode | undefined, bad: Report): SamplingParams {
+  if (!n) return {};
+  if (n.kind !== 'object') {
+    bad('STUDY003', `"params" must be an object, not ${kindName(n)}`, n.span);
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entriesOf(n, PARAM_KEYS, 'params', bad)) {
+    if (k === 'reasoningEffort') {
+      if (v.kind === 'string' && (REASONING_EFFORTS as readonly string[]).includes(v.value)) out[k] = v.value;
+      else bad('STUDY004', `"reasoningEffort" must be one of ${REASONING_EFFORTS.join(', ')}`, v.span);
+    } else if (v.kind !== 'number') bad('STUDY003', `"${k}" must be a number, not ${kindName(v)}`, v.span);
+    else if ((k === 'maxTokens' || k === 'seed') && !Number.isInteger(v.value)) bad('STUDY007', `"${k}" must be a whole number, got ${v.value}`, v.span);
+    else out[k] = v.value;
+  }
+  return out as SamplingParams;
+}
+
+function gradingOf(n: JsonNode | undefined, bad: Report): StudyGrading {
+  if (!n) return {};
+  if (n.kind !== 'object') {
+    bad('STUDY003', `"grading" must be an object, not ${kindName(n)}`, n.span);
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entriesOf(n, GRADING_KEYS, 'grading', bad)) {
+    if (k === 'timeoutMs') {
+      if (v.kind === 'number' && Number.isInteger(v.value) && v.value >= 1) out[k] = v.value;
+      else bad(v.kind === 'number' ? 'STUDY007' : 'STUDY003', '"timeoutMs" must be a whole number of milliseconds, at least 1', v.span);
+    } else if (v.kind === 'boolean') out[k] = v.value;
+    else bad('STUDY003', `"${k}" must be true or false, not ${kindName(v)}`, v.span);
+  }
+  return out as StudyGrading;
+}

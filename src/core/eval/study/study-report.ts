@@ -1,0 +1,169 @@
+/**
+ * A study's report, from its cells' runs (docs/research.md): one row per
+ * cell (its levels, pass@1 after the first answer and after the last
+ * repair round with its interval, the fixes repairs made, tokens and cost),
+ * the paired comparison, round by round, of every two cells that differ in
+ * one factor, and each cell's repair curve. The levels are read from each
+ * run's config, so the report can be rebuilt from the runs alone (the Runs
+ * page) and reads the same wherever the runs were made.
+ */
+import type { AttemptRecord, RunRecord, RunStatus } from '../run/run-types.ts';
+import { DEFAULT_FEEDBACK, DEFAULT_PROMPT } from '../session/config.ts';
+import { type RoundComparison, compareByRound } from '../stats/compare-runs.ts';
+import { type RunMetrics, computeMetrics } from '../stats/metrics.ts';
+import type { TaskFacts } from '../stats/outcome.ts';
+import { type Table, curveTable, pValue, pct, pctInterval, pts, ptsInterval, tableText, usd, whole } from '../stats/table.ts';
+import { type CellLevels, FACTORS, type Factor, type StudyCell, levelText, oneFactorPairs } from './grid.ts';
+
+/** One cell's run, as the report reads it. */
+export interface CellRun {
+  readonly index: number;
+  readonly label: string;
+  readonly run: RunRecord;
+  readonly attempts: readonly AttemptRecord[];
+}
+
+export interface StudyRow {
+  readonly index: number;
+  readonly label: string;
+  readonly levels: CellLevels;
+  readonly runId: string;
+  readonly status: RunStatus;
+  readonly metrics: RunMetrics;
+}
+
+export interface StudyPair {
+  readonly factor: Factor;
+  /** Cell indexes (StudyRow.index). */
+  readonly a: number;
+  readonly b: number;
+  readonly byRound: readonly RoundComparison[];
+}
+
+export interface StudyReport {
+  readonly name: string;
+  readonly id: string;
+  /** The factors with more than one level among the rows. */
+  readonly factors: readonly Factor[];
+  readonly rows: readonly StudyRow[];
+  readonly pairs: readonly StudyPair[];
+}
+
+export interface StudyReportOptions {
+  readonly resamples?: number;
+  readonly seed?: string;
+}
+
+/** A run's levels, from its config. */
+function levelsOfRun(run: RunRecord): CellLevels {
+  const c = run.config;
+  return {
+    model: { provider: c.provider, model: c.model, baseUrl: c.baseUrl },
+    prompt: c.prompt ?? DEFAULT_PROMPT,
+    feedback: c.feedback ?? DEFAULT_FEEDBACK,
+    shots: c.shots,
+    samples: c.n,
+  };
+}
+
+/** The report of a study's cell runs; `tasks` gives the facts of the tasks the runs name. */
+export function studyReport(head: { readonly name: string; readonly id: string }, cells: readonly CellRun[], tasks: readonly TaskFacts[], options: StudyReportOptions = {}): StudyReport {
+  const resamples = options.resamples ?? 2000;
+  const seed = options.seed ?? `osvlab-study/${head.id}`;
+  const sorted = [...cells].sort((x, y) => x.index - y.index);
+  const rows: StudyRow[] = sorted.map((c) => {
+    const facts = factsOf(c.run, tasks);
+    return {
+      index: c.index,
+      label: c.label,
+      levels: levelsOfRun(c.run),
+      runId: c.run.id,
+      status: c.run.status,
+      metrics: computeMetrics(facts, c.attempts, { n: c.run.config.n, rounds: c.run.config.repairRounds }),
+    };
+  });
+  const gridCells: StudyCell[] = rows.map((r) => ({ index: r.index, label: r.label, levels: r.levels }));
+  const factors = FACTORS.filter((f) => new Set(rows.map((r) => levelText(f, r.levels) + (f === 'model' ? r.levels.model.baseUrl : ''))).size > 1);
+  const pairs: StudyPair[] = oneFactorPairs(gridCells).map((p) => {
+    const A = sorted.find((c) => c.index === gridCells[p.a].index)!;
+    const B = sorted.find((c) => c.index === gridCells[p.b].index)!;
+    const ids = A.run.config.tasks.filter((id) => B.run.config.tasks.includes(id) && A.run.taskHashes[id] === B.run.taskHashes[id]);
+    const sides = [{ run: A.run, attempts: A.attempts }, { run: B.run, attempts: B.attempts }] as const;
+    return { factor: p.factor, a: A.index, b: B.index, byRound: compareByRound(sides[0], sides[1], ids, resamples, `${seed}/${A.index}-${B.index}`) };
+  });
+  return { name: head.name, id: head.id, factors, rows, pairs };
+}
+
+/** The task facts of a run's tasks; tasks this build lacks count by handler name. */
+function factsOf(run: RunRecord, tasks: readonly TaskFacts[]): TaskFacts[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return run.config.tasks.map((id) => byId.get(id) ?? { id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
+}
+
+const FACTOR_HEAD: Readonly<Record<Factor, string>> = { model: 'model', prompt: 'prompt', feedback: 'feedback', shots: 'shots', samples: 'n' };
+
+/** The factor columns: the varying ones, or the model when nothing varies. */
+function factorColumns(report: StudyReport): readonly Factor[] {
+  return report.factors.length ? report.factors : ['model'];
+}
+
+/** The table of every cell. */
+export function cellTable(report: StudyReport): Table {
+  const cols = factorColumns(report);
+  return {
+    header: ['#', ...cols.map((f) => FACTOR_HEAD[f]), 'tasks', 'pass@1 r0', 'pass@1 last', '95% CI', 'fixed', 'tokens', 'tokens/fix', 'cost', 'status'],
+    rows: report.rows.map((r) => {
+      const points = r.metrics.curve.points;
+      const first = points[0];
+      const last = points[points.length - 1];
+      const repairs = points.slice(1);
+      const fixed = repairs.reduce((s, p) => s + p.fixed, 0);
+      const repairTokens = repairs.reduce((s, p) => s + p.tokens.input + p.tokens.output, 0);
+      return [
+        String(r.index + 1),
+        ...cols.map((f) => levelText(f, r.levels)),
+        String(r.metrics.tasks),
+        pct(first.pass1),
+        `${pct(last.pass1)} (r${last.round})`,
+        pctInterval(last.ci95),
+        String(fixed),
+        String(r.metrics.tokens.input + r.metrics.tokens.output),
+        whole(fixed ? repairTokens / fixed : null),
+        usd(r.metrics.cost.usd),
+        r.status,
+      ];
+    }),
+  };
+}
+
+/** The paired comparisons: after the first answer and after the last round both cells have. */
+export function pairTable(report: StudyReport): Table {
+  const label = (i: number) => `${i + 1}`;
+  return {
+    header: ['factor', 'A', 'B', 'tasks', 'r0 B-A', 'last', 'A', 'B', 'B-A', '95% CI', 'McNemar p'],
+    rows: report.pairs.map((p) => {
+      const first = p.byRound[0].stats;
+      const lastRound = p.byRound[p.byRound.length - 1];
+      const s = lastRound.stats;
+      return [FACTOR_HEAD[p.factor], label(p.a), label(p.b), String(s.tasks), pts(first.diff), `r${lastRound.round}`, pct(s.pass1A), pct(s.pass1B), pts(s.diff), ptsInterval(s.ci95), pValue(s.mcnemarP)];
+    }),
+  };
+}
+
+/** The whole report as terminal text. */
+export function studyReportText(report: StudyReport): string {
+  const L: string[] = [];
+  L.push(`study ${report.name} (${report.id}): ${report.rows.length} cells${report.factors.length ? `, varying ${report.factors.map((f) => FACTOR_HEAD[f]).join(', ')}` : ''}`);
+  L.push('', 'cells (pass@1 after the first answer and after the last repair round; fixed: chains the repairs fixed; tokens/fix: repair tokens per fix):');
+  L.push(...tableText(cellTable(report)));
+  if (report.pairs.length) {
+    L.push('', 'cells that differ in one factor (paired by task, sample 0; B - A in points; 95% CI by paired bootstrap over tasks):');
+    L.push(...tableText(pairTable(report)));
+  }
+  L.push('', 'repair curves (pass@1 after each round, its 95% interval over tasks, chains fixed and left open, tokens of the round and per fix):');
+  for (const r of report.rows) {
+    L.push(`  ${r.index + 1}. ${r.label}   (run ${r.runId}, ${r.status})`);
+    L.push(...tableText(curveTable(r.metrics.curve), 4));
+  }
+  return `${L.join('\n')}\n`;
+}

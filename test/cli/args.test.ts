@@ -1,0 +1,150 @@
+/**
+ * The one flag parser (src/cli/args.ts): empty values, missing values,
+ * repeats, and the shared time limits, checked the same in every command.
+ * The parser's rules are tested on it directly; "every command" is tested by
+ * running `main` in this process on each command's own options (the list the
+ * command prints for an unknown option), so an option added later is covered.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ArgError, MAX_TIME_LIMIT_MS, intOption, parseArgs, timeoutOption } from '../../src/cli/args.ts';
+import { COMMAND_NAMES, main } from '../../src/cli/main.ts';
+
+const SPEC = { values: ['spec', 'timeout', 'n'], flags: ['json'] };
+
+function code(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof ArgError ? e.code : `not coded: ${e}`;
+  }
+  return undefined;
+}
+
+/** Runs `osvlab ARGV` in this process; returns the exit code and what went to stderr. */
+async function osvlab(...argv: string[]): Promise<{ code: number; err: string }> {
+  let err = '';
+  const write = process.stderr.write;
+  process.stderr.write = ((s: string | Uint8Array, ...rest: unknown[]) => {
+    err += String(s);
+    const done = rest.find((x): x is () => void => typeof x === 'function');
+    if (done) process.nextTick(done);
+    return true;
+  }) as typeof write;
+  try {
+    return { code: await main(argv), err };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+/** The options a command knows, from its own unknown-option message. */
+async function optionsOf(command: string): Promise<string[]> {
+  const r = await osvlab(command, '--no-such-option-at-all');
+  const known = /\(known: ([^)]*)\)/.exec(r.err);
+  expect(r.code, r.err).toBe(4);
+  return known ? known[1].split(', ').map((o) => o.slice(2)) : [];
+}
+
+describe('parseArgs', () => {
+  it('refuses an empty value in both forms, and an empty positional (ARG001)', () => {
+    expect(code(() => parseArgs(['--spec', ''], SPEC))).toBe('ARG001');
+    expect(code(() => parseArgs(['--spec='], SPEC))).toBe('ARG001');
+    expect(code(() => parseArgs(['sys_kill', ''], SPEC))).toBe('ARG001');
+  });
+
+  it('refuses a missing value, also when the next argument is an option (ARG002)', () => {
+    expect(code(() => parseArgs(['--spec'], SPEC))).toBe('ARG002');
+    expect(code(() => parseArgs(['--spec', '--json'], SPEC))).toBe('ARG002');
+    // A file whose name starts with dashes is still reachable.
+    expect(parseArgs(['--spec=--json'], SPEC).values.get('spec')).toBe('--json');
+    expect(parseArgs(['--n', '-5'], SPEC).values.get('n')).toBe('-5');
+  });
+
+  it('codes unknown options and valued flags (ARG003, ARG004); the last of a repeated option holds', () => {
+    expect(code(() => parseArgs(['--nope'], SPEC))).toBe('ARG003');
+    expect(code(() => parseArgs(['--json=1'], SPEC))).toBe('ARG004');
+    expect(parseArgs(['--spec', 'a.py', '--spec', 'b.py'], SPEC).values.get('spec')).toBe('b.py');
+    expect(code(() => parseArgs(['--constructor'], SPEC))).toBe('ARG003');
+  });
+
+  it('takes --timeout from 1 ms to 24 h, as it parses, and nothing else (ARG005)', () => {
+    for (const bad of ['0', '-1', '1e4', '1.5', ' 5', '0x10', String(MAX_TIME_LIMIT_MS + 1), '357913942', '99999999999999999999']) {
+      expect(code(() => parseArgs(['--timeout', bad], SPEC)), bad).toBe('ARG005');
+    }
+    expect(timeoutOption(parseArgs(['--timeout', '1'], SPEC), 5)).toBe(1);
+    expect(timeoutOption(parseArgs([`--timeout=${MAX_TIME_LIMIT_MS}`], SPEC), 5)).toBe(MAX_TIME_LIMIT_MS);
+    expect(timeoutOption(parseArgs([], SPEC), 5)).toBe(5);
+  });
+
+  it('reads whole numbers within a range, and refuses what is not a safe integer', () => {
+    const args = (v: string) => parseArgs(['--n', v], SPEC);
+    expect(intOption(args('007'), 'n', 1)).toBe(7);
+    expect(code(() => intOption(args('9007199254740993'), 'n', 1))).toBe('ARG005');
+    expect(code(() => intOption(args('0'), 'n', 1, { min: 1 }))).toBe('ARG005');
+    expect(code(() => intOption(args('65'), 'n', 1, { max: 64 }))).toBe('ARG005');
+  });
+});
+
+describe('empty inputs that would mean something else', () => {
+  it("an --impl file that defines no function is IN004, not the kernel's own handler verified", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'osvlab-args-'));
+    try {
+      const empty = join(dir, 'impl.c');
+      writeFileSync(empty, '\n  \n');
+      const r = await osvlab('verify', 'sys_kill', '--oracle', '--impl', empty);
+      expect(r.code).toBe(4);
+      expect(r.err).toContain(`IN004 implementation '${empty}' defines no function`);
+      // Nor one with only a comment and a declaration: it overrides nothing either.
+      writeFileSync(empty, '/* mine */\n#include "kernel.h"\nint helper(void);\n');
+      const c = await osvlab('verify', 'sys_kill', '--oracle', '--impl', empty);
+      expect(c.code).toBe(4);
+      expect(c.err).toContain(`IN004 implementation '${empty}' defines no function`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the command itself', () => {
+  it('missing is ARG006, empty is ARG001, unknown is ARG003', async () => {
+    expect(await osvlab()).toMatchObject({ code: 4, err: expect.stringContaining('ARG006 which command?') });
+    expect(await osvlab('')).toMatchObject({ code: 4, err: expect.stringContaining('ARG001 the command is empty') });
+    expect(await osvlab('verfy')).toMatchObject({ code: 4, err: expect.stringContaining("ARG003 unknown command 'verfy'") });
+  });
+});
+
+describe('every command', () => {
+  it('refuses an empty value for every option it has (exit 4, ARG001; a flag given one is ARG004)', async () => {
+    let tried = 0;
+    for (const command of COMMAND_NAMES) {
+      for (const option of await optionsOf(command)) {
+        for (const argv of [[`--${option}=`], [`--${option}`, '']]) {
+          const r = await osvlab(command, ...argv);
+          expect(r.code, `${command} ${argv.join(' ')}: ${r.err}`).toBe(4);
+          expect(r.err, `${command} ${argv.join(' ')}`).toMatch(/ARG001|ARG004/);
+          tried++;
+        }
+      }
+    }
+    expect(tried).toBeGreaterThan(60);
+  });
+
+  it('refuses --timeout 0 and past the timers, identically wherever there is a --timeout', async () => {
+    const timed: string[] = [];
+    for (const command of COMMAND_NAMES) {
+      const options = await optionsOf(command);
+      for (const option of options.filter((o) => o === 'timeout' || o === 'request-timeout')) {
+        timed.push(`${command} --${option}`);
+        for (const v of ['0', '357913942', '2147483648']) {
+          const r = await osvlab(command, `--${option}`, v);
+          expect(r.code, `${command} --${option} ${v}`).toBe(4);
+          expect(r.err).toContain(`ARG005 --${option} must be a whole number from 1 to ${MAX_TIME_LIMIT_MS} ms, got '${v}'`);
+        }
+      }
+    }
+    expect(timed).toEqual(expect.arrayContaining(['verify --timeout', 'lemmas --timeout', 'grade --timeout', 'run --timeout', 'run --request-timeout', 'bench --timeout']));
+  });
+});

@@ -6,6 +6,7 @@
  * its committed proof, docs/lemmas.md), and summarised separately, with the
  * ratio to refinement; `--full` also times the full declarative check (no
  * proof reused). The kernel is parsed once first (reported separately).
+ * `--corpus FILE` grades a corpus of answers instead (bench-corpus.ts).
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
@@ -14,7 +15,7 @@ import { clearVerifierCaches, loadProgram, verify } from '../../core/verify/inde
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { nodeEngine } from '../z3-node.ts';
 
-function quantile(xs: number[], q: number): number {
+export function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return NaN;
   const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
@@ -42,7 +43,10 @@ async function timeRuns(runs: number, job: () => Promise<string>, setup?: () => 
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout'], flags: ['json', 'lemmas', 'full'] });
+  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout', 'corpus', 'limit'], flags: ['json', 'lemmas', 'full'] });
+  const corpus = args.values.get('corpus');
+  // Grading on a corpus of answers (bench-corpus.ts), not the oracles' verification.
+  if (corpus !== undefined) return (await import('./bench-corpus.ts')).runCorpus(corpus, args);
   const lemmas = args.flags.has('lemmas');
   const full = lemmas && args.flags.has('full');
   const runs = Math.max(1, intOption(args, 'runs', 3));

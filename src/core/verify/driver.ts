@@ -31,7 +31,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { type WellFormedRefutation, preferWellFormed } from './counterexample-wellformed.ts';
-import { checkDeclarative } from './declarative.ts';
+import { type Reused, checkDeclarative } from './declarative.ts';
 import { implementationStep, programKey, requireHandler } from './implementation.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { type ProofOutcome, prove } from './prove.ts';
@@ -236,7 +236,13 @@ export async function refuteOnce(steps: Extract<Steps, { ok: true }>, env: Verif
 /** The declarative checks of a spec (strict), or its error. */
 export type DeclarativeCheck =
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
-  | { readonly status: Outcome; readonly results: readonly ObligationResult[]; readonly warnings: readonly Diagnostic[] };
+  | {
+      readonly status: Outcome;
+      readonly results: readonly ObligationResult[];
+      readonly warnings: readonly Diagnostic[];
+      /** Set when the oracle's proof was reused (declarative.ts). */
+      readonly reused?: Reused;
+    };
 
 /** The reason of a declarative check that the solver refutes through a quantifier. */
 export const QUANTIFIED_LEMMA =
@@ -252,7 +258,7 @@ export async function declarativeCheck(req: VerifyRequest, env: VerifyEnv, timeo
   try {
     const d = await checkDeclarative(h.name, req.spec, env.engine, { timeoutMs, caches: env.caches });
     if (d.status === 'spec-error') return d;
-    return { status: d.status, results: d.results, warnings: [] };
+    return { status: d.status, results: d.results, warnings: [], ...(d.reused ? { reused: d.reused } : {}) };
   } catch (e) {
     if (!(e instanceof QuantifierEvalError)) throw e;
     // Which check the model refutes cannot be evaluated: the solver's word for the set.

@@ -29,7 +29,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { DT_BITVECS, DT_INTS } from '../../src/core/dialect/builtins/dt.ts';
 import { ENUMS, SORTS } from '../../src/core/kernel/constants.ts';
@@ -389,7 +389,7 @@ async function main(): Promise<void> {
     for (const c of candidates()) process.stdout.write(`=== ${c.handler} ${c.made}\n${process.argv.includes('--show') ? `${c.spec}\n` : ''}`);
     return;
   }
-  const engine = await nodeEngine();
+  const env = await nodeEnv();
   const lines: string[] = [];
   const dropped: string[] = [];
   let n = 0;
@@ -398,7 +398,7 @@ async function main(): Promise<void> {
   }
   for (const c of candidates()) {
     const text = response(c.spec, n, n % 2 === 0);
-    const g = await gradeResponse(handlerOnlyTask(c.handler), text, { engine });
+    const g = await gradeResponse(handlerOnlyTask(c.handler), text, env);
     if (c.mustRefine && g.category !== 'pass') {
       dropped.push(`${c.handler} ${c.made}: ${g.category}${g.verdict?.status === 'spec-error' ? ` ${g.verdict.error.code} ${g.verdict.error.message}` : ''}`);
       continue;

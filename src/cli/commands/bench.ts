@@ -26,12 +26,12 @@ import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handler
 import { warmUp } from '../../core/smt/solver.ts';
 import { checkDeclarative, oracleProofKey } from '../../core/verify/declarative.ts';
 import { declarativeCheck } from '../../core/verify/driver.ts';
-import { clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
+import { VerifierCaches, type VerifyEnv, clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
 import { STORED_PROOFS, storedProof } from '../../core/verify/proof-cache.ts';
 import { VERIFIER_VERSION } from '../../core/version.ts';
 import { type ParsedArgs, UsageError, intOption, parseArgs } from '../args.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { nodeEngine, nodeEnv } from '../z3-node.ts';
 import { parseResponses } from './grade.ts';
 
 export function quantile(xs: number[], q: number): number {
@@ -72,9 +72,9 @@ export async function run(argv: string[]): Promise<number> {
   const timeoutMs = intOption(args, 'timeout', 60000);
   const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
   for (const n of names) requireHandler(n);
-  const engine = await nodeEngine();
+  const env = await nodeEnv();
   const t0 = Date.now();
-  loadProgram('');
+  loadProgram(env.caches);
   const parseMs = Date.now() - t0;
   const rows: (Timing & { handler: string; lemmas?: Timing; full?: Timing })[] = [];
   const json = args.flags.has('json');
@@ -85,10 +85,10 @@ export async function run(argv: string[]): Promise<number> {
     // Cold: nothing kept from an earlier run but the parsed kernel (timed apart, above).
     const refinement = await timeRuns(
       runs,
-      async () => (await verify({ handler: h.name, spec, timeoutMs }, { engine })).status,
+      async () => (await verify({ handler: h.name, spec, timeoutMs }, env)).status,
       () => {
-        clearVerifierCaches();
-        loadProgram('');
+        clearVerifierCaches(env.caches);
+        loadProgram(env.caches);
       },
     );
     // checkDeclarative is its own engine job.
@@ -98,14 +98,14 @@ export async function run(argv: string[]): Promise<number> {
     const declarative = lemmas
       ? await timeRuns(
           runs,
-          async () => (await checkDeclarative(h.name, spec, engine, { timeoutMs })).status,
+          async () => (await checkDeclarative(h.name, spec, env, { timeoutMs })).status,
           () => {
-            clearVerifierCaches();
-            oracleProofKey(h.name);
+            clearVerifierCaches(env.caches);
+            oracleProofKey(env.caches, h.name);
           },
         )
       : undefined;
-    const fullCheck = full ? await timeRuns(runs, async () => (await checkDeclarative(h.name, spec, engine, { timeoutMs, reuse: false })).status) : undefined;
+    const fullCheck = full ? await timeRuns(runs, async () => (await checkDeclarative(h.name, spec, env, { timeoutMs, reuse: false })).status) : undefined;
     const row = { handler: h.name, ...refinement, ...(declarative ? { lemmas: declarative } : {}), ...(fullCheck ? { full: fullCheck } : {}) };
     rows.push(row);
     if (!json) {
@@ -184,13 +184,13 @@ function madeLabels(text: string): Map<number, string> {
 }
 
 /** Handlers whose committed oracle proof matches the verifier now. */
-function currentProofs(): { current: number; oracles: number } {
+function currentProofs(caches: VerifierCaches): { current: number; oracles: number } {
   let current = 0;
   let oracles = 0;
   for (const h of HANDLERS) {
     if (!oracleSpec(h.name)) continue;
     oracles++;
-    if (storedProof(h.name, oracleProofKey(h.name)!)) current++;
+    if (storedProof(h.name, oracleProofKey(caches, h.name)!)) current++;
   }
   return { current, oracles };
 }
@@ -207,15 +207,16 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
   if (parsed.items.length === 0) throw new UsageError(`${file}: no answers`);
   const labels = madeLabels(text);
   const items = parsed.items.slice(0, limit);
-  const engine = await nodeEngine();
-  const proofs = currentProofs();
+  // One environment for the whole run, as a worker builds one.
+  const env: VerifyEnv = { engine: await nodeEngine(), caches: new VerifierCaches() };
+  const proofs = currentProofs(env.caches);
   const log = (s: string) => json || process.stdout.write(s);
   log(`corpus ${file}: ${items.length} answers over ${new Set(items.map((i) => i.task.handler)).size} handlers\n`);
   log(`verifier ${VERIFIER_VERSION}; committed lemma proofs current for ${proofs.current}/${proofs.oracles} oracles (file made by ${STORED_PROOFS.verifier})\n\n`);
 
   // A worker's start (Z3's threads, the parsed kernel) is not grading.
-  await warmUp(engine);
-  loadProgram();
+  await warmUp(env.engine);
+  loadProgram(env.caches);
   const rows: Row[] = [];
   const warm = new Set<string>();
   const started = Date.now();
@@ -227,7 +228,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     if (!warm.has(task.handler)) {
       warm.add(task.handler);
       const oracle = oracleSpec(task.handler);
-      if (oracle) await verify({ handler: task.handler, spec: oracle, timeoutMs }, { engine });
+      if (oracle) await verify({ handler: task.handler, spec: oracle, timeoutMs }, env);
     }
     let strictPartMs: number | undefined;
     let path: string | undefined;
@@ -235,7 +236,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
     const strictCheck = async (handler: string, spec: string): Promise<boolean> => {
       const t0 = performance.now();
-      const d = await declarativeCheck({ handler, spec }, { engine }, timeoutMs);
+      const d = await declarativeCheck({ handler, spec }, env, timeoutMs);
       strictPartMs = performance.now() - t0;
       path = d.status === 'spec-error' ? 'spec-error' : (d.reused?.same ?? 'full');
       strictOk = d.status === 'proved';
@@ -243,7 +244,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     };
     const grade = async (strict: boolean) => {
       const t0 = performance.now();
-      const g = await gradeResponse(task, item.response, { engine, timeoutMs, ...(strict ? { strictCheck } : {}) });
+      const g = await gradeResponse(task, item.response, { ...env, timeoutMs, ...(strict ? { strictCheck } : {}) });
       return { g, ms: performance.now() - t0 };
     };
     const [first, second] = n % 2 === 0 ? [false, true] : [true, false];

@@ -16,7 +16,7 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
-import { loadProgram, verify } from '../verify/index.ts';
+import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import type { CatalogEntry, GradeOptions, PageVerifyRequest, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
@@ -34,6 +34,9 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   let initMs = 0;
   /** This worker's verdicts, reused when it grades a spec it has graded before. */
   const memo = new GradeMemo();
+  /** What this worker's verifier keeps between verifications: built once, for every request it serves. */
+  const caches = new VerifierCaches();
+  const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
 
   function getEngine(): Promise<SmtEngine> {
     engine ??= (async () => {
@@ -51,7 +54,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       await getEngine();
       // Parse the kernel now rather than on the first Verify (about half a second).
       try {
-        loadProgram();
+        loadProgram(caches);
       } catch {
         // A kernel that does not compile is reported by verify() itself.
       }
@@ -114,11 +117,11 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
 
     async verify(req: PageVerifyRequest): Promise<Verdict> {
       // Only what core/verify takes: the task id is the page's business.
-      return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, { engine: await getEngine() });
+      return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, await env());
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
-      return gradeJob(await getEngine(), memo, task, response, options);
+      return gradeJob(await env(), memo, task, response, options);
     },
 
     async check(source: string, handler: string): Promise<Diagnostic[]> {

@@ -9,23 +9,24 @@
  * taken from tasks/hv6/lemma-proofs.json or the caches' memo, or made once
  * and memoised. Any other step gets the full check. What is kept between
  * checks (each handler's start and oracle step, statement digests, oracle
- * proofs) is in the caller's cache object (caches.ts).
+ * proofs) is in the worker's cache object (caches.ts).
  */
 import { oracleSpec } from '../kernel/content.ts';
 import { findHandler, requireHandler } from '../kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../kernel/lemmas/index.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
-import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
-import { type LemmaInput, type LemmaResult, checkLemmas } from './lemma-check.ts';
+import { type VerifierCaches, mapSlot } from './caches.ts';
+import type { VerifyEnv } from './env.ts';
+import { type LemmaResult, QUANTIFIED_LEMMA, checkLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { type SameStep, sameStep } from './same-step.ts';
+import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 
 /** How a result was reached without checking the spec's own step. */
@@ -45,6 +46,8 @@ export type DeclarativeResult =
       readonly ms: number;
       /** Set when the oracle's proof was reused (then no result has its own ms). */
       readonly reused?: Reused;
+      /** Some failure is on the solver's word: the spec has a quantifier (lemma-check.ts, QUANTIFIED_LEMMA). */
+      readonly onWord?: true;
     };
 
 export interface DeclarativeOptions {
@@ -52,28 +55,35 @@ export interface DeclarativeOptions {
   readonly only?: readonly string[];
   /** Reuse the oracle's proof when the step is the oracle's (default true). */
   readonly reuse?: boolean;
-  /** What is kept between checks (default: the process's, `PROCESS_CACHES`). */
-  readonly caches?: VerifierCaches;
 }
+
+/** The environment of the declarative checks: no kernel is involved. */
+export type DeclarativeEnv = Pick<VerifyEnv, 'engine' | 'caches'>;
 
 /** Budget of the one query comparing a step with the oracle's: past it, the full check decides. */
 const SAME_STEP_MS = 5000;
 
 function asObligation(r: LemmaResult, prefix = ''): ObligationResult {
-  return { name: `${prefix}${r.name}`, status: r.status, ms: r.ms, ...(r.failedParts?.length ? { reason: r.failedParts.join(', ') } : {}) };
+  const parts = r.failedParts?.length ? r.failedParts.join(', ') : undefined;
+  const reason = r.onWord ? (parts ? `${parts}: ${QUANTIFIED_LEMMA}` : QUANTIFIED_LEMMA) : parts;
+  return { name: `${prefix}${r.name}`, status: r.status, ms: r.ms, ...(reason ? { reason } : {}) };
 }
 
-/** The full check of one step, as obligation results. */
-async function fullCheck(step: LemmaInput, engine: SmtEngine, opts: DeclarativeOptions): Promise<ObligationResult[]> {
-  const report = await checkLemmas(step, engine, { timeoutMs: opts.timeoutMs, only: opts.only });
-  return [...report.lemmas.map((r) => asObligation(r)), ...report.invariants.map((r) => asObligation(r, 'inv: '))];
+/** The full check of one step, as obligation results, and whether a failure is on the solver's word. */
+async function fullCheck(step: SymbolicStep, env: DeclarativeEnv, opts: DeclarativeOptions): Promise<{ results: ObligationResult[]; onWord: boolean }> {
+  const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only });
+  const all = [...report.lemmas, ...report.invariants];
+  return {
+    results: [...report.lemmas.map((r) => asObligation(r)), ...report.invariants.map((r) => asObligation(r, 'inv: '))],
+    onWord: all.some((r) => r.onWord),
+  };
 }
 
 /** One handler's start: the pre-state and arguments, and the oracle's step from them. */
 export interface DeclarativeBase {
   readonly pre: AbstractState;
   readonly args: Term[];
-  readonly oracle?: LemmaInput;
+  readonly oracle?: SymbolicStep;
   /** Lemma set -> the key of the oracle's proof. */
   readonly keys: BoundedMap<string, string>;
 }
@@ -81,17 +91,21 @@ export interface DeclarativeBase {
 /** Lemma sets whose proof keys a base keeps: the default set and a few `--only` ones. */
 const KEYS_PER_BASE = 8;
 
-function keyOf(base: DeclarativeBase & { oracle: LemmaInput }, lemmas: readonly string[], caches: VerifierCaches): string {
+/** Each handler's start, by handler and oracle text. */
+const BASES = mapSlot<string, DeclarativeBase>('declarativeBases');
+
+function keyOf(base: DeclarativeBase & { oracle: SymbolicStep }, lemmas: readonly string[], caches: VerifierCaches): string {
   const k = lemmas.join(',');
   let key = base.keys.get(k);
-  if (key === undefined) base.keys.set(k, (key = proofKey(base.oracle, lemmas, undefined, caches)));
+  if (key === undefined) base.keys.set(k, (key = proofKey(base.oracle, lemmas, caches)));
   return key;
 }
 
 function baseOf(handler: string, caches: VerifierCaches): DeclarativeBase {
   const text = oracleSpec(handler);
   const memoKey = `${handler}\0${text ?? ''}`;
-  const hit = caches.declarativeBases.get(memoKey);
+  const bases = caches.slot(BASES);
+  const hit = bases.get(memoKey);
   if (hit) return hit;
   const h = findHandler(handler)!;
   const pre = freshState('decl.');
@@ -103,25 +117,25 @@ function baseOf(handler: string, caches: VerifierCaches): DeclarativeBase {
     keys: new BoundedMap(KEYS_PER_BASE),
     ...(run?.ok ? { oracle: { pre, cond: run.cond, post: run.post, handler: h.name } } : {}),
   };
-  caches.declarativeBases.set(memoKey, base);
+  bases.set(memoKey, base);
   return base;
 }
 
 /** Checks the spec's step for `handler` against the spec invariants and lemmas. */
-export async function checkDeclarative(handler: string, spec: string, engine: SmtEngine, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
+export async function checkDeclarative(handler: string, spec: string, env: DeclarativeEnv, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
   const started = Date.now();
   const h = requireHandler(handler);
-  const caches = opts.caches ?? PROCESS_CACHES;
+  const { engine, caches } = env;
   const base = baseOf(h.name, caches);
   const run = runSpec(spec, h.name, base.pre, base.args, { force: 'all' });
   if (!run.ok) return { status: 'spec-error', error: run.error };
-  const step: LemmaInput = { pre: base.pre, cond: run.cond, post: run.post, handler: h.name };
+  const step: SymbolicStep = { pre: base.pre, cond: run.cond, post: run.post, handler: h.name };
   const oracle = base.oracle;
   if (opts.reuse !== false && oracle) {
     const same: SameStep = await sameStep(step, oracle, engine, { timeoutMs: Math.min(opts.timeoutMs ?? SAME_STEP_MS, SAME_STEP_MS) });
     if (same.verdict !== 'different') {
       const key = keyOf({ ...base, oracle }, opts.only ?? CHECKED_LEMMAS, caches);
-      const proof = await proofFor(h.name, key, () => fullCheck(oracle, engine, opts), caches);
+      const proof = await proofFor(h.name, key, async () => (await fullCheck(oracle, env, opts)).results, caches);
       if (proof) {
         // Every lemma of the set and every invariant, proved (as the full check names them).
         const results: ObligationResult[] = [
@@ -133,8 +147,8 @@ export async function checkDeclarative(handler: string, spec: string, engine: Sm
       }
     }
   }
-  const results = await fullCheck(step, engine, opts);
-  return { status: worst(results.map((r) => r.status)), results, ms: Date.now() - started };
+  const { results, onWord } = await fullCheck(step, env, opts);
+  return { status: worst(results.map((r) => r.status)), results, ms: Date.now() - started, ...(onWord ? { onWord: true as const } : {}) };
 }
 
 /**
@@ -144,28 +158,22 @@ export async function checkDeclarative(handler: string, spec: string, engine: Sm
  */
 export async function proveOracle(
   handler: string,
-  engine: SmtEngine,
-  opts: { readonly timeoutMs?: number; readonly caches?: VerifierCaches } = {},
+  env: DeclarativeEnv,
+  opts: { readonly timeoutMs?: number } = {},
 ): Promise<{ proof?: StoredProof; results: readonly ObligationResult[] } | undefined> {
-  const caches = opts.caches ?? PROCESS_CACHES;
-  const oracle = baseOf(handler, caches).oracle;
+  const oracle = baseOf(handler, env.caches).oracle;
   if (!oracle) return undefined;
   const started = Date.now();
-  const results = await fullCheck(oracle, engine, opts);
+  const { results } = await fullCheck(oracle, env, opts);
   const ms = Date.now() - started;
-  const key = oracleProofKey(handler, CHECKED_LEMMAS, undefined, caches)!;
+  const key = oracleProofKey(env.caches, handler)!;
   return results.every((r) => r.status === 'proved') ? { proof: { key, ms }, results } : { results };
 }
 
 /** The key the oracle proof of `handler` must have to be reused now (undefined: no oracle). */
-export function oracleProofKey(
-  handler: string,
-  lemmas: readonly string[] = CHECKED_LEMMAS,
-  version?: string,
-  caches: VerifierCaches = PROCESS_CACHES,
-): string | undefined {
+export function oracleProofKey(caches: VerifierCaches, handler: string, lemmas: readonly string[] = CHECKED_LEMMAS, version?: string): string | undefined {
   const base = baseOf(handler, caches);
   const oracle = base.oracle;
   if (!oracle) return undefined;
-  return version === undefined ? keyOf({ ...base, oracle }, lemmas, caches) : proofKey(oracle, lemmas, version, caches);
+  return version === undefined ? keyOf({ ...base, oracle }, lemmas, caches) : proofKey(oracle, lemmas, caches, version);
 }

@@ -20,7 +20,11 @@
  * means a model of the goal's negation and of every instance asserted, which
  * our evaluator confirms; a missing instance could make it spurious.
  *
- * Handler-independent checks, cached per engine in the caller's cache object
+ * Every query is a checked query (query.ts): a refutation through a spec's
+ * quantifier is a failure on the solver's word (QUANTIFIED_LEMMA), never an
+ * escaping error.
+ *
+ * Handler-independent checks, kept per engine in the worker's cache object
  * (caches.ts): each corollary follows from its lemma and the invariants, and
  * the boot witness (an instance of initial()) satisfies the invariants, every
  * lemma and every corollary.
@@ -29,15 +33,18 @@ import { COROLLARIES, CHECKED_LEMMAS, LEMMAS, type Lemma, bootWitness, findLemma
 import { SEED_PREFIX, isDerived } from '../kernel/lemmas/helpers.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, fieldMaps, freshState } from '../kernel/state.ts';
-import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine } from '../smt/solver.ts';
 import { instantiate, skolemize } from '../smt/instantiate.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
-import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
-import { undecided, worst } from './outcome.ts';
+import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
+import type { VerifyEnv } from './env.ts';
+import { worst } from './outcome.ts';
+import { checkQuery, unsettled } from './query.ts';
+import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
+import { BoundedMap } from '../bounded-map.ts';
 
 /** How one lemma (or invariant, or corollary) fared: an obligation result that always has its time. */
 export interface LemmaResult extends ObligationResult {
@@ -45,20 +52,18 @@ export interface LemmaResult extends ObligationResult {
   readonly ms: number;
   /** The facts a counterexample falsifies (failed only). */
   readonly failedParts?: string[];
+  /** Some failure is on the solver's word: the spec has a quantifier, so its model was not replayed. */
+  readonly onWord?: true;
 }
+
+/** The reason of a declarative fact that the solver refutes through a quantifier. */
+export const QUANTIFIED_LEMMA =
+  'the solver refutes a declarative check of this spec; it has a quantifier, so the refutation is not replayed';
 
 export interface LemmaReport {
   readonly lemmas: LemmaResult[];
   /** One entry per spec invariant. */
   readonly invariants: LemmaResult[];
-}
-
-export interface LemmaInput {
-  readonly pre: AbstractState;
-  /** The spec's success condition (already folded into `post`; kept for reporting). */
-  readonly cond: Term;
-  readonly post: AbstractState;
-  readonly handler: string;
 }
 
 export interface LemmaOptions {
@@ -96,6 +101,7 @@ function skolemizeShared(f: Quantified, tag: string): { goal: Term; vars: Term[]
 }
 
 interface FactsOutcome {
+  /** One per goal; a failure on the solver's word has the reason QUANTIFIED_LEMMA. */
   readonly results: ObligationResult[];
   readonly ms: number;
   /** Solver queries issued. */
@@ -166,24 +172,20 @@ async function proveFacts(
       results.push({ name: f.name, status: 'proved', ms: 0 });
       continue;
     }
-    const negated = o.not(goal);
-    const instances = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
-    const r = await engine.check([...instances, negated], { timeoutMs: opts.timeoutMs });
+    let instances = 0;
+    const assume = (negated: Term) => {
+      const found = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
+      instances = found.length;
+      return found;
+    };
+    const r = await checkQuery(engine, { goals: [goal], assume, timeoutMs: opts.timeoutMs });
     queries++;
-    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances.length, status: r.status, ms: r.ms });
-    if (r.status === 'unsat') results.push({ name: f.name, status: 'proved', ms: r.ms });
-    else if (r.status === 'unknown') results.push({ name: f.name, status: undecided(r.reason), ms: r.ms });
-    else {
-      // evaluate throws QuantifierEvalError on a quantified spec: the model is disposed either way.
-      let refuted: boolean;
-      try {
-        const memo = new Map<number, Value>();
-        refuted = evaluate(goal, r.model, memo) === false && instances.every((t) => evaluate(t, r.model, memo) === true);
-      } finally {
-        r.model.dispose();
-      }
-      results.push({ name: f.name, status: refuted ? 'failed' : 'unknown', ms: r.ms });
-    }
+    const status: CheckResult['status'] = r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances, status, ms: r.ms });
+    if (r.kind === 'proved') results.push({ name: f.name, status: 'proved', ms: r.ms });
+    else if (r.kind === 'refuted') results.push({ name: f.name, status: 'failed', ms: r.ms });
+    else if (r.kind === 'on-word') results.push({ name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
+    else results.push({ name: f.name, ms: r.ms, ...unsettled(r) });
   }
   return { results, ms: Date.now() - started, queries };
 }
@@ -191,8 +193,9 @@ async function proveFacts(
 /** Folds per-fact results into one entry (the worst outcome, outcome.ts), naming the failed facts. */
 function lemmaResult(name: string, results: readonly ObligationResult[], ms: number): LemmaResult {
   const status = worst(results.map((r) => r.status));
-  const failed = results.filter((r) => r.status === 'failed').map((r) => r.name);
-  return status === 'failed' ? { name, status, ms, failedParts: failed } : { name, status, ms };
+  const failed = results.filter((r) => r.status === 'failed');
+  if (status !== 'failed') return { name, status, ms };
+  return { name, status, ms, failedParts: failed.map((r) => r.name), ...(failed.some((r) => r.reason === QUANTIFIED_LEMMA) ? { onWord: true as const } : {}) };
 }
 
 function selectLemmas(only?: readonly string[]): Lemma[] {
@@ -210,11 +213,11 @@ function selectLemmas(only?: readonly string[]): Lemma[] {
  * engine job (`SmtEngine.exclusive`), as do the corollary and initial-state
  * checks: never call them from inside another job.
  */
-export function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
+export function checkLemmas(input: SymbolicStep, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
   return engine.exclusive(() => checkLemmasNow(input, engine, opts));
 }
 
-async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
+async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
   const { pre, post, handler } = input;
   const touched = footprint(post);
   const lemmas = selectLemmas(opts.only);
@@ -225,7 +228,7 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
   const invariants = new Map<string, LemmaResult>();
   invPost.forEach((f, i) => {
     const r = inv.results[i];
-    invariants.set(f.name, { name: f.name, status: r.status, ms: r.ms ?? 0 });
+    invariants.set(f.name, { name: f.name, status: r.status, ms: r.ms ?? 0, ...(r.reason === QUANTIFIED_LEMMA ? { onWord: true as const } : {}) });
   });
   // Invariants the invariants alone do not carry over: upstream proves them
   // next to each lemma, so they hold if every lemma's assumption suffices.
@@ -302,13 +305,39 @@ export function proveFrom(
 /** Options of the handler-independent checks. */
 export interface EngineCheckOptions {
   readonly timeoutMs?: number;
-  /** Where the results are kept, per engine (default: the process's, `PROCESS_CACHES`). */
-  readonly caches?: VerifierCaches;
 }
 
-/** Each corollary follows from its lemma and the spec invariants, in any state. Cached per engine. */
-export function checkCorollaries(engine: SmtEngine, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
-  return (opts.caches ?? PROCESS_CACHES).engineCheck('corollaries', engine, () =>
+/** The handler-independent checks' results, per engine, in a cache object. */
+class EngineChecks implements SlotValue {
+  readonly corollaries: BoundedMap<SmtEngine, Promise<LemmaResult[]>>;
+  readonly initial: BoundedMap<SmtEngine, Promise<LemmaResult[]>>;
+
+  constructor(engines: number) {
+    this.corollaries = new BoundedMap(engines);
+    this.initial = new BoundedMap(engines);
+  }
+
+  clear(): void {
+    this.corollaries.clear();
+    this.initial.clear();
+  }
+
+  stats(): Partial<CacheStats> {
+    return { engineChecks: this.corollaries.size + this.initial.size };
+  }
+}
+
+const ENGINE_CHECKS = cacheSlot((limits) => new EngineChecks(limits.engines));
+
+/** `make()`'s results for `env`'s engine, kept in `env`'s caches (a failure is not kept). */
+function perEngine(env: Pick<VerifyEnv, 'engine' | 'caches'>, which: 'corollaries' | 'initial', make: () => Promise<LemmaResult[]>): Promise<LemmaResult[]> {
+  return remember(env.caches.slot(ENGINE_CHECKS)[which], env.engine, make, () => true);
+}
+
+/** Each corollary follows from its lemma and the spec invariants, in any state. Kept per engine. */
+export function checkCorollaries(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+  const { engine } = env;
+  return perEngine(env, 'corollaries', () =>
     engine.exclusive(async () => {
       const out: LemmaResult[] = [];
       for (const c of COROLLARIES) {
@@ -325,11 +354,12 @@ export function checkCorollaries(engine: SmtEngine, opts: EngineCheckOptions = {
 /**
  * initial() ∧ spec_invariants ∧ L is satisfiable, for every lemma and
  * corollary: the boot witness (an instance of initial()) satisfies each fact.
- * One entry for the invariants, then one per lemma and corollary. Cached per
+ * One entry for the invariants, then one per lemma and corollary. Kept per
  * engine.
  */
-export function checkInitial(engine: SmtEngine, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
-  return (opts.caches ?? PROCESS_CACHES).engineCheck('initial', engine, () =>
+export function checkInitial(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+  const { engine } = env;
+  return perEngine(env, 'initial', () =>
     engine.exclusive(async () => {
       const w = bootWitness();
       const groups: [string, Quantified[]][] = [

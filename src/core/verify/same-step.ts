@@ -12,23 +12,18 @@
  * equivalent answer the very same term; the rest go into one query.
  */
 import { specInvariants } from '../kernel/spec-invariants.ts';
-import { type AbstractState, isRefcnt } from '../kernel/state.ts';
+import { type AbstractState, fieldParts } from '../kernel/state.ts';
 import type { MapFn } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { instantiate } from '../smt/instantiate.ts';
-import type { LemmaInput } from './lemma-check.ts';
+import { checkQuery } from './query.ts';
+import type { SymbolicStep } from './steps.ts';
 
-/** The maps a field value is made of (a Refcnt: its count and ghost permutations). */
-export function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
-  const out: { path: string; map: MapFn }[] = [];
-  for (const [path, v] of post) {
-    if (!isRefcnt(v)) out.push({ path, map: v });
-    else if (v.kind === 'refcnt') out.push({ path, map: v.ref }, { path: `${path}.perm`, map: v.perm }, { path: `${path}.perm_inv`, map: v.permInv });
-    else out.push({ path, map: v.ref }, { path: `${path}.perm1`, map: v.perm1 }, { path: `${path}.perm2`, map: v.perm2 }, { path: `${path}.perm_inv`, map: v.permInv });
-  }
-  return out;
+/** Every map of a state, named by its field's path and part (`procs.nr_fds.perm`). */
+export function stateMaps(post: AbstractState): { path: string; map: MapFn }[] {
+  return [...post].flatMap(([path, v]) => fieldParts(v).map((p) => ({ path: `${path}${p.suffix}`, map: p.map })));
 }
 
 /**
@@ -37,10 +32,10 @@ export function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
  * (a spec can name its own constants with `z3.BitVec`, so a name it could
  * guess is not fresh for an untrusted spec).
  */
-export function stepTerms(step: Pick<LemmaInput, 'cond' | 'post'>, prefix = 'step.probe.'): { name: string; term: Term }[] {
+export function stepTerms(step: Pick<SymbolicStep, 'cond' | 'post'>, prefix = 'step.probe.'): { name: string; term: Term }[] {
   return [
     { name: 'cond', term: step.cond },
-    ...fieldMaps(step.post).map(({ path, map }) => ({
+    ...stateMaps(step.post).map(({ path, map }) => ({
       name: path,
       term: map.apply(map.domain.map((sort, i) => variable(`${prefix}${path}.${i}`, sort))),
     })),
@@ -64,7 +59,7 @@ export type SameStep =
  * Compares two steps of one handler from the same pre-state (`a.pre`, which
  * must be `b.pre`). Runs its query, if any, as an engine job of its own.
  */
-export async function sameStep(a: LemmaInput, b: LemmaInput, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<SameStep> {
+export async function sameStep(a: SymbolicStep, b: SymbolicStep, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<SameStep> {
   if (a.pre !== b.pre || a.handler !== b.handler) throw new Error('internal error: steps compared from different pre-states');
   const ta = stepTerms(a, PROBE);
   const tb = stepTerms(b, PROBE);
@@ -73,10 +68,9 @@ export async function sameStep(a: LemmaInput, b: LemmaInput, engine: SmtEngine, 
   const fields = differing.map((d) => d.name);
   // Some field (or the condition) differs somewhere, in a pre-state that
   // satisfies the invariants (instantiated at the query's terms).
-  const differs = o.or(...differing.map((d) => o.not(o.eq(d.a, d.b))));
-  const instances = instantiate(specInvariants(a.pre), [differs]);
-  const r = await engine.exclusive(() => engine.check([...instances, differs], { timeoutMs: opts.timeoutMs }));
-  if (r.status === 'unsat') return { verdict: 'equivalent', ms: r.ms, fields };
-  if (r.status === 'sat') r.model.dispose();
-  return { verdict: 'different', ms: r.ms, fields, reason: r.status === 'sat' ? 'the steps differ in some pre-state' : r.reason };
+  const invariants = specInvariants(a.pre);
+  const goals = differing.map((d) => o.eq(d.a, d.b));
+  const r = await engine.exclusive(() => checkQuery(engine, { goals, assume: (negated) => instantiate(invariants, [negated]), timeoutMs: opts.timeoutMs }));
+  if (r.kind === 'proved') return { verdict: 'equivalent', ms: r.ms, fields };
+  return { verdict: 'different', ms: r.ms, fields, reason: r.kind === 'undecided' ? r.reason : 'the steps differ in some pre-state' };
 }

@@ -11,7 +11,7 @@ import { requireHandler } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { nodeEnv } from '../z3-node.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { values: ['spec', 'only', 'timeout'], flags: ['oracle', 'json', 'full'] });
@@ -24,8 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   const spec = path ? await readInput(path, 'spec', SPEC_CAP) : oracleSpec(h.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
-  const engine = await nodeEngine();
-  const r = await checkDeclarative(h.name, spec, engine, { timeoutMs: intOption(args, 'timeout', 20000), only, reuse: !args.flags.has('full') });
+  const r = await checkDeclarative(h.name, spec, await nodeEnv(), { timeoutMs: intOption(args, 'timeout', 20000), only, reuse: !args.flags.has('full') });
   if (args.flags.has('json')) {
     const out =
       r.status === 'spec-error'

@@ -14,7 +14,7 @@ import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { nodeCaches, nodeEnv } from '../z3-node.ts';
 
 export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
@@ -59,10 +59,10 @@ export async function run(argv: string[]): Promise<number> {
   let verdict: Verdict;
   try {
     // A C error needs no solver: report it before Z3 starts (the program is cached for verify).
-    loadProgram(implSource);
-    const engine = await nodeEngine();
+    loadProgram(nodeCaches(), implSource);
+    const env = await nodeEnv();
     started = Date.now();
-    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, { engine });
+    verdict = await verify({ handler: handler.name, spec, implSource, timeoutMs, strict: args.flags.has('strict') }, env);
   } catch (e) {
     const d = e instanceof ImplementationError ? e.diagnostics[0] : undefined;
     if (!d) throw e;

@@ -130,6 +130,13 @@ export function fieldParts(v: FieldValue): { readonly suffix: string; readonly m
   return [{ suffix: '', map: v.ref }, { suffix: '.perm1', map: v.perm1 }, { suffix: '.perm2', map: v.perm2 }, { suffix: '.perm_inv', map: v.permInv }];
 }
 
+/** A field of `like`'s kind made of `maps`, in `fieldParts` order. */
+export function fieldFromParts(like: FieldValue, maps: readonly MapFn[]): FieldValue {
+  if (!isRefcnt(like)) return maps[0];
+  if (like.kind === 'refcnt') return { kind: 'refcnt', ref: maps[0], perm: maps[1], permInv: maps[2] };
+  return { kind: 'refcnt2', ref: maps[0], perm1: maps[1], perm2: maps[2], permInv: maps[3] };
+}
+
 /** Every map of a field: a plain map itself; a Refcnt's count first, then its ghost permutations. */
 export function fieldMaps(v: FieldValue): MapFn[] {
   return fieldParts(v).map((p) => p.map);

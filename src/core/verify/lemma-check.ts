@@ -61,9 +61,12 @@ export const QUANTIFIED_LEMMA =
   'the solver refutes a declarative check of this spec; it has a quantifier, so the refutation is not replayed';
 
 export interface LemmaReport {
+  /** One entry per lemma checked (with `stopAtFailure`, up to the first one not proved). */
   readonly lemmas: LemmaResult[];
   /** One entry per spec invariant. */
   readonly invariants: LemmaResult[];
+  /** `stopAtFailure` stopped the check: something is not proved, and not every lemma was checked. */
+  readonly stopped?: true;
 }
 
 export interface LemmaOptions {
@@ -73,6 +76,40 @@ export interface LemmaOptions {
   readonly only?: readonly string[];
   /** Called after each solver query (for benchmarks and debugging). */
   readonly onQuery?: (q: QueryInfo) => void;
+  /** Facts already known to hold (declarative.ts): not asked again, and reported proved. */
+  readonly memo?: FactMemo;
+  /**
+   * Stop at the first lemma (or invariant) that ends not proved, and leave
+   * out the rest: the check then is not proved, as the whole check would be
+   * (strict grading needs no more). Lemmas in `first` go first.
+   */
+  readonly stopAtFailure?: boolean;
+  readonly first?: ReadonlySet<string>;
+}
+
+/**
+ * What the caller knows about facts of the statement, and learns from the
+ * check. A fact is named by its group and its name: the group is
+ * `FROM_INVARIANTS` for an invariant carried over by the invariants alone,
+ * `fromLemmas(set)` for one carried over under each lemma of `set`
+ * (upstream's statement), and a lemma's name for its facts (proved from the
+ * invariants and that lemma). Every group's assumptions are fixed by the
+ * handler and the step's pre-state, so a fact proved for one step of a
+ * handler is proved for any other step whose fact is the same formula.
+ */
+export interface FactMemo {
+  /** Is this fact (of the checked step) known to hold? */
+  known(group: string, fact: Quantified): boolean;
+  /** This fact (of the checked step) was just proved. */
+  proved(group: string, fact: Quantified): void;
+}
+
+/** The group of invariants proved from the invariants alone. */
+export const FROM_INVARIANTS = 'inv';
+
+/** The group of invariants proved under each lemma of `lemmas`. */
+export function fromLemmas(lemmas: readonly string[]): string {
+  return `inv+${lemmas.join(',')}`;
 }
 
 export interface QueryInfo {
@@ -158,12 +195,20 @@ async function proveFacts(
   engine: SmtEngine,
   opts: LemmaOptions,
   extraRoots: readonly Term[] = [],
+  group?: string,
 ): Promise<FactsOutcome> {
   const started = Date.now();
   const results: ObligationResult[] = [];
   const sameFact = new Map(assumed.map((f) => [f.name, f]));
+  const memo = group === undefined ? undefined : opts.memo;
+  const learnt: Quantified[] = [];
   let queries = 0;
   for (const f of goals) {
+    if (memo?.known(group!, f)) {
+      results.push({ name: f.name, status: 'proved', ms: 0 });
+      continue;
+    }
+    learnt.push(f);
     const { goal, vars, seed } = skolemizeShared(f, tag);
     // A goal that is, term for term, an assumed fact at the same skolems (the
     // step left everything it reads alone) holds without a query.
@@ -187,6 +232,7 @@ async function proveFacts(
     else if (r.kind === 'on-word') results.push({ name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
     else results.push({ name: f.name, ms: r.ms, ...unsettled(r) });
   }
+  if (memo) for (const f of learnt) if (results[goals.indexOf(f)].status === 'proved') memo.proved(group!, f);
   return { results, ms: Date.now() - started, queries };
 }
 
@@ -221,10 +267,17 @@ async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: Lemm
   const { pre, post, handler } = input;
   const touched = footprint(post);
   const lemmas = selectLemmas(opts.only);
+  const lemmaSet = fromLemmas(lemmas.map((l) => l.name));
   const invPre = specInvariants(pre);
   const invPost = specInvariants(post);
+  const memo = opts.memo;
+  // An invariant is known if it was carried over by the invariants alone or under this lemma set.
+  const invMemo: FactMemo | undefined = memo && {
+    known: (g, f) => memo.known(g, f) || memo.known(lemmaSet, f),
+    proved: (g, f) => memo.proved(g, f),
+  };
 
-  const inv = await proveFacts(invPost, invPre, 'inv', engine, opts, touched);
+  const inv = await proveFacts(invPost, invPre, 'inv', engine, { ...opts, memo: invMemo }, touched, FROM_INVARIANTS);
   const invariants = new Map<string, LemmaResult>();
   invPost.forEach((f, i) => {
     const r = inv.results[i];
@@ -239,50 +292,63 @@ async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: Lemm
   // A lemma included in others (nr_pages_refcnt in both isolation lemmas) is
   // proved once, from its own assumptions; those are part of every including
   // lemma's assumptions, so the proof serves each of them. What it cannot
-  // prove alone is retried with the including lemma's assumptions.
-  const ownResults = new Map<string, { results: Map<string, ObligationResult>; ms: number }>();
-  const own = async (name: string) => {
+  // prove alone is retried with the including lemma's assumptions. Only the
+  // facts the including lemma still needs are asked.
+  const ownResults = new Map<string, Map<string, ObligationResult>>();
+  const own = async (name: string, needed: (f: Quantified) => boolean) => {
     let hit = ownResults.get(name);
-    if (!hit) {
-      const l = findLemma(name)!;
-      const goals = l.facts(post, pre, handler).filter((f) => !isDerived(f));
-      const out = await proveFacts(goals, [...invPre, ...l.facts(pre, pre, handler)], name, engine, opts, touched);
-      hit = { results: new Map(goals.map((g, i) => [g.name, out.results[i]])), ms: out.ms };
-      ownResults.set(name, hit);
-    }
+    if (!hit) ownResults.set(name, (hit = new Map()));
+    const l = findLemma(name)!;
+    const goals = l.facts(post, pre, handler).filter((f) => !isDerived(f) && !hit.has(f.name) && needed(f));
+    const out = await proveFacts(goals, [...invPre, ...l.facts(pre, pre, handler)], name, engine, opts, touched, name);
+    goals.forEach((g, i) => hit.set(g.name, out.results[i]));
     return hit;
   };
 
-  const results: LemmaResult[] = [];
-  for (const lemma of lemmas) {
+  const results = new Map<string, LemmaResult>();
+  const order = opts.first ? [...lemmas.filter((l) => opts.first!.has(l.name)), ...lemmas.filter((l) => !opts.first!.has(l.name))] : lemmas;
+  let stopped = false;
+  for (const lemma of order) {
     const started = Date.now();
     const assumed = [...invPre, ...lemma.facts(pre, pre, handler)];
     const goals = lemma.facts(post, pre, handler).filter((f) => !isDerived(f));
     const settled = new Map<string, ObligationResult>();
-    if (lemma.reportOnly) for (const [k, r] of (await own(lemma.name)).results) settled.set(k, r);
+    const open = (f: Quantified) => !settled.has(f.name) && !memo?.known(lemma.name, f);
+    if (lemma.reportOnly) for (const [k, r] of await own(lemma.name, () => true)) settled.set(k, r);
     for (const n of lemma.includes?.(handler) ?? []) {
-      for (const [k, r] of (await own(n)).results) if (r.status === 'proved') settled.set(k, r);
+      for (const [k, r] of await own(n, open)) if (r.status === 'proved') settled.set(k, r);
     }
     const rest = goals.filter((g) => !settled.has(g.name));
-    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched);
+    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched, lemma.name);
     rest.forEach((g, i) => settled.set(g.name, out.results[i]));
-    results.push(lemmaResult(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started));
+    const result = lemmaResult(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started);
+    results.set(lemma.name, result);
+    if (opts.stopAtFailure && result.status !== 'proved') {
+      stopped = true;
+      break;
+    }
     if (retry.length > 0) {
       const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts, touched);
       retry.forEach((f, i) => retried.set(f.name, retried.get(f.name)! + (again.results[i].ms ?? 0)));
+      const failing = retry.filter((_, i) => again.results[i].status !== 'proved');
       retry = retry.filter((_, i) => again.results[i].status === 'proved');
+      // What one lemma's assumption does not carry over stays as the first pass left it: settled.
+      if (opts.stopAtFailure && failing.length > 0) {
+        stopped = true;
+        break;
+      }
     }
   }
   // What every lemma's assumption carried over holds.
-  if (lemmas.length > 0) {
+  if (lemmas.length > 0 && !stopped) {
     for (const f of retry) {
       const first = invariants.get(f.name)!;
       invariants.set(f.name, { name: f.name, status: 'proved', ms: first.ms + retried.get(f.name)! });
+      memo?.proved(lemmaSet, f);
     }
   }
-  return { lemmas: results, invariants: [...invariants.values()] };
+  return { lemmas: lemmas.flatMap((l) => results.get(l.name) ?? []), invariants: [...invariants.values()], ...(stopped ? { stopped: true as const } : {}) };
 }
-
 
 /**
  * Proves every fact of `goals` (skolemised, derived facts skipped) from the

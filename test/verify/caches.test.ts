@@ -29,6 +29,7 @@ const EMPTY = {
   declarativeBases: 0,
   statements: 0,
   oracleProofs: 0,
+  factProofs: 0,
   engineChecks: 0,
 };
 
@@ -82,6 +83,9 @@ describe('the verifier caches', () => {
     const tlb = { only: ['tlb_ok'] };
     expect(await checkDeclarative('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
     expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 2, oracleProofs: 1 });
+    // Making it proved each fact of that statement, and the caches know them now.
+    const facts = caches.stats().factProofs;
+    expect(facts).toBeGreaterThan(0);
     expect(await checkDeclarative('sys_set_runnable', `${spec}\n# again`, env, tlb)).toMatchObject({ reused: { proof: 'process' } });
     let made = false;
     await memoisedProof(caches, oracleProofKey(caches, 'sys_set_runnable', ['tlb_ok'])!, async () => ((made = true), undefined));
@@ -90,7 +94,7 @@ describe('the verifier caches', () => {
     const corollaries = await checkCorollaries(env, { timeoutMs: 1 });
     const initial = await checkInitial(env, { timeoutMs: 1 });
     expect((await checkCorollaries(env)) === corollaries && (await checkInitial(env)) === initial).toBe(true);
-    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 2, oracleProofs: 1, engineChecks: 2 });
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 2, oracleProofs: 1, factProofs: facts, engineChecks: 2 });
     // None of it went to another cache object.
     expect(other.stats()).toEqual(EMPTY);
 
@@ -98,7 +102,7 @@ describe('the verifier caches', () => {
     expect(caches.stats()).toEqual(EMPTY);
     expect((await checkCorollaries(env, { timeoutMs: 1 })) === corollaries).toBe(false);
     expect(await checkDeclarative('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
-    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, engineChecks: 1 });
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, factProofs: facts, engineChecks: 1 });
   }, 180_000);
 
   it("keep the declarative checks' state within its bounds", async () => {

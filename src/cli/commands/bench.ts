@@ -7,7 +7,7 @@
  * ratio to refinement; `--full` also times the full declarative check (no
  * proof reused). The kernel is parsed once first (reported separately).
  *
- * `osvlab bench --corpus FILE [--timeout MS] [--limit N] [--json]`: the cost of
+ * `osvlab bench --corpus FILE [--made PREFIX] [--limit N] [--timeout MS] [--json]`: the cost of
  * strict grading on answers as models write them (perf/corpus/answers.jsonl,
  * docs/lemmas.md "Benchmarks"). FILE is the JSONL `osvlab grade` reads
  * (`{handler, response}` per line; a `made` label, if present, groups the
@@ -17,9 +17,10 @@
  * worker's start and each handler's implementation proof, which every
  * answer of the handler shares, are done untimed first). Prints the total of
  * each side and their ratio, the strict part of each answer (p50, p90, max),
- * and how many answers took each path of the strict check.
+ * and how many answers took each path of the strict check. `--made` keeps
+ * the answers whose label starts with PREFIX, `--limit` the first N.
  */
-import { gradeResponse, handlerOnlyTask } from '../../core/eval/grade/grade.ts';
+import { STRICT_GRADE, gradeResponse, handlerOnlyTask } from '../../core/eval/grade/grade.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
@@ -62,7 +63,7 @@ async function timeRuns(runs: number, job: () => Promise<string>, setup?: () => 
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout', 'corpus', 'limit'], flags: ['json', 'lemmas', 'full'] });
+  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout', 'corpus', 'limit', 'made'], flags: ['json', 'lemmas', 'full'] });
   const corpus = args.values.get('corpus');
   // Grading on a corpus of answers, not the oracles' verification.
   if (corpus !== undefined) return runCorpus(corpus, args);
@@ -206,7 +207,8 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
   if (parsed.problems.length) throw new UsageError(`${file}: ${parsed.problems.map((p) => `line ${p.line}: ${p.code} ${p.message}`).join('; ')}`);
   if (parsed.items.length === 0) throw new UsageError(`${file}: no answers`);
   const labels = madeLabels(text);
-  const items = parsed.items.slice(0, limit);
+  const made = args.values.get('made');
+  const items = parsed.items.filter((i) => made === undefined || (labels.get(i.line) ?? '').startsWith(made)).slice(0, limit);
   // One environment for the whole run, as a worker builds one.
   const env: VerifyEnv = { engine: await nodeEngine(), caches: new VerifierCaches() };
   const proofs = currentProofs(env.caches);
@@ -236,9 +238,9 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
     const strictCheck = async (handler: string, spec: string): Promise<boolean> => {
       const t0 = performance.now();
-      const d = await declarativeCheck({ handler, spec }, env, timeoutMs);
+      const d = await declarativeCheck({ handler, spec }, env, timeoutMs, STRICT_GRADE);
       strictPartMs = performance.now() - t0;
-      path = d.status === 'spec-error' ? 'spec-error' : (d.reused?.same ?? 'full');
+      path = d.status === 'spec-error' ? 'spec-error' : d.path;
       strictOk = d.status === 'proved';
       return strictOk;
     };

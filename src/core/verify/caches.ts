@@ -18,6 +18,7 @@
  *   oracle's step from it;
  * - statements and oracle proofs (proof-cache.ts): statement digests and
  *   the oracle proofs made in this process;
+ * - known facts (known-facts.ts): the declarative facts proved so far;
  * - engine checks (lemma-check.ts): the handler-independent checks, per
  *   engine.
  *
@@ -40,6 +41,8 @@ export interface CacheLimits {
   readonly statements: number;
   /** Oracle proofs made in this process, by proof key. */
   readonly oracleProofs: number;
+  /** Declarative facts known to hold (known-facts.ts). */
+  readonly factProofs: number;
   /** Engines whose corollary and initial-state results are kept. */
   readonly engines: number;
 }
@@ -53,7 +56,9 @@ export interface CacheLimits {
  * so a strict run over all of them never re-runs an oracle. 256 statement
  * digests and 256 oracle proofs: each handler with a few lemma sets (grading
  * uses one; `osvlab lemmas --only` adds others), and each is a short string.
- * 4 engines: a process or worker has one, and a replaced one (a dead
+ * 20000 known facts: a handler's statement has about 150, so every handler
+ * with a few dozen distinct answers each; an entry is a short key. 4
+ * engines: a process or worker has one, and a replaced one (a dead
  * Z3) is soon evicted instead of being held for good.
  */
 export const DEFAULT_CACHE_LIMITS: CacheLimits = {
@@ -63,6 +68,7 @@ export const DEFAULT_CACHE_LIMITS: CacheLimits = {
   declarativeBases: 64,
   statements: 256,
   oracleProofs: 256,
+  factProofs: 20_000,
   engines: 4,
 };
 
@@ -80,6 +86,7 @@ export interface CacheStats {
   readonly declarativeBases: number;
   readonly statements: number;
   readonly oracleProofs: number;
+  readonly factProofs: number;
   /** Engines with corollary results, plus engines with initial-state results. */
   readonly engineChecks: number;
 }
@@ -94,6 +101,7 @@ const NO_STATS: CacheStats = {
   declarativeBases: 0,
   statements: 0,
   oracleProofs: 0,
+  factProofs: 0,
   engineChecks: 0,
 };
 

@@ -27,7 +27,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { mapSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
-import { type Reused, checkDeclarative } from './declarative.ts';
+import { type DeclarativeOptions, type DeclarativePath, type Reused, checkDeclarative } from './declarative.ts';
 import type { VerifyEnv } from './env.ts';
 import { IMPL_PROOFS } from './impl-proofs.ts';
 import { implementationStep, programKey, requireHandler } from './implementation.ts';
@@ -232,18 +232,27 @@ export type DeclarativeCheck =
       readonly warnings: readonly Diagnostic[];
       /** Set when the oracle's proof was reused (declarative.ts). */
       readonly reused?: Reused;
+      /** How the check went, and how many facts it took as known (declarative.ts). */
+      readonly path: DeclarativePath;
+      readonly known: number;
     };
 
 /**
  * The declarative checks (spec invariants and lemmas) of `req.spec`, as
- * `verify --strict` and the strict grade both see them. One engine job of
- * its own. An unknown handler throws ImplementationError.
+ * `verify --strict` and the strict grade both see them (the grade stops at
+ * the first lemma not proved: `stopAtFailure`). One engine job of its own.
+ * An unknown handler throws ImplementationError.
  */
-export async function declarativeCheck(req: VerifyRequest, env: VerifyEnv, timeoutMs?: number): Promise<DeclarativeCheck> {
+export async function declarativeCheck(
+  req: VerifyRequest,
+  env: VerifyEnv,
+  timeoutMs?: number,
+  opts: Pick<DeclarativeOptions, 'stopAtFailure' | 'reuse'> = {},
+): Promise<DeclarativeCheck> {
   const h = requireHandler(req.handler);
-  const d = await checkDeclarative(h.name, req.spec, env, { timeoutMs });
+  const d = await checkDeclarative(h.name, req.spec, env, { timeoutMs, ...opts });
   if (d.status === 'spec-error') return d;
   // A failure through the spec's quantifier is the solver's word: say so, at the quantifier.
   const warnings = d.onWord ? [quantifierWarning(req.spec, 1)] : [];
-  return { status: d.status, results: d.results, warnings, ...(d.reused ? { reused: d.reused } : {}) };
+  return { status: d.status, results: d.results, warnings, path: d.path, known: d.known, ...(d.reused ? { reused: d.reused } : {}) };
 }

@@ -102,6 +102,8 @@ export interface FactMemo {
   known(group: string, fact: Quantified): boolean;
   /** This fact (of the checked step) was just proved. */
   proved(group: string, fact: Quantified): void;
+  /** Is this fact more likely than others to fail (asked first when stopping at a failure)? */
+  suspect?(group: string, fact: Quantified): boolean;
 }
 
 /** The group of invariants proved from the invariants alone. */
@@ -109,7 +111,12 @@ export const FROM_INVARIANTS = 'inv';
 
 /** The group of invariants proved under each lemma of `lemmas`. */
 export function fromLemmas(lemmas: readonly string[]): string {
-  return `inv+${lemmas.join(',')}`;
+  return `${FROM_INVARIANTS}+${lemmas.join(',')}`;
+}
+
+/** Is `group` one of invariants (`FROM_INVARIANTS` or `fromLemmas(...)`), not a lemma's? */
+export function isInvariantGroup(group: string): boolean {
+  return group === FROM_INVARIANTS || group.startsWith(`${FROM_INVARIANTS}+`);
 }
 
 export interface QueryInfo {
@@ -138,7 +145,10 @@ function skolemizeShared(f: Quantified, tag: string): { goal: Term; vars: Term[]
 }
 
 interface FactsOutcome {
-  /** One per goal; a failure on the solver's word has the reason QUANTIFIED_LEMMA. */
+  /**
+   * One per goal, in order (stopped at the first failure: one per goal
+   * asked); a failure on the solver's word has the reason QUANTIFIED_LEMMA.
+   */
   readonly results: ObligationResult[];
   readonly ms: number;
   /** Solver queries issued. */
@@ -196,6 +206,7 @@ async function proveFacts(
   opts: LemmaOptions,
   extraRoots: readonly Term[] = [],
   group?: string,
+  stopAtFirst = false,
 ): Promise<FactsOutcome> {
   const started = Date.now();
   const results: ObligationResult[] = [];
@@ -203,7 +214,12 @@ async function proveFacts(
   const memo = group === undefined ? undefined : opts.memo;
   const learnt: Quantified[] = [];
   let queries = 0;
-  for (const f of goals) {
+  // Stopping at the first failure, the facts likeliest to fail go first.
+  const suspect = stopAtFirst && memo?.suspect ? (f: Quantified) => memo.suspect!(group!, f) : undefined;
+  const order = suspect ? [...goals.filter(suspect), ...goals.filter((f) => !suspect(f))] : goals;
+  const byName = new Map<string, ObligationResult>();
+  for (const f of order) {
+    if (stopAtFirst && results.some((r) => r.status !== 'proved')) break;
     if (memo?.known(group!, f)) {
       results.push({ name: f.name, status: 'proved', ms: 0 });
       continue;
@@ -232,8 +248,10 @@ async function proveFacts(
     else if (r.kind === 'on-word') results.push({ name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
     else results.push({ name: f.name, ms: r.ms, ...unsettled(r) });
   }
-  if (memo) for (const f of learnt) if (results[goals.indexOf(f)].status === 'proved') memo.proved(group!, f);
-  return { results, ms: Date.now() - started, queries };
+  order.forEach((f, i) => i < results.length && byName.set(f.name, results[i]));
+  if (memo) for (const f of learnt) if (byName.get(f.name)?.status === 'proved') memo.proved(group!, f);
+  // In the goals' order; stopped early, only the facts asked so far.
+  return { results: goals.flatMap((f) => byName.get(f.name) ?? []), ms: Date.now() - started, queries };
 }
 
 /** Folds per-fact results into one entry (the worst outcome, outcome.ts), naming the failed facts. */
@@ -319,9 +337,10 @@ async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: Lemm
       for (const [k, r] of await own(n, open)) if (r.status === 'proved') settled.set(k, r);
     }
     const rest = goals.filter((g) => !settled.has(g.name));
-    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched, lemma.name);
-    rest.forEach((g, i) => settled.set(g.name, out.results[i]));
-    const result = lemmaResult(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started);
+    // A lemma's own facts are final: stopping, the first one not proved settles the check.
+    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched, lemma.name, opts.stopAtFailure);
+    for (const r of out.results) settled.set(r.name, r);
+    const result = lemmaResult(lemma.name, goals.flatMap((g) => settled.get(g.name) ?? []), Date.now() - started);
     results.set(lemma.name, result);
     if (opts.stopAtFailure && result.status !== 'proved') {
       stopped = true;

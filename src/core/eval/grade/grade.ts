@@ -143,8 +143,12 @@ export function handlerOnlyTask(handler: string): Task {
 /**
  * The `strict` grade's check: the declarative layer proves the spec's step,
  * through the driver `verify --strict` uses (a spec error or a refutation
- * through a quantifier is a `false`, never a crash).
+ * through a quantifier is a `false`, never a crash). Only whether everything
+ * is proved matters here, so the check stops at the first lemma that is not.
  */
 export function strictChecker(env: VerifyEnv, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
-  return async (handler, spec) => (await declarativeCheck({ handler, spec }, env, timeoutMs)).status === 'proved';
+  return async (handler, spec) => (await declarativeCheck({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
 }
+
+/** How the strict grade runs the declarative checks (bench --corpus runs them the same way). */
+export const STRICT_GRADE = { stopAtFailure: true } as const;

@@ -23,7 +23,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { type VerifierCaches, mapSlot } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { KnownFacts, mergeState } from './known-facts.ts';
-import { type FactMemo, type LemmaResult, QUANTIFIED_LEMMA, checkLemmas } from './lemma-check.ts';
+import { type FactMemo, type LemmaOptions, type LemmaResult, QUANTIFIED_LEMMA, checkLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { compareSteps } from './same-step.ts';
@@ -81,6 +81,8 @@ export interface DeclarativeOptions {
    * left out (strict grading needs only whether everything is proved).
    */
   readonly stopAtFailure?: boolean;
+  /** Called after each solver query of the lemma checks (for benchmarks and debugging). */
+  readonly onQuery?: LemmaOptions['onQuery'];
 }
 
 /** The environment of the declarative checks: no kernel is involved. */
@@ -111,7 +113,7 @@ async function check(
   opts: DeclarativeOptions,
   more: { readonly memo?: FactMemo; readonly first?: ReadonlySet<string> } = {},
 ): Promise<Checked> {
-  const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, ...more });
+  const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, onQuery: opts.onQuery, ...more });
   const all = [...report.lemmas, ...report.invariants];
   // Stopped early, the invariants still being retried are not settled: left out.
   const invariants = report.stopped ? report.invariants.filter((r) => r.status === 'proved') : report.invariants;

@@ -23,12 +23,39 @@ import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, type FieldValue, fieldFromParts, fieldParts } from '../kernel/state.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { type Term, variable } from '../smt/term.ts';
-import { type CacheSlot, type SlotMap, type VerifierCaches, mapSlot } from './caches.ts';
+import { BoundedMap } from '../bounded-map.ts';
+import { type CacheSlot, type CacheStats, type SlotValue, type VerifierCaches, cacheSlot } from './caches.ts';
 import { type FactMemo, fromLemmas, isInvariantGroup } from './lemma-check.ts';
 import type { SymbolicStep } from './steps.ts';
 
-/** Facts proved in this worker: `<handler>\0<group>\0<formula id>`. */
-const FACT_PROOFS: CacheSlot<SlotMap<string, true>> = mapSlot('factProofs');
+/**
+ * What a worker has learnt about facts: the facts proved, by
+ * `<handler>\0<group>\0<formula id>`; and how often a fact of that name
+ * was refuted, by `<group>\0<name>` (only an order to ask facts in: the
+ * facts that broke other answers are the likeliest to break the next).
+ */
+class FactStore implements SlotValue {
+  readonly proofs: BoundedMap<string, true>;
+  readonly failures = new BoundedMap<string, number>(FAILURE_NAMES);
+
+  constructor(capacity: number) {
+    this.proofs = new BoundedMap(capacity);
+  }
+
+  clear(): void {
+    this.proofs.clear();
+    this.failures.clear();
+  }
+
+  stats(): Partial<CacheStats> {
+    return { factProofs: this.proofs.size };
+  }
+}
+
+/** Fact names whose failures are counted: every fact of every lemma fits (about 150). */
+const FAILURE_NAMES = 1024;
+
+const FACTS: CacheSlot<FactStore> = cacheSlot((limits) => new FactStore(limits.factProofs));
 
 // Canonical variable names no spec can know in advance: a spec that named a
 // constant like one could make two different facts the same formula.
@@ -52,7 +79,7 @@ export function mergeState(a: AbstractState, b: AbstractState, shared: ReadonlyS
 
 /** What a worker knows of the facts of one step's statement: a `FactMemo` for the lemma checks. */
 export class KnownFacts implements FactMemo {
-  private readonly proofs: SlotMap<string, true>;
+  private readonly store: FactStore;
   private readonly groups = new Map<string, Map<string, Term>>();
   /** Facts found known so far (by `known`). */
   hits = 0;
@@ -69,31 +96,42 @@ export class KnownFacts implements FactMemo {
     private readonly lemmas: readonly string[],
     private readonly reference?: KnownFacts,
   ) {
-    this.proofs = caches.slot(FACT_PROOFS);
+    this.store = caches.slot(FACTS);
   }
 
-  /** A fact that is not the oracle's: where the step differs, so where it may fail. */
-  suspect(group: string, fact: Quantified): boolean {
-    return this.reference !== undefined && this.formulas(group).get(fact.name) !== this.reference.formulas(group).get(fact.name);
+  /**
+   * The facts that are not the oracle's first (where the step differs, so
+   * where it may fail), the ones refuted most often before them.
+   */
+  order(group: string, facts: readonly Quantified[]): readonly Quantified[] {
+    const differs = (f: Quantified) => this.reference !== undefined && this.formulas(group).get(f.name) !== this.reference.formulas(group).get(f.name);
+    const failures = (f: Quantified) => this.store.failures.get(`${group}\0${f.name}`) ?? 0;
+    const rank = (f: Quantified) => (differs(f) ? 1 + failures(f) : 0);
+    return [...facts].sort((a, b) => rank(b) - rank(a));
+  }
+
+  failed(group: string, fact: Quantified): void {
+    const k = `${group}\0${fact.name}`;
+    this.store.failures.set(k, (this.store.failures.get(k) ?? 0) + 1);
   }
 
   known(group: string, fact: Quantified): boolean {
     const k = this.key(group, fact.name);
-    const hit = k !== undefined && this.proofs.has(k);
+    const hit = k !== undefined && this.store.proofs.has(k);
     if (hit) this.hits++;
     return hit;
   }
 
   proved(group: string, fact: Quantified): void {
     const k = this.key(group, fact.name);
-    if (k !== undefined) this.proofs.set(k, true);
+    if (k !== undefined) this.store.proofs.set(k, true);
   }
 
   /** Every fact of the statement is proved (a current proof of this very step). */
   provedAll(): void {
     const set = fromLemmas(this.lemmas);
-    for (const name of this.formulas(set).keys()) this.proofs.set(this.key(set, name)!, true);
-    for (const l of this.lemmas) for (const name of this.formulas(l).keys()) this.proofs.set(this.key(l, name)!, true);
+    for (const name of this.formulas(set).keys()) this.store.proofs.set(this.key(set, name)!, true);
+    for (const l of this.lemmas) for (const name of this.formulas(l).keys()) this.store.proofs.set(this.key(l, name)!, true);
   }
 
   /** The lemmas with a fact that is not the reference's (where the steps may differ). */

@@ -102,8 +102,10 @@ export interface FactMemo {
   known(group: string, fact: Quantified): boolean;
   /** This fact (of the checked step) was just proved. */
   proved(group: string, fact: Quantified): void;
-  /** Is this fact more likely than others to fail (asked first when stopping at a failure)? */
-  suspect?(group: string, fact: Quantified): boolean;
+  /** The facts in the order to ask them when stopping at the first failure: the likeliest to fail first. */
+  order?(group: string, facts: readonly Quantified[]): readonly Quantified[];
+  /** This fact (of the checked step) was refuted. */
+  failed?(group: string, fact: Quantified): void;
 }
 
 /** The group of invariants proved from the invariants alone. */
@@ -209,19 +211,18 @@ async function proveFacts(
   stopAtFirst = false,
 ): Promise<FactsOutcome> {
   const started = Date.now();
-  const results: ObligationResult[] = [];
   const sameFact = new Map(assumed.map((f) => [f.name, f]));
   const memo = group === undefined ? undefined : opts.memo;
+  const byName = new Map<string, ObligationResult>();
   const learnt: Quantified[] = [];
   let queries = 0;
+  const done = () => stopAtFirst && [...byName.values()].some((r) => r.status !== 'proved');
   // Stopping at the first failure, the facts likeliest to fail go first.
-  const suspect = stopAtFirst && memo?.suspect ? (f: Quantified) => memo.suspect!(group!, f) : undefined;
-  const order = suspect ? [...goals.filter(suspect), ...goals.filter((f) => !suspect(f))] : goals;
-  const byName = new Map<string, ObligationResult>();
+  const order = stopAtFirst && memo?.order ? memo.order(group!, goals) : goals;
+  const open: { f: Quantified; goal: Term; seed?: Term }[] = [];
   for (const f of order) {
-    if (stopAtFirst && results.some((r) => r.status !== 'proved')) break;
     if (memo?.known(group!, f)) {
-      results.push({ name: f.name, status: 'proved', ms: 0 });
+      byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
       continue;
     }
     learnt.push(f);
@@ -229,10 +230,11 @@ async function proveFacts(
     // A goal that is, term for term, an assumed fact at the same skolems (the
     // step left everything it reads alone) holds without a query.
     const assumedTwin = sameFact.get(f.name);
-    if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) {
-      results.push({ name: f.name, status: 'proved', ms: 0 });
-      continue;
-    }
+    if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
+    else open.push({ f, goal, seed });
+  }
+  for (const { f, goal, seed } of open) {
+    if (done()) break;
     let instances = 0;
     const assume = (negated: Term) => {
       const found = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
@@ -243,14 +245,14 @@ async function proveFacts(
     queries++;
     const status: CheckResult['status'] = r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
     opts.onQuery?.({ tag: `${tag}/${f.name}`, instances, status, ms: r.ms });
-    if (r.kind === 'proved') results.push({ name: f.name, status: 'proved', ms: r.ms });
-    else if (r.kind === 'refuted') results.push({ name: f.name, status: 'failed', ms: r.ms });
-    else if (r.kind === 'on-word') results.push({ name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
-    else results.push({ name: f.name, ms: r.ms, ...unsettled(r) });
+    if (r.kind === 'proved') byName.set(f.name, { name: f.name, status: 'proved', ms: r.ms });
+    else if (r.kind === 'refuted') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms });
+    else if (r.kind === 'on-word') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
+    else byName.set(f.name, { name: f.name, ms: r.ms, ...unsettled(r) });
+    if (byName.get(f.name)!.status === 'failed') memo?.failed?.(group!, f);
   }
-  order.forEach((f, i) => i < results.length && byName.set(f.name, results[i]));
   if (memo) for (const f of learnt) if (byName.get(f.name)?.status === 'proved') memo.proved(group!, f);
-  // In the goals' order; stopped early, only the facts asked so far.
+  // In the goals' order; stopped early, only the facts settled so far.
   return { results: goals.flatMap((f) => byName.get(f.name) ?? []), ms: Date.now() - started, queries };
 }
 
@@ -333,11 +335,31 @@ async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: Lemm
     const settled = new Map<string, ObligationResult>();
     const open = (f: Quantified) => !settled.has(f.name) && !memo?.known(lemma.name, f);
     if (lemma.reportOnly) for (const [k, r] of await own(lemma.name, () => true)) settled.set(k, r);
-    for (const n of lemma.includes?.(handler) ?? []) {
-      for (const [k, r] of await own(n, open)) if (r.status === 'proved') settled.set(k, r);
+    if (opts.stopAtFailure && !lemma.reportOnly) {
+      // Fact by fact, the likeliest to fail first: an included lemma's fact
+      // from its own assumptions, and if that does not prove it, at once with
+      // this lemma's (then final: one not proved settles the check).
+      const includedBy = new Map<string, string>();
+      for (const n of lemma.includes?.(handler) ?? []) for (const f of findLemma(n)!.facts(post, pre, handler)) includedBy.set(f.name, n);
+      for (const g of memo?.order ? memo.order(lemma.name, goals) : goals) {
+        if (!open(g)) continue;
+        const n = includedBy.get(g.name);
+        const mine = n === undefined ? undefined : (await own(n, (f) => f.name === g.name)).get(g.name);
+        if (mine?.status === 'proved') {
+          settled.set(g.name, mine);
+          continue;
+        }
+        const [r] = (await proveFacts([g], assumed, lemma.name, engine, opts, touched, lemma.name)).results;
+        settled.set(g.name, r);
+        if (r.status !== 'proved') break;
+      }
+    } else {
+      for (const n of lemma.includes?.(handler) ?? []) {
+        for (const [k, r] of await own(n, open)) if (r.status === 'proved') settled.set(k, r);
+      }
     }
-    const rest = goals.filter((g) => !settled.has(g.name));
-    // A lemma's own facts are final: stopping, the first one not proved settles the check.
+    const failedAlready = [...settled.values()].some((r) => r.status !== 'proved' && opts.stopAtFailure);
+    const rest = failedAlready ? [] : goals.filter((g) => !settled.has(g.name));
     const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched, lemma.name, opts.stopAtFailure);
     for (const r of out.results) settled.set(r.name, r);
     const result = lemmaResult(lemma.name, goals.flatMap((g) => settled.get(g.name) ?? []), Date.now() - started);

@@ -16,37 +16,34 @@ export function stripComments(src: string): string {
   return out.join('\n');
 }
 
-/** Where a `#` comment starts on `line` (outside strings), or -1. */
-function commentStart(line: string): number {
+/** The characters of `text` from `from` on that are not inside a string literal, with their index. */
+function* code(text: string, from = 0): Generator<[number, string]> {
   let quote = '';
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
     if (quote) {
       if (c === '\\') i++;
       else if (c === quote) quote = '';
     } else if (c === '"' || c === "'") quote = c;
-    else if (c === '#') return i;
+    else yield [i, c];
   }
+}
+
+/** Where a `#` comment starts on `line` (outside strings), or -1. */
+function commentStart(line: string): number {
+  for (const [i, c] of code(line)) if (c === '#') return i;
   return -1;
 }
+
+const OPEN = '([{';
+const CLOSE = ')]}';
 
 /** The index of the parenthesis (or bracket) closing the one at `open`. */
 export function closing(src: string, open: number): number {
   let depth = 0;
-  let quote = '';
-  for (let i = open; i < src.length; i++) {
-    const c = src[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return i;
-    }
+  for (const [i, c] of code(src, open)) {
+    if (OPEN.includes(c)) depth++;
+    else if (CLOSE.includes(c) && --depth === 0) return i;
   }
   throw new Error(`unbalanced parenthesis at ${open}`);
 }
@@ -55,18 +52,10 @@ export function closing(src: string, open: number): number {
 export function splitArgs(inner: string): string[] {
   const parts: string[] = [];
   let depth = 0;
-  let quote = '';
   let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
+  for (const [i, c] of code(inner)) {
+    if (OPEN.includes(c)) depth++;
+    else if (CLOSE.includes(c)) depth--;
     else if (c === ',' && depth === 0) {
       parts.push(inner.slice(start, i));
       start = i + 1;

@@ -109,7 +109,7 @@ export interface FactMemo {
 }
 
 /** The group of invariants proved from the invariants alone. */
-export const FROM_INVARIANTS = 'inv';
+const FROM_INVARIANTS = 'inv';
 
 /** The group of invariants proved under each lemma of `lemmas`. */
 export function fromLemmas(lemmas: readonly string[]): string {

@@ -26,7 +26,7 @@ import { type Obligation, disposeOutcome, prove } from './prove.ts';
 import type { SymbolicStep } from './steps.ts';
 
 /** Every map of a state, named by its field's path and part (`procs.nr_fds.perm`). */
-export function stateMaps(post: AbstractState): { path: string; map: MapFn }[] {
+function stateMaps(post: AbstractState): { path: string; map: MapFn }[] {
   return [...post].flatMap(([path, v]) => fieldParts(v).map((p) => ({ path: `${path}${p.suffix}`, map: p.map })));
 }
 

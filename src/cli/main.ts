@@ -34,7 +34,7 @@ commands:
   run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
   run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
   compare A B [--json] [--seed S]
-  bench [--handlers a,b] [--runs N] [--lemmas] [--json]
+  bench [--handlers a,b] [--runs N] [--lemmas] [--json]     bench --corpus FILE [--made PREFIX] [--limit N] [--json]
 `;
 
 /** Runs the CLI; returns the process exit code. */

@@ -88,8 +88,13 @@ export interface DeclarativeOptions {
 /** The environment of the declarative checks: no kernel is involved. */
 export type DeclarativeEnv = Pick<VerifyEnv, 'engine' | 'caches'>;
 
-/** Budget of comparing a step with the oracle's: past it, the maps not yet shown the same count as different. */
-const SAME_STEP_MS = 5000;
+/**
+ * Budget of comparing a step with the oracle's (ms): past it, the maps not
+ * yet shown the same count as different, which costs only the reuse. A map
+ * that is the same is shown so in a few hundred ms on the corpus; one that
+ * differs takes a model to show, and that is not worth more than this.
+ */
+const SAME_STEP_MS = 2000;
 
 function asObligation(r: LemmaResult, prefix = ''): ObligationResult {
   const parts = r.failedParts?.length ? r.failedParts.join(', ') : undefined;

@@ -50,7 +50,4 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 6000,
   },
-  define: {
-    __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? '0.1.0'),
-  },
 });

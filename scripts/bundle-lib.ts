@@ -9,8 +9,23 @@ import { join } from 'node:path';
 
 export interface ContentBundle {
   format: 1;
+  /** package.json's version: the app version every run and share link records (src/core/version.ts). */
+  appVersion: string;
   /** sha256 of the kernel sources (hex, first 16 chars): the "kernel version" in share links and runs. */
   kernelHash: string;
+  /**
+   * sha256 (first 16 hex chars) of everything a grade depends on: the
+   * verifier's sources (src/core/smt, c, kernel with its lemmas, dialect,
+   * verify, eval/grade), the kernel content and the oracle specs. src/core/version.ts
+   * makes the verifier version of it; a test recomputes it (verifierDigest).
+   */
+  verifierHash: string;
+  /**
+   * The same over src/core/smt and src/core/verify only: what an oracle's
+   * stored lemma proof depends on besides the terms its key already holds
+   * (the statement and the step, which the kernel, C and dialect code build).
+   */
+  proofHash: string;
   kernel: { files: Record<string, string>; units: string[] };
   specs: Record<string, string>;
   shared: Record<string, string>;
@@ -30,18 +45,60 @@ function strip(files: Record<string, string>, ext: RegExp): Record<string, strin
   return Object.fromEntries(Object.entries(files).map(([k, v]) => [k.replace(ext, ''), v]));
 }
 
+/** The folders of src/core whose code decides a grade: the verifier proper, and the grading on top of its verdicts. */
+export const VERIFIER_SOURCES = ['smt', 'c', 'kernel', 'dialect', 'verify', 'eval/grade'] as const;
+
+/** Every .ts file under `dir`, as [path relative to `root`, text], sorted by path. */
+function sourcesUnder(root: string, dir: string): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const p = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts')) out.push([p, readFileSync(join(root, p), 'utf8')]);
+    }
+  };
+  walk(dir);
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/**
+ * The digest of the verifier: its sources (VERIFIER_SOURCES under src/core),
+ * the kernel files and the oracle specs with their shared helpers (the
+ * oracle is what an answer is graded against).
+ */
+export function verifierDigest(
+  root: string,
+  kernelFiles: Record<string, string>,
+  specs: Record<string, string>,
+  shared: Record<string, string>,
+  folders: readonly string[] = VERIFIER_SOURCES,
+): string {
+  const hash = createHash('sha256');
+  for (const d of folders) for (const [p, text] of sourcesUnder(root, `src/core/${d}`)) hash.update(`src\0${p}\0${text}\0`);
+  for (const [k, v] of Object.entries(kernelFiles)) hash.update(`kernel\0${k}\0${v}\0`);
+  for (const [k, v] of Object.entries(specs)) hash.update(`spec\0${k}\0${v}\0`);
+  for (const [k, v] of Object.entries(shared)) hash.update(`shared\0${k}\0${v}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
+
 export function collectBundle(root: string): ContentBundle {
   const base = join(root, 'tasks/hv6');
   const files = readDir(join(base, 'kernel'), /\.(c|h)$/);
   const units = Object.keys(files).filter((f) => f.endsWith('.c'));
   const hash = createHash('sha256');
   for (const [k, v] of Object.entries(files)) hash.update(`${k}\0${v}\0`);
+  const specs = strip(readDir(join(base, 'specs'), /\.py$/), /\.py$/);
+  const shared = strip(readDir(join(base, 'specs/_shared'), /\.py$/), /\.py$/);
   return {
     format: 1,
+    appVersion: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
     kernelHash: hash.digest('hex').slice(0, 16),
+    verifierHash: verifierDigest(root, files, specs, shared),
+    proofHash: verifierDigest(root, {}, {}, {}, ['smt', 'verify']),
     kernel: { files, units },
-    specs: strip(readDir(join(base, 'specs'), /\.py$/), /\.py$/),
-    shared: strip(readDir(join(base, 'specs/_shared'), /\.py$/), /\.py$/),
+    specs,
+    shared,
     descriptions: strip(readDir(join(base, 'descriptions'), /\.md$/), /\.md$/),
   };
 }

@@ -19,7 +19,7 @@ import { KERNEL } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { oracleProofKey, proveOracle } from '../src/core/verify/declarative.ts';
 import { type ProofFile, STORED_PROOFS, type StoredProof, storedProof } from '../src/core/verify/proof-cache.ts';
-import { VERIFIER_VERSION } from '../src/core/version.ts';
+import { PROOF_VERSION } from '../src/core/version.ts';
 
 const FILE = join(import.meta.dirname, '../tasks/hv6/lemma-proofs.json');
 const fresh = process.argv.includes('--fresh');
@@ -39,7 +39,7 @@ function save(entries: Record<string, StoredProof>): number {
     const e = entries[h] ?? disk?.entries[h];
     if (e && e.key === oracleProofKey(nodeCaches(), h)) merged[h] = { key: e.key, ms: e.ms };
   }
-  const file: ProofFile = { format: 1, verifier: VERIFIER_VERSION, entries: merged };
+  const file: ProofFile = { format: 1, verifier: PROOF_VERSION, entries: merged };
   const tmp = `${FILE}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(file, null, 1)}\n`);
   renameSync(tmp, FILE);
@@ -80,7 +80,7 @@ for (const handler of mine) {
   process.stdout.write(`${handler.padEnd(26)} proved in ${r.proof.ms} ms\n`);
 }
 const n = save(entries);
-process.stdout.write(`tasks/hv6/lemma-proofs.json holds ${n} of ${handlers.length} proofs (verifier ${VERIFIER_VERSION})\n`);
+process.stdout.write(`tasks/hv6/lemma-proofs.json holds ${n} of ${handlers.length} proofs (verifier ${PROOF_VERSION})\n`);
 if (failures.length) {
   process.stderr.write(`not proved (left out):\n  ${failures.join('\n  ')}\n`);
   process.exit(1);

@@ -9,7 +9,7 @@
  * disagree); every finished variant is verified in full with `verify()`
  * (buggy ones must come out `refuted`, correct ones `verified`). Verdicts are
  * cached in tasks/hv6/gen-cache.json by content (and dropped when
- * VERIFIER_CODE_VERSION changes), so a second run, or a run that was killed,
+ * the verifier version changes), so a second run, or a run that was killed,
  * only does what is missing. Deterministic from --seed.
  *
  *   npm run tasks -- [--seed S] [--jobs N] [--fresh] [--timeout MS]
@@ -29,7 +29,7 @@ import { BUG_CLASSES, type Task } from '../src/core/tasks/task.ts';
 import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { verify } from '../src/core/verify/index.ts';
-import { VERIFIER_CODE_VERSION } from '../src/core/version.ts';
+import { VERIFIER_VERSION } from '../src/core/version.ts';
 import { nodeEnv } from '../src/cli/z3-node.ts';
 import { tasksBundleText } from './bundle-lib.ts';
 
@@ -172,7 +172,7 @@ class VerdictCache {
     const file = !fresh && existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
     this.entries = file.entries ?? {};
     // Verdicts from another version of the verifier are stale; gcc's are not.
-    if (file.verifier !== undefined && file.verifier !== VERIFIER_CODE_VERSION) {
+    if (file.verifier !== undefined && file.verifier !== VERIFIER_VERSION) {
       for (const e of Object.values(this.entries)) {
         delete e.quick;
         delete e.full;
@@ -199,7 +199,7 @@ class VerdictCache {
     if (!this.dirty) return;
     const sorted = Object.fromEntries(Object.entries(this.entries).sort(([a], [b]) => a.localeCompare(b)));
     const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ format: 1, verifier: VERIFIER_CODE_VERSION, kernelTokens: KERNEL_TOKENS, entries: sorted }, null, 1)}\n`);
+    writeFileSync(tmp, `${JSON.stringify({ format: 1, verifier: VERIFIER_VERSION, kernelTokens: KERNEL_TOKENS, entries: sorted }, null, 1)}\n`);
     renameSync(tmp, this.path);
     this.dirty = 0;
   }

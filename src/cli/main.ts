@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<{ run(argv: string[]): Promise<numb
   report: () => import('./commands/report.ts'),
   merge: () => import('./commands/merge.ts'),
   compare: () => import('./commands/compare.ts'),
+  regrade: () => import('./commands/regrade.ts'),
 };
 
 const USAGE = `usage: osvlab <command> [options]
@@ -30,7 +31,8 @@ commands:
   grade --responses FILE [--out DIR] [--json] [--no-strict]   (FILE: JSONL or an OSVBench results file)
   run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
       [--temperature T] [--top-p P] [--max-tokens N] [--seed S] [--reasoning-effort minimal|low|medium|high] [--extract osvbench]
-  report DIR [--json]
+  report DIR [--json] [--benchmark FILE]
+  regrade DIR|FILE [--out DIR] [--json]          (re-verify a run: which grades this verifier changes)
   run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
   run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
   compare A B [--json] [--seed S]

@@ -11,7 +11,7 @@ import { cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult } from '../core/eval/grade/grade-types.ts';
-import type { VerifierApi } from '../core/pool/contract.ts';
+import type { GradeOptions, VerifierApi } from '../core/pool/contract.ts';
 import { gradeHardLimitMs, gradeOnPool } from '../core/pool/grade-job.ts';
 import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool.ts';
 import type { Task } from '../core/tasks/task.ts';
@@ -69,6 +69,16 @@ export class GradePool {
   async grade(task: Task, response: string, variants?: readonly Task[]): Promise<GradeResult> {
     try {
       return await gradeOnPool(this.pool, task, response, { timeoutMs: this.timeoutMs, variants, strict: this.strict, hardTimeoutMs: this.jobLimitMs });
+    } catch (e) {
+      if (e instanceof CancelledError) throw new Error('the grading pool is closed');
+      throw e;
+    }
+  }
+
+  /** Grades one answer with `options` (a run session's grade closure sets them; src/core/eval/session/grading.ts). */
+  async gradeWith(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+    try {
+      return await gradeOnPool(this.pool, task, response, options);
     } catch (e) {
       if (e instanceof CancelledError) throw new Error('the grading pool is closed');
       throw e;

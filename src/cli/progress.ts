@@ -7,7 +7,7 @@ function duration(ms: number | null): string {
   return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
-export function progressLine(p: RunProgress): string {
+function progressLine(p: RunProgress): string {
   const width = 24;
   const filled = p.total ? Math.round((p.done / p.total) * width) : 0;
   const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;

@@ -17,7 +17,7 @@ export const SPEC_CAP = 1 << 20;
 export const C_CAP = 1 << 20;
 export const RESPONSES_CAP = 256 << 20;
 
-export class InputError extends UsageError {
+class InputError extends UsageError {
   constructor(
     readonly code: 'IN001' | 'IN002' | 'IN003',
     readonly path: string,
@@ -29,7 +29,7 @@ export class InputError extends UsageError {
 }
 
 /** "1 MiB", "256 MiB", "512 KiB", "100 bytes". */
-export function showBytes(n: number): string {
+function showBytes(n: number): string {
   if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n >> 20} MiB`;
   if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n >> 10} KiB`;
   return `${n} bytes`;

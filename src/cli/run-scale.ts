@@ -6,10 +6,12 @@
  * on each answer. See docs/scale.md.
  */
 import { type Budget, BudgetError, budgetFor, budgetLines } from '../core/eval/run/budget.ts';
-import type { AttemptRecord, RunRecord } from '../core/eval/run/run-types.ts';
-import { type ShardSpec, ShardError, formatShard, parseShard } from '../core/eval/run/shard.ts';
+import type { AttemptRecord } from '../core/eval/run/run-types.ts';
+import { type ShardSpec, ShardError, parseShard } from '../core/eval/run/shard.ts';
 import { promptTokens } from '../core/eval/prompt/tokens.ts';
 import type { Price, PriceTable } from '../core/llm/prices.ts';
+import { SessionError } from '../core/eval/session/ports.ts';
+import { type JsonlOptions, JsonlRepository, RunDirError, checkWritableRunDir } from '../store/jsonl.ts';
 import { UsageError, type ParsedArgs } from './args.ts';
 
 export const SCALE_RUN_OPTIONS = ['shard', 'max-cost', 'max-total-tokens', 'price'] as const;
@@ -58,13 +60,6 @@ export function shardSuffix(scale: RunScale): string {
   return scale.shard ? `-shard-${scale.shard.index}-of-${scale.shard.total}` : '';
 }
 
-/** A directory's run must be the same shard (or unsharded) as asked for (`run` and `grade`). */
-export function checkShard(existing: RunRecord, scale: { readonly shard?: ShardSpec }, dir: string): void {
-  const a = existing.shard ? formatShard(existing.shard) : 'the whole run';
-  const b = scale.shard ? formatShard(scale.shard) : 'the whole run';
-  if (a !== b) throw new UsageError(`${dir} holds ${existing.shard ? `shard ${a}` : a} of run ${existing.id}, not ${scale.shard ? `shard ${b}` : b}; choose another --out`);
-}
-
 /** The price table with the --price override for this model on top. */
 export function pricesWith(scale: RunScale, prices: PriceTable, model: string): PriceTable {
   return scale.price ? { ...prices, [model]: scale.price } : prices;
@@ -91,3 +86,29 @@ export function makeBudget(
 }
 
 export { budgetLines };
+
+/** A SessionError or RunDirError as the CLI's usage error (exit 4, its code kept); anything else unchanged. */
+function asUsageError(e: unknown): unknown {
+  return e instanceof SessionError || e instanceof RunDirError ? new UsageError(e.message) : e;
+}
+
+/** Runs `f`, with session and run-directory errors turned into usage errors. */
+export async function usageErrors<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw asUsageError(e);
+  }
+}
+
+/**
+ * Opens run directory `dir` for writing: created when absent; an existing
+ * one must be empty or a run directory (checkWritableRunDir), checked
+ * before anything is written.
+ */
+export function openRunDir(dir: string, options: JsonlOptions = {}): Promise<JsonlRepository> {
+  return usageErrors(() => {
+    checkWritableRunDir(dir);
+    return JsonlRepository.open(dir, options);
+  });
+}

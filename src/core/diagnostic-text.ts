@@ -39,7 +39,7 @@ export interface TextOptions {
 }
 
 /** The first line: `file:line:col: severity CODE: message` (parts without a value left out). */
-export function diagnosticHead(d: Diagnostic<Span | undefined>, file = d.file): string {
+function diagnosticHead(d: Diagnostic<Span | undefined>, file = d.file): string {
   const where = d.span ? `${file === undefined ? '' : `${file}:`}${d.span.line}:${d.span.column}: ` : file === undefined ? '' : `${file}: `;
   return `${where}${d.severity} ${d.code}: ${d.message}`;
 }

@@ -1,11 +1,23 @@
 /**
- * Versions recorded with every run and share link. The verifier version
- * changes whenever grading could change: the kernel content or the verifier
- * code's own version number below (bump it with any change to src/core/verify,
- * src/core/c, src/core/dialect semantics or the lemmas).
+ * Versions recorded with every run and share link: one app version (from
+ * package.json, through the bundle), and one verifier version, a digest of everything a grade
+ * depends on (the verifier's sources, the lemmas, the kernel and the oracle
+ * specs), made when the bundle is built (`npm run bundle`,
+ * scripts/bundle-lib.ts `verifierDigest`). A test fails when the digest is
+ * stale, so the version changes whenever grading can change.
  */
-import { KERNEL } from './kernel/content.ts';
+import bundle from '../../tasks/hv6/bundle.json';
 
-export const APP_VERSION = '0.1.0';
-export const VERIFIER_CODE_VERSION = 1;
-export const VERIFIER_VERSION = `v${VERIFIER_CODE_VERSION}+k${KERNEL.kernelHash}`;
+/** package.json's version, copied into the bundle by `npm run bundle`. */
+export const APP_VERSION: string = bundle.appVersion;
+export const VERIFIER_VERSION = `v-${bundle.verifierHash}`;
+
+/**
+ * The version a stored oracle lemma proof is keyed by (with the terms of its
+ * statement and step): the solver interface and the proof driver, so that a
+ * change elsewhere in the verifier keeps the proofs whose terms it leaves alone.
+ */
+export const PROOF_VERSION = `p-${bundle.proofHash}`;
+
+/** What a run records about who made its grades. */
+export const PROVENANCE = { app: APP_VERSION, verifier: VERIFIER_VERSION } as const;

@@ -11,13 +11,17 @@
  * and the first append after opening cuts it off first, so the next line
  * does not get glued to the fragment.
  */
-import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { appendFile, mkdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { canonicalJson } from '../core/hash.ts';
 import { validateAttemptRecord, validateRunRecord } from '../core/eval/files/run-file.ts';
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
+import { RUN_DIR_FILES, RunDirError, describePath, exists, readRunFile } from './run-dir-file.ts';
+
+export { RunDirError } from './run-dir-file.ts';
 
 /** A line that was not loaded, and why. */
 export interface SkippedLine {
@@ -40,10 +44,14 @@ export interface JsonlRead<T> {
 /** Says why a parsed row is not a record of this file's kind, or undefined when it is one. */
 export type RowCheck = (row: unknown) => string | undefined;
 
-/** Reads a JSONL file; a missing file is empty. Rows `check` rejects are skipped like unparsable lines. */
+/**
+ * Reads a JSONL file; a missing file is empty. Rows `check` rejects are
+ * skipped like unparsable lines. Anything but a regular file, or one past
+ * the cap, is a RunDirError (src/store/run-dir-file.ts).
+ */
 export async function readJsonl<T>(path: string, check?: RowCheck): Promise<JsonlRead<T>> {
-  if (!existsSync(path)) return { rows: [], skipped: 0, skippedAt: [], goodBytes: 0, totalBytes: 0 };
-  const buf = await readFile(path);
+  const buf = readRunFile(path);
+  if (!buf) return { rows: [], skipped: 0, skippedAt: [], goodBytes: 0, totalBytes: 0 };
   const lastNewline = buf.lastIndexOf(0x0a);
   const goodBytes = lastNewline + 1;
   const rows: T[] = [];
@@ -104,24 +112,12 @@ async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await rename(tmp, path);
 }
 
-/** A run directory that cannot be read, with a stable code (RUNDIR001 missing, RUNDIR002 a damaged file). */
-export class RunDirError extends Error {
-  constructor(
-    readonly code: 'RUNDIR001' | 'RUNDIR002',
-    message: string,
-    /** The file at fault (its path). */
-    readonly file?: string,
-  ) {
-    super(`${code} ${message}`);
-    this.name = 'RunDirError';
-  }
-}
-
 async function readJson<T>(path: string, check?: (v: unknown) => string | undefined): Promise<T | undefined> {
-  if (!existsSync(path)) return undefined;
+  const buf = readRunFile(path, 64 << 20);
+  if (!buf) return undefined;
   let v: unknown;
   try {
-    v = JSON.parse(await readFile(path, 'utf8'));
+    v = JSON.parse(buf.toString('utf8'));
   } catch (e) {
     throw new RunDirError('RUNDIR002', `${path} is damaged: not valid JSON (${(e as Error).message})`, path);
   }
@@ -150,6 +146,35 @@ export interface JsonlOptions {
 /** A line of a run directory's file that was not loaded. */
 export interface DamagedLine extends SkippedLine {
   readonly file: string;
+}
+
+/**
+ * A directory a run may be written to: absent, empty, or a run directory
+ * (it has run.json). Anything else (a file, a folder of the user's own
+ * files, `/`) is refused before anything is written, so no file osvlab did
+ * not write is ever cut or replaced.
+ */
+export function checkWritableRunDir(dir: string): void {
+  if (!exists(dir)) {
+    // mkdir -p fails on a file anywhere on the way: say which.
+    for (let p = join(dir, '..'); ; p = join(p, '..')) {
+      if (exists(p)) {
+        if (!statSync(p).isDirectory()) throw new RunDirError('RUNDIR003', `${p} is ${describePath(p)}, not a directory: cannot make the run directory ${dir}`, p);
+        break;
+      }
+      if (p === join(p, '..')) break;
+    }
+    return;
+  }
+  if (!statSync(dir).isDirectory()) throw new RunDirError('RUNDIR003', `${dir} is ${describePath(dir)}, not a directory; give a new or empty folder for the run`, dir);
+  const names = readdirSync(dir);
+  if (names.length === 0 || names.includes('run.json')) return;
+  const ours = names.filter((n) => RUN_DIR_FILES.includes(n));
+  throw new RunDirError(
+    'RUNDIR003',
+    `${dir} is not a run directory (no run.json) and is not empty (${names.length} entr${names.length === 1 ? 'y' : 'ies'}${ours.length ? `, among them ${ours.join(', ')}` : ''}); osvlab writes runs only into a new or empty folder or a run directory, never over files it did not write`,
+    dir,
+  );
 }
 
 export class JsonlRepository implements Repository {
@@ -183,8 +208,8 @@ export class JsonlRepository implements Repository {
    */
   static async open(dir: string, options: JsonlOptions = {}): Promise<JsonlRepository> {
     if (options.create === false) {
-      if (!existsSync(dir)) throw new RunDirError('RUNDIR001', `${dir}: no such run directory`);
-      if (!(await stat(dir)).isDirectory()) throw new RunDirError('RUNDIR001', `${dir} is not a directory`);
+      if (!exists(dir)) throw new RunDirError('RUNDIR001', `${dir}: no such run directory`);
+      if (!statSync(dir).isDirectory()) throw new RunDirError('RUNDIR001', `${dir} is not a directory`);
     } else {
       await mkdir(dir, { recursive: true });
     }
@@ -212,7 +237,7 @@ export class JsonlRepository implements Repository {
 
   async putRun(run: RunRecord): Promise<void> {
     if (this.run && this.run.id !== run.id) {
-      throw new Error(`${this.dir} holds run "${this.run.id}"; a run directory holds one run (use another --out).`);
+      throw new RunDirError('RUNDIR003', `${this.dir} holds run "${this.run.id}"; a run directory holds one run (choose another --out)`, join(this.dir, 'run.json'));
     }
     await writeJsonAtomic(join(this.dir, 'run.json'), run);
     this.run = run;
@@ -234,7 +259,10 @@ export class JsonlRepository implements Repository {
     this.attempts.clear();
   }
 
+  /** Appends the attempt, unless the file already holds exactly this record (a resume rewrites nothing it kept). */
   async putAttempt(attempt: AttemptRecord): Promise<void> {
+    const had = this.attempts.get(attempt.id);
+    if (had && canonicalJson(had) === canonicalJson(attempt)) return;
     await this.attemptsFile.append(attempt);
     this.attempts.set(attempt.id, attempt);
   }

@@ -9,16 +9,17 @@
  */
 import * as Comlink from 'comlink';
 import type { GradeResult } from '../core/eval/grade/grade-types.ts';
-import type { GradeOptions, PageVerifyRequest, ReadyInfo, VerifierApi } from '../core/pool/contract.ts';
+import type { GradeOptions, ReadyInfo, VerifierApi } from '../core/pool/contract.ts';
 import { gradeOnPool } from '../core/pool/grade-job.ts';
 import { CancelledError, type JobOptions, type JobOutcome, WorkerPool } from '../core/pool/pool.ts';
 import type { Task } from '../core/tasks/task.ts';
+import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
 
 export { CancelledError };
 
 /** The request ran past its hard time limit and its worker was terminated. */
-export class HardTimeoutError extends Error {
+class HardTimeoutError extends Error {
   constructor(readonly ms: number) {
     super(`no answer within ${ms} ms; the worker was stopped`);
     this.name = 'HardTimeoutError';
@@ -52,7 +53,7 @@ function webWorker(factory: WorkerFactory, crashed: (message: string) => void) {
  * How many Z3 workers to run: one per core, at most four. Each worker holds a
  * 2 GiB WASM memory and its own Z3 threads, so more would only compete.
  */
-export function defaultPoolSize(): number {
+function defaultPoolSize(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
   return Math.max(1, Math.min(4, cores));
 }
@@ -126,7 +127,7 @@ export class VerifierPool {
    * Verifies with a hard stop a little after the solver's own time limit. A
    * hard stop becomes a `timeout` verdict; supersession and cancellation reject with `CancelledError`.
    */
-  async verify(req: PageVerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
+  async verify(req: VerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
     const limit = req.timeoutMs ?? 30_000;
     try {
       return await this.run<Verdict>((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });

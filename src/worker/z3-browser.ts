@@ -16,7 +16,7 @@ export type Z3Api = Awaited<ReturnType<typeof init>>;
 let loading: Promise<Z3Api> | undefined;
 
 /** Where the glue lives: public/z3-built.js, next to the built index.html. */
-export function glueUrl(): string {
+function glueUrl(): string {
   // The worker's own URL is <base>/assets/<chunk>.js in a build and
   // <base>/src/worker/... in dev; the base is what precedes those.
   const here = self.location.href;

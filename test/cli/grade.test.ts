@@ -91,8 +91,8 @@ describe('osvlab grade', () => {
     const results = {
       [kill]: { sys_kill: [functionOnly(KILL), proseAnswer()] },
       [runnable]: { sys_set_runnable: [functionOnly(RUNNABLE_WRONG), functionOnly(RUNNABLE)] },
-      // A syscall that is not the task at that index is reported, not graded.
-      '0': { sys_kill: ['def sys_kill(old, pid):\n    return None\n'] },
+      // One stray key is a bad entry; the others still grade (the file is not read as JSONL).
+      meta: { model: 'x' },
     };
     const path = file('osvbench_results.json', JSON.stringify(results, null, 4));
     const dir = join(root, 'osv-run');
@@ -109,7 +109,7 @@ describe('osvlab grade', () => {
         `${runnable} sys_set_runnable 1 sys_set_runnable-v1 pass`,
       ].sort(),
     );
-    expect(out.bad).toEqual([expect.objectContaining({ code: 'GRADE009', message: expect.stringContaining(`task 0 is ${tasks[0].id}`) })]);
+    expect(out.bad).toEqual([expect.objectContaining({ code: 'GRADE007', message: expect.stringContaining('"meta"') })]);
     expect(out.summary.osvbench).toEqual({ pass: 2, syntax: 1, semantic: 1 });
     expect(out.summary.grading.strict).toBe(false);
 

@@ -9,22 +9,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newPage, screenshot, setEditorText, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
+import { ALLOC_VECTOR_ANSWER } from './teacher-answer.ts';
 
 const env = useSite();
 
-const ANSWER = `import z3
-from libirpy import util
-import hv6py.kernel.spec.datatypes as dt
-
-
-def sys_alloc_vector(old, vector):
-    cur = old.current
-    cond = old.vectors[vector].owner == z3.BitVecVal(0, dt.pid_t)
-    new = old.copy()
-    new.vectors[vector].owner = cur
-    new.procs[cur].nr_vectors[vector] += 1
-    return cond, util.If(cond, new, old)
-`;
+const ANSWER = ALLOC_VECTOR_ANSWER;
 
 describe('learn: teacher links', () => {
   it('round trip: write, link, open in a fresh context, attempt, export, import, grade again', async () => {

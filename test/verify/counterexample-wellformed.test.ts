@@ -68,4 +68,12 @@ describe('well-formed counterexamples', () => {
     expect(row.old).toBe('6 (not a member)');
     expect(row.impl).toBe('PROC_ZOMBIE');
   });
+
+  it('names the pre-state scalars the condition reads, such as current', async () => {
+    // Missing is_pid_valid: the condition reads old.current, a scalar, not a map.
+    const spec = oracle('sys_set_runnable').replace(/\n\s*is_pid_valid\(pid\),/, '');
+    expect(spec).not.toContain('is_pid_valid(pid),');
+    const c = await cexOf('sys_set_runnable', spec);
+    expect(c.context.some((x) => /^current = \d+$/.test(x))).toBe(true);
+  });
 });

@@ -18,7 +18,7 @@ interface ExerciseBase {
   readonly title: string;
   /** Handler C name. */
   readonly handler: string;
-  /** What to do: trusted HTML for course exercises, plain text for teacher exercises. */
+  /** What to do: Markdown for course exercises (lib/markdown.ts), plain text for teacher exercises. */
   readonly prompt: string;
   /** Next-step hints, opened one at a time. */
   readonly hints: readonly string[];
@@ -37,6 +37,8 @@ export interface SpecExercise extends ExerciseBase {
   readonly strict?: boolean;
   /** The refuteOn and strict checks are not named to the learner (teacher exercises). */
   readonly hideChecks?: boolean;
+  /** Show what the buggy implementations change (default: unless the checks are hidden). */
+  readonly showBugs?: boolean;
 }
 
 /** Read a counterexample: run the given spec against an implementation and name a field it blames. */
@@ -154,7 +156,7 @@ export async function gradeSpec(ex: SpecExercise, spec: string, verify: VerifyFn
 }
 
 /** Runs a field exercise's spec; the answer passes when the verifier names `answer` as failed. */
-export async function gradeField(ex: FieldExercise, answer: string, verify: VerifyFn): Promise<ExerciseGrade> {
+async function gradeField(ex: FieldExercise, answer: string, verify: VerifyFn): Promise<ExerciseGrade> {
   const label = `The verifier names ${answer || '(no field chosen)'} against ${implLabel(ex.impl)}${ex.strict ? ' with the strict checks' : ''}`;
   if (!answer) return { passed: false, checks: [{ label, status: 'not-run' }], message: 'Choose a field first.' };
   const verdict = await verify({ handler: ex.handler, spec: ex.spec, variant: ex.impl, strict: ex.strict });
@@ -177,10 +179,6 @@ export function gradeExercise(ex: Exercise, answer: string, verify: VerifyFn): P
 /** The answer a learner starts from. */
 export function starterOf(ex: Exercise): string {
   return ex.kind === 'spec' ? ex.starter : '';
-}
-
-export function solutionOf(ex: Exercise): string | undefined {
-  return ex.solution;
 }
 
 /** Every variant an exercise's checks need (to load their implementations). */

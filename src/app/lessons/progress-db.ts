@@ -6,6 +6,7 @@
  */
 import Dexie, { type EntityTable } from 'dexie';
 import type { AttemptFile } from './attempt-file.ts';
+import type { TeacherExercise } from './teacher-link.ts';
 
 export interface ExerciseProgress {
   /** `<lesson>/<exercise>` for the course, `t/<id>` for a teacher exercise. */
@@ -18,6 +19,10 @@ export interface ExerciseProgress {
   readonly hintsOpened: number;
   /** The last grade, one sentence. */
   readonly lastMessage?: string;
+  /** The answer came from "Put it in the editor" (cleared by Start over). */
+  readonly usedSolution?: boolean;
+  /** How it was passed: with an answer of the learner's own, or only with the solution put in. */
+  readonly passedWith?: 'own' | 'solution';
   readonly updatedAt: number;
 }
 
@@ -26,15 +31,40 @@ export interface ImportedAttempt {
   readonly id: string;
   readonly importedAt: number;
   readonly file: AttemptFile;
+  /** The whole exercise, from a version 1 file that carried it. */
+  readonly exercise?: TeacherExercise;
+}
+
+/** An exercise the teacher made here or opened by its link: what imported attempts are graded against. */
+export interface AuthoredExercise {
+  /** teacher-link.ts `exerciseId`. */
+  readonly id: string;
+  readonly exercise: TeacherExercise;
+  readonly savedAt: number;
 }
 
 class CourseDb extends Dexie {
   exercises!: EntityTable<ExerciseProgress, 'key'>;
   imports!: EntityTable<ImportedAttempt, 'id'>;
+  authored!: EntityTable<AuthoredExercise, 'id'>;
 
   constructor() {
     super('osvlab-course');
     this.version(1).stores({ exercises: 'key', imports: 'id, importedAt' });
+    // Version 2: attempt files no longer carry the exercise; imported version 1 files keep theirs beside the file.
+    this.version(2)
+      .stores({ exercises: 'key', imports: 'id, importedAt', authored: 'id' })
+      .upgrade((tx) =>
+        tx
+          .table('imports')
+          .toCollection()
+          .modify((rec: { file: Record<string, unknown> & { exercise: unknown }; exercise?: TeacherExercise }) => {
+            if (rec.file.v !== 1) return;
+            const ex = rec.file.exercise as TeacherExercise;
+            rec.exercise = ex;
+            rec.file = { ...rec.file, v: 2, exercise: { title: ex.title, handler: ex.handler }, withSolution: false };
+          }),
+      );
   }
 }
 
@@ -51,4 +81,9 @@ export const importedAttempts = {
   put: (a: ImportedAttempt) => open().imports.put(a),
   all: () => open().imports.orderBy('importedAt').reverse().toArray(),
   remove: (id: string) => open().imports.delete(id),
+};
+
+export const authoredExercises = {
+  put: (a: AuthoredExercise) => open().authored.put(a),
+  get: (id: string) => open().authored.get(id),
 };

@@ -8,6 +8,7 @@ import { findTask } from '../../core/tasks/load.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
+import { implSourceOf } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
 import { type ExerciseProgress, exerciseProgress } from './progress-db.ts';
@@ -26,8 +27,12 @@ export type RunState =
 
 const LANE = 'lesson';
 
-/** Grading's verify function on the app's worker pool; variants come from the task bundle. */
-export function poolVerify(verifier: VerifierService): VerifyFn {
+/**
+ * Grading's verify function on the app's worker pool; variants come from the
+ * task bundle. Requests in `lane` supersede each other (the learner's newest
+ * check wins); with `null` they queue.
+ */
+export function poolVerify(verifier: VerifierService, lane: string | null = LANE): VerifyFn {
   return async (req) => {
     await verifier.warm();
     if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed') throw new Error(verifier.status.message);
@@ -35,11 +40,11 @@ export function poolVerify(verifier: VerifierService): VerifyFn {
     if (req.variant) {
       const task = await findTask(req.variant);
       if (!task) throw new Error(`There is no implementation ${req.variant} in this version of OSVLab.`);
-      implSource = task.impl_override || undefined;
+      implSource = implSourceOf(task);
     }
     return verifier.pool.verify(
-      { handler: req.handler, spec: req.spec, variant: req.variant || undefined, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
-      { lane: LANE },
+      { handler: req.handler, spec: req.spec, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
+      lane ? { lane } : {},
     );
   };
 }
@@ -56,6 +61,14 @@ export class ExerciseSession {
   loaded = $state(false);
   /** The last grade's message, kept across reloads. */
   lastMessage = $state('');
+  /** The answer came from the solution ("Put it in the editor") since the last Start over. */
+  usedSolution = $state(false);
+  /** How the exercise was passed (own answer wins over one that used the solution). */
+  passedWith = $state<'own' | 'solution' | undefined>(undefined);
+  /** The answer as it was when last graded (the counterexample's line numbers are its lines). */
+  gradedAnswer = $state('');
+  /** Where the editor should put its cursor (the spec line a counterexample names); `n` changes on every request. */
+  reveal = $state<{ line: number; n: number }>({ line: 0, n: 0 });
   readonly solutionUnlocked = $derived(this.attempts > 0);
   private saveTimer?: ReturnType<typeof setTimeout>;
   private checkTimer?: ReturnType<typeof setTimeout>;
@@ -76,6 +89,8 @@ export class ExerciseSession {
     this.attempts = saved?.attempts ?? 0;
     this.hintsOpened = Math.min(saved?.hintsOpened ?? 0, this.exercise.hints.length);
     this.lastMessage = saved?.lastMessage ?? '';
+    this.usedSolution = saved?.usedSolution ?? false;
+    this.passedWith = saved?.passedWith ?? (saved?.passed ? 'own' : undefined);
     this.loaded = true;
     this.scheduleLint();
   }
@@ -121,6 +136,8 @@ export class ExerciseSession {
       attempts: this.attempts,
       hintsOpened: this.hintsOpened,
       lastMessage: this.lastMessage,
+      usedSolution: this.usedSolution,
+      ...(this.passedWith ? { passedWith: this.passedWith } : {}),
       updatedAt: Date.now(),
     };
   }
@@ -137,10 +154,23 @@ export class ExerciseSession {
     void this.save();
   }
 
+  /** The answer differs from the starter: Start over would replace work (the page asks first). */
+  get changed(): boolean {
+    return this.answer !== starterOf(this.exercise);
+  }
+
+  /** Puts the starter back (one undoable edit in the editor; Ctrl+Z brings the answer back). */
   reset(): void {
+    this.usedSolution = false;
     this.edit(starterOf(this.exercise));
     this.grade = { kind: 'idle' };
     this.run = { kind: 'idle' };
+    void this.save();
+  }
+
+  /** Moves the editor's cursor to a line of the answer. */
+  goToLine(line: number): void {
+    this.reveal = { line, n: this.reveal.n + 1 };
   }
 
   toggleSolution(): void {
@@ -149,7 +179,9 @@ export class ExerciseSession {
 
   /** Copies the solution into the answer (a spec exercise), as a paste would. */
   useSolution(): void {
-    if (this.solutionUnlocked && this.exercise.solution !== undefined) this.edit(this.exercise.solution);
+    if (!this.solutionUnlocked || this.exercise.solution === undefined) return;
+    this.usedSolution = true;
+    this.edit(this.exercise.solution);
   }
 
   /** Field exercises: runs the given spec so the learner can read the counterexample. */
@@ -173,13 +205,19 @@ export class ExerciseSession {
       return undefined;
     }
     this.grade = { kind: 'grading' };
+    this.gradedAnswer = this.answer;
     try {
-      const g = await gradeExercise(this.exercise, this.answer, poolVerify(this.verifier));
+      const graded = await gradeExercise(this.exercise, this.answer, poolVerify(this.verifier));
+      const withSolution = graded.passed && this.usedSolution;
+      const g = withSolution ? { ...graded, message: 'Passed with the solution put in: every check holds. Start over to write it on your own.' } : graded;
       if (this.disposed) return g;
       this.grade = { kind: 'done', grade: g };
       this.attempts++;
       this.lastMessage = g.message;
-      if (g.passed) this.passed = true;
+      if (g.passed) {
+        this.passed = true;
+        this.passedWith = withSolution && this.passedWith !== 'own' ? 'solution' : 'own';
+      }
       await this.save();
       return g;
     } catch (e) {

@@ -6,7 +6,7 @@
  * field by field; a bad link is a CourseFileError, never a crash.
  */
 import { findHandler } from '../../core/kernel/handlers.ts';
-import { sha256Hex } from '../../core/llm/hash.ts';
+import { sha256Hex } from '../../core/hash.ts';
 import { ShareLinkError, decodeJson, encodeJson } from '../lib/share.ts';
 import type { SpecExercise } from './exercise.ts';
 
@@ -30,6 +30,11 @@ export interface TeacherExercise {
   readonly strict: boolean;
   /** Do not name refuteOn/strict to the learner. */
   readonly hideChecks: boolean;
+  /**
+   * Show the learner what the buggy implementations change (their C), even
+   * with hidden checks. Absent in older links: shown unless the checks are hidden.
+   */
+  readonly showBugs?: boolean;
   readonly hints: readonly string[];
   readonly solution?: string;
   /** App version and kernel fingerprint the link was made with. */
@@ -100,6 +105,7 @@ export function parseTeacherExercise(value: unknown): TeacherExercise {
     refuteOn,
     strict: o.strict === true,
     hideChecks: o.hideChecks === true,
+    ...(typeof o.showBugs === 'boolean' ? { showBugs: o.showBugs } : {}),
     hints: hints.filter((x) => x.trim() !== ''),
     solution: text(o, 'solution', LIMITS.spec, false),
     app: String(o.app ?? '?').slice(0, 40),
@@ -122,6 +128,7 @@ export function asExercise(t: TeacherExercise): SpecExercise {
     refuteOn: t.refuteOn,
     strict: t.strict,
     hideChecks: t.hideChecks,
+    showBugs: t.showBugs ?? !t.hideChecks,
   };
 }
 

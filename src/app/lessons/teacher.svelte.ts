@@ -6,12 +6,12 @@
 import { APP_VERSION } from '../lib/version.ts';
 import { KERNEL_VERSION } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
-import { type AttemptFile, attemptId, parseAttemptFile } from './attempt-file.ts';
+import { type AttemptFile, attemptId, attemptsExport, parseAttemptFile } from './attempt-file.ts';
 import { gradeSpec } from './exercise.ts';
-import { type ImportedAttempt, importedAttempts } from './progress-db.ts';
+import { type ImportedAttempt, authoredExercises, importedAttempts } from './progress-db.ts';
 import { poolVerify } from './session.svelte.ts';
 import { HEADER } from './spec-text.ts';
-import { CourseFileError, type TeacherExercise, asExercise, parseTeacherExercise, teacherRoute } from './teacher-link.ts';
+import { CourseFileError, TEACHER_LINK_ROUTE, type TeacherExercise, asExercise, exerciseId, parseTeacherExercise, readTeacherLink, teacherRoute } from './teacher-link.ts';
 
 const DRAFT_KEY = 'osvlab.teacher.draft';
 
@@ -26,7 +26,12 @@ export interface TeacherDraft {
   hideChecks: boolean;
   /** One hint per line. */
   hints: string;
+  /** Checked against the exercise when the link is made; in the link only with `shipSolution`. */
   solution: string;
+  /** Put the solution in the link (learners see it after a first attempt). */
+  shipSolution: boolean;
+  /** Show learners what the buggy implementations change, even with hidden checks. */
+  showBugs: boolean;
 }
 
 function blank(): TeacherDraft {
@@ -41,6 +46,8 @@ function blank(): TeacherDraft {
     hideChecks: false,
     hints: 'A vector can be taken only when it is free.\nThe caller becomes the owner and owns one more vector.',
     solution: '',
+    shipSolution: false,
+    showBugs: true,
   };
 }
 
@@ -50,6 +57,9 @@ export class TeacherState {
   draft = $state<TeacherDraft>(blank());
   link = $state('');
   linkError = $state('');
+  /** What "Make the link" is checking, or what it found worth saying. */
+  linkNote = $state('');
+  checking = $state(false);
   imports = $state.raw<readonly ImportedAttempt[]>([]);
   importErrors = $state.raw<readonly string[]>([]);
   importedCount = $state(0);
@@ -78,8 +88,8 @@ export class TeacherState {
     this.saveDraft();
   }
 
-  /** The exercise the draft describes, validated as a learner's page will validate it. */
-  exercise(): TeacherExercise {
+  /** The exercise the draft describes, validated as a learner's page will validate it; with the solution when `withSolution`. */
+  exercise(withSolution = this.draft.shipSolution): TeacherExercise {
     const d = this.draft;
     return parseTeacherExercise({
       v: 1,
@@ -92,20 +102,61 @@ export class TeacherState {
       refuteOn: d.refuteOn,
       strict: d.strict,
       hideChecks: d.hideChecks,
+      showBugs: d.showBugs,
       hints: d.hints.split('\n').map((h) => h.trim()).filter(Boolean),
-      solution: d.solution.trim() ? d.solution : undefined,
+      solution: withSolution && d.solution.trim() ? d.solution : undefined,
       app: APP_VERSION,
       kernel: KERNEL_VERSION,
     });
   }
 
+  /**
+   * Checks the exercise with the verifier, then makes its link: the title is
+   * there, the solution (when written) passes every check, and the starter
+   * does not (or there is nothing to do). The exercise is kept here, so
+   * learners' attempts can be graded against it.
+   */
   async makeLink(location: Location = window.location): Promise<void> {
+    if (this.checking) return;
     this.linkError = '';
+    this.linkNote = '';
     this.link = '';
     try {
-      this.link = `${location.origin}${location.pathname}#/${await teacherRoute(this.exercise())}`;
+      if (!this.draft.title.trim()) throw new Error('Give the exercise a title: it is what learners and the attempts list show.');
+      const shipped = this.exercise();
+      const full = asExercise(this.exercise(true));
+      const verify = poolVerify(this.verifier, null);
+      this.checking = true;
+      if (full.solution !== undefined) {
+        this.linkNote = 'Checking that the solution passes every check…';
+        const g = await gradeSpec(full, full.solution, verify);
+        if (!g.passed) throw new Error(`The solution does not pass its own checks: ${g.message}`);
+      }
+      this.linkNote = 'Checking that the starter does not pass already…';
+      const s = await gradeSpec(full, full.starter, verify);
+      if (s.passed) throw new Error('The starter already passes every check: there is nothing for the learner to do.');
+      this.linkNote = full.solution === undefined ? 'No solution written, so nobody has checked that this exercise can be passed.' : '';
+      await authoredExercises.put({ id: await exerciseId(shipped), exercise: shipped, savedAt: Date.now() });
+      this.link = `${location.origin}${location.pathname}#/${await teacherRoute(shipped)}`;
     } catch (e) {
+      this.linkNote = '';
       this.linkError = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Keeps an exercise opened from its link (made elsewhere), so its attempts can be graded here. */
+  async addExerciseLink(text: string): Promise<void> {
+    this.linkError = '';
+    const at = text.indexOf(TEACHER_LINK_ROUTE);
+    try {
+      const t = await readTeacherLink(at >= 0 ? text.slice(at + TEACHER_LINK_ROUTE.length).trim() : text.trim());
+      await authoredExercises.put({ id: await exerciseId(t), exercise: t, savedAt: Date.now() });
+      this.importErrors = [];
+      this.linkNote = `Kept "${t.title}": its attempts can be graded here.`;
+    } catch (e) {
+      this.importErrors = [`The exercise link: ${e instanceof Error ? e.message : String(e)}`];
     }
   }
 
@@ -119,9 +170,10 @@ export class TeacherState {
     let n = 0;
     for (const f of files) {
       try {
-        const file: AttemptFile = await parseAttemptFile(await f.text());
-        await importedAttempts.put({ id: await attemptId(file), importedAt: Date.now(), file });
-        n++;
+        for (const read of await parseAttemptFile(await f.text())) {
+          await importedAttempts.put({ id: await attemptId(read.file), importedAt: Date.now(), ...read });
+          n++;
+        }
       } catch (e) {
         errors.push(`${f.name}: ${e instanceof CourseFileError ? e.message : `could not be read (${e instanceof Error ? e.message : String(e)})`}`);
       }
@@ -136,11 +188,29 @@ export class TeacherState {
     await this.loadImports();
   }
 
-  /** Grades an imported answer again here, with this page's verifier. */
+  /** Every imported attempt, as one file that imports again. */
+  exportAll(): ReturnType<typeof attemptsExport> {
+    return attemptsExport(this.imports.map((a): AttemptFile => a.file));
+  }
+
+  /** Grades every imported answer again (queued on the verifier pool). */
+  async regradeAll(): Promise<void> {
+    await Promise.all(this.imports.map((a) => this.regrade(a)));
+  }
+
+  /**
+   * Grades an imported answer again here, with this page's verifier, against
+   * the exercise as it was made (kept here, or carried by an old file). A
+   * grading already running for it is left to finish.
+   */
   async regrade(a: ImportedAttempt): Promise<void> {
+    if (this.regrades[a.id]?.kind === 'running') return;
     this.regrades = { ...this.regrades, [a.id]: { kind: 'running' } };
     try {
-      const g = await gradeSpec(asExercise(a.file.exercise), a.file.answer, poolVerify(this.verifier));
+      const exercise = a.exercise ?? (await authoredExercises.get(a.file.exerciseId))?.exercise;
+      if (!exercise) throw new Error('This attempt is for an exercise not made on this page: add its link below to grade it here.');
+      // No lane: gradings queue on the pool instead of superseding each other.
+      const g = await gradeSpec(asExercise(exercise), a.file.answer, poolVerify(this.verifier, null));
       this.regrades = { ...this.regrades, [a.id]: { kind: 'done', passed: g.passed, message: g.message } };
     } catch (e) {
       this.regrades = { ...this.regrades, [a.id]: { kind: 'error', message: e instanceof Error ? e.message : String(e) } };

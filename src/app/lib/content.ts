@@ -64,7 +64,7 @@ export function variants(handler: string, tasks: readonly Task[]): readonly Vari
  * Finds the definition of C function `name` in `source` and returns its text
  * (from the line of its return type to the closing brace), or undefined.
  */
-export function extractFunction(source: string, name: string): string | undefined {
+function extractFunction(source: string, name: string): string | undefined {
   const re = new RegExp(`^[A-Za-z_][\\w \\t\\*]*\\b${name}\\s*\\([^;{]*\\)\\s*\\{`, 'm');
   const m = re.exec(source);
   if (!m) return undefined;

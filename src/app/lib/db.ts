@@ -1,7 +1,8 @@
 /**
- * The app's own small IndexedDB store (Dexie): playground drafts per handler,
- * lesson progress and UI preferences. Runs and attempts of the benchmark
- * harness live in `src/store/`, a separate database.
+ * The app's own small IndexedDB store (Dexie): playground drafts per handler
+ * and UI preferences. Runs and attempts of the benchmark harness live in
+ * `src/store/`, the course's progress in `lessons/progress-db.ts`: separate
+ * databases.
  */
 import Dexie, { type EntityTable } from 'dexie';
 
@@ -13,15 +14,6 @@ export interface Draft {
   readonly updatedAt: number;
 }
 
-export interface LessonProgress {
-  readonly lesson: string;
-  /** The exercise was graded as passed. */
-  readonly passed: boolean;
-  /** The learner's current answer. */
-  readonly spec: string;
-  readonly updatedAt: number;
-}
-
 export interface Setting {
   readonly key: string;
   readonly value: unknown;
@@ -29,12 +21,15 @@ export interface Setting {
 
 class AppDb extends Dexie {
   drafts!: EntityTable<Draft, 'handler'>;
-  lessons!: EntityTable<LessonProgress, 'lesson'>;
   settings!: EntityTable<Setting, 'key'>;
 
   constructor() {
     super('osvlab-app');
     this.version(1).stores({ drafts: 'handler, updatedAt', lessons: 'lesson', settings: 'key' });
+    // Version 2 drops the `lessons` table of the first course, which nothing
+    // has read since the course keeps its progress in its own database;
+    // drafts and settings are kept as they are.
+    this.version(2).stores({ lessons: null });
   }
 }
 
@@ -46,12 +41,6 @@ export const drafts = {
   put: (d: Draft) => open().drafts.put(d),
   remove: (handler: string) => open().drafts.delete(handler),
   all: () => open().drafts.orderBy('updatedAt').reverse().toArray(),
-};
-
-export const lessonProgress = {
-  get: (lesson: string) => open().lessons.get(lesson),
-  put: (p: LessonProgress) => open().lessons.put(p),
-  all: () => open().lessons.toArray(),
 };
 
 export const settings = {

@@ -20,7 +20,7 @@ export interface SharedState {
 }
 
 /** The fragment prefix of a share link: `#/s/<payload>`. */
-export const SHARE_PREFIX = '#/s/';
+const SHARE_PREFIX = '#/s/';
 
 function toBase64Url(bytes: Uint8Array): string {
   let bin = '';
@@ -43,7 +43,7 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 }
 
 /** Returns the fragment payload (no prefix) for `state`. */
-export async function encodeShared(state: SharedState): Promise<string> {
+async function encodeShared(state: SharedState): Promise<string> {
   const json = new TextEncoder().encode(JSON.stringify(state));
   return toBase64Url(await pipe(json, new CompressionStream('deflate-raw')));
 }

@@ -1,4 +1,2 @@
-/** The app's version, from package.json at build time (vite.config.ts `define`). */
-declare const __APP_VERSION__: string;
-
-export const APP_VERSION: string = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0';
+/** The app's version: the core's one (src/core/version.ts, from package.json). */
+export { APP_VERSION } from '../../core/version.ts';

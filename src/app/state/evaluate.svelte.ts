@@ -7,17 +7,18 @@
  */
 import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/eval/run/budget.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
-import { createRun, selectTasks } from '../../core/eval/run/run-setup.ts';
-import { type AttemptEvent, type RunProgress, runBenchmark } from '../../core/eval/run/runner.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
-import { type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
+import { selectTasks } from '../../core/eval/run/run-setup.ts';
+import type { AttemptEvent, RunProgress } from '../../core/eval/run/runner.ts';
+import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
+import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, type RunChoice } from '../../core/eval/session/config.ts';
+import type { SessionPorts } from '../../core/eval/session/ports.ts';
+import { RunSession } from '../../core/eval/session/session.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
 import type { ProviderKind, ReasoningEffort, SamplingParams } from '../../core/llm/types.ts';
-import { type ExtractMode, answerForGrading } from '../../core/eval/grade/answer.ts';
+import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
-import { APP_VERSION } from '../lib/version.ts';
 import { repository } from './runs.svelte.ts';
 import { loadPrices } from '../../store/repository.ts';
 import type { VerifierService } from './verifier.svelte.ts';
@@ -87,6 +88,12 @@ export class EvaluateState {
   reasoningEffort = $state<ReasoningEffort | ''>('');
   /** How answers are read: OSVLab's way, or exactly as OSVBench's harness does. */
   extract = $state<ExtractMode>('osvlab');
+  /** Grading, as the CLI's --no-strict and --matrix: the declarative checks on passes, and every answer against all five variants. */
+  strict = $state(true);
+  matrix = $state(false);
+  /** What a repair round tells the model, and the prompt variant (the run session stores them; docs/design.md). */
+  feedback = $state<FeedbackMode>(DEFAULT_FEEDBACK);
+  promptVariant = $state(DEFAULT_PROMPT);
   runName = $state('');
   /** Budget (docs/scale.md): USD and total tokens for the whole run; a budget needs the cap per answer. */
   maxCost = $state<number | null>(null);
@@ -222,9 +229,9 @@ export class EvaluateState {
       .map((r) => ({ id: r.id, name: r.name, model: r.config.model }));
   }
 
-  /** Creates a run from the configuration and starts it. */
-  async start(): Promise<void> {
-    const config: RunConfig = {
+  /** The run the fields describe, as the CLI's `run` would describe it with the same options. */
+  choice(): RunChoice {
+    return {
       provider: this.provider,
       // As the client will use it (a bare local host gets /v1).
       baseUrl: createProvider({ kind: this.provider, baseUrl: this.baseUrl }).baseUrl,
@@ -237,28 +244,35 @@ export class EvaluateState {
       concurrency: this.concurrency,
       gradeConcurrency: this.verifier.pool.size,
       ...(this.extract === 'osvbench' ? { extract: this.extract } : {}),
-      grading: { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true },
+      grading: { strict: this.strict, matrix: this.matrix },
+      feedback: this.feedback,
+      prompt: this.promptVariant,
     };
-    const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`;
-    const run = createRun({
-      id,
-      name: this.runName || undefined,
-      config,
-      provenance: { app: APP_VERSION, verifier: APP_VERSION },
+  }
+
+  /** The run session's ports in this page: the IndexedDB store, the verifier pool, a client with the key in memory. */
+  private async ports(): Promise<SessionPorts> {
+    await taskCatalog.load();
+    return {
       tasks: taskCatalog.tasks,
-      now: Date.now(),
-    });
-    await repository().putRun(run);
-    await this.resume(id);
+      store: repository(),
+      grader: (task, text, options) => this.verifier.pool.grade(task, text, options),
+      client: (config: RunConfig) =>
+        new LlmClient({ provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.apiKey || undefined }), cache: repository(), concurrency: config.concurrency }),
+    };
+  }
+
+  /** Opens the run of the configuration (the stored one when the same experiment exists) and runs it. */
+  async start(): Promise<void> {
+    const session = await RunSession.open(this.choice(), await this.ports(), { name: this.runName || undefined, where: 'this browser' });
+    await this.resume(session.id);
   }
 
   /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
   async resume(id: string): Promise<void> {
-    const { promptBuilder, buildRepairPrompt } = await import('../../core/eval/prompt/prompt.ts');
-    await taskCatalog.load();
-    const TASKS = taskCatalog.tasks;
-    const stored = await repository().getRun(id);
-    if (!stored) throw new Error(`No run "${id}".`);
+    const ports = await this.ports();
+    const session = await RunSession.resume(id, ports);
+    const stored = session.run;
     this.control = new RunControl();
     this.phase = { kind: 'running', runId: id };
     this.progress = undefined;
@@ -273,22 +287,11 @@ export class EvaluateState {
     // loading Z3 overlaps the first requests instead of delaying them.
     void this.verifier.warm();
     try {
-      const provider = createProvider({ kind: stored.config.provider, baseUrl: stored.config.baseUrl, apiKey: this.apiKey || undefined });
       const budget = await this.budgetOf(id);
-      const outcome = await runBenchmark(id, {
-        tasks: TASKS,
-        buildPrompt: promptBuilder(TASKS),
-        buildRepairPrompt,
-        grade: (task, answer) => {
-          const text = answerForGrading(answer, stored.config.extract);
-          const variants = TASKS.filter((t) => t.handler === task.handler);
-          const grading = stored.config.grading ?? { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true };
-          return this.verifier.pool.grade(task, text, { timeoutMs: grading.timeoutMs, variants, strict: grading.strict });
-        },
-        client: new LlmClient({ provider, cache: repository(), concurrency: stored.config.concurrency }),
-        store: repository(),
+      const outcome = await session.execute({
         control: this.control,
         budget,
+        prices: await loadPrices(repository()),
         onProgress: (p) => (this.progress = p),
         onAttempt: (e) => this.onAttempt(e),
       });

@@ -17,26 +17,46 @@ export type LessonView =
   | { readonly kind: 'shared'; readonly exercise: TeacherExercise; readonly id: string }
   | { readonly kind: 'error'; readonly message: string; readonly code?: string };
 
+/** What the lesson list shows of an exercise's progress. */
+export interface Passing {
+  readonly passed: boolean;
+  readonly attempts: number;
+  readonly passedWith?: 'own' | 'solution';
+}
+
+function passing(p: ExerciseProgress): Passing {
+  return { passed: p.passed, attempts: p.attempts, passedWith: p.passed ? (p.passedWith ?? 'own') : undefined };
+}
+
 /** Progress key of a course exercise. */
 export const courseKey = (lesson: string, exercise: string) => `${lesson}/${exercise}`;
 /** Progress key of a teacher exercise. */
-export const sharedKey = (id: string) => `t/${id}`;
+const sharedKey = (id: string) => `t/${id}`;
 
 export class LessonsState {
   readonly course = COURSE;
   view = $state.raw<LessonView>({ kind: 'loading' });
   session = $state.raw<ExerciseSession | undefined>();
-  /** Per exercise key: passed and attempts, for the lesson list. */
-  progress = $state<Record<string, { passed: boolean; attempts: number }>>({});
+  /** Per exercise key: passed (and how) and attempts, for the lesson list. */
+  progress = $state<Record<string, Passing>>({});
   readonly totalExercises = COURSE.reduce((n, e) => n + e.exercises.length, 0);
   readonly doneCount = $derived(COURSE.reduce((n, e) => n + e.exercises.filter((x) => this.progress[courseKey(e.id, x)]?.passed).length, 0));
+  /** Passed only with the solution put in. */
+  readonly withSolutionCount = $derived(
+    COURSE.reduce((n, e) => n + e.exercises.filter((x) => this.progress[courseKey(e.id, x)]?.passedWith === 'solution').length, 0),
+  );
+  /** The first exercise of the course not passed yet, as a route (after `#/`). */
+  readonly firstUndone = $derived.by(() => {
+    for (const e of COURSE) for (const x of e.exercises) if (!this.progress[courseKey(e.id, x)]?.passed) return `learn/${e.id}/${x}`;
+    return undefined;
+  });
   private opening = 0;
 
   constructor(private readonly verifier: VerifierService) {}
 
   async loadProgress(): Promise<void> {
     const all = await exerciseProgress.all().catch(() => []);
-    this.progress = Object.fromEntries(all.map((p) => [p.key, { passed: p.passed, attempts: p.attempts }]));
+    this.progress = Object.fromEntries(all.map((p) => [p.key, passing(p)]));
   }
 
   lessonDone(e: LessonEntry): number {
@@ -44,7 +64,7 @@ export class LessonsState {
   }
 
   private saved = (p: ExerciseProgress) => {
-    this.progress = { ...this.progress, [p.key]: { passed: p.passed, attempts: p.attempts } };
+    this.progress = { ...this.progress, [p.key]: passing(p) };
   };
 
   private swap(s: ExerciseSession | undefined): void {

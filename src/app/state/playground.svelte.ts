@@ -9,7 +9,7 @@ import { findHandler } from '../../core/kernel/handlers.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
-import { type SharedState, shareUrl } from '../lib/share.ts';
+import { type SharedState, decodeShared, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
@@ -48,8 +48,10 @@ export class PlaygroundState {
   matrixRunning = $state(false);
   /** Where the spec editor should scroll to; `n` changes on every request. */
   reveal = $state<{ line: number; n: number }>({ line: 0, n: 0 });
-  /** Set when the spec came from a share link and has not been edited since. */
+  /** Set when the spec came from a share link (or a run's attempt) and has not been edited since. */
   sharedFrom = $state<SharedState | undefined>(undefined);
+  /** Where a shown spec came from when it is not a share link: a run's attempt, in words. */
+  openedFrom = $state('');
   /** The draft has been restored (or created) for the current handler. */
   loaded = $state(false);
   savedAt = $state(0);
@@ -183,10 +185,19 @@ export class PlaygroundState {
     this.savedAt = updatedAt;
   }
 
-  /** Throws the draft away and starts again from the skeleton. */
+  /** The skeleton of the current handler, what Reset puts back. */
+  get skeleton(): string {
+    return content.skeletonSpec(this.handler);
+  }
+
+  /**
+   * Throws the draft away and starts again from the skeleton. The editor
+   * replaces its text as one undoable edit, so Ctrl+Z brings the draft back
+   * (and saves it again).
+   */
   async resetDraft(): Promise<void> {
     await drafts.remove(this.handler);
-    this.edit(content.skeletonSpec(this.handler));
+    this.edit(this.skeleton);
   }
 
   /** Verifies the spec against the selected variant. A newer call supersedes a running one. */
@@ -200,7 +211,6 @@ export class PlaygroundState {
     const req = {
       handler: this.handler,
       spec: this.spec,
-      variant: this.currentVariant?.task ? this.currentVariant.id : undefined,
       implSource: content.implSourceOf(this.currentVariant?.task),
       timeoutMs: this.timeoutMs,
       strict: this.strict,
@@ -253,7 +263,6 @@ export class PlaygroundState {
         const verdict = await this.verifier.pool.verify({
           handler: this.handler,
           spec,
-          variant: v.task ? v.id : undefined,
           implSource: content.implSourceOf(v.task),
           timeoutMs: this.timeoutMs,
         });
@@ -285,8 +294,25 @@ export class PlaygroundState {
     return shareUrl(this.snapshot(content.KERNEL_VERSION));
   }
 
+  /**
+   * Opens a share link's payload. A link that cannot be read leaves a working
+   * playground: the last handler and its draft (or starter) are shown, and
+   * the returned message says why the link was not opened.
+   */
+  async openLink(payload: string): Promise<string | undefined> {
+    try {
+      await this.openShared(await decodeShared(payload));
+      return undefined;
+    } catch (e) {
+      this.chosen = false;
+      await this.restore();
+      const why = e instanceof Error ? e.message : String(e);
+      return `${why} It may have been cut short when it was copied: ask for the link again. The playground shows ${this.handler} instead.`;
+    }
+  }
+
   /** Opens a shared state: the spec is shown (not saved over the draft until edited) and verified at once. */
-  async openShared(s: SharedState): Promise<void> {
+  async openShared(s: SharedState, from = ''): Promise<void> {
     if (!findHandler(s.handler)) throw new Error(`The shared link names an unknown handler "${s.handler}".`);
     this.flushSave();
     this.chosen = true;
@@ -300,16 +326,17 @@ export class PlaygroundState {
     this.timeoutMs = s.options.timeoutMs;
     this.strict = s.options.strict;
     this.sharedFrom = s;
+    this.openedFrom = from;
     this.loaded = true;
     this.scheduleCheck();
     await this.verify();
   }
 
   /**
-   * Shows a spec a model wrote (from a run's attempt) on the variant it was
-   * shown, without touching the draft until it is edited.
+   * Shows a spec a model wrote (from a run's attempt, named by `from`) on the
+   * variant it was shown, without touching the draft until it is edited.
    */
-  async openAttempt(handler: string, variant: string | undefined, spec: string): Promise<void> {
+  async openAttempt(handler: string, variant: string | undefined, spec: string, from: string): Promise<void> {
     await this.openShared({
       v: 1,
       handler,
@@ -318,7 +345,7 @@ export class PlaygroundState {
       options: { timeoutMs: this.timeoutMs, strict: this.strict },
       app: APP_VERSION,
       kernel: content.KERNEL_VERSION,
-    });
+    }, from);
   }
 
   dispose(): void {

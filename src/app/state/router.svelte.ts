@@ -1,9 +1,10 @@
 /**
  * Hash routing: `#/play`, `#/tasks`, `#/tasks/<id>`, `#/learn/<lesson>`,
- * `#/evaluate`, `#/runs/<id>`, `#/about`, and share links `#/s/<payload>`.
+ * `#/evaluate`, `#/runs/<id>`, `#/about`, and share links `#/s/<payload>`;
+ * any other name is the 'missing' page (no such page).
  * Hash routes work on any static host with no rewrite rules.
  */
-export type Page = 'play' | 'tasks' | 'learn' | 'evaluate' | 'runs' | 'about' | 'share';
+export type Page = 'play' | 'tasks' | 'learn' | 'evaluate' | 'runs' | 'about' | 'share' | 'missing';
 
 export interface Route {
   readonly page: Page;
@@ -13,15 +14,17 @@ export interface Route {
   readonly query: URLSearchParams;
 }
 
-const PAGES: readonly Page[] = ['play', 'tasks', 'learn', 'evaluate', 'runs', 'about'];
+const PAGES: ReadonlySet<string> = new Set<Page>(['play', 'tasks', 'learn', 'evaluate', 'runs', 'about']);
 
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const frag = hash.replace(/^#\/?/, '');
   if (frag.startsWith('s/')) return { page: 'share', rest: [frag.slice(2)], query: new URLSearchParams() };
   const [path, q = ''] = frag.split('?', 2);
   const [first, ...rest] = path.split('/').filter(Boolean).map(decodeURIComponent);
-  const page = (PAGES as readonly string[]).includes(first) ? (first as Page) : 'play';
-  return { page, rest, query: new URLSearchParams(q) };
+  // An empty fragment is the playground; a name that is no page is said to be one ('missing').
+  if (first === undefined) return { page: 'play', rest, query: new URLSearchParams(q) };
+  if (!PAGES.has(first)) return { page: 'missing', rest: [first, ...rest], query: new URLSearchParams(q) };
+  return { page: first as Page, rest, query: new URLSearchParams(q) };
 }
 
 class Router {

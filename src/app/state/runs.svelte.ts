@@ -3,18 +3,16 @@
  * two runs side by side, and export/import of run files. Storage is the
  * harness's repository (src/store/), the metrics are core/eval's.
  */
-import { answersRun, answersRunId } from '../../core/eval/run/answers-run.ts';
 import type { TaskRef } from '../../core/eval/files/run-file.ts';
 import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../../core/eval/grade/grade-types.ts';
 import { type RunMetrics, type TaskFacts, computeMetrics } from '../../core/eval/stats/metrics.ts';
 import { looksLikeOsvbenchResults } from '../../core/eval/files/osvbench.ts';
-import { type AnswerItem, parseAnswerFile } from '../../core/eval/files/responses.ts';
+import { parseAnswerFile } from '../../core/eval/files/responses.ts';
 import type { AttemptRecord, RunRecord } from '../../core/eval/run/run-types.ts';
-import type { Task } from '../../core/tasks/task.ts';
+import { AnswersSession } from '../../core/eval/session/answers.ts';
+import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';
-import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
 
@@ -38,7 +36,7 @@ export interface LoadedRun {
   readonly metrics: RunMetrics;
 }
 
-export async function loadRun(id: string): Promise<LoadedRun | undefined> {
+async function loadRun(id: string): Promise<LoadedRun | undefined> {
   const r = repository();
   await taskCatalog.load();
   const run = await r.getRun(id);
@@ -48,14 +46,10 @@ export async function loadRun(id: string): Promise<LoadedRun | undefined> {
   return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.source ? undefined : run.config.n }) };
 }
 
-/** Grades one answer in the verifier pool, as a run does (the same time limit, strict on). */
-export async function gradeInBrowser(task: Task, text: string): Promise<GradeResult> {
-  const variants = taskCatalog.tasks.filter((t) => t.handler === task.handler);
-  try {
-    return await verifier.pool.grade(task, text, { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, variants, strict: true });
-  } catch (e) {
-    return internalGrade(text, e instanceof Error ? e.message : String(e));
-  }
+/** The run session's ports in this page: the IndexedDB store and the verifier pool. */
+export async function pagePorts(): Promise<SessionPorts> {
+  await taskCatalog.load();
+  return { tasks: taskCatalog.tasks, store: repository(), grader: (task, text, options) => verifier.pool.grade(task, text, options) };
 }
 
 export class RunsState {
@@ -117,7 +111,7 @@ export class RunsState {
 
   /**
    * OSVBench's results file as a run: every answer stored at once (ungraded),
-   * then graded one by one in the verifier pool, each grade stored as it comes.
+   * then graded in the verifier pool, each grade stored as it comes.
    */
   private async importAnswers(text: string, fileName: string): Promise<string | undefined> {
     await taskCatalog.load();
@@ -127,56 +121,35 @@ export class RunsState {
       this.error = `No answer to grade in ${fileName}.${problems.length ? `\n${problems.join('\n')}` : ''}`;
       return undefined;
     }
-    const id = await answersRunId(parsed.items);
-    const base = {
-      id,
-      name: fileName,
-      model: fileName.replace(/\.[^.]*$/, ''),
-      source: { format: parsed.format, file: fileName },
-      tasks: taskCatalog.tasks,
-      grading: { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true },
-      provenance: { app: APP_VERSION, verifier: APP_VERSION },
-    };
-    const ungraded = await answersRun({ ...base, answers: parsed.items.map((item) => ({ item })), now: Date.now() });
+    let session: AnswersSession;
     try {
-      await repository().importBundle(ungraded);
+      const choice = { file: parsed, source: { format: parsed.format, file: fileName }, model: fileName.replace(/\.[^.]*$/, ''), name: fileName };
+      session = await AnswersSession.open(choice, await pagePorts(), 'this browser');
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
       return undefined;
     }
     await this.refresh();
-    this.grading = this.gradeImported(id, parsed.items, ungraded.attempts, base, ungraded.run.createdAt, problems, fileName);
-    return id;
+    this.grading = this.gradeImported(session, problems, fileName);
+    return session.id;
   }
 
-  /** Grades an imported run's answers in order, storing each grade as it comes; the run's status follows. */
-  private async gradeImported(
-    id: string,
-    items: readonly AnswerItem[],
-    attempts: readonly AttemptRecord[],
-    base: Omit<Parameters<typeof answersRun>[0], 'answers' | 'now'>,
-    createdAt: number,
-    problems: readonly string[],
-    fileName: string,
-  ): Promise<void> {
+  /** Grades an imported run's answers, each grade stored as it comes; the run's status follows. */
+  private async gradeImported(session: AnswersSession, problems: readonly string[], fileName: string): Promise<void> {
+    const id = session.id;
     this.busy = true;
     void verifier.warm();
-    const graded: { item: AnswerItem; grade: GradeResult }[] = [];
-    const parsed = { items };
     try {
-      for (const [i, item] of parsed.items.entries()) {
-        this.message = `Grading ${i + 1} of ${parsed.items.length} answers from ${fileName}...`;
-        const grade = await gradeInBrowser(item.task, item.response);
-        graded.push({ item, grade });
-        await repository().putAttempt({ ...attempts[i], grade, gradedAt: Date.now() });
-        if (this.selected?.run.id === id) await this.open(id);
-      }
-      const done = await answersRun({ ...base, answers: graded, now: createdAt });
-      await repository().putRun({ ...done.run, updatedAt: Date.now() });
+      await session.grade({
+        onGraded: (_r, done, total) => {
+          this.message = `Graded ${done} of ${total} answers from ${fileName}...`;
+          if (this.selected?.run.id === id) void this.open(id);
+        },
+      });
     } finally {
       this.busy = false;
     }
-    this.message = `Imported and graded ${items.length} answers from ${fileName} (OSVBench's results format) as run ${id}.${problems.length ? ` Skipped ${problems.length}: ${problems.join('; ')}` : ''}`;
+    this.message = `Imported and graded ${session.size} answers from ${fileName} (OSVBench's results format) as run ${id}.${problems.length ? ` Skipped ${problems.length}: ${problems.join('; ')}` : ''}`;
     await this.refresh();
     if (this.selected?.run.id === id) await this.open(id);
   }

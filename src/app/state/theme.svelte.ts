@@ -1,6 +1,7 @@
 /**
  * Light or dark: follows the system (prefers-color-scheme) until the user
- * picks one with the toggle; the pick is remembered in localStorage.
+ * picks one with the toggle; the pick is remembered in localStorage. The
+ * toggle goes system -> the other theme -> the system's theme -> system.
  */
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -20,9 +21,20 @@ class Theme {
     mq.addEventListener('change', (e) => (this.systemDark = e.matches));
   }
 
-  /** Cycles system -> light -> dark -> system. */
+  /**
+   * What the toggle picks next: from "system" the theme the system does not
+   * show (so the first click always changes what is on screen), then the
+   * other one, then back to following the system.
+   */
+  get next(): ThemeChoice {
+    const other: ThemeChoice = this.systemDark ? 'light' : 'dark';
+    if (this.choice === 'system') return other;
+    return this.choice === other ? (this.systemDark ? 'dark' : 'light') : 'system';
+  }
+
+  /** Steps to `next`. */
   cycle(): void {
-    this.choice = this.choice === 'system' ? 'light' : this.choice === 'light' ? 'dark' : 'system';
+    this.choice = this.next;
     localStorage.setItem(KEY, this.choice);
   }
 }

@@ -21,8 +21,11 @@
  * the answers whose label starts with PREFIX, `--limit` the first N.
  */
 import { STRICT_GRADE, gradeResponse, handlerOnlyTask } from '../../core/eval/grade/grade.ts';
+import { parseAnswerFile } from '../../core/eval/files/responses.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
+import { ascending, nearestRank } from '../../core/quantile.ts';
 import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
 import { warmUp } from '../../core/smt/solver.ts';
 import { checkDeclarative, oracleProofKey } from '../../core/verify/declarative.ts';
@@ -33,14 +36,9 @@ import { VERIFIER_VERSION } from '../../core/version.ts';
 import { type ParsedArgs, UsageError, intOption, parseArgs } from '../args.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { nodeEngine, nodeEnv } from '../z3-node.ts';
-import { parseResponses } from './grade.ts';
 
-export function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
-  return s[i];
-}
+/** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
+const quantile = (xs: readonly number[], q: number): number => nearestRank(ascending(xs), q);
 
 interface Timing {
   readonly median: number;
@@ -203,7 +201,8 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
   const limit = intOption(args, 'limit', Number.MAX_SAFE_INTEGER);
   const json = args.flags.has('json');
   const text = await readInput(file, 'corpus', RESPONSES_CAP);
-  const parsed = await parseResponses(text);
+  // As `osvlab grade` reads it: a {task_id} line against its task, a {handler} line against the correct kernel.
+  const parsed = parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
   if (parsed.problems.length) throw new UsageError(`${file}: ${parsed.problems.map((p) => `line ${p.line}: ${p.code} ${p.message}`).join('; ')}`);
   if (parsed.items.length === 0) throw new UsageError(`${file}: no answers`);
   const labels = madeLabels(text);
@@ -283,7 +282,7 @@ interface Part {
 }
 
 function part(xs: readonly number[]): Part {
-  return { answers: xs.length, p50: quantile([...xs], 0.5), p90: quantile([...xs], 0.9), max: xs.length ? Math.max(...xs) : NaN, total: xs.reduce((a, b) => a + b, 0) };
+  return { answers: xs.length, p50: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: xs.length ? Math.max(...xs) : NaN, total: xs.reduce((a, b) => a + b, 0) };
 }
 
 interface Summary {

@@ -16,22 +16,22 @@
  * good ones are still graded), 4 for usage errors.
  */
 import { basename } from 'node:path';
-import { answersRun, answersRunId } from '../../core/eval/run/answers-run.ts';
 import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, type GradingSettings, MODEL_CATEGORIES, osvbenchCategory } from '../../core/eval/grade/grade-types.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, MODEL_CATEGORIES, osvbenchCategory } from '../../core/eval/grade/grade-types.ts';
 import type { InputProblem } from '../../core/eval/files/osvbench.ts';
 import { type AnswerFile, type AnswerItem, parseAnswerFile } from '../../core/eval/files/responses.ts';
+import { AnswersSession } from '../../core/eval/session/answers.ts';
+import { gradingOf } from '../../core/eval/session/config.ts';
+import type { RunStore } from '../../core/eval/run/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
-import { JsonlRepository } from '../../store/jsonl.ts';
+import { MemoryStore } from '../../store/memory.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../node-pool.ts';
-import { checkShard, shardOption } from '../run-scale.ts';
-import { ownsChain } from '../../core/eval/run/shard.ts';
+import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 /** Parses an answer file of either format against the benchmark tasks. */
-export async function parseResponses(text: string): Promise<AnswerFile> {
+async function parseResponses(text: string): Promise<AnswerFile> {
   return parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
 }
 
@@ -45,7 +45,7 @@ function problemText(p: InputProblem): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'model', 'name', 'shard', 'out'], flags: ['json', 'no-strict'] });
+  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'model', 'name', 'shard', 'out'], flags: ['json', 'no-strict', 'matrix'] });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
@@ -54,59 +54,35 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = await parseResponses(text);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
 
-  const grading: GradingSettings = { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') };
+  const grading = gradingOf({ grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') } });
   const shard = shardOption(args.values.get('shard'));
   const tasks = await loadTasks();
-  const id = await answersRunId(parsed.items);
-  const describeRun = (answers: readonly { item: AnswerItem; grade?: GradeResult }[]) =>
-    answersRun({
-      id,
-      name: args.values.get('name'),
-      model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''),
-      source: { format: parsed.format, file: basename(file) },
-      tasks,
-      answers,
-      grading,
-      provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION },
-      now: Date.now(),
-    });
-  // The split follows the whole file's run: its task order and samples per task.
-  // Every shard records that run (config, task hashes), so merge sees one run.
-  const wholeRun = (await describeRun(parsed.items.map((item) => ({ item })))).run;
-  const whole = wholeRun.config;
-  const taskIndex = new Map(whole.tasks.map((t, i) => [t, i]));
-  const owned = parsed.items.filter((item) => ownsChain(shard, taskIndex.get(item.task.id)!, item.sample, whole.tasks.length, whole.n));
-
   const outDir = args.values.get('out');
-  const out = outDir ? await JsonlRepository.open(outDir) : undefined;
-  // Grades kept from an earlier session of the same command (a resumed shard).
-  const kept = new Map<string, GradeResult>();
-  if (out) {
-    const runs = await out.listRuns();
-    const here = runs[0];
-    if (here && here.id !== id) throw new UsageError(`${outDir} already holds another run (${here.id}); choose another --out`);
-    if (here) checkShard(here, { shard }, outDir!);
-    if (here) for (const a of await out.listAttempts(id)) if (a.grade && a.grade.category !== 'internal') kept.set(`${a.taskId}|${a.sample}`, a.grade);
-  }
-
+  // Without --out the run lives in memory: the same session, nothing written.
+  const store: RunStore & { close(): Promise<void> } = outDir ? await openRunDir(outDir) : new MemoryStore();
   const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
   const started = Date.now();
-  const results: { item: AnswerItem; grade: GradeResult }[] = [];
+  let results: readonly { item: AnswerItem; grade: GradeResult }[];
   try {
-    await Promise.all(
-      owned.map(async (item) => {
-        const grade = kept.get(`${item.task.id}|${item.sample}`) ?? (await pool.grade(item.task, item.response));
-        results.push({ item, grade });
-        if (!json) {
-          const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
-          process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
-        }
-      }),
+    const session = await usageErrors(() =>
+      AnswersSession.open(
+        { file: parsed, source: { format: parsed.format, file: basename(file) }, model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''), name: args.values.get('name'), grading, shard },
+        { tasks, store, grader: (task, text, options) => pool.gradeWith(task, text, options) },
+        outDir,
+      ),
     );
+    const outcome = await session.grade({
+      onGraded: ({ item, grade }) => {
+        if (json) return;
+        const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
+        process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
+      },
+    });
+    results = outcome.results;
   } finally {
     await pool.close();
+    await store.close();
   }
-  results.sort((a, b) => a.item.line - b.item.line || (a.item.index ?? 0) - (b.item.index ?? 0) || a.item.sample - b.item.sample);
   const ms = Date.now() - started;
 
   const counts: Record<string, number> = Object.fromEntries([...MODEL_CATEGORIES, 'internal'].map((c) => [c, 0]));
@@ -130,22 +106,6 @@ export async function run(argv: string[]): Promise<number> {
     ms,
     answersPerMinute: Math.round(perMinute * 10) / 10,
   };
-
-  if (out) {
-    try {
-      const bundle = await describeRun(results);
-      const run = shard ? { ...wholeRun, status: bundle.run.status, createdAt: bundle.run.createdAt, updatedAt: bundle.run.updatedAt, shard } : bundle.run;
-      if ((await out.listRuns()).length) {
-        // A resumed shard: the run and its prompt exist; add what this session graded.
-        for (const a of bundle.attempts) await out.putAttempt(a);
-        await out.putRun(run);
-      } else {
-        await out.importBundle({ ...bundle, run });
-      }
-    } finally {
-      await out.close();
-    }
-  }
 
   if (json) {
     process.stdout.write(

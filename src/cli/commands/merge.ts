@@ -7,25 +7,34 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MergeError, type ShardInput, mergeShards } from '../../core/eval/run/shard-merge.ts';
 import type { PromptRecord } from '../../core/eval/run/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { CacheEntry } from '../../core/llm/cache.ts';
-import { JsonlRepository, readJsonl } from '../../store/jsonl.ts';
+import { type DamagedLine, JsonlRepository, checkWritableRunDir, readJsonl } from '../../store/jsonl.ts';
 import { exportStoredRun } from '../../store/transfer.ts';
 import { UsageError, parseArgs } from '../args.ts';
+import { openRunDir, usageErrors } from '../run-scale.ts';
 
-async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[] }> {
+/** `--export FILE` must be a file that can be written: not a folder, and in a folder that exists. */
+function checkExportPath(file: string): void {
+  if (file === '') throw new UsageError('--export needs a file name');
+  if (existsSync(file) && !statSync(file).isFile()) throw new UsageError(`RUNDIR003 --export ${file} is not a regular file (a folder?); give the name of the run file to write`);
+  const parent = dirname(file);
+  if (!existsSync(parent) || !statSync(parent).isDirectory()) throw new UsageError(`RUNDIR003 --export ${file}: ${parent} is not a folder`);
+}
+
+async function readShard(dir: string): Promise<{ input: ShardInput; cache: CacheEntry[]; damaged: readonly DamagedLine[] }> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir}: no such run directory`);
-  const store = await JsonlRepository.open(dir);
+  const store = await usageErrors(() => JsonlRepository.open(dir, { create: false }));
   try {
     const [run] = await store.listRuns();
     const attempts = run ? await store.listAttempts(run.id) : [];
-    const prompts = (await readJsonl<PromptRecord>(join(dir, 'prompts.jsonl'))).rows;
-    const cache = (await readJsonl<CacheEntry>(join(dir, 'cache.jsonl'))).rows;
+    const prompts = (await usageErrors(() => readJsonl<PromptRecord>(join(dir, 'prompts.jsonl')))).rows;
+    const cache = (await usageErrors(() => readJsonl<CacheEntry>(join(dir, 'cache.jsonl')))).rows;
     const unique = new Map(prompts.map((p) => [p.hash, p]));
-    return { input: { source: dir, run, attempts, prompts: [...unique.values()] }, cache };
+    return { input: { source: dir, run, attempts, prompts: [...unique.values()] }, cache, damaged: store.damaged.map((d) => ({ ...d, file: join(dir, d.file) })) };
   } finally {
     await store.close();
   }
@@ -37,12 +46,23 @@ export async function run(argv: string[]): Promise<number> {
   if (!out) throw new UsageError('--out DIR is required (a new directory for the merged run)');
   if (args.positionals.length === 0) throw new UsageError('which shard directories? e.g. osvlab merge shard-1 shard-2 shard-3 --out merged');
   if (existsSync(join(out, 'run.json'))) throw new UsageError(`${out} already holds a run; choose a new --out`);
+  // Everything that could refuse is checked before anything is written.
+  await usageErrors(async () => checkWritableRunDir(out));
+  const file = args.values.get('export');
+  if (file !== undefined) checkExportPath(file);
 
   const shards = [];
   for (const dir of args.positionals) shards.push(await readShard(dir));
+  const damaged = shards.flatMap((s) => s.damaged);
+  for (const d of damaged) process.stderr.write(`osvlab merge: skipped ${d.file} line ${d.line}: ${d.reason}\n`);
   let merged;
   try {
     merged = mergeShards(shards.map((s) => s.input), { allowIncomplete: args.flags.has('allow-incomplete') });
+    if (damaged.length) {
+      // The lines skipped are lost from the merged run: it says so, and so does every report of it.
+      const why = `merged without ${damaged.length} damaged line${damaged.length > 1 ? 's' : ''} of the shards (${damaged.map((d) => `${d.file} line ${d.line}`).join(', ')})`;
+      merged = { ...merged, run: { ...merged.run, partial: why, status: merged.run.status === 'done' ? ('incomplete' as const) : merged.run.status } };
+    }
   } catch (e) {
     if (e instanceof MergeError) {
       process.stderr.write(`osvlab merge: ${e.code}: ${e.message}\n`);
@@ -51,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
 
-  const store = await JsonlRepository.open(out);
+  const store = await openRunDir(out);
   try {
     await store.importBundle(merged);
     // The response cache too, so that rerunning the merged run (e.g. with more repair rounds) finds every answer.
@@ -63,7 +83,6 @@ export async function run(argv: string[]): Promise<number> {
         await store.putCached(c);
       }
     }
-    const file = args.values.get('export');
     if (file) {
       const exported = await exportStoredRun(store, merged.run.id, await loadTasks(), new Date(merged.run.updatedAt).toISOString());
       await writeFile(file, JSON.stringify(exported) + '\n', 'utf8');
@@ -71,8 +90,8 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
-  const summary = { run: merged.run.id, shards: shards.length, attempts: merged.attempts.length, prompts: merged.prompts.length, status: merged.run.status, out };
+  const summary = { run: merged.run.id, shards: shards.length, attempts: merged.attempts.length, prompts: merged.prompts.length, status: merged.run.status, out, skipped: damaged.length, ...(merged.run.partial ? { partial: merged.run.partial } : {}) };
   if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  else process.stdout.write(`merged ${shards.length} shards of run ${merged.run.id} into ${out}: ${merged.attempts.length} attempts, status ${merged.run.status}\n`);
-  return 0;
+  else process.stdout.write(`merged ${shards.length} shards of run ${merged.run.id} into ${out}: ${merged.attempts.length} attempts, status ${merged.run.status}${merged.run.partial ? ` (partial: ${merged.run.partial})` : ''}\n`);
+  return damaged.length ? 2 : 0;
 }

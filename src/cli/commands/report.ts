@@ -14,30 +14,60 @@ import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published
 import type { RunStore } from '../../core/eval/run/run-types.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
+import { join } from 'node:path';
 import { type DamagedLine, JsonlRepository, RunDirError } from '../../store/jsonl.ts';
+import { exists } from '../../store/run-dir-file.ts';
 import { UsageError, parseArgs } from '../args.ts';
+import { type BenchmarkFile, BenchmarkFileError, type ClassRow, classTable, parseBenchmarkFile } from '../../core/eval/files/benchmark-file.ts';
+import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
+import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-export async function printReport(store: RunStore, runId: string, tasks: readonly Task[], json: boolean, damaged: readonly DamagedLine[] = []): Promise<RunMetrics> {
+/** The OSVBench task index of an attempt's task: a stand-in's own, or the task's place in loadTasks() order. */
+function indexOfTask(id: string, order: ReadonlyMap<string, number>): number | undefined {
+  const m = /@osvbench-(\d+)$/.exec(id);
+  return m ? Number(m[1]) : order.get(id);
+}
+
+/** What makes a report partial besides the metrics: damaged lines, a missing attempts file, a merge that skipped lines. */
+export interface ReportNotes {
+  readonly damaged?: readonly DamagedLine[];
+  /** Why the report covers less than the run (e.g. "attempts.jsonl is missing"). */
+  readonly missing?: readonly string[];
+  readonly benchmark?: BenchmarkFile;
+}
+
+export async function printReport(store: RunStore, runId: string, tasks: readonly Task[], json: boolean, damagedOrNotes: readonly DamagedLine[] | ReportNotes = []): Promise<RunMetrics> {
+  const notes: ReportNotes = Array.isArray(damagedOrNotes) ? { damaged: damagedOrNotes } : (damagedOrNotes as ReportNotes);
+  const damaged = notes.damaged ?? [];
   const run = await store.getRun(runId);
   if (!run) throw new UsageError(`no run ${runId}`);
   const attempts = await store.listAttempts(runId);
-  const selected: TaskFacts[] = tasks.filter((t) => run.config.tasks.includes(t.id));
-  // Tasks this build does not have (a run from another version, a handler-only answer): counted by handler name.
-  for (const id of run.config.tasks) {
-    if (!selected.some((t) => t.id === id)) selected.push({ id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
-  }
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  // Tasks this build does not have (a run from another version, a handler-only answer, an upstream index): counted by handler name.
+  const selected: TaskFacts[] = run.config.tasks.map((id) => taskFactsOf(id, (x) => byId.get(x)));
   // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
   const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n });
-  const partial = damaged.length > 0 || m.missingSamples > 0;
+  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : [])];
+  const partial = damaged.length > 0 || m.missingSamples > 0 || missingNotes.length > 0;
+  const order = new Map(tasks.map((t, i) => [t.id, i]));
+  const firsts = attempts.filter((a) => a.round === 0 && a.grade);
+  const classes = notes.benchmark
+    ? classTable(notes.benchmark, firsts.flatMap((a) => {
+        const index = indexOfTask(a.taskId, order);
+        return index === undefined ? [] : [{ index, pass: a.grade!.category === 'pass' }];
+      }))
+    : undefined;
   const grading = run.config.grading ?? null;
   if (json) {
     const out = {
       run: { id: run.id, model: run.config.model, provider: run.config.provider, status: run.status, verifier: run.provenance.verifier, ...(run.source ? { source: run.source } : {}) },
       grading,
       partial,
+      ...(missingNotes.length ? { partial_reasons: missingNotes } : {}),
       skipped: damaged,
+      ...(classes ? { osvbench_classes: { as_upstream: classes.asUpstream, corrected: classes.corrected, unmatched: classes.unmatched } } : {}),
       missing: m.missingSamples,
       pass_at_k: m.passAtK,
       rates: m.rates,
@@ -53,9 +83,10 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   if (partial) {
     lines.push('PARTIAL REPORT: the numbers below cover only what the directory holds.');
     for (const d of damaged) lines.push(`  skipped ${d.file} line ${d.line}: ${d.reason}`);
+    for (const n of missingNotes) lines.push(`  ${n}`);
     if (m.missingSamples > 0) lines.push(`  ${m.missingSamples} of ${m.expectedSamples} first answers are missing (not asked yet, or lost)${run.status === 'done' ? ', although the run is recorded as done' : ''}`);
   }
-  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, strict ${grading.strict ? 'on' : 'off'}` : 'grading: time limit and strict not recorded (a run made before they were)');
+  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, strict ${grading.strict ? 'on' : 'off'}${grading.matrix ? ', variant matrix on' : ''}` : 'grading: time limit and strict not recorded (a run made before they were)');
   lines.push(`pass@k: ${Object.entries(m.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join('  ') || '(none)'}`);
   for (const [k, why] of Object.entries(m.passAtKSkipped)) lines.push(`  pass@${k} skipped: ${why}`);
   lines.push(`outcomes: ${OUTCOMES.map((k) => `${k} ${pct(m.rates[k])} (${m.counts[k]})`).join('  ')}`);
@@ -65,6 +96,19 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
   lines.push('by bug class:');
   for (const [k, g] of Object.entries(m.byBugClass)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
+  if (classes) {
+    const row = (r: ClassRow) => `${pct(r.samples ? r.passes / r.samples : 0).padStart(7)}  (${r.passes}/${r.samples}, ${r.tasks} tasks)`;
+    lines.push("by OSVBench bug class (the benchmark file's labels, counted as upstream's statistics count):");
+    for (const r of classes.asUpstream) lines.push(`  ${r.label.padEnd(20)} ${row(r)}`);
+    const fixed = classes.corrected.filter((r, i) => r.samples !== classes.asUpstream[i].samples);
+    if (fixed.length) {
+      lines.push('  with the misspelled labels ("mmeory leak", "buffer overlfow") read as the classes they mean, which upstream does not count:');
+      for (const r of fixed) lines.push(`  ${r.label.padEnd(20)} ${row(r)}`);
+    }
+    if (classes.unmatched) lines.push(`  ${classes.unmatched} first answers have an index the benchmark file does not list`);
+  } else if (run.source?.format === 'osvbench') {
+    lines.push("  (bug classes of OSVBench's own tasks: give --benchmark FILE, upstream's benchmark.json or osvlab tasks --format osvbench, for the per-class table)");
+  }
   lines.push('by bug count:');
   for (const [k, g] of Object.entries(m.byBugCount)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
   lines.push('by handler:              pass@1   passes/samples');
@@ -77,7 +121,18 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ['json'] });
+  const args = parseArgs(argv, { values: ['benchmark'], flags: ['json'] });
+  let benchmark: BenchmarkFile | undefined;
+  const benchPath = args.values.get('benchmark');
+  if (benchPath !== undefined) {
+    try {
+      benchmark = parseBenchmarkFile(await readInput(benchPath, 'benchmark', RESPONSES_CAP));
+    } catch (e) {
+      if (e instanceof BenchmarkFileError) throw new UsageError(`${benchPath}: ${e.message}`);
+      throw e;
+    }
+    for (const w of benchmark.warnings) process.stderr.write(`osvlab report: warning: ${benchPath}${w.line ? ` line ${w.line}` : ''}: ${w.code} ${w.message}\n`);
+  }
   const [dir, ...extra] = args.positionals;
   if (!dir) throw new UsageError('which run directory? e.g. osvlab report .osvlab/runs/gpt-4o-1a2b3c4d5e6f');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -92,7 +147,8 @@ export async function run(argv: string[]): Promise<number> {
     const runs = await store.listRuns();
     if (runs.length === 0) throw new UsageError(`RUNDIR001 ${dir} holds no run (no run.json)`);
     for (const d of store.damaged) process.stderr.write(`osvlab report: skipped ${d.file} line ${d.line}: ${d.reason}\n`);
-    await printReport(store, runs[0].id, await loadTasks(), args.flags.has('json'), store.damaged);
+    const missing = exists(join(dir, 'attempts.jsonl')) ? [] : [`${join(dir, 'attempts.jsonl')} is missing: the run's answers are not here`];
+    await printReport(store, runs[0].id, await loadTasks(), args.flags.has('json'), { damaged: store.damaged, missing, benchmark });
     return 0;
   } finally {
     await store.close();

@@ -9,29 +9,24 @@
  * when it stopped, or that failed for good, are sent again). Exit 0 done, 3
  * cancelled or incomplete (rerun to resume), 4 failed or usage error.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
-import { promptBuilder, buildRepairPrompt } from '../../core/eval/prompt/prompt.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
-import { createRun, selectTasks } from '../../core/eval/run/run-setup.ts';
-import { runBenchmark } from '../../core/eval/run/runner.ts';
-import type { RunConfig } from '../../core/eval/run/run-types.ts';
+import { selectTasks } from '../../core/eval/run/run-setup.ts';
+import { FEEDBACK_MODES, type RunChoice } from '../../core/eval/session/config.ts';
+import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { requestDiagnostic } from '../../core/llm/errors.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../core/llm/types.ts';
-import { EXTRACT_MODES, answerForGrading } from '../../core/eval/grade/answer.ts';
-import { APP_VERSION, VERIFIER_VERSION } from '../../core/version.ts';
-import { JsonlRepository } from '../../store/jsonl.ts';
+import { EXTRACT_MODES } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { GradePool } from '../node-pool.ts';
 import { progressReporter } from '../progress.ts';
-import { SCALE_RUN_OPTIONS, budgetLines, checkShard, makeBudget, parseRunScale, pricesWith, shardSuffix } from '../run-scale.ts';
+import { SCALE_RUN_OPTIONS, budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
 
 const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
@@ -63,8 +58,9 @@ function choiceOption<T extends string>(v: string | undefined, name: string, cho
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, {
     values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
-      'temperature', 'top-p', 'max-tokens', 'seed', 'reasoning-effort', 'extract', 'timeout', 'request-timeout', 'name', ...SCALE_RUN_OPTIONS],
-    flags: ['json', 'no-strict'],
+      'temperature', 'top-p', 'max-tokens', 'seed', 'reasoning-effort', 'extract', 'timeout', 'request-timeout', 'name', 'feedback', 'prompt',
+      ...SCALE_RUN_OPTIONS],
+    flags: ['json', 'no-strict', 'matrix'],
   });
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const provider = args.values.get('provider') as ProviderKind | undefined;
@@ -100,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   const extract = choiceOption(args.values.get('extract'), 'extract', EXTRACT_MODES);
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout', 600000) });
-  const config: RunConfig = {
+  const choice: RunChoice = {
     provider,
     baseUrl: providerObj.baseUrl,
     model,
@@ -109,28 +105,18 @@ export async function run(argv: string[]): Promise<number> {
     shots: intOption(args, 'shots', 5),
     n: Math.max(1, intOption(args, 'n', 1)),
     repairRounds: intOption(args, 'repair', 0),
-    concurrency: Math.max(1, intOption(args, 'concurrency', 4)),
-    gradeConcurrency: Math.max(1, intOption(args, 'grade-concurrency', 2)),
-    ...(extract === 'osvbench' ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict') },
+    concurrency: intOption(args, 'concurrency', 4),
+    gradeConcurrency: intOption(args, 'grade-concurrency', 2),
+    ...(extract ? { extract } : {}),
+    grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
+    feedback: choiceOption(args.values.get('feedback'), 'feedback', FEEDBACK_MODES),
+    prompt: args.values.get('prompt'),
   };
-  const id = createHash('sha256').update(JSON.stringify({ ...config, concurrency: 0, gradeConcurrency: 0 })).digest('hex').slice(0, 12);
+  const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
-  const store = await JsonlRepository.open(dir);
-  const existing = await store.getRun(id);
-  if (!existing) {
-    const others = existsSync(join(dir, 'run.json')) ? await store.listRuns() : [];
-    if (others.length) throw new UsageError(`${dir} holds a different run (${others[0].id}); choose another --out`);
-    const record = createRun({ id, name: args.values.get('name'), config, provenance: { app: APP_VERSION, verifier: VERIFIER_VERSION }, tasks, now: Date.now() });
-    await store.putRun(scale.shard ? { ...record, shard: scale.shard } : record);
-    process.stderr.write(`new run ${id} in ${dir}\n`);
-  } else {
-    checkShard(existing, scale, dir);
-    process.stderr.write(`resuming run ${id} in ${dir}\n`);
-  }
-
-  const pool = new GradePool({ size: config.gradeConcurrency, timeoutMs: config.grading!.timeoutMs, strict: config.grading!.strict });
-  const client = new LlmClient({ provider: providerObj, cache: store, concurrency: config.concurrency });
+  const store = await openRunDir(dir);
+  const pool = new GradePool({ size: Math.max(1, choice.gradeConcurrency ?? 2) });
+  const ports = { tasks, store, grader: pool.gradeWith.bind(pool), client: () => new LlmClient({ provider: providerObj, cache: store, concurrency: Math.max(1, choice.concurrency ?? 4) }) };
   const control = new RunControl();
   const onSignal = () => {
     process.stderr.write('\nstopping: answers already received are kept; rerun the same command to resume\n');
@@ -138,22 +124,13 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const prices = pricesWith(scale, await loadPrices(store), model);
-  const budget = makeBudget(scale, { model, baseUrl: config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id));
-  const bar = progressReporter();
   try {
-    const outcome = await runBenchmark(id, {
-      tasks,
-      buildPrompt: promptBuilder(tasks),
-      buildRepairPrompt,
-      grade: (task, text) => pool.grade(task, answerForGrading(text, config.extract)),
-      client,
-      store,
-      prices,
-      control,
-      budget,
-      onProgress: (p) => bar.update(p),
-    });
+    const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
+    process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);
+    const prices = pricesWith(scale, await loadPrices(store), model);
+    const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id));
+    const bar = progressReporter();
+    const outcome = await session.execute({ prices, control, budget, onProgress: (p) => bar.update(p) });
     bar.done();
     if (outcome.status === 'failed') {
       process.stderr.write('run failed: ');

@@ -16,13 +16,13 @@ import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeCaches, nodeEnv } from '../z3-node.ts';
 
-export const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
+const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
 /** The C error code of an internal error of the front end or executor (a bug of ours, exit 4). */
 const C_INTERNAL = 'C057';
 
 /** `--timeout MS`: a positive budget for the whole check (0 would be no budget at all, so it is refused). */
-export function budgetOption(args: ReturnType<typeof parseArgs>): number {
+function budgetOption(args: ReturnType<typeof parseArgs>): number {
   const ms = intOption(args, 'timeout', DEFAULT_BUDGET_MS);
   if (ms === 0) throw new UsageError(`--timeout must be at least 1 ms (it is the budget of the whole check; the default is ${DEFAULT_BUDGET_MS})`);
   return ms;

@@ -41,7 +41,7 @@ for (const p of PUNCTS) {
 }
 
 /** Maps offsets of one text to 1-based lines and columns. */
-export class LineMap {
+class LineMap {
   /** Offsets where lines begin (line n starts at starts[n - 1]). */
   readonly starts: number[] = [0];
 

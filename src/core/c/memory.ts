@@ -51,7 +51,7 @@ function collectLeaves(t: CType, key: string, dims: number, out: Leaf[]): void {
 }
 
 /** The value sort of a leaf: the C type's width (`_Bool` is 8 bits). */
-export function leafSort(t: IntType): number {
+function leafSort(t: IntType): number {
   return t.width;
 }
 
@@ -71,7 +71,7 @@ export function freshMemory(program: CProgram, prefix = 'c:'): CMemory {
 }
 
 /** The address of global `name`: the free 64-bit constant `&name`. */
-export function globalAddress(name: string): Term {
+function globalAddress(name: string): Term {
   return variable(`&${name}`, 64);
 }
 
@@ -83,7 +83,7 @@ export function globalAddress(name: string): Term {
  * through k nested merges costs 2^k calls even though the resulting term is
  * a small shared DAG. Indices are hash-consed, so their ids are a key.
  */
-export function cached(f: MapFn): MapFn {
+function cached(f: MapFn): MapFn {
   const memo = new Map<string, Term>();
   return {
     domain: f.domain,
@@ -256,7 +256,7 @@ export interface ObjectLeaf {
 }
 
 /** Every scalar leaf of the object at `p` (the object itself if it is a scalar). */
-export function objectLeaves(p: ObjPtr): ObjectLeaf[] {
+function objectLeaves(p: ObjPtr): ObjectLeaf[] {
   const key = leafKey(p);
   const prefix = leafIndices(p);
   const out: ObjectLeaf[] = [];
@@ -361,4 +361,3 @@ export function accessibleAs(actual: CType, wanted: CType): boolean {
   return sameType(actual, wanted);
 }
 
-export { sizeOf };

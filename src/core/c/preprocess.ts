@@ -50,7 +50,7 @@ const MAX_INCLUDE_DEPTH = 40;
 const MAX_EXPANSION_TOKENS = 100_000;
 
 /** Resolves `name` included from `from`: next to the includer first, then from the root. */
-export function resolveInclude(files: SourceFiles, from: string, name: string): string | undefined {
+function resolveInclude(files: SourceFiles, from: string, name: string): string | undefined {
   const slash = from.lastIndexOf('/');
   const candidates = slash >= 0 ? [normalizePath(from.slice(0, slash + 1) + name), normalizePath(name)] : [normalizePath(name)];
   return candidates.find((c) => files.has(c));

@@ -125,7 +125,7 @@ function printDeclarator(d: Declarator): string {
   }
 }
 
-export function printTypeName(t: TypeName): string {
+function printTypeName(t: TypeName): string {
   const d = printDeclarator(t.declarator);
   return d ? `${printSpecs(t.specs)} ${d}` : printSpecs(t.specs);
 }

@@ -14,9 +14,6 @@ import { parse } from './parser.ts';
 import { type SourceFiles, preprocess } from './preprocess.ts';
 import { type StructType, sameType, typeName } from './types.ts';
 
-export type { SourceFiles } from './preprocess.ts';
-export type { Binding, FunctionInfo, GlobalVar, LocalVar } from './check/sema.ts';
-
 /** A checked, linked C program, ready for symbolic execution. */
 export interface CProgram {
   /** All source text, overrides included (for code frames and span rewriting). */
@@ -209,5 +206,3 @@ export function functionSignature(
     t.kind === 'int' ? { width: t.width, signed: t.signed } : t.kind === 'pointer' ? { width: 64, signed: false } : { width: 0, signed: false };
   return { params: f.params.map((p) => ({ name: p.name, ...w(p.type) })), ret: w(f.type.ret) };
 }
-
-export type { Binding as CBinding };

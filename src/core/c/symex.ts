@@ -36,7 +36,7 @@ import type { CProgram } from './program.ts';
 import type { SafetyCondition } from './safety.ts';
 import { Executor } from './symex/calls.ts';
 import { PathDied, type State, isTerm } from './symex/state.ts';
-export type { SafetyCondition, SafetyKind } from './safety.ts';
+export type { SafetyCondition } from './safety.ts';
 
 export interface ExecOptions {
   /** Statement and expression evaluations before giving up (default 200,000, limits.ts). */

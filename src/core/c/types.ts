@@ -96,10 +96,6 @@ export function decay(t: CType): CType {
   return t.kind === 'array' ? pointerTo(t.of) : t;
 }
 
-export function isScalar(t: CType): t is IntType | PointerType {
-  return t.kind === 'int' || t.kind === 'pointer';
-}
-
 /** A readable name, as in C. */
 export function typeName(t: CType): string {
   switch (t.kind) {
@@ -248,7 +244,7 @@ export function convertInt(t: Term, from: IntType, to: IntType): Term {
 }
 
 /** Whether `t` is a constant or an `If` tree whose leaves are all constants (a merged error code). */
-export function isConstTree(t: Term, depth = 64): boolean {
+function isConstTree(t: Term, depth = 64): boolean {
   if (t.op === 'const') return true;
   return t.op === 'ite' && depth > 0 && isConstTree(t.args[1], depth - 1) && isConstTree(t.args[2], depth - 1);
 }
@@ -263,7 +259,7 @@ export function resizeTerm(t: Term, width: number, signed: boolean): Term {
 }
 
 /** `If(c, a, b)` over Bools, as a conjunction or disjunction where a side is constant. */
-export function boolIte(c: Term, a: Term, b: Term): Term {
+function boolIte(c: Term, a: Term, b: Term): Term {
   if (a === b) return a;
   if (a.op === 'const') return a.value ? o.or(c, b) : o.and(o.not(c), b);
   if (b.op === 'const') return b.value ? o.or(o.not(c), a) : o.and(c, a);

@@ -156,4 +156,3 @@ export function argSpan(site: CallSite, i: number): Span {
   return site.argSpans[i] ?? site.span;
 }
 
-export { sortLabel };

@@ -11,7 +11,7 @@ import type { Span } from '../span.ts';
 import type * as A from './ast.ts';
 import { SpecError } from './errors.ts';
 
-export const MAX_TREE_DEPTH = 1000;
+const MAX_TREE_DEPTH = 1000;
 
 function spanOf(v: object): Span | undefined {
   const s = (v as { span?: Span }).span;

@@ -4,9 +4,7 @@
  * abstract kernel state.
  */
 export { parseSpec, runSpec, checkSpec, callSpecFunction, quantifierDiagnostic, newParseCache, type ParseCache } from './run.ts';
-export type { ParseResult, RunOptions, RunResult, RunTrace } from './run.ts';
 export { dialectCatalog } from './catalog.ts';
-export type { CatalogEntry, CatalogKind } from './catalog.ts';
-export { SpecError, SPEC_CODES } from './errors.ts';
+export type { CatalogEntry } from './catalog.ts';
+export { SPEC_CODES } from './errors.ts';
 export { SPEC_WARNINGS } from './warnings.ts';
-export type { Module } from './ast.ts';

@@ -344,7 +344,7 @@ function isCallable(v: PyValue): boolean {
 }
 
 /** Index `i` of `field`, as a term of its sort (Python ints become BitVecVals). */
-export function coerceIndex(v: PyValue, field: FieldSchema, i: number, span: Span): Term {
+function coerceIndex(v: PyValue, field: FieldSchema, i: number, span: Span): Term {
   mustBeValue(v, span);
   const sort = field.index[i];
   if (isTerm(v)) {

@@ -33,7 +33,7 @@ export interface RawMap extends MapFn {
   rawAt(args: readonly Term[]): boolean;
 }
 
-export function isRawMap(f: MapFn): f is RawMap {
+function isRawMap(f: MapFn): f is RawMap {
   return 'raw' in f;
 }
 

@@ -101,13 +101,8 @@ export function resolveModule(path: readonly string[]): ModuleValue | undefined 
   return new ModuleValue(key, attrs);
 }
 
-/** Every importable dotted name (for the catalog and for suggestions). */
-export function moduleNames(): string[] {
-  return [...Object.keys(MODULES), ...Object.keys(PACKAGES)];
-}
-
 /** The seven helpers hv6's specs.py imports from its helpers module. */
-export const PRELUDE_HELPERS = [
+const PRELUDE_HELPERS = [
   'is_dmapn_valid',
   'is_fd_valid',
   'is_fn_valid',

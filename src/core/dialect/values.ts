@@ -306,6 +306,6 @@ export function pyStr(v: PyValue): string {
   return `<${typeName(v)}>`;
 }
 
-export function pyRepr(v: PyValue): string {
+function pyRepr(v: PyValue): string {
   return typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : pyStr(v);
 }

@@ -62,7 +62,7 @@ export const PGTYPE = {
   PGTYPE_NONE: 7n,
 } as const;
 
-export const FORCE_WIDTH = MAX_INT64;
+const FORCE_WIDTH = MAX_INT64;
 
 /** The enumerations, by `dt` class name; every member is a 64-bit value. */
 export const ENUMS = {
@@ -104,8 +104,6 @@ export const ENUMS = {
     IR_FORCE_WIDTH: FORCE_WIDTH,
   },
 } as const;
-
-export type EnumName = keyof typeof ENUMS;
 
 /** All enum members by name, flattened (the C headers define them unqualified). */
 export const ENUM_MEMBERS: Record<string, bigint> = Object.assign({}, ...Object.values(ENUMS));

@@ -28,7 +28,7 @@ export const isFnValid = (f: Term): Term => o.and(o.ugt(f, u64(0)), o.ult(f, u64
 export const isFdValid = (fd: Term): Term =>
   o.and(o.sge(fd, bvConst(0, fd.sort)), o.slt(fd, bvConst(NOFILE, fd.sort)));
 export const isIntremapValid = (i: Term): Term => o.ult(i, u64(NINTREMAP));
-export const isPcipnValid = (p: Term): Term => o.ult(p, u64(NPCIPAGE));
+const isPcipnValid = (p: Term): Term => o.ult(p, u64(NPCIPAGE));
 
 /** How one abstract field relates to the C memory. */
 export interface Backing {
@@ -127,7 +127,7 @@ export function backing(path: string): Backing | undefined {
 }
 
 /** The C memory entry (or address constant) a backing reads. */
-export function readC(mem: CMemory, key: string, cIndex: readonly Term[]): Term {
+function readC(mem: CMemory, key: string, cIndex: readonly Term[]): Term {
   if (key.startsWith('&')) return variable(key, 64);
   const f = mem.get(key);
   if (!f) throw new Error(`the C program has no global leaf '${key}' (needed by the equivalence)`);

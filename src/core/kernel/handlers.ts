@@ -109,7 +109,7 @@ export function findHandler(name: string): HandlerInfo | undefined {
  * CLI, the verifier, the dialect's runSpec/checkSpec, the prompt builder):
  * a bad verifier request, not the spec's fault (docs/spec-errors.md).
  */
-export const UNKNOWN_HANDLER = 'SPEC030';
+const UNKNOWN_HANDLER = 'SPEC030';
 
 /** A handler name that is neither a C name nor a spec alias of one of the 50 handlers. */
 export class UnknownHandlerError extends Error {
@@ -137,10 +137,3 @@ export function requireHandler(name: string): HandlerInfo {
 export function entryNames(handler: HandlerInfo): string[] {
   return handler.alias ? [handler.name, handler.alias] : [handler.name];
 }
-
-/** The first slice of the kernel (issue "Verifier core"). */
-export const FIRST_SLICE = [
-  'clone_proc', 'sys_set_runnable', 'switch_proc', 'sys_kill', 'sys_reap', 'sys_reparent',
-  'sys_create', 'sys_close', 'sys_dup', 'sys_dup2', 'sys_lseek', 'sys_alloc_port',
-  'sys_reclaim_port', 'sys_alloc_vector', 'sys_reclaim_vector', 'sys_ack_intr',
-] as const;

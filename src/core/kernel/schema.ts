@@ -197,15 +197,3 @@ export const STRUCTS: readonly StructSchema[] = [
 ];
 
 export const ALL_FIELDS: readonly FieldSchema[] = [...SCALARS, ...STRUCTS.flatMap((s) => s.fields)];
-
-const byPath = new Map(ALL_FIELDS.map((x) => [x.path, x]));
-
-export function fieldSchema(path: string): FieldSchema {
-  const s = byPath.get(path);
-  if (!s) throw new Error(`no such field ${path}`);
-  return s;
-}
-
-export function structSchema(name: string): StructSchema | undefined {
-  return STRUCTS.find((s) => s.name === name);
-}

@@ -78,7 +78,7 @@ export function freshState(prefix = 'old.'): AbstractState {
 }
 
 /** Pointwise If on two field values of the same field. */
-export function iteField(c: Term, a: FieldValue, b: FieldValue): FieldValue {
+function iteField(c: Term, a: FieldValue, b: FieldValue): FieldValue {
   if (a === b) return a;
   if (!isRefcnt(a) || !isRefcnt(b)) {
     if (isRefcnt(a) || isRefcnt(b)) throw new Error('If: a Refcnt and a map');

@@ -7,10 +7,10 @@ import { type HttpDeps, postJson } from './http.ts';
 import { num, obj, str } from './read.ts';
 import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort } from './types.ts';
 
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+const ANTHROPIC_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; this is the default for current models when a run sets none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 16_000;
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 16_000;
 
 /** Extended-thinking budget per effort (budget_tokens must be at least 1024 and below max_tokens). */
 const THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { minimal: 1024, low: 2048, medium: 8192, high: 16_384 };
@@ -21,7 +21,7 @@ const THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { minimal: 10
  * shared with thinking, so it is larger there. With a thinking budget it
  * leaves room for the answer after the thinking.
  */
-export function anthropicDefaultMaxTokens(model: string, thinkingBudget?: number): number {
+function anthropicDefaultMaxTokens(model: string, thinkingBudget?: number): number {
   const id = model.toLowerCase();
   const base = /^claude-3-5-/.test(id) ? 8192 : /^claude-3-(opus|sonnet|haiku)/.test(id) || /^claude-(2|instant)/.test(id) ? 4096 : ANTHROPIC_DEFAULT_MAX_TOKENS;
   return thinkingBudget !== undefined ? Math.max(base, thinkingBudget + 8192) : base;
@@ -63,7 +63,7 @@ function finish(raw: string | undefined): FinishReason {
  * Reads a Messages response body: the text blocks joined; `thinking` and
  * `redacted_thinking` blocks are left out (their tokens are in output_tokens).
  */
-export function readAnthropic(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
+function readAnthropic(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const body = obj(json);
   const content = body?.content;
   if (!Array.isArray(content)) throw new Error('no content array');

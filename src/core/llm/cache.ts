@@ -5,7 +5,7 @@
  * Storage sits behind `ResponseCacheStore`: Dexie in the browser, a JSONL
  * file for the CLI.
  */
-import { canonicalJson, sha256Hex } from './hash.ts';
+import { canonicalJson, sha256Hex } from '../hash.ts';
 import { type Completion, type CompletionRequest, type ProviderKind, paramsOf } from './types.ts';
 
 /** Bump when the key's recipe changes, so old entries stop matching. */

@@ -8,7 +8,7 @@ import { num, obj, str } from './read.ts';
 import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig, ReasoningEffort, Usage } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
 
-export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
 /** The JSON body: system text to systemInstruction, assistant turns as role "model". */
 export function geminiBody(r: CompletionRequest): Record<string, unknown> {
@@ -56,7 +56,7 @@ function finish(raw: string | undefined): FinishReason {
 }
 
 /** Reads a generateContent response: the first candidate's text parts joined, thought summaries (`thought: true`) left out. */
-export function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
+function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const body = obj(json);
   const candidates = body?.candidates;
   if (!Array.isArray(candidates) || candidates.length === 0) {

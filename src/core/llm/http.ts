@@ -213,7 +213,7 @@ function field(o: unknown, k: string): unknown {
 }
 
 /** Reads the usual error body shapes: {error:{message,type,code,status}}, {error:"..."}, {message}. */
-export function readErrorBody(status: number, text: string, secrets: readonly (string | undefined)[]): ErrorInfo {
+function readErrorBody(status: number, text: string, secrets: readonly (string | undefined)[]): ErrorInfo {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -254,7 +254,7 @@ const QUOTA = /insufficient_quota|billing|credit|balance|payment required|spend.
 const UNSUPPORTED = /unsupported_value|unsupported_parameter|unsupported (value|parameter)|(temperature|top_p|top_k|topp).{0,60}(not supported|is deprecated|may only be set|does not support|unsupported)/i;
 
 /** The generic reading of an HTTP error status and body. */
-export function genericKind(info: ErrorInfo): LlmErrorKind {
+function genericKind(info: ErrorInfo): LlmErrorKind {
   const text = `${info.codes} ${info.message}`;
   const s = info.status;
   if (s === 401 || s === 403) return 'auth';

@@ -7,7 +7,7 @@ import { type HttpDeps, postJson } from './http.ts';
 import { num, obj, str } from './read.ts';
 import type { Completion, CompletionRequest, FinishReason, Provider, ProviderConfig } from './types.ts';
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** The JSON body of a chat completion request. */
 export function openAiBody(r: CompletionRequest, compatible: boolean): Record<string, unknown> {
@@ -39,7 +39,7 @@ function finish(raw: string | undefined): FinishReason {
 }
 
 /** Reads a chat completion response body. */
-export function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
+function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'latencyMs'> {
   const choices = obj(json)?.choices;
   const first = Array.isArray(choices) ? obj(choices[0]) : undefined;
   const message = obj(first?.message);
@@ -71,7 +71,7 @@ export function readOpenAi(json: unknown, requestedModel: string): Omit<Completi
  * OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) serves chat
  * completions there, and nothing serves them at the root.
  */
-export function withApiPath(baseUrl: string): string {
+function withApiPath(baseUrl: string): string {
   const bare = /^(https?:\/\/[^/?#\s]+)\/?$/i.exec(baseUrl);
   return bare ? `${bare[1]}/v1` : baseUrl;
 }

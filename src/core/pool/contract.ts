@@ -18,16 +18,6 @@ export interface GradeOptions {
   readonly strict?: boolean;
 }
 
-/**
- * What the page asks the verifier to prove: the core's request (handler,
- * spec, implementation source, budget, strict), where the implementation may
- * also be named by task variant; the worker turns the variant into its source.
- */
-export interface PageVerifyRequest extends VerifyRequest {
-  /** Task id of the implementation variant ("sys_dup-v3"); absent = the correct kernel. */
-  readonly variant?: string;
-}
-
 /** One entry of the dialect's catalog, for completion and hover. */
 export type { CatalogEntry } from '../dialect/index.ts';
 import type { CatalogEntry } from '../dialect/index.ts';
@@ -60,7 +50,12 @@ export interface VerifierApi {
    * exercising cancellation and timeouts. Resolves with Z3's answer.
    */
   stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;
-  verify(req: PageVerifyRequest): Promise<Verdict>;
+  /**
+   * Proves the core's request (handler, spec, implementation source, budget,
+   * strict). A benchmark variant is named by its source: the page resolves a
+   * task id with `implSourceOf` (app/lib/content.ts) before it asks.
+   */
+  verify(req: VerifyRequest): Promise<Verdict>;
   /**
    * Grades one model answer for one task (core/eval/grade/grade.ts): extraction,
    * refinement against the correct kernel, bug-following, and the variant

@@ -16,9 +16,9 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
-import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../verify/index.ts';
+import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
-import type { CatalogEntry, GradeOptions, PageVerifyRequest, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
+import type { CatalogEntry, GradeOptions, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 
 export interface WorkerPlatform {
@@ -115,9 +115,8 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       return r.status;
     },
 
-    async verify(req: PageVerifyRequest): Promise<Verdict> {
-      // Only what core/verify takes: the task id is the page's business.
-      return verify({ handler: req.handler, spec: req.spec, implSource: req.implSource, timeoutMs: req.timeoutMs, strict: req.strict }, await env());
+    async verify(req: VerifyRequest): Promise<Verdict> {
+      return verify(req, await env());
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {

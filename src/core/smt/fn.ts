@@ -38,7 +38,7 @@ export function ufMap(name: string, domain: readonly Sort[], range: Sort): MapFn
 }
 
 /** The map that is `value` everywhere. */
-export function constMap(domain: readonly Sort[], value: Term): MapFn {
+function constMap(domain: readonly Sort[], value: Term): MapFn {
   return { domain, range: value.sort, apply: () => value };
 }
 

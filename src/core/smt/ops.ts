@@ -436,5 +436,4 @@ export function resize(a: Term, width: number, signed: boolean): Term {
   return signed ? sext(width - a.sort, a) : zext(width - a.sort, a);
 }
 
-export { sortName };
 export type { Sort };

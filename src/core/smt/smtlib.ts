@@ -15,7 +15,7 @@ export interface SmtScript {
   nodes: number;
 }
 
-export function quote(name: string): string {
+function quote(name: string): string {
   if (/[|\\]/.test(name)) throw new Error(`symbol name ${JSON.stringify(name)} cannot be quoted`);
   return `|${name}|`;
 }

@@ -26,7 +26,7 @@ export function substitute(t: Term, map: ReadonlyMap<Term, Term>): Term {
 }
 
 /** The term with `u`'s operator and parameters over new arguments. */
-export function rebuild(u: Term, a: Term[]): Term {
+function rebuild(u: Term, a: Term[]): Term {
   switch (u.op) {
     case 'const':
     case 'var':

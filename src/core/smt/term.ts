@@ -13,10 +13,6 @@
 export type Sort = number;
 export const BOOL: Sort = 0;
 
-export function isBv(s: Sort): boolean {
-  return s > 0;
-}
-
 export function sortName(s: Sort): string {
   return s === BOOL ? 'Bool' : `(_ BitVec ${s})`;
 }
@@ -96,20 +92,11 @@ export class Term {
   }
 }
 
-// The hash-cons table. Cleared between independent verification jobs by
-// `clearTermTable`; terms built before a clear stay valid, they just stop
-// being shared with terms built after it (a missed `===`, never a wrong one).
-let table = new Map<string, Term>();
+// The hash-cons table, one per process or worker: equal terms built anywhere
+// in it are the same object.
+const table = new Map<string, Term>();
 let nextId = 1;
 const boundNames = new Set<string>();
-
-export function clearTermTable(): void {
-  table = new Map();
-}
-
-export function termTableSize(): number {
-  return table.size;
-}
 
 function key(
   op: Op,
@@ -218,10 +205,6 @@ export function freshName(prefix: string): string {
   return `${prefix}!${++freshCounter}`;
 }
 
-export function isConst(t: Term): boolean {
-  return t.op === 'const';
-}
-
 export function isTrue(t: Term): boolean {
   return t.op === 'const' && t.value === true;
 }
@@ -236,7 +219,7 @@ export function bvValue(t: Term): bigint | undefined {
 }
 
 /** A compact, human-readable rendering (z3py-like), for errors and debugging. */
-export function show(t: Term, depth = 6): string {
+function show(t: Term, depth = 6): string {
   if (depth < 0) return '…';
   switch (t.op) {
     case 'const':

@@ -6,7 +6,7 @@
  */
 import { type CProgram, parseProgram } from '../c/index.ts';
 import type { KernelContent } from '../kernel/content.ts';
-import { canonicalJson, sha256Hex } from '../llm/hash.ts';
+import { canonicalJson, sha256Hex } from '../hash.ts';
 import { indexSource } from './c-source.ts';
 import { declarationOf, extractShownCode } from './shown-code.ts';
 import type { Variant } from './inject.ts';

@@ -33,7 +33,7 @@ export interface SourceItem {
 /** Header order as the kernel includes them, then the .c files. */
 const HEADER_ORDER = ['types.h', 'param.h', 'hooks.h', 'state.h', 'kernel.h'];
 
-export function fileRank(file: string): number {
+function fileRank(file: string): number {
   const i = HEADER_ORDER.indexOf(file);
   return i >= 0 ? i : HEADER_ORDER.length;
 }

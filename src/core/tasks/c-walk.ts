@@ -9,7 +9,7 @@ import type { Block, Declaration, Expr, Stmt } from '../c/index.ts';
 export type Node = Expr | Stmt;
 
 /** The children of an expression, in source order. */
-export function exprChildren(e: Expr): Expr[] {
+function exprChildren(e: Expr): Expr[] {
   switch (e.kind) {
     case 'int':
     case 'char':
@@ -51,7 +51,7 @@ function declExprs(d: Declaration): Expr[] {
 }
 
 /** The direct sub-statements and expressions of a statement, in source order. */
-export function stmtChildren(s: Stmt): Node[] {
+function stmtChildren(s: Stmt): Node[] {
   switch (s.kind) {
     case 'block':
       return [...s.items];

@@ -91,7 +91,7 @@ export function applyMutations(
  * inside an edited range whose new text no longer names the callee is gone
  * (a removed check, a dropped guard).
  */
-export function reachableAfter(ctx: MutationContext, handler: string, mutations: readonly Mutation[]): Set<string> {
+function reachableAfter(ctx: MutationContext, handler: string, mutations: readonly Mutation[]): Set<string> {
   const edits = mutations.flatMap((m) => m.edits.map((e) => ({ file: m.file, ...e })));
   const removed = (file: string, offset: number, end: number, callee: string) =>
     edits.some((e) => e.file === file && e.offset <= offset && end <= e.end && !new RegExp(`\\b${callee}\\s*\\(`).test(e.text));

@@ -18,7 +18,7 @@ export interface TasksBundle {
 let loading: Promise<TasksBundle> | undefined;
 
 /** The task bundle (loaded once). */
-export function loadTasksBundle(): Promise<TasksBundle> {
+function loadTasksBundle(): Promise<TasksBundle> {
   loading ??= import('../../../tasks/hv6/tasks.json').then((m) => m.default as unknown as TasksBundle);
   return loading;
 }

@@ -14,7 +14,7 @@ import type { Mutation, MutationContext, OperatorName } from './mutation/types.t
 import { FunctionView } from './mutation/view.ts';
 
 export { OPERATORS } from './mutation/operators.ts';
-export type { Mutation, MutationContext, OperatorName, TextEdit } from './mutation/types.ts';
+export type { Mutation, MutationContext, TextEdit } from './mutation/types.ts';
 
 const ORDER = Object.keys(OPERATORS) as OperatorName[];
 

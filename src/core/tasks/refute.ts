@@ -8,7 +8,6 @@
  */
 import { type QuickVerdict, type VerifyEnv, buildSteps, refuteOnce } from '../verify/driver.ts';
 
-export type { QuickVerdict } from '../verify/driver.ts';
 
 export async function quickRefute(
   req: { readonly handler: string; readonly spec: string; readonly implSource: string; readonly timeoutMs?: number },

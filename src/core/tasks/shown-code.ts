@@ -11,7 +11,7 @@ import { type SourceIndex, type SourceItem, compareItems, indexSource, reference
 import { walk } from './c-walk.ts';
 
 /** Names of the functions `def` calls, in call order (first occurrence). */
-export function calleesOf(program: CProgram, def: FunctionDef): string[] {
+function calleesOf(program: CProgram, def: FunctionDef): string[] {
   const out: string[] = [];
   walk(def.body, (n) => {
     if (n.kind !== 'call') return;

@@ -61,7 +61,7 @@ export interface CacheLimits {
  * engines: a process or worker has one, and a replaced one (a dead
  * Z3) is soon evicted instead of being held for good.
  */
-export const DEFAULT_CACHE_LIMITS: CacheLimits = {
+const DEFAULT_CACHE_LIMITS: CacheLimits = {
   programs: 64,
   implProofs: 256,
   specs: 16,

@@ -71,7 +71,7 @@ const LIMITS: Record<string, bigint> = {
 const SMALL = 1n << 12n;
 
 /** The well-formedness facts about the pre-state cells that `roots` read. */
-export function stateFacts(roots: readonly Term[]): Term[] {
+function stateFacts(roots: readonly Term[]): Term[] {
   const out: Term[] = [];
   for (const [fn, apps] of applications(roots)) {
     if (!fn.startsWith('c:')) continue;
@@ -90,7 +90,7 @@ export function stateFacts(roots: readonly Term[]): Term[] {
  * The arguments are small numbers: below 4096, or with `negative`, also
  * between -4095 and -1 (an fd of -1 is how some bugs show).
  */
-export function smallArgs(args: readonly { readonly arg: HandlerArg; readonly term: Term }[], negative = false): Term[] {
+function smallArgs(args: readonly { readonly arg: HandlerArg; readonly term: Term }[], negative = false): Term[] {
   return args.filter(({ term }) => term.sort > 12).map(({ term }) => {
     const w = term.sort;
     const small = o.ult(term, bvConst(SMALL, w));
@@ -116,7 +116,7 @@ export interface WellFormedOptions {
 }
 
 /** Budget of a preference query (ms): it is a convenience, never worth more than this. */
-export const PREFERENCE_MS = 3000;
+const PREFERENCE_MS = 3000;
 
 /**
  * Shows a refutation (`show` builds what the caller needs from the model)

@@ -32,11 +32,11 @@ export const NOT_WELL_FORMED =
   'No well-formed state shows this failure (enum cells holding members, counts within the kernel limits), so this is the solver\'s raw state: some cells may hold values the kernel never produces.';
 
 /** Said when a refutation is taken on the solver's word (verdict.ts `quantified`). */
-export const QUANTIFIED =
+const QUANTIFIED =
   'The spec has a quantifier, which cannot be evaluated concretely: this is the solver\'s state, not replayed, and values under the quantifier are not shown.';
 
 /** Renders a value: True/False, decimal below 4096 (signed where it reads better), hex above, enum names. */
-export function showValue(v: Value, width: number, field?: string): string {
+function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   const names = field ? ENUM_OF[field] : undefined;
   if (names) {
@@ -124,6 +124,15 @@ export function buildCounterexample(input: CexInput): Counterexample {
       }
     }
   }
+  // ... and the pre-state scalars they read (`current`, ...), which are plain symbols, not applications.
+  for (const v of preStateScalars([input.cond, input.ret])) {
+    const label = symbolLabel(v.name!);
+    const text = `${label} = ${show(ev(v, model, memo), v.sort, label)}`;
+    if (!seen.has(text)) {
+      seen.add(text);
+      context.push(text);
+    }
+  }
   context.sort();
 
   const failed = input.failures.map((f) => (f.failedParts.length ? `${f.obligation.name} (${f.failedParts.join(', ')})` : f.obligation.name));
@@ -149,6 +158,21 @@ export function buildCounterexample(input: CexInput): Counterexample {
     ...(input.wellFormed === undefined ? {} : { wellFormed: input.wellFormed }),
     summary: lines.join('\n'),
   };
+}
+
+/** The free symbols of the pre-state (C globals `c:...`, spec ghosts `old....`) in `roots`; arguments are shown apart. */
+function preStateScalars(roots: readonly Term[]): Term[] {
+  const out: Term[] = [];
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    if (t.op === 'var' && !t.hasBound && /^(c:|old\.)/.test(t.name!)) out.push(t);
+    for (const a of t.args) stack.push(a);
+  }
+  return out;
 }
 
 function fieldRow(ob: FieldObligation, model: Interpretation, memo: Map<number, Value>): CexRow {

@@ -112,7 +112,7 @@ export function buildSteps(req: VerifyRequest, env: VerifyEnv): Steps {
 }
 
 /** The SPEC031 warning of a refutation taken on the solver's word, at the spec's first quantifier. */
-export function quantifierWarning(spec: string, fallbackLine: number): Diagnostic {
+function quantifierWarning(spec: string, fallbackLine: number): Diagnostic {
   return { ...quantifierDiagnostic(spec, fallbackLine), severity: 'warning' };
 }
 

@@ -34,7 +34,7 @@ export class ImplementationError extends Error {
 export { requireHandler };
 
 /** Fresh symbolic arguments of a handler, named `arg.<name>`. */
-export function handlerArgs(h: HandlerInfo): { arg: HandlerArg; term: Term }[] {
+function handlerArgs(h: HandlerInfo): { arg: HandlerArg; term: Term }[] {
   return h.args.map((arg) => ({ arg, term: variable(`arg.${arg.name}`, arg.width) }));
 }
 

@@ -9,7 +9,7 @@ import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_M
 import type { ObligationResult } from './verdict.ts';
 
 export { DEFAULT_BUDGET_MS, type TimedVerdict, type VerifyEnv, type VerifyRequest } from './driver.ts';
-export { ImplementationError, handlerArgs, loadProgram, requireHandler } from './implementation.ts';
+export { ImplementationError, loadProgram, requireHandler } from './implementation.ts';
 export { VerifierCaches } from './caches.ts';
 
 /** Empties `caches` and disposes the models they hold; benchmarks use it to time cold verifications. */

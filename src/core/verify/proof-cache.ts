@@ -24,7 +24,7 @@ import { specInvariants } from '../kernel/spec-invariants.ts';
 import { freshState } from '../kernel/state.ts';
 import { Digest } from '../smt/digest.ts';
 import { variable } from '../smt/term.ts';
-import { VERIFIER_VERSION } from '../version.ts';
+import { PROOF_VERSION } from '../version.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { type CacheSlot, type SlotMap, type VerifierCaches, mapSlot, remember } from './caches.ts';
 import { stepTerms } from './same-step.ts';
@@ -65,7 +65,7 @@ function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void 
 }
 
 /** The digest of the statement checked for `handler` with `lemmas` (memoised: lemmas are code). */
-export function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches): string {
+function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches): string {
   const memoKey = `${handler}\0${lemmas.join(',')}`;
   const statements = caches.slot(STATEMENTS);
   const hit = statements.get(memoKey);
@@ -93,7 +93,7 @@ export function statementDigest(handler: string, lemmas: readonly string[], cach
 }
 
 /** The key of a proof of `step` with `lemmas`, by `version` (default: this verifier). */
-export function proofKey(step: SymbolicStep, lemmas: readonly string[], caches: VerifierCaches, version: string = VERIFIER_VERSION): string {
+export function proofKey(step: SymbolicStep, lemmas: readonly string[], caches: VerifierCaches, version: string = PROOF_VERSION): string {
   const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas, caches));
   for (const { name, term } of stepTerms(step)) d.add(`step.${name}`, term);
   return d.value();

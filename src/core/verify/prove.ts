@@ -12,8 +12,6 @@ import type { Term } from '../smt/term.ts';
 import { BUDGET_SPENT, type Checked, type Lease, REPLAY_FAILED, checkQuery, unsettled } from './query.ts';
 import type { ObligationResult } from './verdict.ts';
 
-export { BUDGET_SPENT } from './query.ts';
-
 export interface Obligation {
   /** "cond", a field path, "safety", "impl-invariants", a lemma name, ... */
   readonly name: string;

@@ -37,17 +37,17 @@ export function isFieldObligation(ob: Obligation): ob is FieldObligation {
 }
 
 /** The value of field `path` of an abstract state at `xs` (a Refcnt's count). */
-export function readField(s: AbstractState, field: FieldSchema, xs: readonly Term[]): Term {
+function readField(s: AbstractState, field: FieldSchema, xs: readonly Term[]): Term {
   return countOf(s.get(field.path)!).apply(xs);
 }
 
 /** cond == (ret == 0): the spec succeeds exactly when the implementation returns 0. */
-export function condObligation(step: RefinementStep): Obligation {
+function condObligation(step: RefinementStep): Obligation {
   return { name: 'cond', goal: o.eq(step.cond, o.eq(step.ret, bvConst(0, step.ret.sort))) };
 }
 
 /** S'.f == abs(σ').f at fresh indices satisfying the field's guard. */
-export function fieldObligations(step: RefinementStep): FieldObligation[] {
+function fieldObligations(step: RefinementStep): FieldObligation[] {
   return BACKED_FIELDS.map((field) => {
     const xs = skolems(field, 'ref');
     const specValue = readField(step.post, field, xs);
@@ -59,13 +59,13 @@ export function fieldObligations(step: RefinementStep): FieldObligation[] {
 }
 
 /** No assert fails, no index is out of bounds, no division by zero, no shift too far. */
-export function safetyObligation(step: ImplementationStep): Obligation {
+function safetyObligation(step: ImplementationStep): Obligation {
   const parts = step.safety.map((s) => ({ label: s.label, goal: s.ok }));
   return { name: 'safety', goal: o.and(...parts.map((p) => p.goal)), parts };
 }
 
 /** σ' satisfies the representation invariants (each skolemised). */
-export function invariantObligation(step: ImplementationStep): Obligation {
+function invariantObligation(step: ImplementationStep): Obligation {
   const parts = implInvariants(step.memAfter, step.mem).map((inv) => ({ label: inv.name, goal: skolemize(inv, 'post').goal }));
   return { name: 'impl-invariants', goal: o.and(...parts.map((p) => p.goal)), parts };
 }

@@ -1,7 +1,7 @@
 /** Teacher links and attempt files: what goes in comes out, and untrusted input fails with a stable code. */
 import { describe, expect, it } from 'vitest';
 import { encodeJson } from '../../../src/app/lib/share.ts';
-import { attemptId, buildAttempt, parseAttemptFile } from '../../../src/app/lessons/attempt-file.ts';
+import { attemptId, attemptsExport, buildAttempt, parseAttemptFile } from '../../../src/app/lessons/attempt-file.ts';
 import { type TeacherExercise, exerciseId, parseTeacherExercise, readTeacherLink, teacherRoute } from '../../../src/app/lessons/teacher-link.ts';
 
 const EXERCISE: TeacherExercise = {
@@ -77,8 +77,9 @@ describe('attempt files', () => {
       learner: ' Ada ',
       answer: 'spec text',
       passed: true,
+      withSolution: false,
       message: 'Passed.',
-      checks: [{ label: 'Verified against the correct kernel', status: 'passed' }],
+      checks: [{ label: 'Hidden check 1', status: 'passed' }],
       attempts: 2,
       hintsOpened: 1,
       app: '1.0.0',
@@ -86,14 +87,34 @@ describe('attempt files', () => {
 
   it('round-trips and keeps the same id for the same content', async () => {
     const a = await attempt();
-    const back = await parseAttemptFile(JSON.stringify(a));
-    expect(back).toEqual({ ...a, learner: 'Ada' });
-    expect(await attemptId(back)).toBe(await attemptId(a));
+    const [back] = await parseAttemptFile(JSON.stringify(a));
+    expect(back).toEqual({ file: { ...a, learner: 'Ada' } });
+    expect(await attemptId(back.file)).toBe(await attemptId(a));
   });
 
-  it('recomputes the exercise id rather than trusting the file', async () => {
-    const a = { ...(await attempt()), exerciseId: 'forged' };
-    expect((await parseAttemptFile(JSON.stringify(a))).exerciseId).toBe(await exerciseId(EXERCISE));
+  it('carries the work and the grades, never the solution or the hidden checks', async () => {
+    const text = JSON.stringify(await attempt());
+    expect(text).not.toContain('"solution"');
+    expect(text).not.toContain(EXERCISE.solution!);
+    expect(text).not.toContain('sys_alloc_vector-v2');
+    expect(text).not.toContain('refuteOn');
+    expect(text).toContain('spec text');
+  });
+
+  it('reads version 1 files, which carried the exercise, and recomputes their exercise id', async () => {
+    const { exercise: _about, ...rest } = await attempt();
+    const v1 = { ...rest, v: 1, exercise: EXERCISE, exerciseId: 'forged' };
+    const [back] = await parseAttemptFile(JSON.stringify(v1));
+    expect(back.file.exerciseId).toBe(await exerciseId(EXERCISE));
+    expect(back.exercise).toEqual(EXERCISE);
+    expect(back.file.exercise).toEqual({ title: EXERCISE.title, handler: EXERCISE.handler });
+  });
+
+  it('reads a file of several attempts, as the teacher view exports them', async () => {
+    const a = await attempt();
+    const b = { ...a, learner: 'Grace', answer: 'other' };
+    const read = await parseAttemptFile(JSON.stringify(attemptsExport([a, b])));
+    expect(read.map((r) => r.file.learner)).toEqual(['Ada', 'Grace']);
   });
 
   it('rejects what is not an attempt with stable codes', async () => {
@@ -104,7 +125,10 @@ describe('attempt files', () => {
     expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, v: 3 })))).toBe('file-format');
     expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, answer: 7 })))).toBe('field');
     expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, passed: 'yes' })))).toBe('field');
-    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, exercise: { ...EXERCISE, handler: 'nope' } })))).toBe('field');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, exerciseId: 'not an id' })))).toBe('field');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, exercise: { title: 't', handler: 'nope' } })))).toBe('field');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ ...a, v: 1, exercise: { ...EXERCISE, handler: 'nope' } })))).toBe('field');
+    expect(await codeOf(parseAttemptFile(JSON.stringify({ format: 'osvlab-attempts', v: 1, attempts: 'x' })))).toBe('file-format');
     expect(await codeOf(parseAttemptFile('x'.repeat(600 * 1024)))).toBe('file-format');
   });
 });

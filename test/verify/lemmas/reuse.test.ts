@@ -11,7 +11,7 @@ import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
 import { checkDeclarative, oracleProofKey } from '../../../src/core/verify/declarative.ts';
 import { verify } from '../../../src/core/verify/index.ts';
 import { STORED_PROOFS, storedProof } from '../../../src/core/verify/proof-cache.ts';
-import { VERIFIER_VERSION } from '../../../src/core/version.ts';
+import { PROOF_VERSION } from '../../../src/core/version.ts';
 import { oracleHandlers } from './oracle.ts';
 
 const T = 300_000;
@@ -26,9 +26,8 @@ function edited(handler: string, from: string, to: string): string {
 describe("reusing the oracle's proof", () => {
   it('the committed proofs are current: one per oracle, under the key it would get now', () => {
     const stale = oracleHandlers().filter((h) => STORED_PROOFS.entries[h]?.key !== oracleProofKey(nodeCaches(), h));
-    // If this fails: npx tsx scripts/gen-lemma-proofs.ts
-    expect(stale).toEqual([]);
-    expect(STORED_PROOFS.verifier).toBe(VERIFIER_VERSION);
+    expect(stale, 'stale oracle lemma proofs: regenerate them with `npx tsx scripts/gen-lemma-proofs.ts` (about 35 min)').toEqual([]);
+    expect(STORED_PROOFS.verifier).toBe(PROOF_VERSION);
   });
 
   it('a stored proof is tied to the lemma set, the verifier version and the step', () => {
@@ -36,7 +35,7 @@ describe("reusing the oracle's proof", () => {
     expect(storedProof(h, oracleProofKey(nodeCaches(), h)!)).toBeDefined();
     expect(storedProof(h, oracleProofKey(nodeCaches(), h, ['isolation'])!)).toBeUndefined();
     expect(storedProof(h, oracleProofKey(nodeCaches(), h, [...CHECKED_LEMMAS].reverse())!)).toBeUndefined();
-    expect(storedProof(h, oracleProofKey(nodeCaches(), h, CHECKED_LEMMAS, `${VERIFIER_VERSION}-next`)!)).toBeUndefined();
+    expect(storedProof(h, oracleProofKey(nodeCaches(), h, CHECKED_LEMMAS, `${PROOF_VERSION}-next`)!)).toBeUndefined();
     // Another handler's proof does not apply either.
     expect(storedProof('sys_reclaim_port', oracleProofKey(nodeCaches(), h)!)).toBeUndefined();
   });

@@ -19,7 +19,7 @@ import { Declarations } from './declarations.ts';
 import type { Binding, LocalVar } from './sema.ts';
 
 /** Literal types, C11 6.4.4.1: the first of a list that holds the value. */
-export function literalType(lit: IntLit): IntType {
+function literalType(lit: IntLit): IntType {
   const fits = (t: IntType) => lit.value <= (t.signed ? (1n << BigInt(t.width - 1)) - 1n : (1n << BigInt(t.width)) - 1n);
   let candidates: IntType[];
   if (lit.unsigned) candidates = lit.longs === 0 ? [UINT, ULONG] : lit.longs === 1 ? [ULONG] : [ULLONG];

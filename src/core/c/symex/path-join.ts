@@ -14,7 +14,7 @@ import { conjuncts } from './facts.ts';
 import { type Exit, isTerm } from './state.ts';
 
 /** `pc` without the conjuncts it shares with `base` (valid wherever `base` holds). */
-export function relGuard(pc: Term, base: Term): Term {
+function relGuard(pc: Term, base: Term): Term {
   if (pc === base) return o.TRUE;
   const b = new Set(conjuncts(base).map((c) => c.id));
   return o.and(...conjuncts(pc).filter((c) => !b.has(c.id)));
@@ -29,7 +29,7 @@ export function joinPc(pcs: readonly Term[], base: Term): Term {
  * Guards for an If-chain `If(g1, v1, If(g2, v2, ...))`: in the else branch
  * of g1, conjuncts of later guards that say `not g1` are dropped.
  */
-export function chainGuards(gs: readonly Term[]): Term[] {
+function chainGuards(gs: readonly Term[]): Term[] {
   const known = new Set<number>();
   return gs.map((g) => {
     const kept = conjuncts(g).filter((c) => !known.has(c.id));
@@ -41,7 +41,7 @@ export function chainGuards(gs: readonly Term[]): Term[] {
 }
 
 /** Folds `If(g1, v1, If(g2, v2, ... vn))`, skipping equal neighbours and undefined values. */
-export function foldChain<T>(guards: readonly Term[], vals: readonly (T | undefined)[], ite: (c: Term, a: T, b: T) => T): T | undefined {
+function foldChain<T>(guards: readonly Term[], vals: readonly (T | undefined)[], ite: (c: Term, a: T, b: T) => T): T | undefined {
   let i = vals.length - 1;
   while (i >= 0 && vals[i] === undefined) i--;
   if (i < 0) return undefined;

@@ -9,7 +9,7 @@ import { MAX_SEQ, binop, compare } from '../pyops.ts';
 import { type Builtin, type CallSite, PyList, PyTuple, type PyValue, describe, isPyInt, isTerm, pyStr, truthy, typeName } from '../values.ts';
 import { fn } from './define.ts';
 
-export const MAX_RANGE = MAX_SEQ;
+const MAX_RANGE = MAX_SEQ;
 
 /** The items of a Python iterable (tuple, list, str). */
 export function iterate(v: PyValue, site: { span: CallSite['span'] }): readonly PyValue[] {

@@ -19,7 +19,7 @@ import { fn, sortTag, userSymbol } from './define.ts';
  * util.If(c, a, b) with `c` already a z3 Bool. Returns `a` or `b` itself
  * when `c` is literally true/false or when they are the same object.
  */
-export function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite): PyValue {
+function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite): PyValue {
   if (isTrue(c)) return a;
   if (isFalse(c)) return b;
   if (a === b) return a;

@@ -42,7 +42,7 @@ def('Xor', 'Xor(a, b)', 'Exclusive or of two z3 Bools.', (args, site) => {
 });
 
 /** Two values of one sort for If/Distinct-like functions (Python values take the term's sort). */
-export function sameSort(a: PyValue, b: PyValue, site: CallSite, i: number, j: number, what: string): [Term, Term] {
+function sameSort(a: PyValue, b: PyValue, site: CallSite, i: number, j: number, what: string): [Term, Term] {
   mustBeValue(a, argSpan(site, i));
   mustBeValue(b, argSpan(site, j));
   if (isTerm(a) && isTerm(b)) {

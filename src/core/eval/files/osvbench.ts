@@ -10,12 +10,38 @@
  *   `bug_num` is the number of injected bugs as a string; both are absent
  *   for a correct implementation (that is how upstream tells them apart).
  *
- * Task index i is OSVLab's i-th task in `loadTasks()` order, the order
- * `osvlab tasks --format osvbench` writes, so a results file made by
- * OSVBench's harness on that file maps back to our tasks one to one.
+ * An entry names its syscall, and a grade depends only on the handler and
+ * the answer (it is graded against the correct implementation), so every
+ * entry is graded against the handler it names, whatever its index. When
+ * index i names the handler of OSVLab's i-th task (in `loadTasks()` order,
+ * which `osvlab tasks --format osvbench` writes), the entry is that task's;
+ * otherwise, and for every entry of a file in upstream's order (task i is
+ * handler i mod 49 of UPSTREAM_HANDLERS), it is a stand-in task
+ * `HANDLER@osvbench-I` of the correct implementation (no bug-following: the
+ * code the model saw is not ours).
  */
 import { findHandler } from '../../kernel/handlers.ts';
 import type { BugClass, Task } from '../../tasks/task.ts';
+
+/** The handler order of upstream's benchmark.json: its task i is handler i mod 49 (tasks 0-48 are the correct implementations). */
+export const UPSTREAM_HANDLERS: readonly string[] = [
+  'sys_map_page_desc', 'sys_map_proc', 'sys_map_dev', 'sys_map_file', 'sys_alloc_pd', 'sys_alloc_pt', 'sys_alloc_frame',
+  'sys_copy_frame', 'sys_protect_frame', 'sys_free_pd', 'sys_free_pt', 'sys_free_frame', 'sys_reclaim_page', 'sys_set_runnable',
+  'switch_proc', 'sys_kill', 'sys_reap', 'sys_reparent', 'recv_proc', 'call_proc', 'sys_create', 'sys_close', 'sys_dup',
+  'sys_lseek', 'sys_map_pcipage', 'sys_alloc_iommu_root', 'sys_alloc_iommu_pdpt', 'sys_alloc_iommu_pd', 'sys_alloc_iommu_pt',
+  'sys_alloc_iommu_frame', 'sys_map_iommu_frame', 'sys_reclaim_iommu_frame', 'sys_reclaim_iommu_root', 'sys_alloc_vector',
+  'sys_reclaim_vector', 'sys_alloc_intremap', 'sys_reclaim_intremap', 'sys_ack_intr', 'sys_alloc_port', 'sys_reclaim_port',
+  'sys_alloc_pdpt', 'sys_free_pdpt', 'clone_proc', 'send_proc', 'reply_wait_proc', 'sys_dup2', 'sys_alloc_io_bitmap', 'extintr',
+  'sys_map_pml4',
+];
+
+/** The id of the stand-in task of index `index` naming `handler`. */
+function standInId(handler: string, index: number): string {
+  return `${handler}@osvbench-${index}`;
+}
+
+/** Stand-in tasks (the correct implementation of a handler), given an id. */
+export type StandIn = (handler: string, id: string) => Task;
 
 /** One answer of a results file. */
 export interface OsvbenchAnswer {
@@ -60,8 +86,8 @@ export function looksLikeOsvbenchResults(text: string): boolean {
   try {
     const v: unknown = JSON.parse(t);
     if (!isPlainObject(v)) return false;
-    const keys = Object.keys(v);
-    return keys.length > 0 && keys.every((k) => /^\d+$/.test(k));
+    // One stray key ("meta", "-1") is a bad entry of a results file, not a sign of JSONL.
+    return Object.keys(v).some((k) => /^\d+$/.test(k));
   } catch {
     const first = t.split('\n').find((l) => l.trim() !== '');
     return first !== undefined && first.trim() === '{';
@@ -92,7 +118,7 @@ function jsonErrorLine(text: string, message: string): number {
  * its index. Bad entries are reported (with their line) and skipped; the
  * good ones are kept.
  */
-export function parseOsvbenchResults(text: string, tasks: readonly Task[]): OsvbenchResults {
+export function parseOsvbenchResults(text: string, tasks: readonly Task[], standIn: StandIn): OsvbenchResults {
   const t = stripBom(text);
   const problems: InputProblem[] = [];
   const answers: OsvbenchAnswer[] = [];
@@ -114,37 +140,42 @@ export function parseOsvbenchResults(text: string, tasks: readonly Task[]): Osvb
   for (let m = keyRe.exec(t); m; m = keyRe.exec(t)) if (!keyLine.has(m[1])) keyLine.set(m[1], lineAt(t, m.index));
 
   const keys = Object.keys(doc).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  const entries: { key: string; line: number; index: number; syscall: string; handler: string; samples: unknown }[] = [];
   for (const key of keys) {
     const line = keyLine.get(key) ?? 0;
     const bad = (code: string, message: string) => problems.push({ code, line, message: `task index ${JSON.stringify(key)}: ${message}` });
-    if (!/^\d+$/.test(key) || Number(key) >= tasks.length) {
-      bad('GRADE007', `not a task index (OSVLab has tasks 0 .. ${tasks.length - 1})`);
+    if (!/^\d+$/.test(key) || !Number.isSafeInteger(Number(key))) {
+      bad('GRADE007', 'not a task index (a whole number: 0, 1, ...)');
       continue;
     }
-    const index = Number(key);
-    const entry = doc[key];
+    const entry = (doc as Record<string, unknown>)[key];
     if (!isPlainObject(entry) || Object.keys(entry).length !== 1) {
       bad('GRADE008', 'must be an object with exactly one key, the syscall name, holding a list of answers');
       continue;
     }
     const [syscall] = Object.keys(entry);
-    const task = tasks[index];
     const h = findHandler(syscall);
-    if (!h || h.name !== task.handler) {
-      bad('GRADE009', `names "${syscall}", but task ${index} is ${task.id} (handler ${task.handler}) in OSVLab's order (osvlab tasks --format osvbench)`);
+    if (!h) {
+      bad('GRADE011', `names "${syscall}", which is not a handler OSVLab knows (osvlab tasks lists them)`);
       continue;
     }
-    const samples = entry[syscall];
-    if (!Array.isArray(samples)) {
-      bad('GRADE010', `the answers of "${syscall}" must be a list of strings`);
+    entries.push({ key, line, index: Number(key), syscall, handler: h.name, samples: entry[syscall] });
+  }
+  // Upstream's order when every entry fits it: then no entry is one of our tasks.
+  const upstream = entries.length > 0 && entries.every((e) => UPSTREAM_HANDLERS[e.index % UPSTREAM_HANDLERS.length] === e.handler);
+  for (const e of entries) {
+    const ours = !upstream && e.index < tasks.length && tasks[e.index].handler === e.handler ? tasks[e.index] : undefined;
+    const task = ours ?? standIn(e.handler, standInId(e.handler, e.index));
+    if (!Array.isArray(e.samples)) {
+      problems.push({ code: 'GRADE010', line: e.line, message: `task index ${JSON.stringify(e.key)}: the answers of "${e.syscall}" must be a list of strings` });
       continue;
     }
-    samples.forEach((s, sample) => {
+    e.samples.forEach((s, sample) => {
       if (typeof s !== 'string') {
-        bad('GRADE010', `answer ${sample} of "${syscall}" is not a string`);
+        problems.push({ code: 'GRADE010', line: e.line, message: `task index ${JSON.stringify(e.key)}: answer ${sample} of "${e.syscall}" is not a string` });
         return;
       }
-      answers.push({ index, syscall, sample, task, response: s, line });
+      answers.push({ index: e.index, syscall: e.syscall, sample, task, response: s, line: e.line });
     });
   }
   return { answers, problems };

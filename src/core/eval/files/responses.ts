@@ -28,13 +28,13 @@ export interface AnswerFile {
   readonly problems: InputProblem[];
 }
 
-/** The stand-in task of a handler-only line: the correct implementation. */
-export type HandlerTask = (handler: string) => Task;
+/** The stand-in task of a handler-only line: the correct implementation (with `id` when given). */
+export type HandlerTask = (handler: string, id?: string) => Task;
 
 /** Parses an answer file of either format. `tasks` in loadTasks() order. */
 export function parseAnswerFile(text: string, tasks: readonly Task[], handlerTask: HandlerTask): AnswerFile {
   if (looksLikeOsvbenchResults(text)) {
-    const r = parseOsvbenchResults(text, tasks);
+    const r = parseOsvbenchResults(text, tasks, handlerTask);
     return { format: 'osvbench', items: r.answers.map((a) => ({ line: a.line, task: a.task, response: a.response, sample: a.sample, index: a.index, syscall: a.syscall })), problems: r.problems };
   }
   return { format: 'jsonl', ...parseJsonlAnswers(text, tasks, handlerTask) };
@@ -45,7 +45,7 @@ function describe(v: unknown): string {
 }
 
 /** The JSONL format, line by line. */
-export function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: HandlerTask): { items: AnswerItem[]; problems: InputProblem[] } {
+function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: HandlerTask): { items: AnswerItem[]; problems: InputProblem[] } {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const items: AnswerItem[] = [];
   const problems: InputProblem[] = [];

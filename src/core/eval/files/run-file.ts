@@ -10,8 +10,8 @@ import { computeMetrics, type RunMetrics, type TaskFacts } from '../stats/metric
 import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from '../run/run-types.ts';
 import { BUG_CLASSES } from '../../tasks/task.ts';
 
-export const RUN_FILE_FORMAT = 'osvlab-run';
-export const RUN_FILE_VERSION = 1;
+const RUN_FILE_FORMAT = 'osvlab-run';
+const RUN_FILE_VERSION = 1;
 
 /** A task as the file refers to it: id and hash, plus the facts metrics need. */
 export interface TaskRef extends TaskFacts {
@@ -199,13 +199,17 @@ const runCheck = object({
     repairRounds: count(),
     concurrency: count(1),
     gradeConcurrency: count(1),
-    'grading?': object({ timeoutMs: count(), strict: boolean }),
+    'grading?': object({ timeoutMs: count(), strict: boolean, 'matrix?': boolean }),
+    'extract?': literal('osvlab', 'osvbench'),
+    'feedback?': literal('counterexample', 'verdict', 'none'),
+    'prompt?': string,
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),
   status: literal('created', 'running', 'done', 'incomplete', 'cancelled', 'failed'),
   'error?': storedError,
   'source?': object({ format: literal('jsonl', 'osvbench'), file: string }),
+  'partial?': string,
 });
 
 const attemptCheck = object({

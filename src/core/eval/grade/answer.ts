@@ -67,7 +67,7 @@ export const EXTRACT_MODES: readonly ExtractMode[] = ['osvlab', 'osvbench'];
 const THINK_OPEN = /^\s*<(think|thinking)>/i;
 
 /** The answer without the model's reasoning; '' when the reasoning never ended. */
-export function stripReasoning(answer: string): string {
+function stripReasoning(answer: string): string {
   let text = answer;
   for (;;) {
     const open = THINK_OPEN.exec(text);
@@ -87,7 +87,7 @@ export function stripReasoning(answer: string): string {
  * marker and the 3 of the closing one. No block, no answer: null. Nothing is
  * stripped first, reasoning included.
  */
-export function extractOsvBench(answer: string): string | null {
+function extractOsvBench(answer: string): string | null {
   const m = /```python([\s\S]*?)```/.exec(answer);
   return m ? m[1] : null;
 }

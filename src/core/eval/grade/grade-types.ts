@@ -70,6 +70,8 @@ export interface GradingSettings {
   readonly timeoutMs: number;
   /** Whether the declarative checks (`strict`) ran on passing answers. */
   readonly strict: boolean;
+  /** Whether every answer was also verified against all five variants of its handler (absent: no). */
+  readonly matrix?: boolean;
 }
 
 /** The grade of an answer the grader failed on (a crash, a thrown error): `internal`, never the model's fault. */

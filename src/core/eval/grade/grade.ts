@@ -11,7 +11,6 @@ import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
 import type { GradeCategory, GradeResult } from './grade-types.ts';
-export { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings, internalGrade } from './grade-types.ts';
 import type { Task } from '../../tasks/task.ts';
 
 export interface GradeEnv extends VerifyEnv {
@@ -25,7 +24,7 @@ export interface GradeEnv extends VerifyEnv {
   readonly memo?: GradeMemo;
 }
 
-export function categoryOf(v: Verdict): GradeCategory {
+function categoryOf(v: Verdict): GradeCategory {
   switch (v.status) {
     case 'verified':
       return 'pass';
@@ -43,7 +42,7 @@ export function categoryOf(v: Verdict): GradeCategory {
 }
 
 /** The verifier's diagnosis in words, for a repair prompt (with the spec's warnings, if any). */
-export function diagnosis(v: Verdict, spec: string): string {
+function diagnosis(v: Verdict, spec: string): string {
   const w = v.warnings ?? [];
   if (!w.length) return verdictDiagnosis(v, spec);
   const lines = w.map((d) => `- ${d.code} at line ${d.span.line}, column ${d.span.column}: ${d.message}`);
@@ -125,9 +124,9 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
 }
 
 /** A stand-in task for grading against the correct implementation when only a handler is known. */
-export function handlerOnlyTask(handler: string): Task {
+export function handlerOnlyTask(handler: string, id = `${handler}-v0`): Task {
   return {
-    id: `${handler}-v0`,
+    id,
     handler,
     declaration: '',
     description: '',

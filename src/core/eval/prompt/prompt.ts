@@ -22,7 +22,7 @@ import type { BuiltPrompt } from '../run/runner.ts';
 import type { Task } from '../../tasks/task.ts';
 
 /** Bumped whenever the prompt text changes, so stored prompts can be told apart. */
-export const PROMPT_VERSION = 1;
+const PROMPT_VERSION = 1;
 
 /** The few-shot settings the benchmark uses. */
 export const SHOT_COUNTS = [0, 1, 3, 5, 7, 9] as const;
@@ -117,7 +117,7 @@ function bullet(e: CatalogEntry): string {
 }
 
 /** Part 3 of the prompt, from the dialect's catalog (fields, sorts, constants, enums, helpers, z3, util, methods). */
-export function programmingModel(catalog: readonly CatalogEntry[] = dialectCatalog()): string {
+function programmingModel(catalog: readonly CatalogEntry[] = dialectCatalog()): string {
   const out: string[] = [MODEL_INTRO];
   const fields = catalog.filter((e) => e.kind === 'field');
   const records = fields.filter((e) => /^\w+\[\w+\] : \w+$/.test(e.detail));
@@ -198,7 +198,7 @@ export interface ExampleChoice {
  * in an order fixed by the target's id, each shown as one of its variants
  * (also fixed by the target's id, so some examples show buggy code).
  */
-export function chooseExamples(target: Task, shots: number, tasks: readonly Task[], kernel: KernelContent = KERNEL): ExampleChoice {
+function chooseExamples(target: Task, shots: number, tasks: readonly Task[], kernel: KernelContent = KERNEL): ExampleChoice {
   const excluded = siblingsOf(target.handler, tasks, kernel);
   // In the handlers' table order, whatever the order of `tasks`.
   const present = new Set(tasks.map((t) => t.handler));

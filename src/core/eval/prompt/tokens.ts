@@ -7,6 +7,7 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage } from '../../llm/types.ts';
+import { ascending, interpolated, nearestRank } from '../../quantile.ts';
 
 export const ENCODING = 'o200k_base';
 
@@ -29,24 +30,16 @@ export interface Distribution {
   readonly mean: number;
 }
 
-/** Nearest-rank percentile of sorted values (p in 0..100). */
-function percentile(sorted: readonly number[], p: number): number {
-  if (!sorted.length) return 0;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
-}
-
-/** Summary statistics; the median of an even count is the mean of the middle two. */
+/** Summary statistics (core/quantile.ts: p10 and p90 by nearest rank, the median interpolated); all 0 for no values. */
 export function distribution(values: readonly number[]): Distribution {
-  const s = [...values].sort((a, b) => a - b);
+  const s = ascending(values);
   const n = s.length;
-  const median = n === 0 ? 0 : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
   return {
     n,
     min: s[0] ?? 0,
-    p10: percentile(s, 10),
-    median,
-    p90: percentile(s, 90),
+    p10: n ? nearestRank(s, 0.1) : 0,
+    median: n ? interpolated(s, 0.5) : 0,
+    p90: n ? nearestRank(s, 0.9) : 0,
     max: s[n - 1] ?? 0,
     mean: n ? Math.round(s.reduce((a, b) => a + b, 0) / n) : 0,
   };

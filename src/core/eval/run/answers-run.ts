@@ -4,7 +4,7 @@
  * `osvlab report` and the Runs page read it like any other run. Each answer
  * is a first answer (round 0) of its task, with its sample number.
  */
-import { canonicalJson, sha256Hex } from '../../llm/hash.ts';
+import { canonicalJson, sha256Hex } from '../../hash.ts';
 import type { GradeResult, GradingSettings } from '../grade/grade-types.ts';
 import type { AnswerItem } from '../files/responses.ts';
 import { type AttemptRecord, type PromptRecord, type RunProvenance, type RunRecord, type RunSource, attemptId } from './run-types.ts';

@@ -1,7 +1,7 @@
 /**
  * Setting a run up: the new run record, checked against the loaded tasks,
- * and the task ids a selection ("all", "first:N", "handler:NAME", ids)
- * names. The run loop (runner.ts) takes it from there.
+ * and the task ids a selection ("all", "first:N", "handler:NAME", ids, or
+ * a list of these) names. The run loop (runner.ts) takes it from there.
  */
 import type { RunConfig, RunProvenance, RunRecord } from './run-types.ts';
 import type { Task } from '../../tasks/task.ts';
@@ -37,33 +37,50 @@ export function createRun(init: {
 }
 
 /**
- * The task ids a selection names: "all", "first:N" (N >= 1), "handler:NAME",
- * or a comma-separated list of task ids. Throws on an unknown id or handler,
- * and on a selection that names no task at all (a run of nothing is a
- * mistake, never what was meant).
+ * The task ids a selection names: a comma-separated list of "all",
+ * "first:N" (N >= 1), "handler:NAME" and task ids, in any mix
+ * ("handler:sys_kill, handler:sys_dup, sys_reap-v2"); a bare name after a
+ * handler item is a handler too, so "handler:a,b" means both handlers. The
+ * ids come once each, in the order named (a handler's in catalog order).
+ * Throws on an unknown id or handler, and on a selection that names no task
+ * at all, an empty one included (a run of nothing is a mistake, never what
+ * was meant).
  */
 export function selectTasks(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
   const ids = selectionIds(all, selection);
-  if (ids.length === 0) throw new Error(`the selection "${selection}" names no task`);
+  const empty = selection.split(',').every((x) => x.trim() === '');
+  if (ids.length === 0) throw new Error(empty ? 'the selection is empty: name the tasks (all, first:N, handler:NAME or task ids)' : `the selection "${selection}" names no task`);
   return ids;
 }
 
 function selectionIds(all: readonly Pick<Task, 'id' | 'handler'>[], selection: string): string[] {
-  const sel = selection.trim();
-  if (sel === '' || sel === 'all') return all.map((t) => t.id);
-  const first = /^first:(.*)$/.exec(sel);
-  if (first) {
-    if (!/^\d+$/.test(first[1]) || Number(first[1]) < 1) throw new Error(`first:N needs a whole number N of at least 1 (got "${first[1]}")`);
-    return all.slice(0, Number(first[1])).map((t) => t.id);
-  }
-  if (sel.startsWith('handler:')) {
-    const names = sel.slice(8).split(',').map((s) => s.trim());
-    const ids = all.filter((t) => names.includes(t.handler)).map((t) => t.id);
-    for (const n of names) if (!all.some((t) => t.handler === n)) throw new Error(`no tasks for handler "${n}"`);
-    return ids;
-  }
-  const ids = sel.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const out = new Set<string>();
   const known = new Set(all.map((t) => t.id));
-  for (const id of ids) if (!known.has(id)) throw new Error(`unknown task "${id}"`);
-  return ids;
+  let handlers = false;
+  for (const raw of selection.split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    if (item === 'all') {
+      for (const t of all) out.add(t.id);
+      continue;
+    }
+    const first = /^first:(.*)$/.exec(item);
+    if (first) {
+      if (!/^\d+$/.test(first[1]) || Number(first[1]) < 1) throw new Error(`first:N needs a whole number N of at least 1 (got "${first[1]}")`);
+      for (const t of all.slice(0, Number(first[1]))) out.add(t.id);
+      continue;
+    }
+    const h = /^handler:\s*(.*)$/.exec(item);
+    if (h) handlers = true;
+    if (h || (handlers && !known.has(item))) {
+      const name = h ? h[1] : item;
+      const of = all.filter((t) => t.handler === name);
+      if (of.length === 0) throw new Error(`no tasks for handler "${name}"`);
+      for (const t of of) out.add(t.id);
+      continue;
+    }
+    if (!known.has(item)) throw new Error(`unknown task "${item}"`);
+    out.add(item);
+  }
+  return [...out];
 }

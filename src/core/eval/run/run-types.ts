@@ -31,7 +31,14 @@ export interface RunConfig {
   readonly extract?: 'osvlab' | 'osvbench';
   /** The verifier's time limit and whether strict ran (absent in runs made before they were recorded). */
   readonly grading?: GradingSettings;
+  /** What a repair round tells the model (absent in older runs: 'counterexample'). */
+  readonly feedback?: FeedbackMode;
+  /** The prompt variant's id (absent in older runs: 'standard'). */
+  readonly prompt?: string;
 }
+
+/** What a repair prompt carries of the verifier's answer: its counterexample and diagnosis, only the verdict, or nothing. */
+export type FeedbackMode = 'counterexample' | 'verdict' | 'none';
 
 export interface RunProvenance {
   /** OSVLab's version. */
@@ -68,6 +75,8 @@ export interface RunRecord {
   readonly source?: RunSource;
   /** This record does only shard K of N of the work (see shard.ts); merge puts the shards together. */
   readonly shard?: ShardSpec;
+  /** Why the run holds less than it should (a merge that skipped damaged lines); reports say partial. */
+  readonly partial?: string;
 }
 
 /** Answers graded from a file instead of asked of a provider: such a run has nothing to resume. */

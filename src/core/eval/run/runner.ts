@@ -15,7 +15,7 @@
  */
 import type { LlmClient } from '../../llm/client.ts';
 import { type LlmError, type StoredError, isLlmError } from '../../llm/errors.ts';
-import { canonicalJson, sha256Hex } from '../../llm/hash.ts';
+import { canonicalJson, sha256Hex } from '../../hash.ts';
 import { isLocalUrl } from '../../llm/http.ts';
 import { AdaptiveLimiter } from '../../llm/limiter.ts';
 import { DEFAULT_PRICES, type Price, type PriceTable, costOf, priceFor } from '../../llm/prices.ts';

@@ -5,7 +5,7 @@
  * verifier), each shard exactly once, and each holding only attempts its
  * shard owns. Everything else is an error naming the shard. See docs/scale.md.
  */
-import { canonicalJson } from '../../llm/hash.ts';
+import { canonicalJson } from '../../hash.ts';
 import type { AttemptRecord, PromptRecord, RunRecord, RunStatus } from './run-types.ts';
 import { type ShardSpec, chainPosition, formatShard, shardOfPosition } from './shard.ts';
 

@@ -12,6 +12,7 @@
  */
 import { type AttemptRecord, type RunRecord } from '../run/run-types.ts';
 import type { TaskFacts } from './metrics.ts';
+import { interpolated } from '../../quantile.ts';
 import { rng } from '../../rng.ts';
 import { BUG_CLASSES } from '../../tasks/task.ts';
 
@@ -86,14 +87,6 @@ export function mcnemarExact(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** A quantile of sorted values, interpolating linearly between order statistics (Hyndman-Fan type 7). */
-function quantile(sorted: ArrayLike<number>, q: number): number {
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-
 /**
  * The 95% percentile interval of mean(d) under resampling the tasks with
  * replacement; d holds each task's pass(B) - pass(A) in {-1, 0, 1}.
@@ -109,7 +102,7 @@ export function pairedBootstrapCi(d: readonly number[], resamples: number, seed:
     means[s] = sum / n;
   }
   means.sort();
-  return [quantile(means, 0.025), quantile(means, 0.975)];
+  return [interpolated(means, 0.025), interpolated(means, 0.975)];
 }
 
 /** The paired statistics of pass/fail pairs. */

@@ -14,6 +14,7 @@
  */
 import { type GradeCategory, MODEL_CATEGORIES, type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
+import { ascending, interpolated, nearestRank } from '../../quantile.ts';
 import { BUG_CLASSES, type BugClass, type Task } from '../../tasks/task.ts';
 
 /** The model's outcomes: what pass@k and the rates are made of. */
@@ -26,7 +27,7 @@ export type Uncharged = 'unanswered' | 'internal';
 
 export const UNCHARGED: readonly Uncharged[] = ['unanswered', 'internal'];
 
-export const PASS_KS = [1, 3, 5] as const;
+const PASS_KS = [1, 3, 5] as const;
 
 /** What metrics need of a task. */
 export type TaskFacts = Pick<Task, 'id' | 'handler' | 'bug_classes' | 'bug_count'>;
@@ -131,14 +132,11 @@ function outcomeOf(a: AttemptRecord): Outcome | undefined {
   return o === undefined || o === 'unanswered' || o === 'internal' ? undefined : o;
 }
 
-/** Median and 90th percentile (nearest rank). */
+/** Median (interpolated) and 90th percentile (nearest rank), core/quantile.ts. */
 export function distribution(values: readonly number[]): Distribution {
   if (values.length === 0) return { count: 0, median: null, p90: null };
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const median = s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-  const p90 = s[Math.max(0, Math.ceil(0.9 * s.length) - 1)];
-  return { count: s.length, median, p90 };
+  const s = ascending(values);
+  return { count: s.length, median: interpolated(s, 0.5), p90: nearestRank(s, 0.9) };
 }
 
 interface PerTask {
@@ -253,8 +251,15 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
   for (const n of [...new Set(all.map((p) => p.task.bug_count))].sort((a, b) => a - b)) {
     byBugCount[n] = group(all.filter((p) => p.task.bug_count === n));
   }
+  // One pass over the tasks (a run may name any number of handlers).
+  const perHandler = new Map<string, (typeof all)[number][]>();
+  for (const p of all) {
+    const list = perHandler.get(p.task.handler);
+    if (list) list.push(p);
+    else perHandler.set(p.task.handler, [p]);
+  }
   const byHandler: Record<string, GroupResult> = {};
-  for (const h of [...new Set(all.map((p) => p.task.handler))].sort()) byHandler[h] = group(all.filter((p) => p.task.handler === h));
+  for (const h of [...perHandler.keys()].sort()) byHandler[h] = group(perHandler.get(h)!);
 
   let input = 0;
   let output = 0;

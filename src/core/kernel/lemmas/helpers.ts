@@ -23,7 +23,6 @@ export {
   isFdValid,
   isFnValid,
   isIntremapValid,
-  isPcipnValid,
   isPidValid,
   isPnValid,
 } from '../equiv.ts';
@@ -32,7 +31,7 @@ export const PT = ENUMS.page_type;
 export const PS = ENUMS.proc_state;
 
 export const u64 = (n: number | bigint): Term => bvConst(n, 64);
-export const ZERO64 = u64(0);
+const ZERO64 = u64(0);
 
 // ------------------------------------------------------------------ reading a state
 
@@ -128,7 +127,7 @@ export function pageOf(x: Term): Term {
  * one region identical in every state and in the spec's own entries, so the
  * solver relates them by congruence instead of by bit-level reasoning.
  */
-export function regionPage(s: AbstractState, type: Term): Term {
+function regionPage(s: AbstractState, type: Term): Term {
   const bases: [bigint, Term][] = [
     [PGTYPE.PGTYPE_PAGE, rd(s, 'pages_ptr_to_int')],
     [PGTYPE.PGTYPE_PROC, rd(s, 'proc_table_ptr_to_int')],
@@ -231,7 +230,7 @@ export function derived(f: Fact): Fact {
  * The function symbol behind a map, when the map is an uninterpreted function
  * (a fresh state's field); undefined for updated or concrete maps.
  */
-export function symbolOf(f: MapFn): string | undefined {
+function symbolOf(f: MapFn): string | undefined {
   if (f.domain.length === 0) return undefined;
   const probe = f.apply(f.domain.map((sort, i) => bvConst(i, sort)));
   return probe.op === 'app' ? probe.decl!.name : undefined;

@@ -92,4 +92,3 @@ export const COROLLARIES: readonly Corollary[] = [
 ];
 
 export { bootWitness, initialState } from './initial.ts';
-export { refcntFacts, type RefcntCheck, type Ownership } from './refcnt.ts';

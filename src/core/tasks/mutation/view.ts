@@ -178,7 +178,7 @@ export class FunctionView {
   }
 }
 
-export function children(e: Expr): Expr[] {
+function children(e: Expr): Expr[] {
   switch (e.kind) {
     case 'paren': return [e.inner];
     case 'unary': case 'addr': case 'deref': case 'incdec': case 'cast': case 'sizeof-expr': return [e.operand];

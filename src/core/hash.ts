@@ -1,4 +1,8 @@
-/** SHA-256 (Web Crypto, present in Node 20 and browsers) over canonical JSON. */
+/**
+ * Content hashes: SHA-256 (Web Crypto, present in Node 20, browsers and
+ * workers) over canonical JSON. A leaf of the core: run ids, the LLM cache,
+ * task content digests and lesson attempt files all hash this one way.
+ */
 
 /** JSON with object keys sorted and undefined fields dropped, so equal data hashes equally. */
 export function canonicalJson(value: unknown): string {

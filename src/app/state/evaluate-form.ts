@@ -1,0 +1,98 @@
+/**
+ * The Evaluate page's form, checked as it is typed: each field that holds
+ * something a run cannot use gets a message of its own, and Start waits
+ * until there is none. Pure: the page passes the fields' current values.
+ */
+import type { ProviderKind } from '../../core/llm/types.ts';
+
+/** The fields as the page binds them (an empty number input is null). */
+export interface EvaluateFields {
+  readonly baseUrl: string;
+  readonly n: number | null;
+  readonly shots: number | null;
+  readonly repairRounds: number | null;
+  readonly concurrency: number | null;
+  readonly temperature: number | null;
+  readonly maxTokens: number | null;
+  readonly maxCost: number | null;
+  readonly maxTotalTokens: number | null;
+}
+
+export type FieldName = keyof EvaluateFields;
+
+/** Each field's problem, in words; a field that is fine is absent. */
+export type FieldErrors = Partial<Record<FieldName, string>>;
+
+/** What the Model field suggests, per provider. */
+export const MODEL_PLACEHOLDER: Record<ProviderKind, string> = {
+  openai: 'e.g. gpt-4o-mini',
+  anthropic: 'e.g. claude-sonnet-4-5',
+  gemini: 'e.g. gemini-2.5-flash',
+  'openai-compatible': "the server's model name, e.g. llama3.1",
+};
+
+/** Why `url` cannot be a provider's base URL, or undefined when it can. */
+function baseUrlError(url: string): string | undefined {
+  const text = url.trim();
+  if (!text) return 'a base URL is needed, e.g. https://api.openai.com/v1';
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return `"${text}" is not a URL: write it whole, e.g. https://api.openai.com/v1 or http://localhost:11434/v1`;
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return `a base URL starts with https:// or http://, not ${u.protocol}//`;
+  return undefined;
+}
+
+interface Rule {
+  readonly label: string;
+  readonly min: number;
+  readonly max?: number;
+  readonly whole: boolean;
+  /** Empty means "the provider's default" or "no limit". */
+  readonly optional: boolean;
+}
+
+const RULES: Record<Exclude<FieldName, 'baseUrl'>, Rule> = {
+  n: { label: 'Samples per task', min: 1, max: 20, whole: true, optional: false },
+  shots: { label: 'Few-shot examples', min: 0, max: 5, whole: true, optional: false },
+  repairRounds: { label: 'Repair rounds', min: 0, max: 5, whole: true, optional: false },
+  concurrency: { label: 'Requests at once', min: 1, max: 32, whole: true, optional: false },
+  temperature: { label: 'Temperature', min: 0, max: 2, whole: false, optional: true },
+  maxTokens: { label: 'Max output tokens', min: 1, whole: true, optional: true },
+  maxCost: { label: 'Max cost', min: 0, whole: false, optional: true },
+  maxTotalTokens: { label: 'Max total tokens', min: 0, whole: true, optional: true },
+};
+
+function numberError(v: number | null, r: Rule): string | undefined {
+  if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) {
+    return r.optional ? undefined : `${r.label} is needed (a ${r.whole ? 'whole ' : ''}number${r.max !== undefined ? ` from ${r.min} to ${r.max}` : ''})`;
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v)) return `${r.label} must be a number`;
+  if (r.whole && !Number.isInteger(v)) return `${r.label} must be a whole number`;
+  if (v < r.min || (r.max !== undefined && v > r.max)) {
+    return r.max !== undefined ? `${r.label} must be from ${r.min} to ${r.max} (not ${v})` : `${r.label} must be at least ${r.min} (not ${v})`;
+  }
+  return undefined;
+}
+
+/** Every field's problem. */
+export function fieldErrors(f: EvaluateFields): FieldErrors {
+  const out: { -readonly [K in FieldName]?: string } = {};
+  const url = baseUrlError(f.baseUrl);
+  if (url) out.baseUrl = url;
+  for (const name of Object.keys(RULES) as (keyof typeof RULES)[]) {
+    const e = numberError(f[name], RULES[name]);
+    if (e) out[name] = e;
+  }
+  return out;
+}
+
+/** The Start button's words: what will be asked for. */
+export function startLabel(tasks: number, n: number | null): string {
+  if (tasks === 0) return 'Start';
+  const samples = typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : 1;
+  const t = `${tasks} ${tasks === 1 ? 'task' : 'tasks'}`;
+  return samples === 1 ? `Start: ${t}` : `Start: ${t} × ${samples} samples = ${tasks * samples} answers`;
+}

@@ -1,0 +1,63 @@
+/**
+ * A run's canonical config and its id. Whatever defines a run's results is
+ * in the config, with every default filled in, and the id is a hash of that
+ * config without what only changes the pace (requests and gradings at once):
+ * the same experiment gets the same id in the CLI and the page, and a shard
+ * of it the same id as the whole (docs/design.md, "One run session").
+ */
+import { canonicalJson, sha256Hex } from '../../hash.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings } from '../grade/grade-types.ts';
+import type { FeedbackMode, RunConfig } from '../run/run-types.ts';
+
+export type { FeedbackMode } from '../run/run-types.ts';
+
+/** What a repair round tells the model about its failed answer. */
+export const FEEDBACK_MODES: readonly FeedbackMode[] = ['counterexample', 'verdict', 'none'];
+export const DEFAULT_FEEDBACK: FeedbackMode = 'counterexample';
+/** The prompt variant every run used before variants existed. */
+export const DEFAULT_PROMPT = 'standard';
+
+/** The grading policy of a run, with the defaults both front ends share. */
+export function gradingOf(config: Pick<RunConfig, 'grading'>): Required<GradingSettings> {
+  const g = config.grading;
+  return { timeoutMs: g?.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS, strict: g?.strict ?? true, matrix: g?.matrix ?? false };
+}
+
+/** What a front end chose; everything left out takes the shared default. */
+export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency'> &
+  Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency'>> & {
+    readonly grading?: Partial<GradingSettings>;
+  };
+
+/** The config with every default written out, in one key order. */
+export function canonicalConfig(choice: RunChoice): RunConfig {
+  const grading = gradingOf({ grading: { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true, ...choice.grading } });
+  return {
+    provider: choice.provider,
+    baseUrl: choice.baseUrl,
+    model: choice.model,
+    params: { ...choice.params },
+    tasks: [...choice.tasks],
+    shots: choice.shots ?? 5,
+    n: choice.n ?? 1,
+    repairRounds: choice.repairRounds ?? 0,
+    concurrency: Math.max(1, choice.concurrency ?? 4),
+    gradeConcurrency: Math.max(1, choice.gradeConcurrency ?? 2),
+    ...(choice.extract === 'osvbench' ? { extract: 'osvbench' as const } : {}),
+    // The matrix is written only when on, as runs made before it existed read.
+    grading: grading.matrix ? grading : { timeoutMs: grading.timeoutMs, strict: grading.strict },
+    feedback: choice.feedback ?? DEFAULT_FEEDBACK,
+    prompt: choice.prompt ?? DEFAULT_PROMPT,
+  };
+}
+
+/** The part of a config that defines the results: the pace (concurrency) is left out. */
+function identityOf(config: RunConfig): unknown {
+  const c = canonicalConfig(config);
+  return { ...c, concurrency: 0, gradeConcurrency: 0 };
+}
+
+/** The run id: 12 hex digits of the hash of the canonical config. */
+export async function runIdOf(config: RunConfig): Promise<string> {
+  return (await sha256Hex(canonicalJson(identityOf(config)))).slice(0, 12);
+}

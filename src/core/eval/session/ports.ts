@@ -1,0 +1,43 @@
+/**
+ * What a run session needs from its front end: the tasks, a store, a grader
+ * (the page's Web Worker pool or the CLI's worker threads), an LLM client
+ * for a run's provider (the key stays the front end's), and a clock.
+ */
+import type { LlmClient } from '../../llm/client.ts';
+import type { Task } from '../../tasks/task.ts';
+import type { GradeResult } from '../grade/grade-types.ts';
+import type { RunConfig, RunStore } from '../run/run-types.ts';
+
+/** How one answer is graded (the worker contract's GradeOptions has this shape). */
+export interface GraderOptions {
+  readonly timeoutMs?: number;
+  /** Every variant of the task's handler, for the variant matrix. */
+  readonly variants?: readonly Task[];
+  /** Run the declarative checks on passing answers. */
+  readonly strict?: boolean;
+}
+
+/** Grades one answer; a grader failure may throw (the session grades it `internal`). */
+export type Grader = (task: Task, response: string, options: GraderOptions) => Promise<GradeResult>;
+
+export interface SessionPorts {
+  /** Every task of this build, in loadTasks() order. */
+  readonly tasks: readonly Task[];
+  readonly store: RunStore;
+  readonly grader: Grader;
+  /** The client for `config`'s provider and base URL; needed only to run a benchmark. */
+  readonly client?: (config: RunConfig) => LlmClient;
+  /** Milliseconds since the epoch (default Date.now). */
+  readonly clock?: () => number;
+}
+
+/** A run the session cannot open as asked, with a stable code (docs/design.md lists them). */
+export class SessionError extends Error {
+  constructor(
+    readonly code: 'SESSION001' | 'SESSION002' | 'SESSION003' | 'SESSION004',
+    message: string,
+  ) {
+    super(`${code} ${message}`);
+    this.name = 'SessionError';
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Re-verify: every stored answer of a run graded again with this verifier,
+ * with the run's own grading policy (time limit, strict, matrix, extract),
+ * and compared with the grade it was stored with. A grade is unchanged when
+ * its category, strict and bug-following flags and matrix are; repair
+ * rounds are not replayed (a changed first grade is reported, the rounds
+ * after it stay as they were).
+ */
+import { PROVENANCE } from '../../version.ts';
+import { handlerOnlyTask } from '../grade/grade.ts';
+import type { GradeResult } from '../grade/grade-types.ts';
+import type { AttemptRecord, RunRecord } from '../run/run-types.ts';
+import { canonicalJson } from '../../hash.ts';
+import { gradeClosure, neverThrows } from './grading.ts';
+import type { SessionPorts } from './ports.ts';
+import { handlerOfTaskId } from './task-facts.ts';
+
+/** What a grade says, for comparing two of them. */
+export interface GradeSummary {
+  readonly category: GradeResult['category'];
+  readonly strict?: boolean;
+  readonly bugFollowing?: boolean;
+  readonly matrix?: GradeResult['matrix'];
+}
+
+export interface ChangedGrade {
+  readonly attemptId: string;
+  readonly taskId: string;
+  readonly sample: number;
+  readonly round: number;
+  readonly before: GradeSummary;
+  readonly after: GradeSummary;
+  /** The verifier the stored grade came from (the run's provenance), and this one. */
+  readonly beforeVerifier: string;
+  readonly afterVerifier: string;
+}
+
+export interface RegradeReport {
+  readonly runId: string;
+  /** Answers re-graded (attempts with an answer and a stored grade). */
+  readonly total: number;
+  readonly unchanged: number;
+  readonly changed: readonly ChangedGrade[];
+  /** Attempts with an answer that had no grade: graded now, nothing to compare. */
+  readonly ungraded: number;
+  /** Every re-graded attempt with its new grade (for writing a re-verified run). */
+  readonly attempts: readonly AttemptRecord[];
+  readonly ms: number;
+}
+
+function summaryOf(g: GradeResult): GradeSummary {
+  return {
+    category: g.category,
+    ...(g.strict !== undefined ? { strict: g.strict } : {}),
+    ...(g.bugFollowing !== undefined ? { bugFollowing: g.bugFollowing } : {}),
+    ...(g.matrix ? { matrix: g.matrix } : {}),
+  };
+}
+
+/** The summary in words: "pass (strict)", "semantic (bug-following)". */
+export function describeGrade(s: GradeSummary): string {
+  const flags = [s.strict === true ? 'strict' : s.strict === false && s.category === 'pass' ? 'not strict' : '', s.bugFollowing ? 'bug-following' : ''].filter(Boolean);
+  return `${s.category}${flags.length ? ` (${flags.join(', ')})` : ''}`;
+}
+
+/**
+ * Grades every answer of `run` (its `attempts`) again with `ports.grader`.
+ * `onProgress` is told after each answer. Nothing is written: the caller
+ * decides whether to store the re-graded attempts.
+ */
+export async function regradeRun(
+  run: RunRecord,
+  attempts: readonly AttemptRecord[],
+  ports: Pick<SessionPorts, 'tasks' | 'grader' | 'clock'>,
+  opts: { readonly onProgress?: (done: number, total: number) => void } = {},
+): Promise<RegradeReport> {
+  const clock = ports.clock ?? Date.now;
+  const started = clock();
+  const byId = new Map(ports.tasks.map((t) => [t.id, t]));
+  const grade = neverThrows(gradeClosure(run.config, ports.grader, ports.tasks));
+  const todo = attempts.filter((a) => a.runId === run.id && a.response);
+  let done = 0;
+  const out = await Promise.all(
+    todo.map(async (a) => {
+      const task = byId.get(a.taskId) ?? handlerOnlyTask(handlerOfTaskId(a.taskId));
+      const g = await grade(task, a.response!.text);
+      opts.onProgress?.(++done, todo.length);
+      return { a, g };
+    }),
+  );
+  const changed: ChangedGrade[] = [];
+  let unchanged = 0;
+  let ungraded = 0;
+  for (const { a, g } of out) {
+    if (!a.grade) {
+      ungraded++;
+      continue;
+    }
+    const before = summaryOf(a.grade);
+    const after = summaryOf(g);
+    if (canonicalJson(before) === canonicalJson(after)) unchanged++;
+    else changed.push({ attemptId: a.id, taskId: a.taskId, sample: a.sample, round: a.round, before, after, beforeVerifier: run.provenance.verifier, afterVerifier: PROVENANCE.verifier });
+  }
+  changed.sort((x, y) => (x.attemptId < y.attemptId ? -1 : x.attemptId > y.attemptId ? 1 : 0));
+  const now = clock();
+  return {
+    runId: run.id,
+    total: out.length - ungraded,
+    unchanged,
+    changed,
+    ungraded,
+    attempts: out.map(({ a, g }) => ({ ...a, grade: g, gradedAt: now })),
+    ms: now - started,
+  };
+}

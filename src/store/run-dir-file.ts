@@ -1,0 +1,80 @@
+/**
+ * Reading one file of a run directory as the CLI reads its inputs
+ * (src/cli/read-input.ts): only a regular file (a FIFO would block, a device
+ * may never end, a folder is a mistake), at most a cap of bytes, opened
+ * without blocking. What is wrong is a `RunDirError` naming the file.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+
+/** A run file larger than this is refused: above it V8 cannot hold the text as one string. */
+const RUN_FILE_CAP = 512 << 20;
+
+/** A run directory that cannot be used, with a stable code (docs/design.md lists them). */
+export class RunDirError extends Error {
+  constructor(
+    readonly code: 'RUNDIR001' | 'RUNDIR002' | 'RUNDIR003',
+    message: string,
+    /** The file at fault (its path). */
+    readonly file?: string,
+  ) {
+    super(`${code} ${message}`);
+    this.name = 'RunDirError';
+  }
+}
+
+function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
+  return st.isDirectory() ? 'a directory' : st.isFIFO() ? 'a pipe (FIFO)' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'not a regular file';
+}
+
+/** Whether `path` exists (a dangling link counts: it is there, and not a file). */
+export function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The bytes of run file `path`, or undefined when it does not exist. */
+export function readRunFile(path: string, cap = RUN_FILE_CAP): Buffer | undefined {
+  if (!exists(path)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new RunDirError('RUNDIR002', `${path} cannot be read (${code ?? e})`, path);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RunDirError('RUNDIR002', `${path} is ${kindOf(st)}, not a regular file; a run directory holds regular files only`, path);
+    const tooLarge = () => new RunDirError('RUNDIR002', `${path} is larger than ${cap >> 20} MiB, the limit for a run file`, path);
+    if (st.size > cap) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > cap) throw tooLarge();
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total);
+  } catch (e) {
+    if (e instanceof RunDirError) throw e;
+    throw new RunDirError('RUNDIR002', `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? e})`, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What may be in a run directory: its files, and the temporary file of an interrupted atomic write. */
+export const RUN_DIR_FILES: readonly string[] = ['run.json', 'attempts.jsonl', 'prompts.jsonl', 'cache.jsonl', 'settings.json'];
+
+/** The kind of `path` in words, for errors ("a file", "a directory", ...). */
+export function describePath(path: string): string {
+  const st = lstatSync(path);
+  return st.isFile() ? 'a file' : st.isSymbolicLink() ? 'a symbolic link' : kindOf(st);
+}

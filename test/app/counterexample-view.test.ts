@@ -1,0 +1,78 @@
+/**
+ * How the app words a counterexample (src/app/lib/cex-text.ts) and where its
+ * "spec line" link points (src/app/lib/fix-line.ts). The verdicts are built
+ * by hand in the core's shape; the browser tests check the same on real ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { conditionText, returnText, returnWithNumber, showsCondition, specFact } from '../../src/app/lib/cex-text.ts';
+import { fixLine } from '../../src/app/lib/fix-line.ts';
+import type { Counterexample, Verdict } from '../../src/core/verify/verdict.ts';
+
+const SPEC = `import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+
+def sys_set_runnable(old, pid):
+    cond = z3.And(
+        old.procs[pid].ppid == old.current,
+    )
+    new = old.copy()
+    new.procs[pid].state = dt.proc_state.PROC_RUNNABLE
+    return cond, util.If(cond, new, old)
+`;
+const RETURN_LINE = 11;
+
+function cex(over: Partial<Counterexample>): Counterexample {
+  return { args: [{ name: 'pid', sort: 'pid_t', value: '2049' }], specCond: true, implRet: '-3', rows: [], context: [], replayed: true, summary: '', ...over };
+}
+const refuted = (failed: string[], c: Counterexample): Verdict => ({ status: 'refuted', failed, obligations: [], counterexample: c });
+
+describe('counterexample text', () => {
+  it('names errno values and leaves success and unknown numbers alone', () => {
+    expect(returnText('-22')).toBe('-EINVAL');
+    expect(returnText('-3')).toBe('-ESRCH');
+    expect(returnText('0')).toBe('0');
+    expect(returnText('-99')).toBe('-99');
+    expect(returnWithNumber('-13')).toBe('-EACCES (-13)');
+    expect(returnWithNumber('0')).toBe('0');
+  });
+
+  it('says pre-state facts in the spec names the state table uses', () => {
+    expect(specFact('proc_table.ppid[2049] = 1')).toBe('procs.ppid[pid=2049] = 1');
+    expect(specFact('current = 1')).toBe('current = 1');
+    expect(specFact('proc_table.killed[3] = 0')).toBe('procs.killed[pid=3] = False');
+    expect(specFact('file_table.refcnt[4] = 2')).toBe('files.refcnt[fn=4] = 2');
+    expect(specFact('something else')).toBe('something else');
+  });
+
+  it('explains a condition failure only when the state shown has one', () => {
+    const allows = cex({ specCond: true, implRet: '-3' });
+    expect(showsCondition(allows)).toBe(true);
+    expect(conditionText(allows)).toContain('With pid=2049');
+    expect(conditionText(allows)).toContain('-ESRCH (-3)');
+    expect(conditionText(allows)).toContain('misses a check');
+    expect(conditionText(cex({ specCond: false, implRet: '0' }))).toContain('refuses a call it should allow');
+    expect(showsCondition(cex({ specCond: true, implRet: '0' }))).toBe(false);
+    expect(showsCondition(cex({ specCond: null }))).toBe(false);
+  });
+});
+
+describe('where the fix goes', () => {
+  it('points a failed condition at the line that builds it, not at the return', () => {
+    const at = fixLine(SPEC, 'sys_set_runnable', refuted(['cond'], cex({ specLine: RETURN_LINE })));
+    expect(at).toEqual({ kind: 'condition', line: 6 });
+  });
+
+  it('points a field the spec never writes after the last write to the new state', () => {
+    const row = { field: 'procs.killed', index: ['pid=2'], old: 'False', spec: 'False', impl: 'True', differs: true };
+    const at = fixLine(SPEC, 'sys_set_runnable', refuted(['procs.killed'], cex({ specCond: true, implRet: '0', rows: [row], specLine: RETURN_LINE })));
+    expect(at).toEqual({ kind: 'missing-write', line: 10, field: 'procs.killed' });
+  });
+
+  it('keeps the verifier line of a wrong write, and works on a spec that no longer parses', () => {
+    const row = { field: 'procs.state', index: ['pid=2'], old: 'PROC_EMBRYO', spec: 'PROC_RUNNING', impl: 'PROC_RUNNABLE', differs: true };
+    const v = refuted(['procs.state'], cex({ specCond: true, implRet: '0', rows: [row], specLine: 10 }));
+    expect(fixLine(SPEC, 'sys_set_runnable', v)).toEqual({ kind: 'write', line: 10, field: 'procs.state' });
+    expect(fixLine('def (', 'sys_set_runnable', v)).toEqual({ kind: 'line', line: 10 });
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * The run files a user hands osvlab (issue 21, items 4, 5, 8, 12, 17 and
+ * 18): folders that are not run directories are refused before anything is
+ * written, damaged and missing files make a report partial, special files
+ * are coded errors and never hang, a resume appends nothing it kept. Every
+ * answer here is prose (a syntax grade, no solver query), so the suite is
+ * quick.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli-process.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'osvlab-run-files-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const osvlab = (...args: string[]) => runCli(args);
+const prose = 'I cannot write this spec.';
+const answers = join(root, 'answers.jsonl');
+writeFileSync(answers, ['sys_dup-v0', 'sys_close-v0', 'sys_kill-v0'].map((t) => JSON.stringify({ task_id: t, response: prose })).join('\n') + '\n');
+const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+
+describe('run files', () => {
+  it('a rerun of grade --out appends nothing it kept (21.8)', () => {
+    const dir = join(root, 'graded');
+    expect(osvlab('grade', '--responses', answers, '--out', dir, '--no-strict').code).toBe(0);
+    const n = lines(join(dir, 'attempts.jsonl'));
+    for (let i = 0; i < 2; i++) expect(osvlab('grade', '--responses', answers, '--out', dir, '--no-strict').code).toBe(0);
+    expect(lines(join(dir, 'attempts.jsonl'))).toBe(n);
+    // Two shards of the same answers, for the merges below.
+    for (const k of [1, 2]) expect(osvlab('grade', '--responses', answers, '--out', join(root, `shard-${k}`), '--no-strict', '--shard', `${k}/2`).code).toBe(0);
+  }, 120_000);
+
+  it('--out into a folder that is not a run directory is refused and its files are untouched (21.4)', () => {
+    const mine = join(root, 'mine');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'attempts.jsonl'), 'my own notes\n');
+    writeFileSync(join(mine, 'prompts.jsonl'), 'more notes');
+    for (const args of [['grade', '--responses', answers, '--out', mine], ['merge', join(root, 'shard-1'), join(root, 'shard-2'), '--out', mine]]) {
+      const r = osvlab(...args);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toContain('RUNDIR003');
+    }
+    expect(readFileSync(join(mine, 'attempts.jsonl'), 'utf8')).toBe('my own notes\n');
+    expect(readFileSync(join(mine, 'prompts.jsonl'), 'utf8')).toBe('more notes');
+    expect(readdirSync(mine).sort()).toEqual(['attempts.jsonl', 'prompts.jsonl']);
+    const slash = osvlab('grade', '--responses', answers, '--out', '/');
+    expect(slash.code).toBe(4);
+    expect(slash.err).toContain('RUNDIR003');
+    expect(existsSync('/run.json')).toBe(false);
+  }, 60_000);
+
+  it('a file where a folder is expected, and a folder where attempts.jsonl is expected, are coded (21.18)', () => {
+    const f = join(root, 'a-file');
+    writeFileSync(f, 'x');
+    for (const out of [f, join(f, 'run')]) {
+      const r = osvlab('grade', '--responses', answers, '--out', out);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toMatch(/RUNDIR003 .* not a directory/);
+    }
+    const dir = join(root, 'dir-attempts');
+    execFileSync('cp', ['-r', join(root, 'graded'), dir]);
+    rmSync(join(dir, 'attempts.jsonl'));
+    mkdirSync(join(dir, 'attempts.jsonl'));
+    const r = osvlab('report', dir);
+    expect(r.code, r.err).toBe(4);
+    expect(r.err).toMatch(/RUNDIR002 .*attempts\.jsonl is a directory/);
+  }, 60_000);
+
+  it('merge --export into a folder is refused before the merged run is written (21.18)', () => {
+    const out = join(root, 'merged-x');
+    const shards = [join(root, 'shard-1'), join(root, 'shard-2')];
+    const r = osvlab('merge', ...shards, '--out', out, '--export', root);
+    expect(r.code, r.err).toBe(4);
+    expect(r.err).toContain('RUNDIR003');
+    expect(existsSync(join(out, 'run.json'))).toBe(false);
+    // The same merge with a good file name then works (nothing was left behind).
+    const ok = osvlab('merge', ...shards, '--out', out, '--export', join(root, 'merged.json'));
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'merged.json'), 'utf8')).format).toBe('osvlab-run');
+  }, 60_000);
+
+  it('a merge that skips damaged lines says so and marks the run partial; a missing attempts.jsonl is partial (21.5)', () => {
+    const shard = join(root, 'damaged-shard');
+    execFileSync('cp', ['-r', join(root, 'shard-1'), shard]);
+    writeFileSync(join(shard, 'attempts.jsonl'), readFileSync(join(shard, 'attempts.jsonl'), 'utf8') + '{"id": "torn"}\n');
+    const out = join(root, 'merged-damaged');
+    const m = osvlab('merge', shard, join(root, 'shard-2'), '--out', out, '--json');
+    expect(m.code, m.err).toBe(2);
+    expect(m.err).toContain('skipped');
+    expect(JSON.parse(m.out)).toMatchObject({ skipped: 1, status: 'incomplete', partial: expect.stringContaining('damaged line') });
+    const rep = JSON.parse(osvlab('report', out, '--json').out);
+    expect(rep.partial).toBe(true);
+    expect(rep.partial_reasons[0]).toContain('damaged line');
+
+    const gone = join(root, 'no-attempts');
+    execFileSync('cp', ['-r', join(root, 'graded'), gone]);
+    rmSync(join(gone, 'attempts.jsonl'));
+    const r = osvlab('report', gone, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ partial: true, partial_reasons: [expect.stringContaining('attempts.jsonl is missing')] });
+  }, 60_000);
+
+  it('report on a FIFO or /dev/zero as a run file is a coded error at once, never a hang (21.12)', () => {
+    for (const name of ['attempts.jsonl', 'run.json']) {
+      const dir = join(root, `fifo-${name}`);
+      execFileSync('cp', ['-r', join(root, 'graded'), dir]);
+      rmSync(join(dir, name));
+      execFileSync('mkfifo', [join(dir, name)]);
+      const started = Date.now();
+      const r = osvlab('report', dir);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toMatch(/RUNDIR002 .*a pipe \(FIFO\)/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+    const zero = join(root, 'zero');
+    execFileSync('cp', ['-r', join(root, 'graded'), zero]);
+    rmSync(join(zero, 'attempts.jsonl'));
+    symlinkSync('/dev/zero', join(zero, 'attempts.jsonl'));
+    const z = osvlab('report', zero);
+    expect(z.code, z.err).toBe(4);
+    expect(z.err).toMatch(/RUNDIR002 .*a device/);
+  }, 60_000);
+
+  it('report is not quadratic in unknown task ids (21.12)', () => {
+    const dir = join(root, 'many-ids');
+    execFileSync('cp', ['-r', join(root, 'graded'), dir]);
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    run.config.tasks = Array.from({ length: 200_000 }, (_, i) => `nosuch_${i}-v0`);
+    writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
+    const started = Date.now();
+    const r = osvlab('report', dir, '--json');
+    expect(r.code, r.err).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('one stray key in an OSVBench results file is a coded bad entry and the rest grade (21.17)', () => {
+    for (const stray of ['meta', '-1', '1.0', ' 95', '__proto__']) {
+      const f = join(root, 'stray.json');
+      writeFileSync(f, `{"${stray}": {"x": 1}, "3": {"sys_kill": ["${prose}"]}}`);
+      const r = osvlab('grade', '--responses', f, '--json', '--no-strict');
+      expect(r.code, `${stray}: ${r.err}`).toBe(2);
+      const out = JSON.parse(r.out);
+      expect(out.summary.format).toBe('osvbench');
+      expect(out.results).toHaveLength(1);
+      expect(out.bad).toEqual([expect.objectContaining({ code: 'GRADE007' })]);
+    }
+  }, 120_000);
+});

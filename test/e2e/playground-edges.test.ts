@@ -1,0 +1,185 @@
+/**
+ * The playground's rough edges (issue: what a learner and a researcher hit),
+ * in a real Chromium with the real verifier: Ctrl+Enter after other editors
+ * appear, what a failed condition says, where the spec-line link points,
+ * what stays in view after a verdict, Reset, a damaged share link, an unknown
+ * route, the theme toggle, and the counterexample table on a phone.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { editorText, screenshot, setEditorText, waitForEditor } from './harness.ts';
+import { sticksOut } from './fit.ts';
+import { useSite } from './setup.ts';
+
+const env = useSite();
+
+const HEAD = `import z3
+from libirpy import util
+import hv6py.kernel.spec.datatypes as dt
+
+def sys_set_runnable(old, pid):
+`;
+/** Misses is_pid_valid: only the condition fails, for an out-of-range pid. */
+const NO_PID_CHECK = `${HEAD}    cond = z3.And(
+        old.procs[pid].ppid == old.current,
+        old.procs[pid].state == dt.proc_state.PROC_EMBRYO,
+    )
+    new = old.copy()
+    new.procs[pid].state = dt.proc_state.PROC_RUNNABLE
+    return cond, util.If(cond, new, old)
+`;
+/** Never writes the new state: procs.state fails. */
+const NO_WRITE = `${HEAD}    cond = z3.And(
+        old.procs[pid].ppid == old.current,
+        old.procs[pid].state == dt.proc_state.PROC_EMBRYO,
+        pid > 0, pid < 64,
+    )
+    new = old.copy()
+
+    return cond, util.If(cond, new, old)
+`;
+/** Writes the wrong state: a row that differs. */
+const WRONG_STATE = NO_PID_CHECK.replace('PROC_RUNNABLE', 'PROC_RUNNING').replace('    cond = z3.And(\n', '    cond = z3.And(\n        pid > 0, pid < 64,\n');
+
+const lineOf = (text: string, re: RegExp) => text.split('\n').findIndex((l) => re.test(l)) + 1;
+
+async function open(width: number, route = '#/play'): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await env.browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
+  const page = await context.newPage();
+  await page.goto(env.site.url + route);
+  return { page, close: () => context.close() };
+}
+
+async function pick(page: Page, handler: string): Promise<void> {
+  await waitForEditor(page);
+  await page.selectOption('[data-testid="handler"]', handler);
+  await waitForEditor(page);
+  await expect.poll(() => page.locator('[data-testid="variant"] option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+}
+
+/** Waits for verdict number `n` of this page. */
+async function verdict(page: Page, n: number): Promise<void> {
+  await page.waitForSelector(`[data-testid="results"][data-runs="${n}"] [data-testid="verdict"]`, { timeout: 120_000 });
+}
+
+describe('playground', () => {
+  // One page for the first four tests, in order: each goes on from the verdict the one before left.
+  let shared: { page: Page; close(): Promise<void> };
+  const page = () => shared.page;
+  afterAll(() => shared?.close());
+
+  it('items 3-4: when only the condition fails, a sentence with the arguments and the errno by name, not an empty table', async () => {
+    shared = await open(1400);
+    await pick(page(), 'sys_set_runnable');
+    await setEditorText(page(), NO_PID_CHECK);
+    await page().click('[data-testid="verify"]');
+    await verdict(page(), 1);
+    expect(await page().getAttribute('[data-testid="verdict"]', 'data-status')).toBe('refuted');
+    expect(await page().locator('[data-testid="counterexample"] table').count()).toBe(0);
+    const why = (await page().locator('[data-testid="cex-condition"]').textContent())!;
+    expect(why).toMatch(/With pid=\d+, the spec's condition is True/);
+    expect(why).toContain('-ESRCH');
+    expect(await page().textContent('[data-testid="counterexample"]')).toContain('implementation returned -ESRCH (-3)');
+    await screenshot(page(), 'edges-1400-condition');
+  }, 180_000);
+
+  it('item 9: the spec-line link points at the condition for a missing conjunct, after the last write for a missing one', async () => {
+    const link = page().locator('[data-testid="cex-line"]');
+    expect(await link.getAttribute('data-kind')).toBe('condition');
+    expect(Number(await link.getAttribute('data-line'))).toBe(lineOf(NO_PID_CHECK, /cond = z3\.And\(/));
+    await setEditorText(page(), NO_WRITE);
+    await page().click('[data-testid="verify"]');
+    await verdict(page(), 2);
+    expect(await link.getAttribute('data-kind')).toBe('missing-write');
+    expect(Number(await link.getAttribute('data-line'))).toBe(lineOf(NO_WRITE, /new = old\.copy\(\)/));
+    expect(await link.textContent()).toContain('procs.state');
+  }, 180_000);
+
+  it('item 10: after a verdict "Your spec" and Reset stay on screen, and "Link copied" keeps the toolbar on one row', async () => {
+    // The column has scrolled the verdict into view; Reset is still where a click lands.
+    await page().waitForTimeout(600);
+    const reset = page().getByRole('button', { name: 'Reset', exact: true });
+    const box = (await reset.boundingBox())!;
+    const hit = await page().evaluate(([x, y]) => document.elementFromPoint(x, y)?.textContent?.trim(), [box.x + box.width / 2, box.y + box.height / 2]);
+    expect(hit).toBe('Reset');
+    await page().click('[data-testid="copy-link"]');
+    await expect.poll(() => page().locator('.toolbar').textContent()).toContain('Link copied');
+    const [handler, copy] = await Promise.all([page().locator('[data-testid="handler"]').boundingBox(), page().locator('[data-testid="copy-link"]').boundingBox()]);
+    expect(Math.abs(handler!.y + handler!.height / 2 - (copy!.y + copy!.height / 2))).toBeLessThan(6);
+  });
+
+  it("item 7: Ctrl+Enter still verifies after the implementation changes, the bug is revealed and the reference shown", async () => {
+    await page().selectOption('[data-testid="variant"]', { index: 1 });
+    await page().click('[data-testid="reveal-bug"]');
+    await page().selectOption('[data-testid="variant"]', { index: 0 });
+    await page().check('[data-testid="show-reference"]');
+    await waitForEditor(page(), 'reference');
+    await page().click('[data-testid="spec-editor"] .view-lines');
+    await page().keyboard.press('Control+Enter');
+    await verdict(page(), 3);
+  }, 180_000);
+
+  it('item 5: Reset asks first, and Ctrl+Z brings the draft back', async () => {
+    const { page, close } = await open(1400);
+    await pick(page, 'sys_set_runnable');
+    await setEditorText(page, NO_WRITE);
+    await page.click('[data-testid="reset"]');
+    await page.waitForSelector('[data-testid="reset-confirm"]');
+    expect(await editorText(page)).toBe(NO_WRITE);
+    await page.click('[data-testid="reset-yes"]');
+    await expect.poll(() => editorText(page)).not.toBe(NO_WRITE);
+    expect(await editorText(page)).toContain('def sys_set_runnable(old, pid):');
+    await page.click('[data-testid="spec-editor"] .view-lines');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => editorText(page)).toBe(NO_WRITE);
+    await close();
+  });
+
+  it("item 1: on a phone the counterexample's columns stay on screen", async () => {
+    const { page, close } = await open(390);
+    await pick(page, 'sys_set_runnable');
+    await setEditorText(page, WRONG_STATE);
+    await page.click('[data-testid="verify"]');
+    await verdict(page, 1);
+    await page.locator('[data-testid="cex-table"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'edges-390-counterexample');
+    const labels = await page.locator('[data-testid="cex-table"] td').evaluateAll((tds) =>
+      tds.map((td) => ({ label: td.getAttribute('data-label'), right: Math.round(td.getBoundingClientRect().right) })),
+    );
+    expect(labels.map((l) => l.label)).toEqual(expect.arrayContaining(["Spec's new", "Implementation's new"]));
+    for (const l of labels) expect(l.right, String(l.label)).toBeLessThanOrEqual(390);
+    expect(await sticksOut(page, '[data-testid="verdict"]')).toEqual([]);
+    await close();
+  });
+
+  it('item 8: a damaged share link says so and leaves a working playground', async () => {
+    const { page, close } = await open(1400, '#/s/AAAAbroken-payload');
+    await page.waitForSelector('[data-testid="share-error"]');
+    expect(await page.textContent('[data-testid="share-error"]')).toContain('damaged');
+    await waitForEditor(page);
+    await expect.poll(() => page.locator('[data-testid="variant"] option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    expect(await editorText(page)).toMatch(/def \w+\(old/);
+    await page.click('[data-testid="verify"]');
+    await verdict(page, 1);
+    expect(await page.getAttribute('[data-testid="verdict"]', 'data-status')).not.toBe('spec-error');
+    await close();
+  });
+
+  it('items 10, 19: an unknown route says there is no such page; the theme toggle is labelled and its first click changes the theme', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(env.site.url + '#/no-such-route');
+    await page.waitForSelector('[data-testid="no-such-page"]');
+    expect(await page.textContent('[data-testid="no-such-page"]')).toContain('#/no-such-route');
+    expect(await page.locator('[data-testid="spec-editor"]').count()).toBe(0);
+    const toggle = page.locator('header button', { hasText: 'Theme' });
+    expect(await toggle.textContent()).toContain('Theme: System');
+    await toggle.click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await toggle.click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await toggle.click();
+    await expect.poll(() => toggle.textContent()).toContain('Theme: System');
+    await context.close();
+  });
+});

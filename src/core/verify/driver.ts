@@ -22,9 +22,9 @@
 import { KERNEL } from '../kernel/content.ts';
 import type { HandlerInfo } from '../kernel/handlers.ts';
 import type { Term } from '../smt/term.ts';
-import { type ParseCache, quantifierDiagnostic, runSpec } from '../dialect/index.ts';
+import { type ParseCache, newParseCache, quantifierDiagnostic, runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { mapSlot } from './caches.ts';
+import { cacheSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
 import { type DeclarativeOptions, type DeclarativePath, type Reused, checkDeclarative } from './declarative.ts';
@@ -74,7 +74,10 @@ export const DEFAULT_BUDGET_MS = 120_000;
 type SpecRun = Extract<ReturnType<typeof runSpec>, { ok: true }>;
 
 /** The parsed and checked spec texts of a cache object (the dialect's parse cache). */
-const SPECS = mapSlot<string, ParseCache extends { get(k: string): infer M | undefined } ? M : never>('specs');
+const SPECS = cacheSlot((limits) => {
+  const specs: ParseCache = newParseCache(limits.specs);
+  return Object.assign(specs, { stats: () => ({ specs: specs.size }) });
+});
 
 /** Both steps of one check from one start, or the spec's error. */
 export type Steps =

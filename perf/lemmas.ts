@@ -6,7 +6,7 @@
  *
  * Run: npx tsx perf/lemmas.ts [--runs N] [--handler NAME[,NAME...]] [--timeout MS]
  */
-import { nodeEngine } from '../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../src/cli/z3-node.ts';
 import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
@@ -60,10 +60,10 @@ async function main() {
   const total = medians.reduce((a, b) => a + b, 0);
   console.log(`\nper handler: median ${quantile(medians, 0.5)} ms, p90 ${quantile(medians, 0.9)} ms; total ${(total / 1000).toFixed(1)} s`);
   let t = Date.now();
-  const cor = await checkCorollaries(engine, { timeoutMs });
+  const cor = await checkCorollaries({ engine, caches: nodeCaches() }, { timeoutMs });
   console.log(`corollaries: ${Date.now() - t} ms (${cor.map((c) => `${c.name}=${c.status}`).join(' ')})`);
   t = Date.now();
-  const init = await checkInitial(engine, { timeoutMs });
+  const init = await checkInitial({ engine, caches: nodeCaches() }, { timeoutMs });
   const initBad = init.filter((x) => x.status !== 'proved');
   console.log(`initial state: ${Date.now() - t} ms (${initBad.length === 0 ? 'all satisfiable' : initBad.map((x) => x.name).join(' ')})`);
   if (notProved > 0) process.exitCode = 1;

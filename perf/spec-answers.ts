@@ -5,12 +5,12 @@
  * Used to compare the interpreter before and after a change: run it in
  * both trees. Run: npx tsx perf/spec-answers.ts
  */
-import { nodeEngine } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask } from '../src/core/eval/grade/grade.ts';
 import { ANSWERS, withImports } from '../test/dialect/osvbench-answers.ts';
 
 async function main(): Promise<void> {
-  const engine = await nodeEngine();
+  const env = await nodeEnv();
   const counts = { bare: {} as Record<string, number>, imports: {} as Record<string, number>, upstream: {} as Record<string, number> };
   const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
   let agree = 0;
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     for (const [label, text] of [['bare', a.code], ['imports', withImports(a.code)]] as const) {
       let cat: string;
       try {
-        const g = await gradeResponse(handlerOnlyTask(a.handler), text, { engine });
+        const g = await gradeResponse(handlerOnlyTask(a.handler), text, env);
         cat = g.category;
         if (g.verdict?.status === 'spec-error') cat += ` (${g.verdict.error.code})`;
       } catch (e) {

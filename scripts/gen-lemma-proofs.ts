@@ -14,7 +14,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEngine } from '../src/cli/z3-node.ts';
+import { nodeCaches, nodeEnv } from '../src/cli/z3-node.ts';
 import { KERNEL } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { oracleProofKey, proveOracle } from '../src/core/verify/declarative.ts';
@@ -37,7 +37,7 @@ function save(entries: Record<string, StoredProof>): number {
   const merged: Record<string, StoredProof> = {};
   for (const h of handlers) {
     const e = entries[h] ?? disk?.entries[h];
-    if (e && e.key === oracleProofKey(h)) merged[h] = { key: e.key, ms: e.ms };
+    if (e && e.key === oracleProofKey(nodeCaches(), h)) merged[h] = { key: e.key, ms: e.ms };
   }
   const file: ProofFile = { format: 1, verifier: PROOF_VERSION, entries: merged };
   const tmp = `${FILE}.${process.pid}.tmp`;
@@ -46,7 +46,7 @@ function save(entries: Record<string, StoredProof>): number {
   return Object.keys(merged).length;
 }
 
-const engine = await nodeEngine();
+const env = await nodeEnv();
 const entries: Record<string, StoredProof> = {};
 const failures: string[] = [];
 const hl = process.argv.indexOf('--handlers');
@@ -62,7 +62,7 @@ function onDisk(): ProofFile | undefined {
 }
 
 for (const handler of mine) {
-  const key = oracleProofKey(handler);
+  const key = oracleProofKey(nodeCaches(), handler);
   if (!key) throw new Error(`${handler}: the oracle spec does not run`);
   const kept = fresh ? undefined : (storedProof(handler, key) ?? storedProof(handler, key, onDisk() ?? STORED_PROOFS));
   if (kept) {
@@ -70,7 +70,7 @@ for (const handler of mine) {
     process.stdout.write(`${handler.padEnd(26)} current\n`);
     continue;
   }
-  const r = (await proveOracle(handler, engine, { timeoutMs }))!;
+  const r = (await proveOracle(handler, env, { timeoutMs }))!;
   if (!r.proof) {
     failures.push(`${handler}: ${r.results.filter((x) => x.status !== 'proved').map((x) => `${x.name}=${x.status}`).join(', ')}`);
     continue;

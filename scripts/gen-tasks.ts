@@ -30,7 +30,7 @@ import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { verify } from '../src/core/verify/index.ts';
 import { VERIFIER_VERSION } from '../src/core/version.ts';
-import { nodeEngine } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/cli/z3-node.ts';
 import { tasksBundleText } from './bundle-lib.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -51,15 +51,15 @@ interface FullJob {
 // ------------------------------------------------------------------ worker mode: full verifications
 
 async function worker(): Promise<void> {
-  const engine = await nodeEngine();
+  const env = await nodeEnv();
   process.on('disconnect', () => process.exit(0));
   process.on('message', async (msg: { id: number; job: FullJob }) => {
     const started = Date.now();
     let status: string;
     const { kind, handler, spec, implSource, timeoutMs } = msg.job;
     try {
-      if (kind === 'quick') status = links(implSource) ? await quickRefute({ handler, spec, implSource, timeoutMs }, engine) : 'no-link';
-      else status = (await verify({ handler, spec, implSource, timeoutMs }, { engine })).status;
+      if (kind === 'quick') status = links(implSource) ? await quickRefute({ handler, spec, implSource, timeoutMs }, env) : 'no-link';
+      else status = (await verify({ handler, spec, implSource, timeoutMs }, env)).status;
     } catch (e) {
       status = `error: ${e instanceof Error ? e.message : String(e)}`;
     }

@@ -8,7 +8,7 @@
  * with one budget of 2 s it is about 2.5 s.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { verify } from '../../src/core/verify/index.ts';
 
@@ -51,7 +51,7 @@ describe('the verification budget', () => {
     const engine = await nodeEngine();
     const req = { handler: 'sys_dup', spec: oracleSpec('sys_dup')!, implSource: FACTORING };
     const started = Date.now();
-    const v = await verify({ ...req, timeoutMs: 2000 }, { engine });
+    const v = await verify({ ...req, timeoutMs: 2000 }, { engine, caches: nodeCaches() });
     const ms = Date.now() - started;
     console.log(`factoring check with a 2 s budget: ${v.status} in ${ms} ms`);
     expect(v.status).toBe('timeout');

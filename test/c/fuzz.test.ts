@@ -10,7 +10,7 @@
  * that runs for seconds. The counts are printed for the record.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
 import { type CDiagnostic, execFunction, freshMemory, parseProgram } from '../../src/core/c/index.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { variable } from '../../src/core/smt/term.ts';
@@ -175,7 +175,7 @@ describe('C fuzzer', () => {
       const text = `#include "kernel.h"\n${k === 0 ? good : damage(good, rng)}`;
       const started = Date.now();
       try {
-        const v = await verify({ handler: 'sys_alloc_vector', spec, implSource: text, timeoutMs: 5000 }, { engine });
+        const v = await verify({ handler: 'sys_alloc_vector', spec, implSource: text, timeoutMs: 5000 }, { engine, caches: nodeCaches() });
         expect(['verified', 'refuted', 'timeout', 'unknown', 'spec-error']).toContain(v.status);
         counts.verdict++;
       } catch (e) {

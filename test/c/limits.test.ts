@@ -5,7 +5,7 @@
  * a coded error at the construct that crossed the limit, in seconds.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
 import { type CDiagnostic, execFunction, freshMemory, parseProgram } from '../../src/core/c/index.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { variable } from '../../src/core/smt/term.ts';
@@ -70,7 +70,7 @@ describe('limits of the C front end and executor', () => {
   it('refuses a loop of 4096 page writes at the write (the verifier used to overflow reading it)', async () => {
     const text = `${HEAD}int sys_dup(int oldfd, pid_t pid, int newfd)\n{\n    int i;\n    for (i = 0; i < 4096; i++)\n        pages[pid][i % 512] = i;\n    return 0;\n}\n`;
     const engine = await nodeEngine();
-    const err = await verify({ handler: 'sys_dup', spec: oracleSpec('sys_dup')!, implSource: text }, { engine }).then(
+    const err = await verify({ handler: 'sys_dup', spec: oracleSpec('sys_dup')!, implSource: text }, { engine, caches: nodeCaches() }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -5,7 +5,7 @@
  * get the category hv6's Python 2 + z3py grading gives (test/dialect/osvbench-answers.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { ANSWERS, withImports } from './osvbench-answers.ts';
 
@@ -15,8 +15,8 @@ describe('bare-function answers grade as answers with imports', () => {
     it(a.id, async () => {
       const engine = await nodeEngine();
       const task = handlerOnlyTask(a.handler);
-      const bare = await gradeResponse(task, a.code, { engine });
-      const imported = await gradeResponse(task, withImports(a.code), { engine });
+      const bare = await gradeResponse(task, a.code, { engine, caches: nodeCaches() });
+      const imported = await gradeResponse(task, withImports(a.code), { engine, caches: nodeCaches() });
       expect(bare.extracted).toBe(a.code);
       expect(bare.category, bare.diagnosis).toBe(a.osvlab ?? a.expect);
       expect(imported.category, imported.diagnosis).toBe(bare.category);

@@ -9,7 +9,7 @@
  * internal / hang.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
 import { checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { seeded } from '../../src/core/rng.ts';
@@ -137,7 +137,7 @@ describe('spec fuzzer', () => {
       counts.tried++;
       const t0 = Date.now();
       try {
-        const v = await verify({ handler: 'sys_kill', spec: src, timeoutMs: 10_000 }, { engine });
+        const v = await verify({ handler: 'sys_kill', spec: src, timeoutMs: 10_000 }, { engine, caches: nodeCaches() });
         if (v.status === 'spec-error' && v.error.code === 'SPEC099') {
           counts.internal++;
           bad.push(`verify ${v.error.message}: ${src.slice(0, 120)}`);

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 
 // The golden case without its header comments (as an answer would hold it).
@@ -20,12 +20,12 @@ describe('a write that raises when read', () => {
     // Upstream: the 32-bit value meets the 64-bit pgtable_perm map only in the
     // closure, which state_equiv never calls; the refinement proof passes.
     const engine = await nodeEngine();
-    const g = await gradeResponse(task, ghost, { engine });
+    const g = await gradeResponse(task, ghost, { engine, caches: nodeCaches() });
     expect(g.category, g.diagnosis).toBe('pass');
     expect(g.warnings?.map((w) => [w.code, w.span.line, w.span.column])).toEqual([['SPEC204', 22, 5]]);
     expect(g.diagnosis).toMatch(/- SPEC204 at line 22, column 5: this write would raise when pages.pgtable_perm is read/);
     // hv6's own lemmas read the shadow table: the declarative layer raises.
-    expect(await strictChecker(engine)('sys_map_proc', ghost)).toBe(false);
+    expect(await strictChecker({ engine, caches: nodeCaches() })('sys_map_proc', ghost)).toBe(false);
   }, 180_000);
 
   it('into a compared field: syntax, the SPEC011 error at the write', async () => {
@@ -34,7 +34,7 @@ describe('a write that raises when read', () => {
       .replace('new.pages[frm].pgtable_perm[index] = z3.Extract(31, 0, perm)', 'new.pages[frm].pgtable_perm[index] = perm')
       .replace(') | perm\n', ') | z3.ZeroExt(32, z3.Extract(31, 0, perm))\n    new.pages[frm].data[index] = z3.Extract(31, 0, perm)\n');
     expect(compared).not.toBe(ghost);
-    const g = await gradeResponse(task, compared, { engine: await nodeEngine() });
+    const g = await gradeResponse(task, compared, await nodeEnv());
     expect(g.category).toBe('syntax');
     expect(g.verdict?.status).toBe('spec-error');
     if (g.verdict?.status !== 'spec-error') return;

@@ -8,7 +8,7 @@
  * declares never collide with the verifier's own (`arg.pid`, `procs.state`).
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
 import { verify } from '../../src/core/verify/index.ts';
 
 const kill = (extra: string, cond = 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE') => `def sys_kill(old, pid):
@@ -22,13 +22,13 @@ const Q = "    q = z3.BitVec('q', 64)\n";
 
 describe('quantifiers and declared names in verify()', () => {
   it('verifies a quantified spec the solver proves', async () => {
-    const v = await verify({ handler: 'sys_kill', spec: kill(Q, 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, z3.ForAll([q], z3.Implies(z3.ULT(q, pid), z3.ULE(q, pid)))') }, { engine: await nodeEngine() });
+    const v = await verify({ handler: 'sys_kill', spec: kill(Q, 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, z3.ForAll([q], z3.Implies(z3.ULT(q, pid), z3.ULE(q, pid)))') }, await nodeEnv());
     expect(v.status).toBe('verified');
   }, 120_000);
 
   it.each(['ForAll', 'Exists'])('a refuted spec with %s is refuted on the solver\'s word, with SPEC031 as a warning at the quantifier', async (kind) => {
     const spec = kill(Q, `is_pid_valid(pid), z3.${kind}([q], z3.ULE(q, pid))`);
-    const v = await verify({ handler: 'sys_kill', spec }, { engine: await nodeEngine() });
+    const v = await verify({ handler: 'sys_kill', spec }, await nodeEnv());
     expect(v.status).toBe('refuted');
     if (v.status !== 'refuted') return;
     expect(v.failed).toContain('cond');
@@ -52,7 +52,7 @@ describe('quantifiers and declared names in verify()', () => {
     new.procs[pid].state = util.If(z3.ForAll([q], z3.ULE(q, pid)), util.i64(1), util.i64(2))
     return z3.BoolVal(True), new
 `;
-    const v = await verify({ handler: 'sys_kill', spec }, { engine: await nodeEngine() });
+    const v = await verify({ handler: 'sys_kill', spec }, await nodeEnv());
     expect(v.status).toBe('refuted');
     expect(v.status === 'refuted' && v.failed).toContain('procs.state');
     expect(v.warnings?.map((d) => d.code)).toEqual(['SPEC031']);
@@ -64,9 +64,9 @@ describe('quantifiers and declared names in verify()', () => {
       "    a = z3.BitVec('arg.pid', 32)\n    b = z3.BitVec('arg.pid', 64)\n    f = z3.Function('procs.state', dt.pid_t, dt.uint64_t)\n",
       'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, z3.Implies(a == 5, a != 6), z3.Implies(f(b) == 1, f(b) != 2)',
     );
-    expect((await verify({ handler: 'sys_kill', spec: clash }, { engine })).status).toBe('verified');
+    expect((await verify({ handler: 'sys_kill', spec: clash }, { engine, caches: nodeCaches() })).status).toBe('verified');
     // Were b the verifier's arg.pid, this would verify; it is a constant of the spec's own, so the claim b == pid fails.
     const same = kill("    b = z3.BitVec('arg.pid', 64)\n", 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE, b == pid');
-    expect((await verify({ handler: 'sys_kill', spec: same }, { engine })).status).toBe('refuted');
+    expect((await verify({ handler: 'sys_kill', spec: same }, { engine, caches: nodeCaches() })).status).toBe('refuted');
   }, 120_000);
 });

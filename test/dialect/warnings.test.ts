@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
 import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_WARNINGS, checkSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
@@ -64,7 +64,7 @@ describe('golden spec-warning cases', () => {
         expect(d.detail).toContain(codeFrame(text, d.span));
       }
       if (want.verdict) {
-        const v = await verify({ handler: want.handler, spec: text }, { engine: await nodeEngine() });
+        const v = await verify({ handler: want.handler, spec: text }, await nodeEnv());
         expect(v.status).toBe(want.verdict);
         expect((v.warnings ?? []).map((w) => w.code)).toEqual(want.warnings.map((w) => w.code));
       }
@@ -77,11 +77,11 @@ describe('warnings reach every consumer and change nothing', () => {
 
   it('verify --json, the grade and the repair diagnosis carry them', async () => {
     const engine = await nodeEngine();
-    const v = await verify({ handler: 'sys_kill', spec }, { engine });
+    const v = await verify({ handler: 'sys_kill', spec }, { engine, caches: nodeCaches() });
     const json = jsonVerdict('sys_kill', v, 1) as { verdict: { status: string; warnings: { code: string; line: number; column: number }[] } };
     expect(json.verdict.status).toBe('verified');
     expect(json.verdict.warnings).toMatchObject([{ code: 'SPEC203', message: expect.stringContaining('structurally'), line: 5, column: 8, severity: 'warning' }]);
-    const g = await gradeResponse(handlerOnlyTask('sys_kill'), spec, { engine });
+    const g = await gradeResponse(handlerOnlyTask('sys_kill'), spec, { engine, caches: nodeCaches() });
     expect(g.category).toBe('pass');
     expect(g.warnings?.map((w) => w.code)).toEqual(['SPEC203']);
     expect(g.diagnosis).toMatch(/Warnings .*\n- SPEC203 at line \d+, column 8: /);
@@ -89,7 +89,7 @@ describe('warnings reach every consumer and change nothing', () => {
 
   it('a spec error keeps the warnings found before it', async () => {
     const broken = spec.replace('return cond, util.If(cond, new, old)', 'return cond, util.If(cond, new, old) + 1');
-    const v = await verify({ handler: 'sys_kill', spec: broken }, { engine: await nodeEngine() });
+    const v = await verify({ handler: 'sys_kill', spec: broken }, await nodeEnv());
     expect(v.status).toBe('spec-error');
     expect(v.warnings?.map((w) => w.code)).toEqual(['SPEC203']);
   }, 120_000);

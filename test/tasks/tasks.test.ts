@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectTasks } from '../../scripts/bundle-lib.ts';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
 import { buildTask, linkVariant, taskHash } from '../../src/core/tasks/build-task.ts';
 import { indexSource } from '../../src/core/tasks/c-source.ts';
 import { declarationOf } from '../../src/core/tasks/shown-code.ts';
@@ -166,11 +166,11 @@ describe('the oracle against every task', () => {
     for (const t of tasks) {
       const spec = oracleSpec(t.handler)!;
       if (!t.impl_override || full) {
-        const v = await verify({ handler: t.handler, spec, implSource: t.impl_override, timeoutMs: 120000 }, { engine });
+        const v = await verify({ handler: t.handler, spec, implSource: t.impl_override, timeoutMs: 120000 }, { engine, caches: nodeCaches() });
         const want = t.impl_override ? 'refuted' : 'verified';
         if (v.status !== want) wrong.push(`${t.id}: ${v.status}, expected ${want}`);
       } else {
-        const q = await quickRefute({ handler: t.handler, spec, implSource: t.impl_override, timeoutMs: 120000 }, engine);
+        const q = await quickRefute({ handler: t.handler, spec, implSource: t.impl_override, timeoutMs: 120000 }, { engine, caches: nodeCaches() });
         if (q !== 'refuted') wrong.push(`${t.id}: ${q}, expected refuted`);
       }
     }

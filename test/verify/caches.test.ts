@@ -12,8 +12,9 @@ import { nodeEngine, nodeZ3 } from '../../src/cli/z3-node.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { createEngine } from '../../src/core/smt/solver.ts';
 import { checkDeclarative, oracleProofKey } from '../../src/core/verify/declarative.ts';
-import { PROCESS_CACHES, VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
+import { VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
 import { checkCorollaries, checkInitial } from '../../src/core/verify/lemma-check.ts';
+import { memoisedProof } from '../../src/core/verify/proof-cache.ts';
 
 const unsafe = readFileSync('test/cases/mutants/sys_set_runnable/unchecked-pid.c', 'utf8');
 const spec = oracleSpec('sys_set_runnable')!;
@@ -28,20 +29,21 @@ const EMPTY = {
   declarativeBases: 0,
   statements: 0,
   oracleProofs: 0,
+  factProofs: 0,
   engineChecks: 0,
 };
 
 describe('the verifier caches', () => {
   it('keep at most `programs` parsed programs, dropping the oldest', () => {
     const caches = new VerifierCaches({ programs: 2 });
-    const first = loadProgram('', KERNEL, caches);
+    const first = loadProgram(caches, '', KERNEL);
     // (Identity compared as booleans: a failed toBe deep-compares two whole programs.)
-    expect(loadProgram('', KERNEL, caches) === first).toBe(true);
-    loadProgram('/* a */', KERNEL, caches);
-    loadProgram('/* b */', KERNEL, caches);
+    expect(loadProgram(caches, '', KERNEL) === first).toBe(true);
+    loadProgram(caches, '/* a */', KERNEL);
+    loadProgram(caches, '/* b */', KERNEL);
     expect(caches.stats().programs).toBe(2);
     // The first was evicted: it is parsed again.
-    expect(loadProgram('', KERNEL, caches) === first).toBe(false);
+    expect(loadProgram(caches, '', KERNEL) === first).toBe(false);
     expect(caches.stats().programs).toBe(2);
   }, 60_000);
 
@@ -71,52 +73,57 @@ describe('the verifier caches', () => {
   it("hold the declarative checks' starts, statement digests, oracle proofs and per-engine checks, and clear them", async () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches();
-    const before = PROCESS_CACHES.stats();
+    const env = { engine, caches };
+    // Another worker's caches, which must see none of it.
+    const other = new VerifierCaches();
     // The committed proof: the handler's start and the statement digest are kept, no proof is made.
-    expect(await checkDeclarative('sys_set_runnable', spec, engine, { caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
+    expect(await checkDeclarative('sys_set_runnable', spec, env)).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
     expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1 });
     // A lemma set nothing is committed for: the oracle's proof is made once, then taken from the caches.
-    const tlb = { caches, only: ['tlb_ok'] };
-    expect(await checkDeclarative('sys_set_runnable', spec, engine, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
+    const tlb = { only: ['tlb_ok'] };
+    expect(await checkDeclarative('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
     expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 2, oracleProofs: 1 });
-    expect(await checkDeclarative('sys_set_runnable', `${spec}\n# again`, engine, tlb)).toMatchObject({ reused: { proof: 'process' } });
+    // Making it proved each fact of that statement, and the caches know them now.
+    const facts = caches.stats().factProofs;
+    expect(facts).toBeGreaterThan(0);
+    expect(await checkDeclarative('sys_set_runnable', `${spec}\n# again`, env, tlb)).toMatchObject({ reused: { proof: 'process' } });
     let made = false;
-    await caches.oracleProof(oracleProofKey('sys_set_runnable', ['tlb_ok'], undefined, caches)!, async () => ((made = true), undefined));
+    await memoisedProof(caches, oracleProofKey(caches, 'sys_set_runnable', ['tlb_ok'])!, async () => ((made = true), undefined));
     expect(made).toBe(false);
     // The handler-independent checks, once per engine (a 1 ms budget: what is kept, not what is proved).
-    const corollaries = await checkCorollaries(engine, { caches, timeoutMs: 1 });
-    const initial = await checkInitial(engine, { caches, timeoutMs: 1 });
-    expect((await checkCorollaries(engine, { caches })) === corollaries && (await checkInitial(engine, { caches })) === initial).toBe(true);
-    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 2, oracleProofs: 1, engineChecks: 2 });
-    // None of it went to the process's caches.
-    expect(PROCESS_CACHES.stats()).toEqual(before);
+    const corollaries = await checkCorollaries(env, { timeoutMs: 1 });
+    const initial = await checkInitial(env, { timeoutMs: 1 });
+    expect((await checkCorollaries(env)) === corollaries && (await checkInitial(env)) === initial).toBe(true);
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 2, oracleProofs: 1, factProofs: facts, engineChecks: 2 });
+    // None of it went to another cache object.
+    expect(other.stats()).toEqual(EMPTY);
 
     clearVerifierCaches(caches);
     expect(caches.stats()).toEqual(EMPTY);
-    expect((await checkCorollaries(engine, { caches, timeoutMs: 1 })) === corollaries).toBe(false);
-    expect(await checkDeclarative('sys_set_runnable', spec, engine, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
-    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, engineChecks: 1 });
+    expect((await checkCorollaries(env, { timeoutMs: 1 })) === corollaries).toBe(false);
+    expect(await checkDeclarative('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
+    expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, factProofs: facts, engineChecks: 1 });
   }, 180_000);
 
   it("keep the declarative checks' state within its bounds", async () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches({ declarativeBases: 1, statements: 1, oracleProofs: 1, engines: 1 });
     for (const h of ['sys_set_runnable', 'sys_reclaim_page']) {
-      expect(await checkDeclarative(h, oracleSpec(h)!, engine, { caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
+      expect(await checkDeclarative(h, oracleSpec(h)!, { engine, caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
     }
     expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 1, oracleProofs: 0 });
     // Only proofs are kept; past the bound the oldest goes.
-    await caches.oracleProof('not proved', async () => undefined);
+    await memoisedProof(caches, 'not proved', async () => undefined);
     expect(caches.stats().oracleProofs).toBe(0);
-    const a = await caches.oracleProof('a', async () => ({ key: 'a', ms: 1 }));
-    await caches.oracleProof('b', async () => ({ key: 'b', ms: 1 }));
+    const a = await memoisedProof(caches, 'a', async () => ({ key: 'a', ms: 1 }));
+    await memoisedProof(caches, 'b', async () => ({ key: 'b', ms: 1 }));
     expect(caches.stats().oracleProofs).toBe(1);
-    expect((await caches.oracleProof('a', async () => ({ key: 'a', ms: 2 }))) === a).toBe(false);
+    expect((await memoisedProof(caches, 'a', async () => ({ key: 'a', ms: 2 }))) === a).toBe(false);
     // A second engine (another Z3 context) takes the only per-engine slot of its check.
     const other = createEngine(await nodeZ3(), 'caches-test');
-    const first = await checkInitial(engine, { caches, timeoutMs: 1 });
-    await checkInitial(other, { caches, timeoutMs: 1 });
+    const first = await checkInitial({ engine, caches }, { timeoutMs: 1 });
+    await checkInitial({ engine: other, caches }, { timeoutMs: 1 });
     expect(caches.stats().engineChecks).toBe(1);
-    expect((await checkInitial(engine, { caches, timeoutMs: 1 })) === first).toBe(false);
+    expect((await checkInitial({ engine, caches }, { timeoutMs: 1 })) === first).toBe(false);
   }, 180_000);
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/cli/z3-node.ts';
 import { findTask } from '../../src/core/tasks/load.ts';
 import { ENUMS } from '../../src/core/kernel/constants.ts';
 import { NOT_WELL_FORMED } from '../../src/core/verify/counterexample.ts';
@@ -16,7 +16,7 @@ const oracle = (h: string) => readFileSync(`tasks/hv6/specs/${h}.py`, 'utf8');
 const STATE_NAMES = Object.keys(ENUMS.proc_state).filter((n) => !n.endsWith('FORCE_WIDTH'));
 
 async function cexOf(handler: string, spec: string, implSource = ''): Promise<Counterexample> {
-  const v = await verify({ handler, spec, implSource }, { engine: await nodeEngine() });
+  const v = await verify({ handler, spec, implSource }, await nodeEnv());
   expect(v.status).toBe('refuted');
   if (v.status !== 'refuted' || !v.counterexample) throw new Error('no counterexample');
   return v.counterexample;

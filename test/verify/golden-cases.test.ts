@@ -6,7 +6,7 @@
  * must replay.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/cli/z3-node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { requireArtefact } from '../artefacts.ts';
@@ -50,7 +50,7 @@ for (const set of SETS) {
     for (const c of cases) {
       it(`${c.group}/${c.name}`, async () => {
         const want = c.header.expectations[0];
-        const v = await verify(set.request(c), { engine: await nodeEngine() });
+        const v = await verify(set.request(c), await nodeEnv());
         expect(v.status, v.status === 'spec-error' ? v.error.message : '').toBe(want.kind);
         if (v.status === 'refuted') {
           for (const ob of expectations(c, 'refuted')[0].obligations) expect(v.failed).toContain(ob);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/cli/z3-node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { verify } from '../../src/core/verify/index.ts';
@@ -9,7 +9,7 @@ describe('every oracle spec refines the kernel', () => {
     it(h.name, async () => {
       const spec = oracleSpec(h.name);
       expect(spec, `no oracle for ${h.name}`).toBeDefined();
-      const v = await verify({ handler: h.name, spec: spec! }, { engine: await nodeEngine() });
+      const v = await verify({ handler: h.name, spec: spec! }, await nodeEnv());
       const failed = v.status === 'refuted' ? v.failed.join(', ') : '';
       expect(v.status, `${h.name}: ${v.status} ${failed} ${v.status === 'spec-error' ? v.error.message : ''}`).toBe('verified');
     });

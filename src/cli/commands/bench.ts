@@ -6,14 +6,36 @@
  * its committed proof, docs/lemmas.md), and summarised separately, with the
  * ratio to refinement; `--full` also times the full declarative check (no
  * proof reused). The kernel is parsed once first (reported separately).
+ *
+ * `osvlab bench --corpus FILE [--made PREFIX] [--limit N] [--timeout MS] [--json]`: the cost of
+ * strict grading on answers as models write them (perf/corpus/answers.jsonl,
+ * docs/lemmas.md "Benchmarks"). FILE is the JSONL `osvlab grade` reads
+ * (`{handler, response}` per line; a `made` label, if present, groups the
+ * answers in the report). Every answer is graded twice in this one process,
+ * without and with the strict check, the order alternating from one answer
+ * to the next so that neither side always meets the warmer caches (the
+ * worker's start and each handler's implementation proof, which every
+ * answer of the handler shares, are done untimed first). Prints the total of
+ * each side and their ratio, the strict part of each answer (p50, p90, max),
+ * and how many answers took each path of the strict check. `--made` keeps
+ * the answers whose label starts with PREFIX, `--limit` the first N.
  */
+import { STRICT_GRADE, gradeResponse, handlerOnlyTask } from '../../core/eval/grade/grade.ts';
+import { parseAnswerFile } from '../../core/eval/files/responses.ts';
+import { loadTasks } from '../../core/tasks/load.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { ascending, nearestRank } from '../../core/quantile.ts';
 import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
+import { warmUp } from '../../core/smt/solver.ts';
 import { checkDeclarative, oracleProofKey } from '../../core/verify/declarative.ts';
-import { clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
-import { nodeEngine } from '../z3-node.ts';
+import { declarativeCheck } from '../../core/verify/driver.ts';
+import { VerifierCaches, type VerifyEnv, clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
+import { STORED_PROOFS, storedProof } from '../../core/verify/proof-cache.ts';
+import { VERIFIER_VERSION } from '../../core/version.ts';
+import { type ParsedArgs, UsageError, intOption, parseArgs } from '../args.ts';
+import { RESPONSES_CAP, readInput } from '../read-input.ts';
+import { nodeEngine, nodeEnv } from '../z3-node.ts';
 
 /** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
 const quantile = (xs: readonly number[], q: number): number => nearestRank(ascending(xs), q);
@@ -39,16 +61,19 @@ async function timeRuns(runs: number, job: () => Promise<string>, setup?: () => 
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout'], flags: ['json', 'lemmas', 'full'] });
+  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout', 'corpus', 'limit', 'made'], flags: ['json', 'lemmas', 'full'] });
+  const corpus = args.values.get('corpus');
+  // Grading on a corpus of answers, not the oracles' verification.
+  if (corpus !== undefined) return runCorpus(corpus, args);
   const lemmas = args.flags.has('lemmas');
   const full = lemmas && args.flags.has('full');
   const runs = Math.max(1, intOption(args, 'runs', 3));
   const timeoutMs = intOption(args, 'timeout', 60000);
   const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
   for (const n of names) requireHandler(n);
-  const engine = await nodeEngine();
+  const env = await nodeEnv();
   const t0 = Date.now();
-  loadProgram('');
+  loadProgram(env.caches);
   const parseMs = Date.now() - t0;
   const rows: (Timing & { handler: string; lemmas?: Timing; full?: Timing })[] = [];
   const json = args.flags.has('json');
@@ -59,10 +84,10 @@ export async function run(argv: string[]): Promise<number> {
     // Cold: nothing kept from an earlier run but the parsed kernel (timed apart, above).
     const refinement = await timeRuns(
       runs,
-      async () => (await verify({ handler: h.name, spec, timeoutMs }, { engine })).status,
+      async () => (await verify({ handler: h.name, spec, timeoutMs }, env)).status,
       () => {
-        clearVerifierCaches();
-        loadProgram('');
+        clearVerifierCaches(env.caches);
+        loadProgram(env.caches);
       },
     );
     // checkDeclarative is its own engine job.
@@ -72,14 +97,14 @@ export async function run(argv: string[]): Promise<number> {
     const declarative = lemmas
       ? await timeRuns(
           runs,
-          async () => (await checkDeclarative(h.name, spec, engine, { timeoutMs })).status,
+          async () => (await checkDeclarative(h.name, spec, env, { timeoutMs })).status,
           () => {
-            clearVerifierCaches();
-            oracleProofKey(h.name);
+            clearVerifierCaches(env.caches);
+            oracleProofKey(env.caches, h.name);
           },
         )
       : undefined;
-    const fullCheck = full ? await timeRuns(runs, async () => (await checkDeclarative(h.name, spec, engine, { timeoutMs, reuse: false })).status) : undefined;
+    const fullCheck = full ? await timeRuns(runs, async () => (await checkDeclarative(h.name, spec, env, { timeoutMs, reuse: false })).status) : undefined;
     const row = { handler: h.name, ...refinement, ...(declarative ? { lemmas: declarative } : {}), ...(fullCheck ? { full: fullCheck } : {}) };
     rows.push(row);
     if (!json) {
@@ -126,4 +151,186 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   return summary.notVerified.length || lemmaSummary?.notProved.length ? 1 : 0;
+}
+
+// The corpus benchmark.
+
+interface Row {
+  readonly handler: string;
+  readonly made: string;
+  readonly category: string;
+  /** Wall time of the grade without and with the strict check (ms). */
+  readonly plainMs: number;
+  readonly strictMs: number;
+  /** The strict check alone (ms), when it ran (the answer passed refinement). */
+  readonly strictPartMs?: number;
+  /** How the strict check went: identical, equivalent, full, spec-error. */
+  readonly path?: string;
+  readonly strict?: boolean;
+}
+
+function madeLabels(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  text.split('\n').forEach((l, i) => {
+    try {
+      const v = JSON.parse(l) as { made?: unknown };
+      if (typeof v.made === 'string') out.set(i + 1, v.made);
+    } catch {
+      // parseResponses reports bad lines.
+    }
+  });
+  return out;
+}
+
+/** Handlers whose committed oracle proof matches the verifier now. */
+function currentProofs(caches: VerifierCaches): { current: number; oracles: number } {
+  let current = 0;
+  let oracles = 0;
+  for (const h of HANDLERS) {
+    if (!oracleSpec(h.name)) continue;
+    oracles++;
+    if (storedProof(h.name, oracleProofKey(caches, h.name)!)) current++;
+  }
+  return { current, oracles };
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
+  const timeoutMs = intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS);
+  const limit = intOption(args, 'limit', Number.MAX_SAFE_INTEGER);
+  const json = args.flags.has('json');
+  const text = await readInput(file, 'corpus', RESPONSES_CAP);
+  // As `osvlab grade` reads it: a {task_id} line against its task, a {handler} line against the correct kernel.
+  const parsed = parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
+  if (parsed.problems.length) throw new UsageError(`${file}: ${parsed.problems.map((p) => `line ${p.line}: ${p.code} ${p.message}`).join('; ')}`);
+  if (parsed.items.length === 0) throw new UsageError(`${file}: no answers`);
+  const labels = madeLabels(text);
+  const made = args.values.get('made');
+  const items = parsed.items.filter((i) => made === undefined || (labels.get(i.line) ?? '').startsWith(made)).slice(0, limit);
+  // One environment for the whole run, as a worker builds one.
+  const env: VerifyEnv = { engine: await nodeEngine(), caches: new VerifierCaches() };
+  const proofs = currentProofs(env.caches);
+  const log = (s: string) => json || process.stdout.write(s);
+  log(`corpus ${file}: ${items.length} answers over ${new Set(items.map((i) => i.task.handler)).size} handlers\n`);
+  log(`verifier ${VERIFIER_VERSION}; committed lemma proofs current for ${proofs.current}/${proofs.oracles} oracles (file made by ${STORED_PROOFS.verifier})\n\n`);
+
+  // A worker's start (Z3's threads, the parsed kernel) is not grading.
+  await warmUp(env.engine);
+  loadProgram(env.caches);
+  const rows: Row[] = [];
+  const warm = new Set<string>();
+  const started = Date.now();
+  for (const [n, item] of items.entries()) {
+    const task = handlerOnlyTask(item.task.handler);
+    // Nor is the implementation's side of a handler, which a worker proves once
+    // for all its answers: proved here untimed, so that the first answer of a
+    // handler does not charge it to whichever side goes first.
+    if (!warm.has(task.handler)) {
+      warm.add(task.handler);
+      const oracle = oracleSpec(task.handler);
+      if (oracle) await verify({ handler: task.handler, spec: oracle, timeoutMs }, env);
+    }
+    let strictPartMs: number | undefined;
+    let path: string | undefined;
+    let strictOk: boolean | undefined;
+    // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
+    const strictCheck = async (handler: string, spec: string): Promise<boolean> => {
+      const t0 = performance.now();
+      const d = await declarativeCheck({ handler, spec }, env, timeoutMs, STRICT_GRADE);
+      strictPartMs = performance.now() - t0;
+      path = d.status === 'spec-error' ? 'spec-error' : d.path;
+      strictOk = d.status === 'proved';
+      return strictOk;
+    };
+    const grade = async (strict: boolean) => {
+      const t0 = performance.now();
+      const g = await gradeResponse(task, item.response, { ...env, timeoutMs, ...(strict ? { strictCheck } : {}) });
+      return { g, ms: performance.now() - t0 };
+    };
+    const [first, second] = n % 2 === 0 ? [false, true] : [true, false];
+    const a = await grade(first);
+    const b = await grade(second);
+    const [plain, strict] = first ? [b, a] : [a, b];
+    const row: Row = {
+      handler: task.handler,
+      made: labels.get(item.line) ?? '',
+      category: strict.g.category,
+      plainMs: plain.ms,
+      strictMs: strict.ms,
+      ...(strictPartMs !== undefined ? { strictPartMs, path, strict: strictOk } : {}),
+    };
+    rows.push(row);
+    log(
+      `${String(n + 1).padStart(4)} ${row.handler.padEnd(24)} ${row.made.padEnd(40)} ${row.category.padEnd(8)} ${String(Math.round(row.plainMs)).padStart(6)} ${String(Math.round(row.strictMs)).padStart(6)} ms` +
+        (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}` : '') +
+        '\n',
+    );
+  }
+  const summary = summarise(rows);
+  if (json) process.stdout.write(`${JSON.stringify({ file, verifier: VERIFIER_VERSION, proofs, wallMs: Date.now() - started, rows, summary })}\n`);
+  else process.stdout.write(`\n${table(summary, proofs)}\n`);
+  return 0;
+}
+
+interface Part {
+  readonly answers: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly max: number;
+  readonly total: number;
+}
+
+function part(xs: readonly number[]): Part {
+  return { answers: xs.length, p50: quantile(xs, 0.5), p90: quantile(xs, 0.9), max: xs.length ? Math.max(...xs) : NaN, total: xs.reduce((a, b) => a + b, 0) };
+}
+
+interface Summary {
+  readonly answers: number;
+  readonly plain: Part;
+  readonly strict: Part;
+  /** Total with strict over total without. */
+  readonly ratio: number;
+  readonly strictPart: Part;
+  readonly paths: Record<string, number>;
+  readonly strictResults: { readonly yes: number; readonly no: number };
+  /** The strict part by the first word of each answer's `made` label. */
+  readonly byKind: Record<string, Part & { readonly strictYes: number }>;
+}
+
+function summarise(rows: readonly Row[]): Summary {
+  const checked = rows.filter((r) => r.strictPartMs !== undefined);
+  const paths: Record<string, number> = {};
+  for (const r of checked) paths[r.path!] = (paths[r.path!] ?? 0) + 1;
+  const byKind: Summary['byKind'] = {};
+  for (const kind of [...new Set(checked.map((r) => r.made.split(':')[0] || '-'))].sort()) {
+    const of = checked.filter((r) => (r.made.split(':')[0] || '-') === kind);
+    byKind[kind] = { ...part(of.map((r) => r.strictPartMs!)), strictYes: of.filter((r) => r.strict).length };
+  }
+  const plain = part(rows.map((r) => r.plainMs));
+  const strict = part(rows.map((r) => r.strictMs));
+  return {
+    answers: rows.length,
+    plain,
+    strict,
+    ratio: strict.total / plain.total,
+    strictPart: part(checked.map((r) => r.strictPartMs!)),
+    paths,
+    strictResults: { yes: checked.filter((r) => r.strict).length, no: checked.filter((r) => !r.strict).length },
+    byKind,
+  };
+}
+
+function table(s: Summary, proofs: { current: number; oracles: number }): string {
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  const line = (name: string, p: Part) => `${name.padEnd(22)} ${secs(p.total).padStart(9)}   p50 ${ms(p.p50).padStart(8)}   p90 ${ms(p.p90).padStart(8)}   max ${ms(p.max).padStart(9)}   (${p.answers} answers)`;
+  return [
+    line('grade without strict', s.plain),
+    line('grade with strict', s.strict),
+    line('strict part', s.strictPart),
+    `strict / no-strict: ${s.ratio.toFixed(2)}x (totals over ${s.answers} answers)`,
+    `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}`,
+    ...Object.entries(s.byKind).map(([k, p]) => `  ${line(k, p)}, strict holds for ${p.strictYes}`),
+    `committed lemma proofs current: ${proofs.current}/${proofs.oracles}`,
+  ].join('\n');
 }

@@ -19,6 +19,7 @@ import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, parseArgs, timeoutOption } from '../args.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
+import { nodeCaches } from '../z3-node.ts';
 import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
 
 const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
@@ -66,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
   let stopped: Diagnostic<undefined> | undefined;
   try {
     // A C error needs no solver: report it before any proof.
-    const program = loadProgram(implSource);
+    const program = loadProgram(nodeCaches(), implSource);
     if (implPath && ![...program.functions.values()].some((f) => f.fromOverride && f.body)) throw overridesNothing();
     const r = await thread.run((api) => api.verify({ handler: handler.name, spec, implSource, timeoutMs, strict }), verifyLimitMs(timeoutMs, strict));
     if (r.kind === 'failed') throw new Error(r.message);

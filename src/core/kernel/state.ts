@@ -118,8 +118,26 @@ export function countOf(v: FieldValue): MapFn {
   return isRefcnt(v) ? v.ref : v;
 }
 
+/**
+ * Every map of a field with the suffix that names it (the suffix `freshField`
+ * gives its symbol): a plain map itself (''); a Refcnt's count first (''),
+ * then its ghost permutations ('.perm', '.perm_inv'; Refcnt2 '.perm1',
+ * '.perm2', '.perm_inv').
+ */
+export function fieldParts(v: FieldValue): { readonly suffix: string; readonly map: MapFn }[] {
+  if (!isRefcnt(v)) return [{ suffix: '', map: v }];
+  if (v.kind === 'refcnt') return [{ suffix: '', map: v.ref }, { suffix: '.perm', map: v.perm }, { suffix: '.perm_inv', map: v.permInv }];
+  return [{ suffix: '', map: v.ref }, { suffix: '.perm1', map: v.perm1 }, { suffix: '.perm2', map: v.perm2 }, { suffix: '.perm_inv', map: v.permInv }];
+}
+
+/** A field of `like`'s kind made of `maps`, in `fieldParts` order. */
+export function fieldFromParts(like: FieldValue, maps: readonly MapFn[]): FieldValue {
+  if (!isRefcnt(like)) return maps[0];
+  if (like.kind === 'refcnt') return { kind: 'refcnt', ref: maps[0], perm: maps[1], permInv: maps[2] };
+  return { kind: 'refcnt2', ref: maps[0], perm1: maps[1], perm2: maps[2], permInv: maps[3] };
+}
+
 /** Every map of a field: a plain map itself; a Refcnt's count first, then its ghost permutations. */
 export function fieldMaps(v: FieldValue): MapFn[] {
-  if (!isRefcnt(v)) return [v];
-  return v.kind === 'refcnt' ? [v.ref, v.perm, v.permInv] : [v.ref, v.perm1, v.perm2, v.permInv];
+  return fieldParts(v).map((p) => p.map);
 }

@@ -8,16 +8,20 @@ import { extractSpec } from '../eval/grade/answer.ts';
 import { gradeResponse, strictChecker } from '../eval/grade/grade.ts';
 import type { GradeMemo } from '../eval/grade/grade-memo.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, internalGrade } from '../eval/grade/grade-types.ts';
-import type { SmtEngine } from '../smt/solver.ts';
 import type { Task } from '../tasks/task.ts';
+import type { VerifyEnv } from '../verify/index.ts';
 import type { GradeOptions, VerifierApi } from './contract.ts';
 import { exhaustionOfMessage } from './exhaustion.ts';
 import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
 
-/** Grades one answer in this worker (core/eval/grade/grade.ts), with the strict checks when asked. */
-export function gradeJob(engine: SmtEngine, memo: GradeMemo, task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
-  const strictCheck = options.strict ? strictChecker(engine, options.timeoutMs) : undefined;
-  return gradeResponse(task, response, { engine, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo });
+/**
+ * Grades one answer in this worker (core/eval/grade/grade.ts), with the
+ * strict checks when asked, in the worker's environment (its engine and the
+ * caches it built once) and with its grade memo.
+ */
+export function gradeJob(env: VerifyEnv, memo: GradeMemo, task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+  const strictCheck = options.strict ? strictChecker(env, options.timeoutMs) : undefined;
+  return gradeResponse(task, response, { ...env, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo });
 }
 
 /**

@@ -17,7 +17,7 @@ import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
 import { checkDeclarative } from '../verify/declarative.ts';
-import { type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
+import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
@@ -35,6 +35,9 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   let initMs = 0;
   /** This worker's verdicts, reused when it grades a spec it has graded before. */
   const memo = new GradeMemo();
+  /** What this worker's verifier keeps between verifications: built once, for every request it serves. */
+  const caches = new VerifierCaches();
+  const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
 
   function getEngine(): Promise<SmtEngine> {
     engine ??= (async () => {
@@ -52,7 +55,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       await getEngine();
       // Parse the kernel now rather than on the first Verify (about half a second).
       try {
-        loadProgram();
+        loadProgram(caches);
       } catch {
         // A kernel that does not compile is reported by verify() itself.
       }
@@ -114,15 +117,15 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     async verify(req: VerifyRequest): Promise<Verdict> {
-      return verify(req, { engine: await getEngine() });
+      return verify(req, await env());
     },
 
     async lemmas(handler: string, spec: string, options: LemmaOptions) {
-      return checkDeclarative(handler, spec, await getEngine(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
+      return checkDeclarative(handler, spec, await env(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
-      return gradeJob(await getEngine(), memo, task, response, options);
+      return gradeJob(await env(), memo, task, response, options);
     },
 
     async check(source: string, handler: string): Promise<Diagnostic[]> {

@@ -6,15 +6,13 @@
  * there. A satisfying state is replayed by our own evaluator before it
  * counts. The finished variants are then checked with `verify()` itself.
  */
-import type { SmtEngine } from '../smt/solver.ts';
-import { type QuickVerdict, buildSteps, refuteOnce } from '../verify/driver.ts';
+import { type QuickVerdict, type VerifyEnv, buildSteps, refuteOnce } from '../verify/driver.ts';
 
 
 export async function quickRefute(
   req: { readonly handler: string; readonly spec: string; readonly implSource: string; readonly timeoutMs?: number },
-  engine: SmtEngine,
+  env: VerifyEnv,
 ): Promise<QuickVerdict> {
-  const env = { engine };
   const steps = buildSteps(req, env);
   if (!steps.ok) return 'unknown';
   return refuteOnce(steps, env, req.timeoutMs ?? 60000);

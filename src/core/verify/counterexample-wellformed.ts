@@ -16,8 +16,10 @@
  *   3. if none has one, the raw model, and the counterexample says so
  *      (`wellFormed: false`).
  *
- * Each extra query is a fresh check with the same assumptions as the one
- * that refuted, on a short budget, so it costs about as much as that one.
+ * Each extra query is a checked query (query.ts) with the same assumptions
+ * as the one that refuted, on a short budget, so it costs about as much as
+ * that one. The search is a policy over the query's result: a model is used
+ * only while it is lent, to show the counterexample.
  */
 import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
@@ -25,8 +27,9 @@ import type { SmtEngine, SmtModel } from '../smt/solver.ts';
 import { type Term, bvConst } from '../smt/term.ts';
 import { ENUMS, NDMAPAGE, NFILE, NINTREMAP, NOFILE, NPAGE, NPCIDEV, NPROC, PAGE_SIZE } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
-import type { Failure, Obligation } from './prove.ts';
+import type { Failure, Obligation, Refutation } from './prove.ts';
 import { applications } from '../smt/instantiate.ts';
+import { checkQuery, negation } from './query.ts';
 
 /** The members of an enum, without its FORCE_WIDTH marker. */
 function members(e: Record<string, bigint>): bigint[] {
@@ -95,17 +98,13 @@ function smallArgs(args: readonly { readonly arg: HandlerArg; readonly term: Ter
   });
 }
 
-export interface Refutation {
+/** A model to show and what it falsifies. */
+export interface Shown {
   readonly model: SmtModel;
   readonly failures: readonly Failure[];
   readonly replayed: boolean;
-}
-
-export interface WellFormedRefutation extends Refutation {
   /** The model satisfies the well-formedness preferences (false: the raw model, none was found). */
   readonly wellFormed: boolean;
-  /** The model belongs to this search (dispose it after use); false: it is the caller's. */
-  readonly owned: boolean;
 }
 
 export interface WellFormedOptions {
@@ -120,43 +119,42 @@ export interface WellFormedOptions {
 const PREFERENCE_MS = 3000;
 
 /**
- * A refutation whose model is a well-formed state, when one exists among the
- * states that falsify the same obligations; otherwise `raw` itself, marked.
+ * Shows a refutation (`show` builds what the caller needs from the model)
+ * with a well-formed state, when one exists among the states that falsify
+ * the same obligations; otherwise with `raw`'s own model, marked. `show`
+ * runs while the model it gets is alive, and a model found here is disposed
+ * when it returns.
  */
-export async function preferWellFormed(raw: Refutation, opts: WellFormedOptions): Promise<WellFormedRefutation> {
+export async function showWellFormed<T>(raw: Pick<Refutation, 'model' | 'failures' | 'replayed'>, opts: WellFormedOptions, show: (s: Shown) => T): Promise<T> {
   const failed: Obligation[] = raw.failures.map((f) => f.obligation);
-  const rawMemo = new Map<number, Value>();
-  if (failed.length === 0) return { ...raw, wellFormed: false, owned: false };
+  const asRaw = (wellFormed: boolean) => show({ model: raw.model, failures: raw.failures, replayed: raw.replayed, wellFormed });
+  if (failed.length === 0) return asRaw(false);
   // The goal: at least one of the obligations the raw model falsifies fails.
-  const negated = o.not(o.and(...failed.map((ob) => ob.goal)));
-  const assumptions = opts.assume([negated]);
-  const facts = stateFacts([negated, ...assumptions]);
+  const goals = failed.map((ob) => ob.goal);
+  const assumptions = opts.assume([negation(goals)]);
+  const facts = stateFacts([negation(goals), ...assumptions]);
   const small = smallArgs(opts.args);
+  const rawMemo = new Map<number, Value>();
   const holdsRaw = (ts: readonly Term[]) => ts.every((t) => evaluate(t, raw.model, rawMemo) === true);
-  if (holdsRaw(facts) && holdsRaw(small)) return { ...raw, wellFormed: true, owned: false };
+  const rawWellFormed = holdsRaw(facts);
+  if (rawWellFormed && holdsRaw(small)) return asRaw(true);
 
   const budget = Math.min(opts.timeoutMs, PREFERENCE_MS);
-  const rawWellFormed = holdsRaw(facts);
   const tiers = [[...facts, ...small], [...facts, ...smallArgs(opts.args, true)], ...(rawWellFormed ? [] : [facts])];
   for (const prefs of tiers) {
     if (prefs.length === 0) continue;
-    const r = await opts.engine.check([...assumptions, negated, ...prefs], { timeoutMs: budget });
-    if (r.status !== 'sat') continue;
-    const memo = new Map<number, Value>();
-    const holds = (t: Term) => evaluate(t, r.model, memo) === true;
-    const failures: Failure[] = [];
-    for (const f of raw.failures) {
-      if (holds(f.obligation.goal)) continue;
-      const failedParts = (f.obligation.parts ?? []).filter((p) => !holds(p.goal)).map((p) => p.label);
-      failures.push({ obligation: f.obligation, failedParts });
-    }
-    const replayed = failures.length > 0 && assumptions.every(holds) && prefs.every(holds);
-    if (!replayed) {
-      // Our evaluator disagrees with this model: try the next tier.
-      r.model.dispose();
-      continue;
-    }
-    return { model: r.model, failures, replayed: true, wellFormed: true, owned: true };
+    // The same assumptions as the refuting query, and the preferences, which a replay must also find true.
+    const r = await checkQuery(opts.engine, { goals, assume: () => [...assumptions, ...prefs], timeoutMs: budget }, (lease) => {
+      const failures: Failure[] = [];
+      for (const f of raw.failures) {
+        if (lease.value(f.obligation.goal) === true) continue;
+        const failedParts = (f.obligation.parts ?? []).filter((p) => lease.value(p.goal) !== true).map((p) => p.label);
+        failures.push({ obligation: f.obligation, failedParts });
+      }
+      return show({ model: lease.model, failures, replayed: true, wellFormed: true });
+    });
+    // A model our evaluator does not replay (or none): the next tier.
+    if (r.kind === 'refuted') return r.value;
   }
-  return { ...raw, wellFormed: rawWellFormed, owned: false };
+  return asRaw(rawWellFormed);
 }

@@ -19,24 +19,26 @@
  * word, as upstream takes every refutation, shown as far as it can be
  * evaluated, and carries the SPEC031 warning (docs/spec-errors.md).
  */
-import type { KernelContent } from '../kernel/content.ts';
 import { KERNEL } from '../kernel/content.ts';
 import type { HandlerInfo } from '../kernel/handlers.ts';
-import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
-import * as o from '../smt/ops.ts';
-import type { SmtEngine } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
-import { quantifierDiagnostic, runSpec } from '../dialect/index.ts';
+import { type ParseCache, newParseCache, quantifierDiagnostic, runSpec } from '../dialect/index.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
+import { cacheSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
-import { type WellFormedRefutation, preferWellFormed } from './counterexample-wellformed.ts';
-import { checkDeclarative } from './declarative.ts';
+import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
+import { type DeclarativeOptions, type DeclarativePath, type Reused, checkDeclarative } from './declarative.ts';
+import type { VerifyEnv } from './env.ts';
+import { IMPL_PROOFS } from './impl-proofs.ts';
 import { implementationStep, programKey, requireHandler } from './implementation.ts';
 import { type Outcome, worst } from './outcome.ts';
-import { type ProofOutcome, prove } from './prove.ts';
-import { type RefinementStep, assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
+import { type ProofOutcome, disposeOutcome, prove } from './prove.ts';
+import { checkQuery } from './query.ts';
+import { assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
+import type { RefinementStep } from './steps.ts';
 import type { ObligationResult, Verdict } from './verdict.ts';
+
+export type { VerifyEnv } from './env.ts';
 
 export interface VerifyRequest {
   /** Handler name (C name or spec alias). */
@@ -59,13 +61,6 @@ export interface VerifyRequest {
   readonly strict?: boolean;
 }
 
-export interface VerifyEnv {
-  readonly engine: SmtEngine;
-  readonly kernel?: KernelContent;
-  /** What is kept between verifications (default: the process's, `PROCESS_CACHES`). */
-  readonly caches?: VerifierCaches;
-}
-
 export type TimedVerdict = Verdict & { readonly ms: number };
 
 /**
@@ -77,6 +72,12 @@ export type TimedVerdict = Verdict & { readonly ms: number };
 export const DEFAULT_BUDGET_MS = 120_000;
 
 type SpecRun = Extract<ReturnType<typeof runSpec>, { ok: true }>;
+
+/** The parsed and checked spec texts of a cache object (the dialect's parse cache). */
+const SPECS = cacheSlot((limits) => {
+  const specs: ParseCache = newParseCache(limits.specs);
+  return Object.assign(specs, { stats: () => ({ specs: specs.size }) });
+});
 
 /** Both steps of one check from one start, or the spec's error. */
 export type Steps =
@@ -98,11 +99,10 @@ export type Steps =
  */
 export function buildSteps(req: VerifyRequest, env: VerifyEnv): Steps {
   const kernel = env.kernel ?? KERNEL;
-  const caches = env.caches ?? PROCESS_CACHES;
   const h = requireHandler(req.handler);
   const implSource = req.implSource ?? '';
-  const impl = implementationStep(implSource, kernel, h, caches);
-  const spec = runSpec(req.spec, h.name, impl.pre, impl.args.map((a) => a.term), { parseCache: caches.specs });
+  const impl = implementationStep(implSource, kernel, h, env.caches);
+  const spec = runSpec(req.spec, h.name, impl.pre, impl.args.map((a) => a.term), { parseCache: env.caches.slot(SPECS) });
   if (!spec.ok) return { ok: false, error: spec.error, warnings: spec.warnings };
   return {
     ok: true,
@@ -142,20 +142,24 @@ export function verdictStatus(results: readonly ObligationResult[]): Verdict['st
  */
 export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv, started: number): Promise<TimedVerdict> {
   const { step, spec, assume } = steps;
-  const caches = env.caches ?? PROCESS_CACHES;
   const timeoutMs = req.timeoutMs ?? DEFAULT_BUDGET_MS;
   const deadline = started + timeoutMs;
+  const implProofs = env.caches.slot(IMPL_PROOFS);
 
   const specSide = await prove(specObligations(step), env.engine, { assume, timeoutMs, deadline });
-  // The implementation-only obligations do not depend on the spec: proved
-  // once per program (after the spec side: queries must never overlap).
-  const implSide = await caches.implProof(steps.implKey, () => prove(implObligations(step), env.engine, { assume, timeoutMs, deadline }));
   try {
-    return withWarnings(await explain(specSide, implSide, steps, req, env, started), spec.warnings);
+    // The implementation-only obligations do not depend on the spec: proved
+    // once per program (after the spec side: queries must never overlap).
+    // The cache owns that outcome's model; this verification owns the spec side's.
+    const implSide = await implProofs.get(steps.implKey, () => prove(implObligations(step), env.engine, { assume, timeoutMs, deadline }));
+    try {
+      return withWarnings(await explain(specSide, implSide, steps, req, env, started), spec.warnings);
+    } finally {
+      // What this budget left undecided may be decided with a larger one: not kept.
+      if (implSide.results.some((r) => r.status === 'timeout')) implProofs.forget(steps.implKey);
+    }
   } finally {
-    specSide.refutation?.model.dispose();
-    // What this budget left undecided may be decided with a larger one: not kept.
-    if (implSide.results.some((r) => r.status === 'timeout')) caches.forget(steps.implKey);
+    disposeOutcome(specSide);
   }
 }
 
@@ -181,11 +185,8 @@ async function explain(
   // or the return (a condition, or a field the spec never wrote).
   const firstSpecFailure = refutation.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
   const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
-  // A model taken on the solver's word cannot be checked against preferences either.
-  const shown: WellFormedRefutation = refutation.quantified
-    ? { ...refutation, wellFormed: false, owned: false }
-    : await preferWellFormed(refutation, { engine: env.engine, assume, args: step.args, timeoutMs });
-  try {
+  const onWord = refutation.quantified || specSide.unreplayed.length > 0 || implSide.unreplayed.length > 0;
+  const show = (shown: Omit<Shown, 'wellFormed'> & { readonly wellFormed?: boolean }): TimedVerdict => {
     const counterexample = buildCounterexample({
       model: shown.model,
       args: step.args,
@@ -194,15 +195,15 @@ async function explain(
       failures: shown.failures,
       replayed: shown.replayed,
       quantified: refutation.quantified,
-      wellFormed: refutation.quantified ? undefined : shown.wellFormed,
+      wellFormed: shown.wellFormed,
       specLine,
     });
     const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample, ms };
-    const onWord = refutation.quantified || specSide.unreplayed.length > 0 || implSide.unreplayed.length > 0;
     return onWord ? withWarnings(verdict, [quantifierWarning(req.spec, spec.returnLine)]) : verdict;
-  } finally {
-    if (shown.owned) shown.model.dispose();
-  }
+  };
+  // A model taken on the solver's word cannot be checked against preferences either.
+  if (refutation.quantified) return show(refutation);
+  return showWellFormed(refutation, { engine: env.engine, assume, args: step.args, timeoutMs }, show);
 }
 
 /** What one query says about a step (the mutant screen, tasks/refute.ts). */
@@ -214,48 +215,47 @@ export type QuickVerdict =
   /** The solver gave up, the replay disagreed, or the spec did not run. */
   | 'unknown';
 
-/** One solver query for a state that falsifies any refinement obligation of `steps`. */
+/**
+ * One checked query for a state that falsifies any refinement obligation of
+ * `steps`: replayed, or through a quantifier on the solver's word, it is
+ * `refuted`; a model our evaluator does not replay is `unknown`.
+ */
 export async function refuteOnce(steps: Extract<Steps, { ok: true }>, env: VerifyEnv, timeoutMs: number): Promise<QuickVerdict> {
-  const negated = o.not(o.and(...refinementObligations(steps.step).map((ob) => ob.goal)));
-  const assumptions = steps.assume([negated]);
-  const r = await env.engine.check([...assumptions, negated], { timeoutMs });
-  if (r.status === 'unsat') return 'equivalent';
-  if (r.status === 'unknown') return 'unknown';
-  try {
-    const memo = new Map<number, Value>();
-    const replayed = assumptions.every((a) => evaluate(a, r.model, memo) === true) && evaluate(negated, r.model, memo) === true;
-    return replayed ? 'refuted' : 'unknown';
-  } catch (e) {
-    if (e instanceof QuantifierEvalError) return 'refuted';
-    throw e;
-  } finally {
-    r.model.dispose();
-  }
+  const goals = refinementObligations(steps.step).map((ob) => ob.goal);
+  const r = await checkQuery(env.engine, { goals, assume: (negated) => steps.assume([negated]), timeoutMs });
+  return r.kind === 'proved' ? 'equivalent' : r.kind === 'refuted' || r.kind === 'on-word' ? 'refuted' : 'unknown';
 }
 
 /** The declarative checks of a spec (strict), or its error. */
 export type DeclarativeCheck =
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
-  | { readonly status: Outcome; readonly results: readonly ObligationResult[]; readonly warnings: readonly Diagnostic[] };
-
-/** The reason of a declarative check that the solver refutes through a quantifier. */
-const QUANTIFIED_LEMMA =
-  'the solver refutes a declarative check of this spec; it has a quantifier, so the refutation is not replayed';
+  | {
+      readonly status: Outcome;
+      readonly results: readonly ObligationResult[];
+      readonly warnings: readonly Diagnostic[];
+      /** Set when the oracle's proof was reused (declarative.ts). */
+      readonly reused?: Reused;
+      /** How the check went, and how many facts it took as known (declarative.ts). */
+      readonly path: DeclarativePath;
+      readonly known: number;
+    };
 
 /**
  * The declarative checks (spec invariants and lemmas) of `req.spec`, as
- * `verify --strict` and the strict grade both see them. One engine job of
- * its own. An unknown handler throws ImplementationError.
+ * `verify --strict` and the strict grade both see them (the grade stops at
+ * the first lemma not proved: `stopAtFailure`). One engine job of its own.
+ * An unknown handler throws ImplementationError.
  */
-export async function declarativeCheck(req: VerifyRequest, env: VerifyEnv, timeoutMs?: number): Promise<DeclarativeCheck> {
+export async function declarativeCheck(
+  req: VerifyRequest,
+  env: VerifyEnv,
+  timeoutMs?: number,
+  opts: Pick<DeclarativeOptions, 'stopAtFailure' | 'reuse'> = {},
+): Promise<DeclarativeCheck> {
   const h = requireHandler(req.handler);
-  try {
-    const d = await checkDeclarative(h.name, req.spec, env.engine, { timeoutMs, caches: env.caches });
-    if (d.status === 'spec-error') return d;
-    return { status: d.status, results: d.results, warnings: [] };
-  } catch (e) {
-    if (!(e instanceof QuantifierEvalError)) throw e;
-    // Which check the model refutes cannot be evaluated: the solver's word for the set.
-    return { status: 'failed', results: [{ name: 'lemmas', status: 'failed', reason: QUANTIFIED_LEMMA }], warnings: [quantifierWarning(req.spec, 1)] };
-  }
+  const d = await checkDeclarative(h.name, req.spec, env, { timeoutMs, ...opts });
+  if (d.status === 'spec-error') return d;
+  // A failure through the spec's quantifier is the solver's word: say so, at the quantifier.
+  const warnings = d.onWord ? [quantifierWarning(req.spec, 1)] : [];
+  return { status: d.status, results: d.results, warnings, path: d.path, known: d.known, ...(d.reused ? { reused: d.reused } : {}) };
 }

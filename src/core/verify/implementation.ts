@@ -9,8 +9,8 @@ import { KERNEL, type KernelContent } from '../kernel/content.ts';
 import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, requireHandler } from '../kernel/handlers.ts';
 import { type Term, variable } from '../smt/term.ts';
-import { PROCESS_CACHES, type ProgramEntry, type VerifierCaches } from './caches.ts';
-import type { ImplementationStep } from './refinement.ts';
+import { type CacheStats, SlotMap, type VerifierCaches, cacheSlot } from './caches.ts';
+import type { ImplementationStep } from './steps.ts';
 
 /**
  * A problem with the implementation (not with the spec): it carries its
@@ -43,9 +43,27 @@ export function programKey(implSource: string, kernel: KernelContent): string {
   return `${kernel.kernelHash}\0${implSource}`;
 }
 
+/** A parsed program and the implementation's runs on it, by handler. */
+interface ProgramEntry {
+  readonly program: CProgram;
+  readonly runs: Map<string, ImplementationStep>;
+}
+
+/** The parsed programs of a cache object (parsing takes about half a second). */
+class Programs extends SlotMap<string, ProgramEntry> {
+  override stats(): Partial<CacheStats> {
+    let implRuns = 0;
+    for (const p of this.values()) implRuns += p.runs.size;
+    return { programs: this.size, implRuns };
+  }
+}
+
+const PROGRAMS = cacheSlot((limits) => new Programs(limits.programs, 'programs'));
+
 function programEntry(implSource: string, kernel: KernelContent, caches: VerifierCaches): ProgramEntry {
   const key = programKey(implSource, kernel);
-  const hit = caches.programs.get(key);
+  const programs = caches.slot(PROGRAMS);
+  const hit = programs.get(key);
   if (hit) return hit;
   const overrides = implSource.trim() ? [{ path: 'override.c', text: implSource }] : [];
   const r = parseProgram(kernel.files, kernel.units, overrides);
@@ -57,12 +75,12 @@ function programEntry(implSource: string, kernel: KernelContent, caches: Verifie
     );
   }
   const entry: ProgramEntry = { program: r.program, runs: new Map() };
-  caches.programs.set(key, entry);
+  programs.set(key, entry);
   return entry;
 }
 
-/** The kernel program with an optional override unit, parsed once per distinct text. */
-export function loadProgram(implSource = '', kernel: KernelContent = KERNEL, caches: VerifierCaches = PROCESS_CACHES): CProgram {
+/** The kernel program with an optional override unit, parsed once per distinct text (kept in `caches`). */
+export function loadProgram(caches: VerifierCaches, implSource = '', kernel: KernelContent = KERNEL): CProgram {
   return programEntry(implSource, kernel, caches).program;
 }
 

@@ -4,19 +4,16 @@
  * Verdict. Runs unchanged in Node and in a Web Worker. The steps and the
  * obligations are the driver's (driver.ts); this file orders the jobs.
  */
-import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
+import type { VerifierCaches } from './caches.ts';
 import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, declarativeCheck, proveRefinement, verdictStatus, withWarnings } from './driver.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export { DEFAULT_BUDGET_MS, type TimedVerdict, type VerifyEnv, type VerifyRequest } from './driver.ts';
 export { ImplementationError, loadProgram, requireHandler } from './implementation.ts';
-export { PROCESS_CACHES, VerifierCaches } from './caches.ts';
+export { VerifierCaches } from './caches.ts';
 
-/**
- * Empties `caches` (default: the process's) and disposes the models they
- * hold; benchmarks use it to time cold verifications.
- */
-export function clearVerifierCaches(caches: VerifierCaches = PROCESS_CACHES): void {
+/** Empties `caches` and disposes the models they hold; benchmarks use it to time cold verifications. */
+export function clearVerifierCaches(caches: VerifierCaches): void {
   caches.clear();
 }
 

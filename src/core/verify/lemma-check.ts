@@ -20,7 +20,11 @@
  * means a model of the goal's negation and of every instance asserted, which
  * our evaluator confirms; a missing instance could make it spurious.
  *
- * Handler-independent checks, cached per engine in the caller's cache object
+ * Every query is a checked query (query.ts): a refutation through a spec's
+ * quantifier is a failure on the solver's word (QUANTIFIED_LEMMA), never an
+ * escaping error.
+ *
+ * Handler-independent checks, kept per engine in the worker's cache object
  * (caches.ts): each corollary follows from its lemma and the invariants, and
  * the boot witness (an instance of initial()) satisfies the invariants, every
  * lemma and every corollary.
@@ -29,15 +33,18 @@ import { COROLLARIES, CHECKED_LEMMAS, LEMMAS, type Lemma, bootWitness, findLemma
 import { SEED_PREFIX, isDerived } from '../kernel/lemmas/helpers.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, fieldMaps, freshState } from '../kernel/state.ts';
-import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine } from '../smt/solver.ts';
 import { instantiate, skolemize } from '../smt/instantiate.ts';
 import type { Quantified } from '../smt/quantified.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
-import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
-import { undecided, worst } from './outcome.ts';
+import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
+import type { VerifyEnv } from './env.ts';
+import { worst } from './outcome.ts';
+import { checkQuery, unsettled } from './query.ts';
+import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
+import { BoundedMap } from '../bounded-map.ts';
 
 /** How one lemma (or invariant, or corollary) fared: an obligation result that always has its time. */
 export interface LemmaResult extends ObligationResult {
@@ -45,20 +52,21 @@ export interface LemmaResult extends ObligationResult {
   readonly ms: number;
   /** The facts a counterexample falsifies (failed only). */
   readonly failedParts?: string[];
+  /** Some failure is on the solver's word: the spec has a quantifier, so its model was not replayed. */
+  readonly onWord?: true;
 }
 
+/** The reason of a declarative fact that the solver refutes through a quantifier. */
+export const QUANTIFIED_LEMMA =
+  'the solver refutes a declarative check of this spec; it has a quantifier, so the refutation is not replayed';
+
 export interface LemmaReport {
+  /** One entry per lemma checked (with `stopAtFailure`, up to the first one not proved). */
   readonly lemmas: LemmaResult[];
   /** One entry per spec invariant. */
   readonly invariants: LemmaResult[];
-}
-
-export interface LemmaInput {
-  readonly pre: AbstractState;
-  /** The spec's success condition (already folded into `post`; kept for reporting). */
-  readonly cond: Term;
-  readonly post: AbstractState;
-  readonly handler: string;
+  /** `stopAtFailure` stopped the check: something is not proved, and not every lemma was checked. */
+  readonly stopped?: true;
 }
 
 export interface LemmaOptions {
@@ -68,6 +76,49 @@ export interface LemmaOptions {
   readonly only?: readonly string[];
   /** Called after each solver query (for benchmarks and debugging). */
   readonly onQuery?: (q: QueryInfo) => void;
+  /** Facts already known to hold (declarative.ts): not asked again, and reported proved. */
+  readonly memo?: FactMemo;
+  /**
+   * Stop at the first lemma (or invariant) that ends not proved, and leave
+   * out the rest: the check then is not proved, as the whole check would be
+   * (strict grading needs no more). Lemmas in `first` go first.
+   */
+  readonly stopAtFailure?: boolean;
+  readonly first?: ReadonlySet<string>;
+}
+
+/**
+ * What the caller knows about facts of the statement, and learns from the
+ * check. A fact is named by its group and its name: the group is
+ * `FROM_INVARIANTS` for an invariant carried over by the invariants alone,
+ * `fromLemmas(set)` for one carried over under each lemma of `set`
+ * (upstream's statement), and a lemma's name for its facts (proved from the
+ * invariants and that lemma). Every group's assumptions are fixed by the
+ * handler and the step's pre-state, so a fact proved for one step of a
+ * handler is proved for any other step whose fact is the same formula.
+ */
+export interface FactMemo {
+  /** Is this fact (of the checked step) known to hold? */
+  known(group: string, fact: Quantified): boolean;
+  /** This fact (of the checked step) was just proved. */
+  proved(group: string, fact: Quantified): void;
+  /** The facts in the order to ask them when stopping at the first failure: the likeliest to fail first. */
+  order?(group: string, facts: readonly Quantified[]): readonly Quantified[];
+  /** This fact (of the checked step) was refuted. */
+  failed?(group: string, fact: Quantified): void;
+}
+
+/** The group of invariants proved from the invariants alone. */
+const FROM_INVARIANTS = 'inv';
+
+/** The group of invariants proved under each lemma of `lemmas`. */
+export function fromLemmas(lemmas: readonly string[]): string {
+  return `${FROM_INVARIANTS}+${lemmas.join(',')}`;
+}
+
+/** Is `group` one of invariants (`FROM_INVARIANTS` or `fromLemmas(...)`), not a lemma's? */
+export function isInvariantGroup(group: string): boolean {
+  return group === FROM_INVARIANTS || group.startsWith(`${FROM_INVARIANTS}+`);
 }
 
 export interface QueryInfo {
@@ -96,6 +147,10 @@ function skolemizeShared(f: Quantified, tag: string): { goal: Term; vars: Term[]
 }
 
 interface FactsOutcome {
+  /**
+   * One per goal, in order (stopped at the first failure: one per goal
+   * asked); a failure on the solver's word has the reason QUANTIFIED_LEMMA.
+   */
   readonly results: ObligationResult[];
   readonly ms: number;
   /** Solver queries issued. */
@@ -152,47 +207,61 @@ async function proveFacts(
   engine: SmtEngine,
   opts: LemmaOptions,
   extraRoots: readonly Term[] = [],
+  group?: string,
+  stopAtFirst = false,
 ): Promise<FactsOutcome> {
   const started = Date.now();
-  const results: ObligationResult[] = [];
   const sameFact = new Map(assumed.map((f) => [f.name, f]));
+  const memo = group === undefined ? undefined : opts.memo;
+  const byName = new Map<string, ObligationResult>();
+  const learnt: Quantified[] = [];
   let queries = 0;
-  for (const f of goals) {
+  const done = () => stopAtFirst && [...byName.values()].some((r) => r.status !== 'proved');
+  // Stopping at the first failure, the facts likeliest to fail go first.
+  const order = stopAtFirst && memo?.order ? memo.order(group!, goals) : goals;
+  const open: { f: Quantified; goal: Term; seed?: Term }[] = [];
+  for (const f of order) {
+    if (memo?.known(group!, f)) {
+      byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
+      continue;
+    }
+    learnt.push(f);
     const { goal, vars, seed } = skolemizeShared(f, tag);
     // A goal that is, term for term, an assumed fact at the same skolems (the
     // step left everything it reads alone) holds without a query.
     const assumedTwin = sameFact.get(f.name);
-    if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) {
-      results.push({ name: f.name, status: 'proved', ms: 0 });
-      continue;
-    }
-    const negated = o.not(goal);
-    const instances = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
-    const r = await engine.check([...instances, negated], { timeoutMs: opts.timeoutMs });
-    queries++;
-    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances.length, status: r.status, ms: r.ms });
-    if (r.status === 'unsat') results.push({ name: f.name, status: 'proved', ms: r.ms });
-    else if (r.status === 'unknown') results.push({ name: f.name, status: undecided(r.reason), ms: r.ms });
-    else {
-      // evaluate throws QuantifierEvalError on a quantified spec: the model is disposed either way.
-      let refuted: boolean;
-      try {
-        const memo = new Map<number, Value>();
-        refuted = evaluate(goal, r.model, memo) === false && instances.every((t) => evaluate(t, r.model, memo) === true);
-      } finally {
-        r.model.dispose();
-      }
-      results.push({ name: f.name, status: refuted ? 'failed' : 'unknown', ms: r.ms });
-    }
+    if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
+    else open.push({ f, goal, seed });
   }
-  return { results, ms: Date.now() - started, queries };
+  for (const { f, goal, seed } of open) {
+    if (done()) break;
+    let instances = 0;
+    const assume = (negated: Term) => {
+      const found = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
+      instances = found.length;
+      return found;
+    };
+    const r = await checkQuery(engine, { goals: [goal], assume, timeoutMs: opts.timeoutMs });
+    queries++;
+    const status: CheckResult['status'] = r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances, status, ms: r.ms });
+    if (r.kind === 'proved') byName.set(f.name, { name: f.name, status: 'proved', ms: r.ms });
+    else if (r.kind === 'refuted') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms });
+    else if (r.kind === 'on-word') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
+    else byName.set(f.name, { name: f.name, ms: r.ms, ...unsettled(r) });
+    if (byName.get(f.name)!.status === 'failed') memo?.failed?.(group!, f);
+  }
+  if (memo) for (const f of learnt) if (byName.get(f.name)?.status === 'proved') memo.proved(group!, f);
+  // In the goals' order; stopped early, only the facts settled so far.
+  return { results: goals.flatMap((f) => byName.get(f.name) ?? []), ms: Date.now() - started, queries };
 }
 
 /** Folds per-fact results into one entry (the worst outcome, outcome.ts), naming the failed facts. */
 function lemmaResult(name: string, results: readonly ObligationResult[], ms: number): LemmaResult {
   const status = worst(results.map((r) => r.status));
-  const failed = results.filter((r) => r.status === 'failed').map((r) => r.name);
-  return status === 'failed' ? { name, status, ms, failedParts: failed } : { name, status, ms };
+  const failed = results.filter((r) => r.status === 'failed');
+  if (status !== 'failed') return { name, status, ms };
+  return { name, status, ms, failedParts: failed.map((r) => r.name), ...(failed.some((r) => r.reason === QUANTIFIED_LEMMA) ? { onWord: true as const } : {}) };
 }
 
 function selectLemmas(only?: readonly string[]): Lemma[] {
@@ -210,22 +279,29 @@ function selectLemmas(only?: readonly string[]): Lemma[] {
  * engine job (`SmtEngine.exclusive`), as do the corollary and initial-state
  * checks: never call them from inside another job.
  */
-export function checkLemmas(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
+export function checkLemmas(input: SymbolicStep, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
   return engine.exclusive(() => checkLemmasNow(input, engine, opts));
 }
 
-async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
+async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
   const { pre, post, handler } = input;
   const touched = footprint(post);
   const lemmas = selectLemmas(opts.only);
+  const lemmaSet = fromLemmas(lemmas.map((l) => l.name));
   const invPre = specInvariants(pre);
   const invPost = specInvariants(post);
+  const memo = opts.memo;
+  // An invariant is known if it was carried over by the invariants alone or under this lemma set.
+  const invMemo: FactMemo | undefined = memo && {
+    known: (g, f) => memo.known(g, f) || memo.known(lemmaSet, f),
+    proved: (g, f) => memo.proved(g, f),
+  };
 
-  const inv = await proveFacts(invPost, invPre, 'inv', engine, opts, touched);
+  const inv = await proveFacts(invPost, invPre, 'inv', engine, { ...opts, memo: invMemo }, touched, FROM_INVARIANTS);
   const invariants = new Map<string, LemmaResult>();
   invPost.forEach((f, i) => {
     const r = inv.results[i];
-    invariants.set(f.name, { name: f.name, status: r.status, ms: r.ms ?? 0 });
+    invariants.set(f.name, { name: f.name, status: r.status, ms: r.ms ?? 0, ...(r.reason === QUANTIFIED_LEMMA ? { onWord: true as const } : {}) });
   });
   // Invariants the invariants alone do not carry over: upstream proves them
   // next to each lemma, so they hold if every lemma's assumption suffices.
@@ -236,50 +312,84 @@ async function checkLemmasNow(input: LemmaInput, engine: SmtEngine, opts: LemmaO
   // A lemma included in others (nr_pages_refcnt in both isolation lemmas) is
   // proved once, from its own assumptions; those are part of every including
   // lemma's assumptions, so the proof serves each of them. What it cannot
-  // prove alone is retried with the including lemma's assumptions.
-  const ownResults = new Map<string, { results: Map<string, ObligationResult>; ms: number }>();
-  const own = async (name: string) => {
+  // prove alone is retried with the including lemma's assumptions. Only the
+  // facts the including lemma still needs are asked.
+  const ownResults = new Map<string, Map<string, ObligationResult>>();
+  const own = async (name: string, needed: (f: Quantified) => boolean) => {
     let hit = ownResults.get(name);
-    if (!hit) {
-      const l = findLemma(name)!;
-      const goals = l.facts(post, pre, handler).filter((f) => !isDerived(f));
-      const out = await proveFacts(goals, [...invPre, ...l.facts(pre, pre, handler)], name, engine, opts, touched);
-      hit = { results: new Map(goals.map((g, i) => [g.name, out.results[i]])), ms: out.ms };
-      ownResults.set(name, hit);
-    }
+    if (!hit) ownResults.set(name, (hit = new Map()));
+    const l = findLemma(name)!;
+    const goals = l.facts(post, pre, handler).filter((f) => !isDerived(f) && !hit.has(f.name) && needed(f));
+    const out = await proveFacts(goals, [...invPre, ...l.facts(pre, pre, handler)], name, engine, opts, touched, name);
+    goals.forEach((g, i) => hit.set(g.name, out.results[i]));
     return hit;
   };
 
-  const results: LemmaResult[] = [];
-  for (const lemma of lemmas) {
+  const results = new Map<string, LemmaResult>();
+  const order = opts.first ? [...lemmas.filter((l) => opts.first!.has(l.name)), ...lemmas.filter((l) => !opts.first!.has(l.name))] : lemmas;
+  let stopped = false;
+  for (const lemma of order) {
     const started = Date.now();
     const assumed = [...invPre, ...lemma.facts(pre, pre, handler)];
     const goals = lemma.facts(post, pre, handler).filter((f) => !isDerived(f));
     const settled = new Map<string, ObligationResult>();
-    if (lemma.reportOnly) for (const [k, r] of (await own(lemma.name)).results) settled.set(k, r);
-    for (const n of lemma.includes?.(handler) ?? []) {
-      for (const [k, r] of (await own(n)).results) if (r.status === 'proved') settled.set(k, r);
+    const open = (f: Quantified) => !settled.has(f.name) && !memo?.known(lemma.name, f);
+    if (lemma.reportOnly) for (const [k, r] of await own(lemma.name, () => true)) settled.set(k, r);
+    if (opts.stopAtFailure && !lemma.reportOnly) {
+      // Fact by fact, the likeliest to fail first: an included lemma's fact
+      // from its own assumptions, and if that does not prove it, at once with
+      // this lemma's (then final: one not proved settles the check).
+      const includedBy = new Map<string, string>();
+      for (const n of lemma.includes?.(handler) ?? []) for (const f of findLemma(n)!.facts(post, pre, handler)) includedBy.set(f.name, n);
+      for (const g of memo?.order ? memo.order(lemma.name, goals) : goals) {
+        if (!open(g)) continue;
+        const n = includedBy.get(g.name);
+        const mine = n === undefined ? undefined : (await own(n, (f) => f.name === g.name)).get(g.name);
+        if (mine?.status === 'proved') {
+          settled.set(g.name, mine);
+          continue;
+        }
+        const [r] = (await proveFacts([g], assumed, lemma.name, engine, opts, touched, lemma.name)).results;
+        settled.set(g.name, r);
+        if (r.status !== 'proved') break;
+      }
+    } else {
+      for (const n of lemma.includes?.(handler) ?? []) {
+        for (const [k, r] of await own(n, open)) if (r.status === 'proved') settled.set(k, r);
+      }
     }
-    const rest = goals.filter((g) => !settled.has(g.name));
-    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched);
-    rest.forEach((g, i) => settled.set(g.name, out.results[i]));
-    results.push(lemmaResult(lemma.name, goals.map((g) => settled.get(g.name)!), Date.now() - started));
+    const failedAlready = [...settled.values()].some((r) => r.status !== 'proved' && opts.stopAtFailure);
+    const rest = failedAlready ? [] : goals.filter((g) => !settled.has(g.name));
+    const out = await proveFacts(rest, assumed, lemma.name, engine, opts, touched, lemma.name, opts.stopAtFailure);
+    for (const r of out.results) settled.set(r.name, r);
+    const result = lemmaResult(lemma.name, goals.flatMap((g) => settled.get(g.name) ?? []), Date.now() - started);
+    results.set(lemma.name, result);
+    if (opts.stopAtFailure && result.status !== 'proved') {
+      stopped = true;
+      break;
+    }
     if (retry.length > 0) {
       const again = await proveFacts(retry, assumed, `inv.${lemma.name}`, engine, opts, touched);
       retry.forEach((f, i) => retried.set(f.name, retried.get(f.name)! + (again.results[i].ms ?? 0)));
+      const failing = retry.filter((_, i) => again.results[i].status !== 'proved');
       retry = retry.filter((_, i) => again.results[i].status === 'proved');
+      // What one lemma's assumption does not carry over stays as the first pass left it: settled.
+      if (opts.stopAtFailure && failing.length > 0) {
+        stopped = true;
+        break;
+      }
     }
   }
   // What every lemma's assumption carried over holds.
-  if (lemmas.length > 0) {
+  if (lemmas.length > 0 && !stopped) {
     for (const f of retry) {
       const first = invariants.get(f.name)!;
       invariants.set(f.name, { name: f.name, status: 'proved', ms: first.ms + retried.get(f.name)! });
+      memo?.proved(lemmaSet, f);
     }
   }
-  return { lemmas: results, invariants: [...invariants.values()] };
+  return { lemmas: lemmas.flatMap((l) => results.get(l.name) ?? []), invariants: [...invariants.values()], ...(stopped ? { stopped: true as const } : {}) };
 }
-
 
 /**
  * Proves every fact of `goals` (skolemised, derived facts skipped) from the
@@ -302,13 +412,39 @@ export function proveFrom(
 /** Options of the handler-independent checks. */
 export interface EngineCheckOptions {
   readonly timeoutMs?: number;
-  /** Where the results are kept, per engine (default: the process's, `PROCESS_CACHES`). */
-  readonly caches?: VerifierCaches;
 }
 
-/** Each corollary follows from its lemma and the spec invariants, in any state. Cached per engine. */
-export function checkCorollaries(engine: SmtEngine, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
-  return (opts.caches ?? PROCESS_CACHES).engineCheck('corollaries', engine, () =>
+/** The handler-independent checks' results, per engine, in a cache object. */
+class EngineChecks implements SlotValue {
+  readonly corollaries: BoundedMap<SmtEngine, Promise<LemmaResult[]>>;
+  readonly initial: BoundedMap<SmtEngine, Promise<LemmaResult[]>>;
+
+  constructor(engines: number) {
+    this.corollaries = new BoundedMap(engines);
+    this.initial = new BoundedMap(engines);
+  }
+
+  clear(): void {
+    this.corollaries.clear();
+    this.initial.clear();
+  }
+
+  stats(): Partial<CacheStats> {
+    return { engineChecks: this.corollaries.size + this.initial.size };
+  }
+}
+
+const ENGINE_CHECKS = cacheSlot((limits) => new EngineChecks(limits.engines));
+
+/** `make()`'s results for `env`'s engine, kept in `env`'s caches (a failure is not kept). */
+function perEngine(env: Pick<VerifyEnv, 'engine' | 'caches'>, which: 'corollaries' | 'initial', make: () => Promise<LemmaResult[]>): Promise<LemmaResult[]> {
+  return remember(env.caches.slot(ENGINE_CHECKS)[which], env.engine, make, () => true);
+}
+
+/** Each corollary follows from its lemma and the spec invariants, in any state. Kept per engine. */
+export function checkCorollaries(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+  const { engine } = env;
+  return perEngine(env, 'corollaries', () =>
     engine.exclusive(async () => {
       const out: LemmaResult[] = [];
       for (const c of COROLLARIES) {
@@ -325,11 +461,12 @@ export function checkCorollaries(engine: SmtEngine, opts: EngineCheckOptions = {
 /**
  * initial() ∧ spec_invariants ∧ L is satisfiable, for every lemma and
  * corollary: the boot witness (an instance of initial()) satisfies each fact.
- * One entry for the invariants, then one per lemma and corollary. Cached per
+ * One entry for the invariants, then one per lemma and corollary. Kept per
  * engine.
  */
-export function checkInitial(engine: SmtEngine, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
-  return (opts.caches ?? PROCESS_CACHES).engineCheck('initial', engine, () =>
+export function checkInitial(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+  const { engine } = env;
+  return perEngine(env, 'initial', () =>
     engine.exclusive(async () => {
       const w = bootWitness();
       const groups: [string, Quantified[]][] = [

@@ -14,7 +14,7 @@
  * Proofs of the oracles are committed in tasks/hv6/lemma-proofs.json
  * (`npx tsx scripts/gen-lemma-proofs.ts` rebuilds it; a test checks it is
  * current), so the browser and a fresh process need not redo them; others
- * are memoised in the caller's cache object (caches.ts), as are statement
+ * are memoised in the worker's cache object (caches.ts), as are statement
  * digests. Only all-proved results are kept.
  */
 import stored from '../../../tasks/hv6/lemma-proofs.json';
@@ -26,9 +26,9 @@ import { Digest } from '../smt/digest.ts';
 import { variable } from '../smt/term.ts';
 import { PROOF_VERSION } from '../version.ts';
 import type { Quantified } from '../smt/quantified.ts';
-import { PROCESS_CACHES, type VerifierCaches } from './caches.ts';
-import type { LemmaInput } from './lemma-check.ts';
+import { type CacheSlot, type SlotMap, type VerifierCaches, mapSlot, remember } from './caches.ts';
 import { stepTerms } from './same-step.ts';
+import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 
 /**
@@ -52,6 +52,11 @@ export interface ProofFile {
 
 export const STORED_PROOFS: ProofFile = stored as ProofFile;
 
+/** Statement digests, by handler and lemma set (lemmas are code: a digest never goes stale). */
+const STATEMENTS: CacheSlot<SlotMap<string, string>> = mapSlot('statements');
+/** Oracle proofs made in this process, by proof key (only proofs: nothing else is kept). */
+const ORACLE_PROOFS: CacheSlot<SlotMap<string, Promise<StoredProof | undefined>>> = mapSlot('oracleProofs');
+
 function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void {
   for (const f of facts) {
     const xs = f.vars.map((sort, i) => variable(`stmt.x.${i}`, sort));
@@ -60,9 +65,10 @@ function addFacts(d: Digest, label: string, facts: readonly Quantified[]): void 
 }
 
 /** The digest of the statement checked for `handler` with `lemmas` (memoised: lemmas are code). */
-function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches = PROCESS_CACHES): string {
+function statementDigest(handler: string, lemmas: readonly string[], caches: VerifierCaches): string {
   const memoKey = `${handler}\0${lemmas.join(',')}`;
-  const hit = caches.statements.get(memoKey);
+  const statements = caches.slot(STATEMENTS);
+  const hit = statements.get(memoKey);
   if (hit) return hit;
   const s = freshState('stmt.new.');
   const old = freshState('stmt.old.');
@@ -82,12 +88,12 @@ function statementDigest(handler: string, lemmas: readonly string[], caches: Ver
   };
   for (const n of lemmas) lemma(n, 'lemma');
   const v = d.value();
-  caches.statements.set(memoKey, v);
+  statements.set(memoKey, v);
   return v;
 }
 
 /** The key of a proof of `step` with `lemmas`, by `version` (default: this verifier). */
-export function proofKey(step: LemmaInput, lemmas: readonly string[], version: string = PROOF_VERSION, caches: VerifierCaches = PROCESS_CACHES): string {
+export function proofKey(step: SymbolicStep, lemmas: readonly string[], caches: VerifierCaches, version: string = PROOF_VERSION): string {
   const d = new Digest().add('version', version).add('handler', step.handler).add('lemmas', lemmas.join(',')).add('statement', statementDigest(step.handler, lemmas, caches));
   for (const { name, term } of stepTerms(step)) d.add(`step.${name}`, term);
   return d.value();
@@ -108,12 +114,22 @@ export function proofFor(
   handler: string,
   key: string,
   prove: () => Promise<readonly ObligationResult[]>,
-  caches: VerifierCaches = PROCESS_CACHES,
+  caches: VerifierCaches,
 ): Promise<StoredProof | undefined> {
   const committed = storedProof(handler, key);
   if (committed) return Promise.resolve(committed);
-  return caches.oracleProof(key, () => {
+  return memoisedProof(caches, key, () => {
     const started = Date.now();
     return prove().then((results) => (results.every((r) => r.status === 'proved') ? { key, ms: Date.now() - started } : undefined));
   });
+}
+
+/**
+ * The oracle proof under `key` made in this process (kept in `caches`),
+ * made by `make` if absent. Only a proof is kept: an undefined outcome
+ * (something not proved) or a failure is dropped, so the next call tries
+ * again.
+ */
+export function memoisedProof(caches: VerifierCaches, key: string, make: () => Promise<StoredProof | undefined>): Promise<StoredProof | undefined> {
+  return remember(caches.slot(ORACLE_PROOFS), key, make, (p) => p !== undefined);
 }

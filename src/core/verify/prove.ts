@@ -1,16 +1,15 @@
 /**
- * Discharges a list of named obligations with fresh solver queries: all at
- * once first; on failure, the model itself tells which obligations it
- * falsifies (re-evaluated by our own evaluator, which is also the replay),
- * and the remaining ones are checked together again until every obligation
- * is either proved or refuted; what a combined query cannot decide in its
- * budget is proved one obligation at a time.
+ * Discharges a list of named obligations with checked queries (query.ts):
+ * all at once first; on failure, the model itself tells which obligations it
+ * falsifies (our evaluator's replay), and the remaining ones are checked
+ * together again until every obligation is either proved or refuted; what a
+ * combined query cannot decide in its budget is proved one obligation at a
+ * time. The proof's state (each obligation's result, the kept refutation,
+ * the solver time) is one `Proof` object.
  */
-import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
-import * as o from '../smt/ops.ts';
-import type { CheckResult, SmtEngine, SmtModel } from '../smt/solver.ts';
+import type { SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
-import { undecided } from './outcome.ts';
+import { BUDGET_SPENT, type Checked, type Lease, REPLAY_FAILED, checkQuery, unsettled } from './query.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export interface Obligation {
@@ -28,27 +27,35 @@ export interface Failure {
   readonly failedParts: readonly string[];
 }
 
+/** The first refuting model of a proof and what it falsifies. The proof's outcome owns the model. */
+export interface Refutation {
+  readonly model: SmtModel;
+  readonly failures: readonly Failure[];
+  /** Our evaluator agreed with Z3: assumptions true and the failures false under the model. */
+  readonly replayed: boolean;
+  /**
+   * Some failure could not be replayed because its goal (or an assumption)
+   * has a quantifier, which our evaluator cannot evaluate: it is taken on
+   * the solver's word, as upstream takes every refutation (then `replayed`
+   * is false).
+   */
+  readonly quantified?: boolean;
+}
+
 export interface ProofOutcome {
   readonly results: ObligationResult[];
-  /** Set when at least one obligation is refuted: the first model and what it falsifies. */
-  readonly refutation?: {
-    readonly model: SmtModel;
-    readonly failures: readonly Failure[];
-    /** Our evaluator agreed with Z3: assumptions true and the failures false under the model. */
-    readonly replayed: boolean;
-    /**
-     * Some failure could not be replayed because its goal (or an assumption)
-     * has a quantifier, which our evaluator cannot evaluate: it is taken on
-     * the solver's word, as upstream takes every refutation (then `replayed`
-     * is false).
-     */
-    readonly quantified?: boolean;
-  };
+  /** Set when at least one obligation is refuted. Dispose with `disposeOutcome`. */
+  readonly refutation?: Refutation;
   /** Obligations refuted on the solver's word: their goal has a quantifier, so no model of theirs was replayed. */
   readonly unreplayed: readonly string[];
   /** Total solver time and number of queries. */
   readonly solverMs: number;
   readonly queries: number;
+}
+
+/** Releases the model an outcome holds, if any (idempotent). */
+export function disposeOutcome(outcome: ProofOutcome): void {
+  outcome.refutation?.model.dispose();
 }
 
 export interface ProveOptions {
@@ -64,20 +71,6 @@ export interface ProveOptions {
   readonly assume: (roots: readonly Term[]) => Term[];
 }
 
-function holds(t: Term, model: SmtModel, memo: Map<number, Value>): boolean {
-  return evaluate(t, model, memo) === true;
-}
-
-/** `holds`, or 'quantified' when `t` has a quantifier our evaluator cannot evaluate. */
-function holdsOrQuantified(t: Term, model: SmtModel, memo: Map<number, Value>): boolean | 'quantified' {
-  try {
-    return holds(t, model, memo);
-  } catch (e) {
-    if (e instanceof QuantifierEvalError) return 'quantified';
-    throw e;
-  }
-}
-
 /**
  * Budget of a combined query (ms). Measured over the 50 oracles: 400 ms gave
  * up on too many steps that one query would have decided (total +30%); from
@@ -85,142 +78,157 @@ function holdsOrQuantified(t: Term, model: SmtModel, memo: Map<number, Value>): 
  */
 const COMBINED_MS = 5000;
 
-const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
+/** What a model says about the candidates of its query. */
+type Reading =
+  /** These obligations fail (at least one). */
+  | { readonly kind: 'failures'; readonly failures: readonly Failure[] }
+  /** None fails concretely; several have a quantifier and any could: ask each alone. */
+  | { readonly kind: 'split' };
 
-/** The reason of an obligation left undecided because the verification's budget ran out. */
-const BUDGET_SPENT = 'timeout: the verification budget is spent';
+const isTrue = (g: Term) => g.op === 'const' && g.value === true;
 
-/** The limit of the next query: `timeoutMs` capped by what is left until `deadline`. */
-function queryLimit(timeoutMs: number | undefined, deadline: number | undefined): number | undefined | 'spent' {
-  if (deadline === undefined) return timeoutMs;
-  const left = deadline - Date.now();
-  if (left < 1) return 'spent';
-  return timeoutMs && timeoutMs > 0 ? Math.min(timeoutMs, left) : left;
-}
+/** One proof in progress: each obligation's result so far, and the first refutation. */
+class Proof {
+  private readonly status = new Map<string, ObligationResult>();
+  private refutation?: Refutation;
+  private readonly unreplayed: string[] = [];
+  private solverMs = 0;
+  private queries = 0;
 
-export async function prove(obligations: readonly Obligation[], engine: SmtEngine, opts: ProveOptions): Promise<ProofOutcome> {
-  const status = new Map<string, ObligationResult>();
-  let solverMs = 0;
-  let queries = 0;
-  let refutation: ProofOutcome['refutation'];
-  const unreplayed: string[] = [];
+  constructor(
+    private readonly engine: SmtEngine,
+    private readonly opts: ProveOptions,
+  ) {}
 
-  // One query per set of goals, carrying every instance of the assumed facts
-  // that `assume` selects for them. (Adding instances lazily, only those a
-  // model violates, made queries smaller but took several rounds; measured
-  // here it cost 25-50% more solver time than asking once.)
-  const check = async (goals: readonly { readonly goal: Term }[], timeoutMs = opts.timeoutMs): Promise<{ r: CheckResult; assumptions: Term[] }> => {
-    const limit = queryLimit(timeoutMs, opts.deadline);
-    if (limit === 'spent') return { r: { status: 'unknown', ms: 0, reason: BUDGET_SPENT }, assumptions: [] };
-    const negated = o.not(o.and(...goals.map((g) => g.goal)));
-    const assumptions = opts.assume([negated]);
-    const r = await engine.check([...assumptions, negated], { timeoutMs: limit });
-    solverMs += r.ms;
-    queries++;
-    return { r, assumptions };
-  };
+  settled(ob: Obligation): boolean {
+    return this.status.has(ob.name);
+  }
+
+  set(ob: Obligation, result: Omit<ObligationResult, 'name'>): void {
+    this.status.set(ob.name, { name: ob.name, ...result });
+  }
 
   /**
-   * Marks what `model` falsifies among `candidates`: 'inconsistent' if our
-   * evaluator disagrees with Z3. A goal with a quantifier cannot be
-   * evaluated: when it is the only candidate the model may falsify, Z3's sat
-   * says it fails (taken on the solver's word, not replayed); when several
-   * are, none is marked ('split': ask each on its own).
+   * One query for `goals`; a model is read against `candidates` (the
+   * obligations it may falsify), whose failures are marked with the time
+   * since `started`. One query per set of goals carries every instance of
+   * the assumed facts that `assume` selects for it. (Adding instances
+   * lazily, only those a model violates, made queries smaller but took
+   * several rounds; measured here it cost 25-50% more solver time than
+   * asking once.)
    */
-  const record = (model: SmtModel, ms: number, candidates: readonly Obligation[], assumptions: readonly Term[]): 'consistent' | 'inconsistent' | 'split' => {
-    const memo = new Map<number, Value>();
+  async ask(goals: readonly Term[], candidates: readonly Obligation[], timeoutMs: number | undefined, started?: number): Promise<Checked<Reading>> {
+    const assume = (negated: Term) => this.opts.assume([negated]);
+    const r = await checkQuery(this.engine, { goals, assume, timeoutMs, deadline: this.opts.deadline }, (lease) => this.read(lease, candidates));
+    if (!(r.kind === 'undecided' && r.reason === BUDGET_SPENT)) {
+      this.solverMs += r.ms;
+      this.queries++;
+    }
+    if ((r.kind === 'refuted' || r.kind === 'on-word') && r.value.kind === 'failures') {
+      const ms = started === undefined ? r.ms : Date.now() - started;
+      for (const f of r.value.failures) this.set(f.obligation, { status: 'failed', ms });
+    }
+    return r;
+  }
+
+  /**
+   * What the lent model falsifies among `candidates`. A goal with a
+   * quantifier cannot be evaluated: when it is the only candidate the model
+   * may falsify, Z3's sat says it fails (on the solver's word); when several
+   * are, none is marked ('split': ask each on its own). The first refuting
+   * model is kept for the counterexample; the proof's outcome owns it.
+   */
+  private read(lease: Lease, candidates: readonly Obligation[]): Reading {
     const failures: Failure[] = [];
     const quantified: Obligation[] = [];
     for (const ob of candidates) {
-      const h = holdsOrQuantified(ob.goal, model, memo);
+      const h = lease.value(ob.goal);
       if (h === true) continue;
       if (h === 'quantified') {
         quantified.push(ob);
         continue;
       }
-      const failedParts = (ob.parts ?? []).filter((p) => holdsOrQuantified(p.goal, model, memo) === false).map((p) => p.label);
+      const failedParts = (ob.parts ?? []).filter((p) => lease.value(p.goal) === false).map((p) => p.label);
       failures.push({ obligation: ob, failedParts });
-      status.set(ob.name, { name: ob.name, status: 'failed', ms });
     }
-    const assumed = assumptions.map((a) => holdsOrQuantified(a, model, memo));
-    const assumptionsHold = !assumed.includes(false);
-    let onWord = assumed.includes('quantified');
-    if (failures.length === 0 && quantified.length > 0 && assumptionsHold) {
-      if (quantified.length > 1) {
-        model.dispose();
-        return 'split';
-      }
+    if (failures.length === 0) {
+      if (quantified.length !== 1) return { kind: 'split' };
       failures.push({ obligation: quantified[0], failedParts: [] });
-      status.set(quantified[0].name, { name: quantified[0].name, status: 'failed', ms });
-      unreplayed.push(quantified[0].name);
-      onWord = true;
+      this.unreplayed.push(quantified[0].name);
     }
-    const consistent = failures.length > 0 && assumptionsHold;
-    if (!refutation) refutation = { model, failures, replayed: consistent && !onWord, ...(consistent && onWord ? { quantified: true } : {}) };
-    else model.dispose();
-    return consistent ? 'consistent' : 'inconsistent';
-  };
+    this.refutation ??= { model: lease.keep(), failures, replayed: lease.replayed, ...(lease.replayed ? {} : { quantified: true }) };
+    return { kind: 'failures', failures };
+  }
 
-  /** Proves one obligation on its own; one with parts, part by part (smaller queries). */
-  const settleOne = async (ob: Obligation): Promise<void> => {
-    const started = Date.now();
-    const pieces = ob.parts && ob.parts.length > 1 ? ob.parts.filter((p) => !(p.goal.op === 'const' && p.goal.value === true)) : [ob];
-    let undecidedReason: string | undefined;
-    for (const piece of pieces) {
-      const { r, assumptions } = await check([piece]);
-      if (r.status === 'unsat') continue;
-      if (r.status === 'unknown') {
-        undecidedReason ??= r.reason;
-        continue;
-      }
-      if (record(r.model, Date.now() - started, [ob], assumptions) !== 'consistent') {
-        status.set(ob.name, { name: ob.name, status: 'unknown', ms: Date.now() - started, reason: REPLAY_FAILED });
-      }
-      return;
-    }
-    const ms = Date.now() - started;
-    if (undecidedReason === undefined) status.set(ob.name, { name: ob.name, status: 'proved', ms });
-    else status.set(ob.name, { name: ob.name, status: undecided(undecidedReason), ms, reason: undecidedReason });
-  };
+  outcome(obligations: readonly Obligation[]): ProofOutcome {
+    return {
+      results: obligations.map((ob) => this.status.get(ob.name) ?? { name: ob.name, status: 'unknown' }),
+      refutation: this.refutation,
+      unreplayed: this.unreplayed,
+      solverMs: this.solverMs,
+      queries: this.queries,
+    };
+  }
+}
 
+/** An obligation's result from an undecided or inconsistent query. */
+function unsettledResult(r: Extract<Checked<unknown>, { kind: 'undecided' | 'inconsistent' }>, ms = r.ms): Omit<ObligationResult, 'name'> {
+  const u = unsettled(r);
+  return { status: u.status, ms, reason: u.reason };
+}
+
+/**
+ * Proves `obligations`. All at once first, on a short budget: most steps
+ * are decided in one small query. A refuting model names every obligation it
+ * falsifies, and the rest are asked together again, so a refutation costs
+ * one query per distinct failure rather than one per obligation. Whatever a
+ * combined query cannot decide in its budget is proved one obligation at a
+ * time, which is faster than one big disjunction when the step is hard.
+ */
+export async function prove(obligations: readonly Obligation[], engine: SmtEngine, opts: ProveOptions): Promise<ProofOutcome> {
+  const proof = new Proof(engine, opts);
   const pending = obligations.filter((ob) => {
-    if (ob.goal.op === 'const' && ob.goal.value === true) {
-      status.set(ob.name, { name: ob.name, status: 'proved', ms: 0 });
-      return false;
-    }
-    return true;
+    if (!isTrue(ob.goal)) return true;
+    proof.set(ob, { status: 'proved', ms: 0 });
+    return false;
   });
-  // All at once first, on a short budget: most steps are decided in one small
-  // query. A refuting model names every obligation it falsifies, and the rest
-  // are asked together again, so a refutation costs one query per distinct
-  // failure rather than one per obligation. Whatever a combined query cannot
-  // decide in its budget is proved one obligation at a time, which is faster
-  // than one big disjunction when the step is hard.
   const budget = Math.min(opts.timeoutMs ?? COMBINED_MS, COMBINED_MS);
   let rest = pending;
   while (rest.length > 0) {
-    const { r, assumptions } = await check(rest, rest.length === 1 ? opts.timeoutMs : budget);
-    if (r.status === 'unsat') {
-      for (const ob of rest) status.set(ob.name, { name: ob.name, status: 'proved', ms: r.ms });
-    } else if (r.status === 'sat') {
-      const recorded = record(r.model, r.ms, rest, assumptions);
-      // Several quantified goals may fail, and the model cannot tell which: one at a time.
-      if (recorded === 'split') break;
+    const r = await proof.ask(
+      rest.map((ob) => ob.goal),
+      rest,
+      rest.length === 1 ? opts.timeoutMs : budget,
+    );
+    if (r.kind === 'proved') for (const ob of rest) proof.set(ob, { status: 'proved', ms: r.ms });
+    else if (r.kind === 'inconsistent') {
       // Our evaluator disagrees with the solver's model: an internal error, never a proof.
-      if (recorded === 'inconsistent') for (const ob of rest) if (!status.has(ob.name)) status.set(ob.name, { name: ob.name, status: 'unknown', ms: r.ms, reason: REPLAY_FAILED });
-    } else if (r.status === 'unknown') {
-      if (rest.length === 1) status.set(rest[0].name, { name: rest[0].name, status: undecided(r.reason), ms: r.ms, reason: r.reason });
+      for (const ob of rest) proof.set(ob, unsettledResult(r));
+    } else if (r.kind === 'undecided') {
+      if (rest.length === 1) proof.set(rest[0], unsettledResult(r));
       break;
-    }
-    rest = rest.filter((ob) => !status.has(ob.name));
+    } else if (r.value.kind === 'split') break;
+    rest = rest.filter((ob) => !proof.settled(ob));
   }
-  for (const ob of pending) if (!status.has(ob.name)) await settleOne(ob);
+  for (const ob of pending) if (!proof.settled(ob)) await settleOne(proof, ob, opts.timeoutMs);
+  return proof.outcome(obligations);
+}
 
-  return {
-    results: obligations.map((ob) => status.get(ob.name) ?? { name: ob.name, status: 'unknown' }),
-    refutation,
-    unreplayed,
-    solverMs,
-    queries,
-  };
+/** Proves one obligation on its own; one with parts, part by part (smaller queries). */
+async function settleOne(proof: Proof, ob: Obligation, timeoutMs: number | undefined): Promise<void> {
+  const started = Date.now();
+  const pieces = ob.parts && ob.parts.length > 1 ? ob.parts.filter((p) => !isTrue(p.goal)) : [ob];
+  let open: Extract<Checked<unknown>, { kind: 'undecided' }> | undefined;
+  for (const piece of pieces) {
+    const r = await proof.ask([piece.goal], [ob], timeoutMs, started);
+    if (r.kind === 'proved') continue;
+    if (r.kind === 'undecided') {
+      open ??= r;
+      continue;
+    }
+    if (r.kind === 'inconsistent' || r.value.kind === 'split') proof.set(ob, { status: 'unknown', ms: Date.now() - started, reason: REPLAY_FAILED });
+    return;
+  }
+  const ms = Date.now() - started;
+  proof.set(ob, open ? unsettledResult(open, ms) : { status: 'proved', ms });
 }

@@ -16,38 +16,12 @@ import * as o from '../smt/ops.ts';
 import { type Term, bvConst } from '../smt/term.ts';
 import { BACKED_FIELDS, type CMemory, abstractRead, backing, skolems } from '../kernel/equiv.ts';
 import { implInvariants } from '../kernel/invariants.ts';
-import type { HandlerArg } from '../kernel/handlers.ts';
 import type { FieldSchema } from '../kernel/schema.ts';
 import { type AbstractState, countOf } from '../kernel/state.ts';
 import type { Obligation } from './prove.ts';
+import type { ImplementationStep, RefinementStep } from './steps.ts';
 import { type InstantiateOptions, instantiate, skolemize } from '../smt/instantiate.ts';
 import type { Quantified } from '../smt/quantified.ts';
-
-/**
- * The implementation's side of a step: impl_h(σ, a) = (ret, σ'), run once
- * per program and handler (it does not depend on the spec).
- */
-export interface ImplementationStep {
-  /** σ, the C pre-state (fresh symbols). */
-  readonly mem: CMemory;
-  /** S, the abstract pre-state read from σ. */
-  readonly pre: AbstractState;
-  /** a, the handler's fresh symbolic arguments (`arg.<name>`). */
-  readonly args: readonly { readonly arg: HandlerArg; readonly term: Term }[];
-  /** The implementation's return value (32-bit int), post-memory and safety conditions. */
-  readonly ret: Term;
-  readonly memAfter: CMemory;
-  readonly safety: readonly { readonly label: string; readonly ok: Term }[];
-}
-
-/** The spec's side of a step: spec_h(S, a) = (cond, S'). */
-export interface SpecStep {
-  readonly cond: Term;
-  readonly post: AbstractState;
-}
-
-/** One run of both sides from the same start. */
-export type RefinementStep = ImplementationStep & SpecStep;
 
 /** A field obligation keeps what is needed to show a counterexample row. */
 export interface FieldObligation extends Obligation {

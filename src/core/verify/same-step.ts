@@ -1,34 +1,33 @@
 /**
- * Is one spec step the same as another? Two steps of a handler, run from the
- * same symbolic pre-state with the same arguments, are the same step when
- * their conditions agree and every field of their post-states agrees at every
- * index, in every pre-state that satisfies the spec invariants. Then every
- * declarative check (which assumes the invariants on the pre-state) has the
- * same truth for both, so a proof for one is a proof for the other
- * (docs/lemmas.md, "Reusing the oracle's proof").
+ * Where does one spec step agree with another? Two steps of a handler, run
+ * from the same symbolic pre-state with the same arguments, agree on a map
+ * of the post-state (a field, or a Refcnt's count or permutation) when it is
+ * the same function in every pre-state that satisfies the spec invariants.
+ * A declarative check assumes the invariants on the pre-state and reads only
+ * the post-state (which already folds in the condition), so a fact that
+ * reads only maps where two steps agree has the same truth for both
+ * (docs/lemmas.md, "Reusing what is known").
  *
- * Fields are compared at fresh probe indices (a field agrees everywhere iff
- * it agrees at an arbitrary index). Hash-consing makes most fields of an
- * equivalent answer the very same term; the rest go into one query.
+ * Maps are compared at fresh probe indices (a map agrees everywhere iff it
+ * agrees at an arbitrary index). Hash-consing makes most maps of a rewritten
+ * answer the very same term; the others are obligations of one proof
+ * (prove.ts: all at once first, then what a model does not refute), each
+ * proved under the spec invariants instantiated at its terms.
  */
 import { specInvariants } from '../kernel/spec-invariants.ts';
-import { type AbstractState, isRefcnt } from '../kernel/state.ts';
+import { type AbstractState, fieldParts } from '../kernel/state.ts';
 import type { MapFn } from '../smt/fn.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { instantiate } from '../smt/instantiate.ts';
-import type { LemmaInput } from './lemma-check.ts';
+import { substitute } from '../smt/subst.ts';
+import { type Obligation, disposeOutcome, prove } from './prove.ts';
+import type { SymbolicStep } from './steps.ts';
 
-/** The maps a field value is made of (a Refcnt: its count and ghost permutations). */
-function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
-  const out: { path: string; map: MapFn }[] = [];
-  for (const [path, v] of post) {
-    if (!isRefcnt(v)) out.push({ path, map: v });
-    else if (v.kind === 'refcnt') out.push({ path, map: v.ref }, { path: `${path}.perm`, map: v.perm }, { path: `${path}.perm_inv`, map: v.permInv });
-    else out.push({ path, map: v.ref }, { path: `${path}.perm1`, map: v.perm1 }, { path: `${path}.perm2`, map: v.perm2 }, { path: `${path}.perm_inv`, map: v.permInv });
-  }
-  return out;
+/** Every map of a state, named by its field's path and part (`procs.nr_fds.perm`). */
+function stateMaps(post: AbstractState): { path: string; map: MapFn }[] {
+  return [...post].flatMap(([path, v]) => fieldParts(v).map((p) => ({ path: `${path}${p.suffix}`, map: p.map })));
 }
 
 /**
@@ -37,10 +36,10 @@ function fieldMaps(post: AbstractState): { path: string; map: MapFn }[] {
  * (a spec can name its own constants with `z3.BitVec`, so a name it could
  * guess is not fresh for an untrusted spec).
  */
-export function stepTerms(step: Pick<LemmaInput, 'cond' | 'post'>, prefix = 'step.probe.'): { name: string; term: Term }[] {
+export function stepTerms(step: Pick<SymbolicStep, 'cond' | 'post'>, prefix = 'step.probe.'): { name: string; term: Term }[] {
   return [
     { name: 'cond', term: step.cond },
-    ...fieldMaps(step.post).map(({ path, map }) => ({
+    ...stateMaps(step.post).map(({ path, map }) => ({
       name: path,
       term: map.apply(map.domain.map((sort, i) => variable(`${prefix}${path}.${i}`, sort))),
     })),
@@ -52,31 +51,70 @@ export function stepTerms(step: Pick<LemmaInput, 'cond' | 'post'>, prefix = 'ste
 const NONCE = `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 const PROBE = `same.${NONCE}.`;
 
-export type SameStep =
-  /** Term for term the same: no query. */
-  | { readonly verdict: 'identical' }
-  /** Proved the same by one query. */
-  | { readonly verdict: 'equivalent'; readonly ms: number; readonly fields: readonly string[] }
-  /** Not shown the same (a model of a difference, or the solver gave up): nothing carries over. */
-  | { readonly verdict: 'different'; readonly ms: number; readonly fields: readonly string[]; readonly reason: string };
+/** How two steps compare, map by map. */
+export interface Comparison {
+  /** Maps (named as `stateMaps` names them) that are the same term in both steps. */
+  readonly identical: readonly string[];
+  /** Maps that are different terms but proved the same function. */
+  readonly equivalent: readonly string[];
+  /** Maps not shown the same (a model of a difference, or no answer in the budget). */
+  readonly different: readonly string[];
+  /** Solver time and queries. */
+  readonly ms: number;
+  readonly queries: number;
+}
 
 /**
- * Compares two steps of one handler from the same pre-state (`a.pre`, which
- * must be `b.pre`). Runs its query, if any, as an engine job of its own.
+ * Compares the post-states of two steps of one handler from the same
+ * pre-state (`a.pre`, which must be `b.pre`), map by map. Runs its queries,
+ * if any, as an engine job of its own, within `timeoutMs` in all.
  */
-export async function sameStep(a: LemmaInput, b: LemmaInput, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<SameStep> {
+export async function compareSteps(a: SymbolicStep, b: SymbolicStep, engine: SmtEngine, opts: { readonly timeoutMs?: number } = {}): Promise<Comparison> {
   if (a.pre !== b.pre || a.handler !== b.handler) throw new Error('internal error: steps compared from different pre-states');
-  const ta = stepTerms(a, PROBE);
-  const tb = stepTerms(b, PROBE);
-  const differing = ta.flatMap((x, i) => (x.term === tb[i].term ? [] : [{ name: x.name, a: x.term, b: tb[i].term }]));
-  if (differing.length === 0) return { verdict: 'identical' };
-  const fields = differing.map((d) => d.name);
-  // Some field (or the condition) differs somewhere, in a pre-state that
-  // satisfies the invariants (instantiated at the query's terms).
-  const differs = o.or(...differing.map((d) => o.not(o.eq(d.a, d.b))));
-  const instances = instantiate(specInvariants(a.pre), [differs]);
-  const r = await engine.exclusive(() => engine.check([...instances, differs], { timeoutMs: opts.timeoutMs }));
-  if (r.status === 'unsat') return { verdict: 'equivalent', ms: r.ms, fields };
-  if (r.status === 'sat') r.model.dispose();
-  return { verdict: 'different', ms: r.ms, fields, reason: r.status === 'sat' ? 'the steps differ in some pre-state' : r.reason };
+  const ta = mapTerms(a.post);
+  const tb = mapTerms(b.post);
+  const identical: string[] = [];
+  let open: { name: string; a: Term; b: Term }[] = [];
+  ta.forEach((x, i) => (x.term === tb[i].term ? identical.push(x.name) : open.push({ name: x.name, a: x.term, b: tb[i].term })));
+  if (open.length === 0) return { identical, equivalent: [], different: [], ms: 0, queries: 0 };
+  const invariants = specInvariants(a.pre);
+  const assume = (roots: readonly Term[]) => instantiate(invariants, roots);
+  const timeoutMs = opts.timeoutMs ?? 0;
+  const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
+  const equivalent: string[] = [];
+  let ms = 0;
+  let queries = 0;
+  const proofOf = async (obligations: Obligation[]) => {
+    const outcome = await engine.exclusive(() => prove(obligations, engine, { assume, timeoutMs: timeoutMs || undefined, deadline }));
+    disposeOutcome(outcome);
+    ms += outcome.solverMs;
+    queries += outcome.queries;
+    return new Set(outcome.results.filter((r) => r.status === 'proved').map((r) => r.name));
+  };
+  // A step written another way usually differs in how its condition is
+  // written, and so in every map it writes (each is If(cond, new, old)). If
+  // putting the other step's condition in place of this one's makes a map
+  // the very same term, the map agrees wherever the two conditions do: one
+  // small query on the conditions settles all of them.
+  if (a.cond !== b.cond) {
+    const swap = new Map([[a.cond, b.cond]]);
+    const bySwap = open.filter((d) => substitute(d.a, swap) === d.b);
+    if (bySwap.length > 0 && (await proofOf([{ name: 'cond', goal: o.eq(a.cond, b.cond) }])).has('cond')) {
+      equivalent.push(...bySwap.map((d) => d.name));
+      open = open.filter((d) => !bySwap.includes(d));
+    }
+  }
+  const proved = open.length ? await proofOf(open.map((d) => ({ name: d.name, goal: o.eq(d.a, d.b) }))) : new Set<string>();
+  return {
+    identical,
+    equivalent: [...equivalent, ...open.filter((d) => proved.has(d.name)).map((d) => d.name)],
+    different: open.filter((d) => !proved.has(d.name)).map((d) => d.name),
+    ms,
+    queries,
+  };
+}
+
+/** The post-state's maps read at the probes, named by `stateMaps`. */
+function mapTerms(post: AbstractState): { name: string; term: Term }[] {
+  return stepTerms({ cond: o.TRUE, post }, PROBE).slice(1);
 }

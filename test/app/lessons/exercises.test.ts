@@ -5,7 +5,7 @@
  * verifier names, and at least one offered choice must not be.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/cli/z3-node.ts';
 import { findTask } from '../../../src/core/tasks/load.ts';
 import { verify } from '../../../src/core/verify/index.ts';
 import type { Verdict } from '../../../src/core/verify/verdict.ts';
@@ -26,7 +26,7 @@ function verifyNode(req: GradeRequest): Promise<Verdict> {
         if (!task) throw new Error(`no task ${req.variant}`);
         implSource = task.impl_override;
       }
-      return verify({ handler: req.handler, spec: req.spec, implSource, strict: req.strict }, { engine: await nodeEngine() });
+      return verify({ handler: req.handler, spec: req.spec, implSource, strict: req.strict }, await nodeEnv());
     })();
     memo.set(key, hit);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../../src/core/kernel/content.ts';
 
@@ -10,7 +10,7 @@ describe('grading answers with the real verifier', () => {
   const oracle = oracleSpec('sys_kill')!;
 
   it('passes the oracle', async () => {
-    const g = await gradeResponse(task, fence(oracle), { engine: await nodeEngine() });
+    const g = await gradeResponse(task, fence(oracle), await nodeEnv());
     expect(g.category).toBe('pass');
     expect(g.extracted).toBe(oracle.endsWith('\n') ? oracle : `${oracle}\n`);
   });
@@ -18,20 +18,20 @@ describe('grading answers with the real verifier', () => {
   it('grades a spec with a dropped condition as semantic, with a counterexample in the diagnosis', async () => {
     const wrong = oracle.replace(/old\.procs\[pid\]\.state != dt\.proc_state\.PROC_ZOMBIE/, 'z3.BoolVal(True)');
     expect(wrong).not.toBe(oracle);
-    const g = await gradeResponse(task, fence(wrong), { engine: await nodeEngine() });
+    const g = await gradeResponse(task, fence(wrong), await nodeEnv());
     expect(g.category).toBe('semantic');
     expect(g.diagnosis).toContain('Counterexample');
     expect(g.diagnosis).toMatch(/pid=/);
   });
 
   it('grades prose as syntax with no extracted code', async () => {
-    const g = await gradeResponse(task, 'The kill call marks a process as killed.', { engine: await nodeEngine() });
+    const g = await gradeResponse(task, 'The kill call marks a process as killed.', await nodeEnv());
     expect(g.category).toBe('syntax');
     expect(g.extracted).toBeNull();
   });
 
   it('grades a parse error as syntax and names the line', async () => {
-    const g = await gradeResponse(task, fence('def sys_kill(old, pid)\n    return 1\n'), { engine: await nodeEngine() });
+    const g = await gradeResponse(task, fence('def sys_kill(old, pid)\n    return 1\n'), await nodeEnv());
     expect(g.category).toBe('syntax');
     expect(g.diagnosis).toMatch(/line 1/);
   });
@@ -41,7 +41,7 @@ describe('grading answers with the real verifier', () => {
   it('grades a refuted quantified spec as semantic, with the SPEC031 warning', async () => {
     const wrong = oracle.replace(/old\.procs\[pid\]\.state != dt\.proc_state\.PROC_ZOMBIE/, "z3.ForAll([z3.BitVec('q', 64)], z3.ULE(z3.BitVec('q', 64), pid))");
     expect(wrong).not.toBe(oracle);
-    const g = await gradeResponse(task, fence(wrong), { engine: await nodeEngine() });
+    const g = await gradeResponse(task, fence(wrong), await nodeEnv());
     expect(g.category, g.diagnosis).toBe('semantic');
     expect(g.verdict?.status === 'refuted' && g.verdict.counterexample?.quantified).toBe(true);
     expect(g.warnings?.map((w) => w.code)).toEqual(['SPEC031']);
@@ -55,11 +55,11 @@ describe('grading answers with the real verifier', () => {
     new.procs[pid].state = util.If(z3.ForAll([q], z3.ULE(q, pid)), util.i64(1), util.i64(2))
     return z3.BoolVal(True), new
 `;
-    expect(await strictChecker(await nodeEngine(), 60_000)('sys_kill', spec)).toBe(false);
+    expect(await strictChecker({ engine: await nodeEngine(), caches: nodeCaches() }, 60_000)('sys_kill', spec)).toBe(false);
   });
 
   it('grades a missing entry function as syntax', async () => {
-    const g = await gradeResponse(task, fence('def helper(old):\n    return old\n'), { engine: await nodeEngine() });
+    const g = await gradeResponse(task, fence('def helper(old):\n    return old\n'), await nodeEnv());
     expect(g.category).toBe('syntax');
   });
 });

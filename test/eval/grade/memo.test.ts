@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
 import { gradeResponse, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { GradeMemo } from '../../../src/core/eval/grade/grade-memo.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
@@ -14,15 +14,15 @@ describe('grade memo', () => {
     expect(tasks).toHaveLength(5);
     const memo = new GradeMemo();
     let strictCalls = 0;
-    const check = strictChecker(engine, 20000);
+    const check = strictChecker({ engine, caches: nodeCaches() }, 20000);
     const strictCheck = (h: string, s: string) => {
       strictCalls++;
       return check(h, s);
     };
     const answer = fence(oracleSpec('sys_kill')!);
-    const fresh = await gradeResponse(tasks[0], answer, { engine, strictCheck: check });
+    const fresh = await gradeResponse(tasks[0], answer, { engine, caches: nodeCaches(), strictCheck: check });
     const graded = [];
-    for (const t of tasks) graded.push(await gradeResponse(t, answer, { engine, strictCheck, memo }));
+    for (const t of tasks) graded.push(await gradeResponse(t, answer, { engine, caches: nodeCaches(), strictCheck, memo }));
     // The same outcome as without the memo, for every variant.
     for (const g of graded) {
       expect(g.category).toBe(fresh.category);
@@ -41,15 +41,15 @@ describe('grade memo', () => {
     const oracle = oracleSpec('sys_kill')!;
     const wrong = oracle.replace(/old\.procs\[pid\]\.state != dt\.proc_state\.PROC_ZOMBIE/, 'z3.BoolVal(True)');
     expect(wrong).not.toBe(oracle);
-    const a = await memo.verify({ handler: 'sys_kill', spec: oracle }, { engine });
-    const b = await memo.verify({ handler: 'sys_kill', spec: wrong }, { engine });
+    const a = await memo.verify({ handler: 'sys_kill', spec: oracle }, { engine, caches: nodeCaches() });
+    const b = await memo.verify({ handler: 'sys_kill', spec: wrong }, { engine, caches: nodeCaches() });
     expect(a.status).toBe('verified');
     expect(b.status).toBe('refuted');
     const task = (await loadTasks()).find((t) => t.id === 'sys_kill-v1')!;
-    const c = await memo.verify({ handler: 'sys_kill', spec: oracle, implSource: task.impl_override }, { engine });
+    const c = await memo.verify({ handler: 'sys_kill', spec: oracle, implSource: task.impl_override }, { engine, caches: nodeCaches() });
     expect(c.status).toBe('refuted');
     expect(memo.misses).toBe(3);
-    expect(await memo.verify({ handler: 'sys_kill', spec: wrong }, { engine })).toBe(b);
+    expect(await memo.verify({ handler: 'sys_kill', spec: wrong }, { engine, caches: nodeCaches() })).toBe(b);
     expect(memo.hits).toBe(1);
   });
 
@@ -57,12 +57,12 @@ describe('grade memo', () => {
     const engine = await nodeEngine();
     const memo = new GradeMemo(1);
     const oracle = oracleSpec('sys_kill')!;
-    await expect(memo.verify({ handler: 'no_such_handler', spec: oracle }, { engine })).rejects.toThrow();
-    await expect(memo.verify({ handler: 'no_such_handler', spec: oracle }, { engine })).rejects.toThrow();
+    await expect(memo.verify({ handler: 'no_such_handler', spec: oracle }, { engine, caches: nodeCaches() })).rejects.toThrow();
+    await expect(memo.verify({ handler: 'no_such_handler', spec: oracle }, { engine, caches: nodeCaches() })).rejects.toThrow();
     expect(memo.hits).toBe(0);
-    await memo.verify({ handler: 'sys_kill', spec: oracle }, { engine });
-    await memo.verify({ handler: 'sys_kill', spec: `${oracle}\n# another\n` }, { engine });
-    await memo.verify({ handler: 'sys_kill', spec: oracle }, { engine });
+    await memo.verify({ handler: 'sys_kill', spec: oracle }, { engine, caches: nodeCaches() });
+    await memo.verify({ handler: 'sys_kill', spec: `${oracle}\n# another\n` }, { engine, caches: nodeCaches() });
+    await memo.verify({ handler: 'sys_kill', spec: oracle }, { engine, caches: nodeCaches() });
     expect(memo.hits).toBe(0);
   });
 });

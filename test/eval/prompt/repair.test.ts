@@ -6,7 +6,7 @@
  * every mode.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/cli/z3-node.ts';
 import { type GradeResult } from '../../../src/core/eval/grade/grade-types.ts';
 import { gradeResponse, handlerOnlyTask } from '../../../src/core/eval/grade/grade.ts';
 import { buildRepairPrompt, repairMessage, repairPrompt, repairPromptBuilder } from '../../../src/core/eval/prompt/repair.ts';
@@ -23,11 +23,11 @@ let refuted: GradeResult;
 let syntax: GradeResult;
 let wrong: string;
 beforeAll(async () => {
-  const engine = await nodeEngine();
+  const env = await nodeEnv();
   // The oracle with one more write: `current` becomes 1, which the kernel never does.
   wrong = fence(oracleSpec('sys_dup')!.replace(/\n(\s+)return cond/, '\n$1new.current = z3.BitVecVal(1, dt.pid_t)\n$1return cond'));
-  refuted = await gradeResponse(handlerOnlyTask('sys_dup'), wrong, { engine });
-  syntax = await gradeResponse(handlerOnlyTask('sys_dup'), fence('def sys_dup(old, oldfd, pid, newfd)\n    return 1'), { engine });
+  refuted = await gradeResponse(handlerOnlyTask('sys_dup'), wrong, env);
+  syntax = await gradeResponse(handlerOnlyTask('sys_dup'), fence('def sys_dup(old, oldfd, pid, newfd)\n    return 1'), env);
 });
 
 describe('feedback modes', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeEngine, nodeEnv } from '../../../src/cli/z3-node.ts';
 import { specInvariants } from '../../../src/core/kernel/spec-invariants.ts';
 import { COROLLARIES, LEMMAS, bootWitness, findLemma, initialState } from '../../../src/core/kernel/lemmas/index.ts';
 import type { RefcntValue } from '../../../src/core/kernel/state.ts';
@@ -24,7 +24,7 @@ describe('initial state', () => {
   });
 
   it('initial() ∧ spec_invariants ∧ each lemma and corollary is satisfiable (the boot witness satisfies them)', async () => {
-    const r = await checkInitial(await nodeEngine(), { timeoutMs: 120_000 });
+    const r = await checkInitial(await nodeEnv(), { timeoutMs: 120_000 });
     expect(r.map((x) => x.name)).toEqual(['spec_invariants', ...LEMMAS.map((l) => l.name), ...COROLLARIES.map((c) => c.name)]);
     for (const x of r) expect(x, x.name).toMatchObject({ status: 'proved' });
   }, T);
@@ -40,7 +40,7 @@ describe('initial state', () => {
 
 describe('page-walk corollaries', () => {
   it('pgwalk follows from isolation and iommu_pgwalk from iommu_isolation', async () => {
-    const r = await checkCorollaries(await nodeEngine(), { timeoutMs: 120_000 });
+    const r = await checkCorollaries(await nodeEnv(), { timeoutMs: 120_000 });
     expect(r).toMatchObject([
       { name: 'pgwalk', status: 'proved' },
       { name: 'iommu_pgwalk', status: 'proved' },

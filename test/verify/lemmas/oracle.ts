@@ -7,7 +7,7 @@ import { findHandler } from '../../../src/core/kernel/handlers.ts';
 import { type AbstractState, freshState } from '../../../src/core/kernel/state.ts';
 import { type Term, variable } from '../../../src/core/smt/term.ts';
 import { runSpec } from '../../../src/core/dialect/index.ts';
-import type { LemmaInput } from '../../../src/core/verify/lemma-check.ts';
+import type { SymbolicStep } from '../../../src/core/verify/steps.ts';
 
 /** The handlers that have an oracle spec in the bundle. */
 export function oracleHandlers(): string[] {
@@ -15,7 +15,7 @@ export function oracleHandlers(): string[] {
 }
 
 /** Runs `source` (a spec text, `# uses:` already resolved) for `handler` from a fresh state. */
-export function stepOf(source: string, handler: string, pre: AbstractState = freshState()): LemmaInput {
+export function stepOf(source: string, handler: string, pre: AbstractState = freshState()): SymbolicStep {
   const h = findHandler(handler);
   if (!h) throw new Error(`unknown handler ${handler}`);
   const args: Term[] = h.args.map((a) => variable(`arg.${a.name}`, a.width));
@@ -25,7 +25,7 @@ export function stepOf(source: string, handler: string, pre: AbstractState = fre
 }
 
 /** The oracle's step for `handler`. */
-export function oracleStep(handler: string): LemmaInput {
+export function oracleStep(handler: string): SymbolicStep {
   const src = oracleSpec(handler);
   if (src === undefined) throw new Error(`no oracle spec for ${handler}`);
   return stepOf(src, handler);

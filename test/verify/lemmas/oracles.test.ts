@@ -14,7 +14,7 @@
  * on every run.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
 import { HANDLERS } from '../../../src/core/kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
 import { oracleProofKey } from '../../../src/core/verify/declarative.ts';
@@ -33,7 +33,7 @@ describe('all 50 oracles pass every lemma', () => {
   });
 
   it('every oracle has a full-check proof of every lemma under the key it gets today', () => {
-    const missing = oracleHandlers().filter((h) => !storedProof(h, oracleProofKey(h, CHECKED_LEMMAS)!));
+    const missing = oracleHandlers().filter((h) => !storedProof(h, oracleProofKey(nodeCaches(), h, CHECKED_LEMMAS)!));
     // If this fails: npx tsx scripts/gen-lemma-proofs.ts (it runs the full check).
     expect(missing).toEqual([]);
   });

@@ -5,19 +5,15 @@
  * of the handler (the matrix).
  */
 import { codeFrame } from '../../diagnostic-text.ts';
-import type { SmtEngine } from '../../smt/solver.ts';
-import type { KernelContent } from '../../kernel/content.ts';
 import { declarativeCheck } from '../../verify/driver.ts';
-import { ImplementationError, type VerifyRequest, verify } from '../../verify/index.ts';
+import { ImplementationError, type VerifyEnv, type VerifyRequest, verify } from '../../verify/index.ts';
 import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
 import type { GradeCategory, GradeResult } from './grade-types.ts';
 import type { Task } from '../../tasks/task.ts';
 
-export interface GradeEnv {
-  readonly engine: SmtEngine;
-  readonly kernel?: KernelContent;
+export interface GradeEnv extends VerifyEnv {
   /** Solver time limit (ms). */
   readonly timeoutMs?: number;
   /** All variants of the task's handler, for the variant matrix (omit to skip the matrix). */
@@ -85,7 +81,7 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
     };
   }
   const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs };
-  const verifyEnv = { engine: env.engine, kernel: env.kernel };
+  const verifyEnv: VerifyEnv = { engine: env.engine, caches: env.caches, kernel: env.kernel };
   const check = (req: VerifyRequest) => (env.memo ? env.memo.verify(req, verifyEnv) : verify(req, verifyEnv));
   const verdict = await check(base);
   const category = categoryOf(verdict);
@@ -146,8 +142,12 @@ export function handlerOnlyTask(handler: string, id = `${handler}-v0`): Task {
 /**
  * The `strict` grade's check: the declarative layer proves the spec's step,
  * through the driver `verify --strict` uses (a spec error or a refutation
- * through a quantifier is a `false`, never a crash).
+ * through a quantifier is a `false`, never a crash). Only whether everything
+ * is proved matters here, so the check stops at the first lemma that is not.
  */
-export function strictChecker(engine: SmtEngine, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
-  return async (handler, spec) => (await declarativeCheck({ handler, spec }, { engine }, timeoutMs)).status === 'proved';
+export function strictChecker(env: VerifyEnv, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
+  return async (handler, spec) => (await declarativeCheck({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
 }
+
+/** How the strict grade runs the declarative checks (bench --corpus runs them the same way). */
+export const STRICT_GRADE = { stopAtFailure: true } as const;

@@ -1,0 +1,123 @@
+/**
+ * The one checked query: ask Z3 for a state in which some goal fails under
+ * the assumptions, replay its model with our own evaluator, and dispose it.
+ * Every part of the verifier that asks the solver something goes through
+ * `checkQuery`: refinement's obligations (prove.ts), the mutant screen
+ * (driver.ts), the declarative checks (lemma-check.ts, same-step.ts) and
+ * the well-formed counterexample search (counterexample-wellformed.ts). Each
+ * is a policy over the tagged result; none disposes a model by hand.
+ *
+ * The model is lent to the caller's `use` for the time of that call and
+ * disposed when it returns, unless `use` takes it with `lease.keep()`: then
+ * the caller owns it (a refutation kept to build a counterexample later).
+ */
+import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
+import * as o from '../smt/ops.ts';
+import type { SmtEngine, SmtModel } from '../smt/solver.ts';
+import type { Term } from '../smt/term.ts';
+import { undecided } from './outcome.ts';
+
+export interface Query {
+  /** The query asks for a state in which at least one of these is false. */
+  readonly goals: readonly Term[];
+  /** What is asserted beside the negated goals (instances of assumed facts, preferences), at the negation. */
+  readonly assume: (negated: Term) => readonly Term[];
+  /** Limit of this query (ms; 0 or absent: none, but `deadline` still applies). */
+  readonly timeoutMs?: number;
+  /** Wall-clock time (`Date.now()`) by which the verification must be done: past it, no query is made. */
+  readonly deadline?: number;
+}
+
+/** What `use` may do with the model while it is lent. */
+export interface Lease {
+  readonly model: SmtModel;
+  /** Our evaluator replayed the refutation (false: it is on the solver's word, the result is 'on-word'). */
+  readonly replayed: boolean;
+  /** `t` under the model (true, false, a number), or 'quantified' where a quantifier stops the evaluation. */
+  value(t: Term): Value | 'quantified';
+  /** Keeps the model past `use`: from now on the caller disposes it. */
+  keep(): SmtModel;
+}
+
+/** How a query came out. */
+export type Checked<T> =
+  /** unsat: every goal holds under the assumptions. */
+  | { readonly kind: 'proved'; readonly ms: number }
+  /** sat, and our evaluator agrees: every assertion holds and some goal is false under the model. */
+  | { readonly kind: 'refuted'; readonly ms: number; readonly value: T }
+  /**
+   * sat, but a quantifier (which our evaluator cannot evaluate) stops the
+   * replay: an assertion, or the only goals that may fail, have one. The
+   * refutation is the solver's word, as upstream takes every refutation.
+   */
+  | { readonly kind: 'on-word'; readonly ms: number; readonly value: T }
+  /** sat, and our evaluator disagrees with the model: an internal error, never a proof. */
+  | { readonly kind: 'inconsistent'; readonly ms: number }
+  /** The solver gave no answer (its limit, the verification's budget, or a genuine unknown). */
+  | { readonly kind: 'undecided'; readonly ms: number; readonly outcome: 'timeout' | 'unknown'; readonly reason: string };
+
+/** The reason of a query not asked because the verification's budget ran out. */
+export const BUDGET_SPENT = 'timeout: the verification budget is spent';
+
+/** The reason of an obligation whose model our evaluator does not confirm. */
+export const REPLAY_FAILED = 'internal error: the solver model does not replay under our evaluator';
+
+/** The limit of the next query: `timeoutMs` capped by what is left until `deadline`. */
+function queryLimit(timeoutMs: number | undefined, deadline: number | undefined): number | undefined | 'spent' {
+  if (deadline === undefined) return timeoutMs;
+  const left = deadline - Date.now();
+  if (left < 1) return 'spent';
+  return timeoutMs && timeoutMs > 0 ? Math.min(timeoutMs, left) : left;
+}
+
+/** The negation the query asserts: some goal fails. */
+export function negation(goals: readonly Term[]): Term {
+  return o.not(o.and(...goals));
+}
+
+/**
+ * Asks one query on a fresh solver and replays a model. `use` sees the model
+ * of a refuted or on-word result (not of an inconsistent one), once; its
+ * return value is the result's `value`.
+ */
+export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use?: (lease: Lease) => T): Promise<Checked<T>> {
+  const limit = queryLimit(q.timeoutMs, q.deadline);
+  if (limit === 'spent') return { kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT };
+  const negated = negation(q.goals);
+  const asserted = q.assume(negated);
+  const r = await engine.check([...asserted, negated], { timeoutMs: limit });
+  if (r.status === 'unsat') return { kind: 'proved', ms: r.ms };
+  if (r.status === 'unknown') return { kind: 'undecided', ms: r.ms, outcome: undecided(r.reason), reason: r.reason };
+  let kept = false;
+  try {
+    const memo = new Map<number, Value>();
+    const value = (t: Term): Value | 'quantified' => {
+      try {
+        return evaluate(t, r.model, memo);
+      } catch (e) {
+        if (e instanceof QuantifierEvalError) return 'quantified';
+        throw e;
+      }
+    };
+    const assumed = asserted.map(value);
+    const goals = q.goals.map(value);
+    // A false assertion, or no goal that may be false: the model is not what Z3 says it is.
+    if (assumed.includes(false) || !goals.some((g) => g !== true)) return { kind: 'inconsistent', ms: r.ms };
+    const onWord = assumed.includes('quantified') || !goals.includes(false);
+    const lease: Lease = {
+      model: r.model,
+      replayed: !onWord,
+      value,
+      keep: () => ((kept = true), r.model),
+    };
+    const v = use ? use(lease) : (undefined as T);
+    return { kind: onWord ? 'on-word' : 'refuted', ms: r.ms, value: v };
+  } finally {
+    if (!kept) r.model.dispose();
+  }
+}
+
+/** The status an obligation gets from an undecided or inconsistent query, with its reason. */
+export function unsettled(c: Extract<Checked<unknown>, { kind: 'undecided' | 'inconsistent' }>): { status: 'timeout' | 'unknown'; reason: string } {
+  return c.kind === 'inconsistent' ? { status: 'unknown', reason: REPLAY_FAILED } : { status: c.outcome, reason: c.reason };
+}

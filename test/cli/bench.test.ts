@@ -1,0 +1,59 @@
+/**
+ * `osvlab bench --corpus FILE`, run as a user runs it: every answer graded
+ * without and with the strict check, the path each strict check took, the
+ * labels grouped; and a corpus with a bad line refused with its line number.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { runCli } from '../cli-process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'osvlab-bench-corpus-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const fence = (spec: string) => `Here is the spec:\n\n\`\`\`python\n${spec}\n\`\`\`\n`;
+
+describe('osvlab bench --corpus', () => {
+  it('grades each answer both ways and says which path its strict check took', () => {
+    const oracle = oracleSpec('sys_set_runnable')!;
+    // The same step written another way: the condition's conjuncts in the other order.
+    const first = '        is_pid_valid(pid),\n';
+    const last = '        old.procs[pid].state == dt.proc_state.PROC_EMBRYO,\n';
+    const reordered = oracle.replace(first, '@').replace(last, first).replace('@', last);
+    expect(reordered).not.toBe(oracle);
+    const lines = [
+      { handler: 'sys_set_runnable', response: fence(`${oracle}\n# a comment`), made: 'rewrite:comment' },
+      { handler: 'sys_set_runnable', response: fence(reordered), made: 'rewrite:reorder' },
+      { handler: 'sys_kill', response: fence('def sys_kill(old, pid)\n    return 1\n'), made: 'wrong:syntax' },
+    ];
+    const file = join(dir, 'corpus.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+    const r = runCli(['bench', '--corpus', file, '--json'], { timeoutMs: 600_000 });
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out) as {
+      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number }[];
+      summary: { answers: number; ratio: number; paths: Record<string, number>; strictPart: { answers: number }; byKind: Record<string, unknown> };
+      proofs: { current: number; oracles: number };
+    };
+    expect(out.rows.map((x) => [x.made, x.category, x.path, x.strict])).toEqual([
+      ['rewrite:comment', 'pass', 'identical', true],
+      ['rewrite:reorder', 'pass', 'equivalent', true],
+      ['wrong:syntax', 'syntax', undefined, undefined],
+    ]);
+    expect(out.summary).toMatchObject({ answers: 3, paths: { identical: 1, equivalent: 1 }, strictPart: { answers: 2 } });
+    expect(out.summary.ratio).toBeGreaterThan(0);
+    expect(Object.keys(out.summary.byKind)).toEqual(['rewrite']);
+    expect(out.proofs.oracles).toBe(50);
+  }, 600_000);
+
+  it('refuses a corpus with a bad line, naming it', () => {
+    const file = join(dir, 'bad.jsonl');
+    writeFileSync(file, `${JSON.stringify({ handler: 'sys_kill', response: 'x' })}\nnot json\n`);
+    const r = runCli(['bench', '--corpus', file], { timeoutMs: 120_000 });
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/line 2/);
+  }, 120_000);
+});

@@ -1,0 +1,88 @@
+/**
+ * The strict check's shortcuts (docs/lemmas.md, "Reusing what is known")
+ * never change its result. On a fixed sample of the grading corpus
+ * (perf/corpus/answers.jsonl): one answer of every kind of near miss (ghost
+ * differences that still refine; strict holds for some kinds, not for
+ * others), rewrites that are the oracle's step, and an answer with a
+ * quantifier. For each, the strict grade's check (the oracle's proof for the
+ * oracle's step, known facts for the rest, stop at the first failure) must
+ * agree with the full check of the answer's own statement, nothing reused.
+ * The shortcut side runs in one cache object, in corpus order, so answers of
+ * one handler reuse what earlier ones proved; the full side in another.
+ * (The golden lemma cases are checked in cases.test.ts.)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
+import { STRICT_GRADE } from '../../../src/core/eval/grade/grade.ts';
+import { VerifierCaches } from '../../../src/core/verify/caches.ts';
+import { declarativeCheck } from '../../../src/core/verify/driver.ts';
+
+const CORPUS = join(import.meta.dirname, '../../../perf/corpus/answers.jsonl');
+
+/** (handler, how the answer was made): every near-miss kind, and the shapes of answer the other paths take. */
+const SAMPLE: readonly (readonly [string, string])[] = [
+  ['sys_kill', 'osvbench:kill-forall'],
+  ['sys_kill', 'rewrite:combo'],
+  ['sys_dup', 'rewrite:combo'],
+  ['sys_dup', 'near-miss:refcnt-round-trip'],
+  ['sys_map_proc', 'near-miss:shadow-twice'],
+  ['sys_map_proc', 'near-miss:shadow-old'],
+  ['sys_map_dev', 'near-miss:shadow-drop'],
+  ['sys_map_dev', 'near-miss:shadow-zero'],
+  ['sys_reclaim_port', 'near-miss:refcnt-index'],
+  ['sys_free_pt', 'near-miss:ghost-clear-unmapped'],
+  ['sys_reclaim_page', 'near-miss:ghost-reset-freed'],
+];
+
+interface Answer {
+  readonly handler: string;
+  readonly made: string;
+  readonly response: string;
+}
+
+function corpus(): Answer[] {
+  return readFileSync(CORPUS, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Answer);
+}
+
+/** The near-miss kinds of answers (the golden lemma cases aside). */
+const nearMissKinds = (as: readonly Answer[]) => [...new Set(as.map((a) => a.made).filter((m) => m.startsWith('near-miss:') && !m.startsWith('near-miss:golden-')))].sort();
+
+function sample(): Answer[] {
+  const all = corpus();
+  return SAMPLE.map(([handler, made]) => {
+    const a = all.find((x) => x.handler === handler && x.made === made);
+    if (!a) throw new Error(`the corpus has no ${made} answer for ${handler}: rebuild the sample from perf/corpus/answers.jsonl`);
+    return a;
+  });
+}
+
+describe('the strict check with its shortcuts', () => {
+  it('gives the full check’s result on every answer of the sample', async () => {
+    const engine = await nodeEngine();
+    const shortcut = { engine, caches: new VerifierCaches() };
+    const full = { engine, caches: new VerifierCaches() };
+    const rows: string[] = [];
+    const paths = new Map<string, Set<boolean>>();
+    for (const a of sample()) {
+      const spec = extractSpec(a.response)!;
+      const quick = await declarativeCheck({ handler: a.handler, spec }, shortcut, 120_000, STRICT_GRADE);
+      const slow = await declarativeCheck({ handler: a.handler, spec }, full, 120_000, { reuse: false });
+      const got = quick.status === 'proved';
+      const want = slow.status === 'proved';
+      rows.push(`${a.handler} ${a.made}: ${quick.status === 'spec-error' ? 'spec-error' : quick.path} ${got} / full ${want}`);
+      if (quick.status !== 'spec-error') paths.set(quick.path, (paths.get(quick.path) ?? new Set()).add(got));
+      expect(got, `${a.handler} ${a.made}`).toBe(want);
+    }
+    // The sample must reach every shortcut, and the one that checks facts must both pass and fail.
+    expect([...paths.keys()].sort(), rows.join('\n')).toEqual(['equivalent', 'identical', 'partial']);
+    expect([...paths.get('partial')!].sort(), rows.join('\n')).toEqual([false, true]);
+    // Every kind of near miss the corpus has is in the sample.
+    expect(nearMissKinds(sample())).toEqual(nearMissKinds(corpus()));
+  }, 900_000);
+});

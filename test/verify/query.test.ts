@@ -1,0 +1,86 @@
+/**
+ * The checked query (src/core/verify/query.ts) on the real Z3: each tag of
+ * its result, the lent model, and the budget. And the declarative checks on
+ * a spec with a quantifier, which go through it: a failure there is the
+ * solver's word for that lemma (with SPEC031), not an error that fails the
+ * whole set.
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
+import * as o from '../../src/core/smt/ops.ts';
+import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';
+import { declarativeCheck } from '../../src/core/verify/driver.ts';
+import { QUANTIFIED_LEMMA } from '../../src/core/verify/lemma-check.ts';
+import { BUDGET_SPENT, checkQuery } from '../../src/core/verify/query.ts';
+
+const x = variable('q.x', 64);
+const none = () => [];
+
+describe('the checked query', () => {
+  it('proves a valid goal', async () => {
+    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(o.mul(x, bvConst(2, 64)), o.shl(x, bvConst(1, 64)))], assume: none });
+    expect(r.kind).toBe('proved');
+  });
+
+  it('refutes with a replayed model, lent to the caller while it is read', async () => {
+    const assumed = o.ult(x, bvConst(10, 64));
+    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(x, bvConst(3, 64)), o.TRUE], assume: () => [assumed] }, (lease) => ({
+      x: lease.value(x),
+      replayed: lease.replayed,
+    }));
+    expect(r.kind).toBe('refuted');
+    if (r.kind !== 'refuted') return;
+    expect(r.value.replayed).toBe(true);
+    expect(typeof r.value.x === 'bigint' && r.value.x < 10n && r.value.x !== 3n).toBe(true);
+  });
+
+  it('hands the model over when the caller keeps it', async () => {
+    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(x, bvConst(4, 64))], assume: () => [o.eq(x, bvConst(5, 64))] }, (lease) => lease.keep());
+    expect(r.kind).toBe('refuted');
+    if (r.kind !== 'refuted') return;
+    // Still readable after the query returned: the caller owns it now.
+    expect(r.value.constant('q.x', 64)).toBe(5n);
+    r.value.dispose();
+  });
+
+  it("takes a refutation through a quantifier on the solver's word", async () => {
+    const q = boundVar('q.q', 64);
+    const goal = o.forall([q], o.eq(q, x));
+    const r = await checkQuery(await nodeEngine(), { goals: [goal], assume: none }, (lease) => ({ goal: lease.value(goal), replayed: lease.replayed }));
+    expect(r.kind).toBe('on-word');
+    if (r.kind === 'on-word') expect(r.value).toEqual({ goal: 'quantified', replayed: false });
+  });
+
+  it('asks nothing once the deadline has passed, and says a limit ran out', async () => {
+    const engine = await nodeEngine();
+    const spent = await checkQuery(engine, { goals: [o.eq(x, bvConst(1, 64))], assume: none, deadline: Date.now() - 1 });
+    expect(spent).toEqual({ kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT });
+    // Factoring a product of two 31-bit primes: far more than a millisecond.
+    const y = variable('q.y', 64);
+    const n = 2147483629n * 2147483587n;
+    const hard = o.and(o.eq(o.mul(x, y), bvConst(n, 64)), o.ugt(x, bvConst(1, 64)), o.ugt(y, bvConst(1, 64)), o.ult(x, bvConst(1n << 32n, 64)), o.ult(y, bvConst(1n << 32n, 64)));
+    const r = await checkQuery(engine, { goals: [o.not(hard)], assume: none, timeoutMs: 1 });
+    expect(r).toMatchObject({ kind: 'undecided', outcome: 'timeout' });
+  });
+});
+
+describe('the declarative checks through a quantifier', () => {
+  it("fail the broken lemma on the solver's word, with SPEC031, and keep the others", async () => {
+    // The port's slot goes to the next port (the golden case owned_next_port),
+    // and the condition gains a valid quantified conjunct: every fact the
+    // step touches now has a quantifier our evaluator cannot replay.
+    const spec = oracleSpec('sys_alloc_port')!
+      .replace('new.procs[cur].nr_ports[port] += 1', 'new.procs[cur].nr_ports[port + z3.BitVecVal(1, dt.uint16_t)] += 1')
+      .replace('old.procs[cur].use_io_bitmap,', "old.procs[cur].use_io_bitmap,\n        z3.ForAll([z3.BitVec('q', 64)], z3.Implies(z3.ULT(z3.BitVec('q', 64), cur), z3.ULE(z3.BitVec('q', 64), cur))),");
+    const d = await declarativeCheck({ handler: 'sys_alloc_port', spec }, await nodeEnv(), 120_000);
+    expect(d.status).toBe('failed');
+    if (d.status === 'spec-error') return;
+    expect(d.warnings.map((w) => w.code)).toEqual(['SPEC031']);
+    const lemma = d.results.find((r) => r.name === 'nr_ports_refcnt');
+    expect(lemma?.status).toBe('failed');
+    expect(lemma?.reason).toContain(QUANTIFIED_LEMMA);
+    // One result per lemma and invariant, as for any spec: not one 'lemmas' entry for the whole set.
+    expect(d.results.length).toBeGreaterThan(10);
+  }, 300_000);
+});

@@ -141,6 +141,23 @@ describe('run files', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
 
+  it('report names attempts of tasks the run does not list and marks the report partial', () => {
+    const dir = join(root, 'stray-attempts');
+    execFileSync('cp', ['-r', join(root, 'graded'), dir]);
+    const before = JSON.parse(runCli(['report', dir, '--json']).out);
+    expect(before.partial).toBe(false);
+    const lines = readFileSync(join(dir, 'attempts.jsonl'), 'utf8').trimEnd().split('\n');
+    const moved = { ...JSON.parse(lines[0]), id: 'moved-0', taskId: 'sys_not_a_handler-v9' };
+    writeFileSync(join(dir, 'attempts.jsonl'), `${[...lines, JSON.stringify(moved)].join('\n')}\n`);
+    const r = runCli(['report', dir, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.partial).toBe(true);
+    expect(out.partial_reasons.join(' ')).toMatch(/1 attempt names a task this run does not have \(sys_not_a_handler-v9\)/);
+    expect(out.pass_at_k).toEqual(before.pass_at_k);
+    expect(runCli(['report', dir]).out).toMatch(/PARTIAL REPORT[\s\S]*sys_not_a_handler-v9/);
+  }, 60_000);
+
   it('one stray key in an OSVBench results file is a coded bad entry and the rest grade (21.17)', () => {
     for (const stray of ['meta', '-1', '1.0', ' 95', '__proto__']) {
       const f = join(root, 'stray.json');

@@ -26,6 +26,13 @@ import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** Attempts of tasks the run does not list are left out of every number; the report says so, naming a few. */
+function strayNote(m: RunMetrics): string {
+  const { count, taskIds } = m.strayAttempts;
+  const shown = taskIds.slice(0, 5).join(', ') + (taskIds.length > 5 ? `, and ${taskIds.length - 5} more` : '');
+  return `${count} attempt${count === 1 ? '' : 's'} name${count === 1 ? 's' : ''} a task this run does not have (${shown}): left out of every number`;
+}
+
 /** What makes a report partial besides the metrics: damaged lines, a missing attempts file, a merge that skipped lines. */
 export interface ReportNotes {
   readonly damaged?: readonly DamagedLine[];
@@ -45,7 +52,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const selected: TaskFacts[] = run.config.tasks.map((id) => taskFactsOf(id, (x) => byId.get(x)));
   // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
   const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n, rounds: run.config.repairRounds });
-  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : [])];
+  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : []), ...(m.strayAttempts.count ? [strayNote(m)] : [])];
   const partial = damaged.length > 0 || m.missingSamples > 0 || missingNotes.length > 0;
   const classes = notes.benchmark ? classTableOfRun(notes.benchmark, attempts, tasks.map((t) => t.id)) : undefined;
   const grading = run.config.grading ?? null;

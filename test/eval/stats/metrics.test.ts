@@ -254,6 +254,17 @@ describe('computeMetrics on hand-built attempts', () => {
   });
 });
 
+describe('attempts of tasks the run does not have', () => {
+  it('are left out of every number and counted, with their task ids', () => {
+    const stray = [attempt('sys_nonexistent-v0', 0, 0, grade('pass')), attempt('sys_nonexistent-v0', 1, 0, grade('pass')), attempt('zzz', 0, 0, grade('semantic'))];
+    const with_ = computeMetrics(TASKS, [...ATTEMPTS, ...stray]);
+    const without = computeMetrics(TASKS, ATTEMPTS);
+    expect(with_.strayAttempts).toEqual({ count: 3, taskIds: ['sys_nonexistent-v0', 'zzz'] });
+    expect(without.strayAttempts).toEqual({ count: 0, taskIds: [] });
+    expect({ ...with_, strayAttempts: null }).toEqual({ ...without, strayAttempts: null });
+  });
+});
+
 describe('outcomes that are not the model\'s', () => {
   it('internal grades and unanswered requests are left out of pass@k and the rates; unknown is apart from timeout', () => {
     const list = [

@@ -86,6 +86,8 @@ export interface RunMetrics {
   readonly expectedSamples: number | null;
   /** Expected first answers with no outcome at all (not asked yet, or lost): 0 when n is unknown. */
   readonly missingSamples: number;
+  /** Attempts naming a task the run does not have (a hand-edited or mixed-up directory): left out of every number. */
+  readonly strayAttempts: { readonly count: number; readonly taskIds: readonly string[] };
   /** OSVBench's three categories over the model's first answers (timeout and unknown are semantic, as upstream). */
   readonly osvbench: { readonly counts: Readonly<Record<OsvbenchCategory, number>>; readonly rates: Readonly<Record<OsvbenchCategory, number>> };
   /** First answers that pass and whose declarative checks hold. */
@@ -271,6 +273,7 @@ const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly AttemptRecord[], opts: { readonly n?: number; readonly rounds?: number } = {}): RunMetrics {
   const ids = new Set(tasks.map((t) => t.id));
   const mine = attempts.filter((a) => ids.has(a.taskId));
+  const strayIds = [...new Set(attempts.filter((a) => !ids.has(a.taskId)).map((a) => a.taskId))].sort();
   const first = firstAnswers(tasks, mine);
   const { samples, counts, uncharged } = first;
 
@@ -298,6 +301,7 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     uncharged,
     expectedSamples,
     missingSamples,
+    strayAttempts: { count: attempts.length - mine.length, taskIds: strayIds },
     osvbench: { counts: ob, rates: obRates },
     strictPasses: first.strict,
     strictChecked: first.strictChecked,

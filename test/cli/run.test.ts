@@ -10,15 +10,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AttemptRecord, RunRecord } from '../../src/core/eval/run/run-types.ts';
 import { BUG_CLASSES, type Task } from '../../src/core/tasks/task.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
-import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { startCli as startCliProcess } from '../cli-process.ts';
 import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
 import { outage } from '../fake-provider/faults.ts';
 import { type FakeProvider, type FakeReply, type ReceivedRequest, startFakeProvider } from '../fake-provider/server.ts';
+import { storedRun } from '../run-dir.ts';
 
 const KEY = 'sk-local-test-key-0001';
 /** Per test: each spawns the CLI one to three times and grades with Z3, on a machine that may be busy. */
@@ -143,16 +142,6 @@ function answerText(kind: Kind, handler: string): string {
   if (kind === 'correct') return codeAnswer(oracle(handler));
   if (kind === 'wrong') return codeAnswer(WRONG[handler]());
   return proseAnswer();
-}
-
-async function storedRun(dir: string): Promise<{ run: RunRecord; attempts: AttemptRecord[] }> {
-  const store = await JsonlRepository.open(dir);
-  try {
-    const [run] = await store.listRuns();
-    return { run, attempts: await store.listAttempts(run.id) };
-  } finally {
-    await store.close();
-  }
 }
 
 /** Complete lines of a JSONL file written by the child (a torn tail is not counted). */

@@ -21,11 +21,11 @@ import { loadTasks } from '../../src/core/tasks/load.ts';
 import type { Task } from '../../src/core/tasks/task.ts';
 import { codeAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, type FakeReply, type ReceivedRequest, startFakeProvider } from '../fake-provider/server.ts';
-import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { Cli, oracleAnswer, proseAnswer, reportWithoutTimings, roundOf, taskOf } from '../eval/run/cli.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { ARTIFACTS, newPage, screenshot } from './harness.ts';
 import { useSite } from './setup.ts';
+import { storedRun } from '../run-dir.ts';
 
 const env = useSite();
 const cli = new Cli();
@@ -69,16 +69,6 @@ const runArgs = (out: string, extra: readonly string[] = []) => [
   'run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', MODEL,
   '--tasks', IDS.join(','), '--shots', '0', '--repair', '1', '--out', out, ...extra,
 ];
-
-async function storedAttempts(dir: string): Promise<AttemptRecord[]> {
-  const store = await JsonlRepository.open(dir, { create: false });
-  try {
-    const [run] = await store.listRuns();
-    return store.listAttempts(run.id);
-  } finally {
-    await store.close();
-  }
-}
 
 /** A record without what only says when or how fast: timestamps and durations, at any depth. */
 function timeless(v: unknown): unknown {
@@ -132,7 +122,7 @@ describe('the same run in the CLI and the browser', () => {
     expect(fake.requests.length - cliRequests).toBe(13);
     pageFile = await exportFromPage(page, 'same-run-page.json');
     const file = JSON.parse(readFileSync(pageFile, 'utf8'));
-    const cliAttempts = await storedAttempts(cliDir);
+    const cliAttempts = (await storedRun(cliDir)).attempts;
     const cliRun = JSON.parse(readFileSync(join(cliDir, 'run.json'), 'utf8'));
     expect(file.run.id).toBe(cliRun.id);
     expect(file.run.provenance).toEqual(cliRun.provenance);
@@ -208,7 +198,7 @@ describe('the same run in the CLI and the browser', () => {
     const m = await cli.run(['merge', shards[0], shardFile, shards[1], '--out', merged]);
     expect(m.code, m.err).toBe(0);
     expect(m.out).toContain('merged 3 shards');
-    expect(byId(await storedAttempts(merged))).toEqual(byId(await storedAttempts(cliDir)));
+    expect(byId((await storedRun(merged)).attempts)).toEqual(byId((await storedRun(cliDir)).attempts));
     const a = await cli.run(['report', cliDir]);
     const b = await cli.run(['report', merged]);
     expect(b.code, b.err).toBe(0);

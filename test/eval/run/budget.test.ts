@@ -13,9 +13,9 @@ import type { Task } from '../../../src/core/tasks/task.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 import { promptTokens } from '../../../src/core/eval/prompt/tokens.ts';
 import type { ChatMessage } from '../../../src/core/llm/types.ts';
-import { JsonlRepository } from '../../../src/store/jsonl.ts';
 import { type FakeProvider, startFakeProvider } from '../../fake-provider/server.ts';
 import { Cli, oracleAnswer, taskOf } from './cli.ts';
+import { storedRun } from '../../run-dir.ts';
 
 const msg = (n: number): ChatMessage[] => [{ role: 'user', content: 'x'.repeat(n) }];
 /** One "token" per character: the arithmetic below is then easy to follow. */
@@ -109,10 +109,7 @@ describe('osvlab run --max-cost', () => {
     const sent = fake.requests.length;
     expect(sent).toBeGreaterThanOrEqual(1);
     expect(sent).toBeLessThanOrEqual(2);
-    const store = await JsonlRepository.open(dir);
-    const [run] = await store.listRuns();
-    const attempts = await store.listAttempts(run.id);
-    await store.close();
+    const { run, attempts } = await storedRun(dir);
     expect(run.status).toBe('cancelled');
     const spent = spentSoFar(attempts, { input: 1000, output: 1000 });
     expect(spent.usd).toBeLessThanOrEqual(limit);

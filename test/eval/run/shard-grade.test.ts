@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonlRepository } from '../../../src/store/jsonl.ts';
 import { Cli, oracleAnswer, proseAnswer } from './cli.ts';
+import { storedRun } from '../../run-dir.ts';
 
 const cli = new Cli();
 afterAll(() => cli.cleanup());
@@ -51,10 +51,7 @@ describe('grade --shard K/N and merge', () => {
     // 7 answers over 5 tasks (sys_dup-v0 and sys_set_runnable-v0 have 2 samples each).
     expect(a.out).toMatch(/5 tasks, 7 first answers/);
 
-    const store = await JsonlRepository.open(merged);
-    const [run] = await store.listRuns();
-    const attempts = await store.listAttempts(run.id);
-    await store.close();
+    const { attempts } = await storedRun(merged);
     const category = Object.fromEntries(attempts.map((x) => [`${x.taskId}|${x.sample}`, x.grade!.category]));
     expect(category).toEqual({
       'sys_dup-v0|0': 'pass',

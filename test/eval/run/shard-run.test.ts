@@ -8,12 +8,11 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttemptRecord, RunRecord } from '../../../src/core/eval/run/run-types.ts';
 import type { Task } from '../../../src/core/tasks/task.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
-import { JsonlRepository } from '../../../src/store/jsonl.ts';
 import { type FakeProvider, startFakeProvider } from '../../fake-provider/server.ts';
 import { Cli, completeLines, oracleAnswer, proseAnswer, reportWithoutTimings, roundOf, taskOf, waitFor } from './cli.ts';
+import { storedRun } from '../../run-dir.ts';
 
 const TIMEOUT_MS = 400_000;
 /** Quick to verify; with n = 2 they make 6 chains, 2 per shard. */
@@ -54,16 +53,6 @@ function runArgs(out: string, extra: readonly string[] = []): string[] {
   ];
 }
 
-async function stored(dir: string): Promise<{ run: RunRecord; attempts: AttemptRecord[] }> {
-  const store = await JsonlRepository.open(dir);
-  try {
-    const [run] = await store.listRuns();
-    return { run, attempts: await store.listAttempts(run.id) };
-  } finally {
-    await store.close();
-  }
-}
-
 describe('run --shard K/N and merge', () => {
   let single: string;
   let shards: string[];
@@ -86,7 +75,7 @@ describe('run --shard K/N and merge', () => {
     started[1].child.kill('SIGKILL');
     const killed = await started[1].result;
     expect(killed.signal).toBe('SIGKILL');
-    expect((await stored(shards[1])).run.status).toBe('running');
+    expect((await storedRun(shards[1])).run.status).toBe('running');
     const others = await Promise.all([started[0].result, started[2].result]);
     for (const r of others) expect(r.code, r.err).toBe(0);
 
@@ -102,7 +91,7 @@ describe('run --shard K/N and merge', () => {
     expect(resumed.err).toContain('resuming run');
 
     for (const [i, d] of shards.entries()) {
-      const { run, attempts } = await stored(d);
+      const { run, attempts } = await storedRun(d);
       expect(run.shard).toEqual({ index: i + 1, total: 3 });
       expect(run.status).toBe('done');
       // 6 chains task by task in 3 blocks of 2: shard K holds both samples of task K.
@@ -133,8 +122,8 @@ describe('run --shard K/N and merge', () => {
     expect(norm(jb)).toEqual(norm(ja));
 
     // The same chains were answered, each once in the merged run.
-    const s = await stored(single);
-    const mm = await stored(merged);
+    const s = await storedRun(single);
+    const mm = await storedRun(merged);
     expect(mm.run.id).toBe(s.run.id);
     expect(mm.run.shard).toBeUndefined();
     expect(mm.attempts.map((x) => x.id).sort()).toEqual(s.attempts.map((x) => x.id).sort());

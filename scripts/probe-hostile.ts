@@ -497,9 +497,10 @@ const runDirs: Family = async () => {
     reportOf('attempts.jsonl with garbage lines', (d) => writeFileSync(at(d, 'attempts.jsonl'), `${attempts}garbage\n{"id": 1}\n[]\n`), partialOrCoded),
     reportOf('attempts.jsonl one line of 10 MB', (d) => writeFileSync(at(d, 'attempts.jsonl'), `${attempts}${'x'.repeat(10 << 20)}\n`), partialOrCoded),
     reportOf('attempt with grade bogus', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace('"category":"syntax"', '"category":"bogus"')), partialOrCoded),
-    // The run has three tasks; one attempt now names a task it does not have, so that task has no answer.
-    reportOf('attempt of a task not in the run', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace(/"taskId":"sys_kill-v0"/, '"taskId":"nope-v0"')), partialOrCoded, 'session'),
-    reportOf('attempt of task constructor', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace(/"taskId":"sys_kill-v0"/, '"taskId":"constructor"')), partialOrCoded, 'session'),
+    // The run has three tasks; the attempt of one now names a task it does not have, so that task has no answer.
+    // Every line of it: attempts.jsonl is append-only, and the attempt's last line is the one that counts.
+    reportOf('attempt of a task not in the run', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace(/"taskId":"sys_kill-v0"/g, '"taskId":"nope-v0"')), partialOrCoded, 'session'),
+    reportOf('attempt of task constructor', (d) => writeFileSync(at(d, 'attempts.jsonl'), attempts.replace(/"taskId":"sys_kill-v0"/g, '"taskId":"constructor"')), partialOrCoded, 'session'),
     reportOf('prompts.jsonl removed', (d) => rmSync(at(d, 'prompts.jsonl'), { force: true })),
     reportOf('an unknown extra file', (d) => writeFileSync(at(d, 'notes.txt'), 'mine')),
     reportOf('attempts.jsonl removed', (d) => rmSync(at(d, 'attempts.jsonl')), partialOrCoded, 'session'),

@@ -16,6 +16,7 @@ import { gradeHardLimitMs, gradeOnPool } from '../core/pool/grade-job.ts';
 import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool.ts';
 import type { Task } from '../core/tasks/task.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
+import { forwardWorkerStderr } from './worker-stderr.ts';
 
 /**
  * The most worker threads a pool starts, whatever is asked: two per core
@@ -41,7 +42,9 @@ export interface GradePoolOptions {
 
 /** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
 export function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
-  const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url));
+  // Its stderr comes through a filter: Z3's abort report is replaced by the pool's coded diagnostic.
+  const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url), { stderr: true });
+  forwardWorkerStderr(worker.stderr);
   worker.on('error', (e) => crashed(`the verifier worker crashed: ${e.message}`));
   worker.on('exit', (code) => crashed(`the verifier worker exited (code ${code})`));
   const api = Comlink.wrap<VerifierApi>(nodeEndpoint(worker));

@@ -68,9 +68,13 @@ describe('OSVBench results on the Runs page', () => {
     await page.fill('[data-testid="base-url"]', `${f.url}/v1`);
     await page.fill('[data-testid="model"]', 'fake-model');
     await page.fill('[data-testid="selection"]', 'handler:sys_kill');
+    // Start only once the page has the task bundle and counts the selection (the label names the tasks).
+    await expect.poll(() => page.locator('[data-testid="start-run"]').textContent(), { timeout: 120_000 }).toMatch(/Start: 5 tasks/);
     await page.click('[data-testid="start-run"]');
-    // The first request waits for the task bundle and the prompts to load, which took over 60 s on a loaded CI machine.
-    await expect.poll(() => f.requests.length, { timeout: 180_000 }).toBeGreaterThan(0);
+    // The first request waits for the prompts, which took over 60 s on a loaded CI machine (and once
+    // did not come within 180 s): on a timeout, say what the page shows instead.
+    const shown = async () => `requests ${f.requests.length}; alerts: ${(await page.locator('[role="alert"]').allTextContents()).join(' | ') || 'none'}; progress: ${(await page.locator('[data-testid="run-progress"]').allTextContents()).join(' ') || 'none'}`;
+    await expect.poll(shown, { timeout: 300_000, interval: 1000 }).toMatch(/^requests [1-9]/);
     // The provider dies with requests in flight.
     await f.close();
     fake = undefined;
@@ -88,5 +92,5 @@ describe('OSVBench results on the Runs page', () => {
     await expect.poll(() => page.url()).toContain('#/evaluate');
     await page.waitForSelector('[data-testid="run-progress"]');
     await context.close();
-  }, 420_000);
+  }, 600_000);
 });

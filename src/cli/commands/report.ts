@@ -22,16 +22,10 @@ import { UsageError, parseArgs } from '../args.ts';
 import { type BenchmarkFile, BenchmarkFileError, type ClassRow, classTableOfRun, parseBenchmarkFile } from '../../core/eval/files/benchmark-file.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import { matrixText, variantMatrix } from '../../core/eval/stats/variant-matrix.ts';
+import { strayAttemptsNote } from '../../core/eval/stats/stray-attempts.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
-/** Attempts of tasks the run does not list are left out of every number; the report says so, naming a few. */
-function strayNote(m: RunMetrics): string {
-  const { count, taskIds } = m.strayAttempts;
-  const shown = taskIds.slice(0, 5).join(', ') + (taskIds.length > 5 ? `, and ${taskIds.length - 5} more` : '');
-  return `${count} attempt${count === 1 ? '' : 's'} name${count === 1 ? 's' : ''} a task this run does not have (${shown}): left out of every number`;
-}
 
 /** What makes a report partial besides the metrics: damaged lines, a missing attempts file, a merge that skipped lines. */
 export interface ReportNotes {
@@ -52,7 +46,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const selected: TaskFacts[] = run.config.tasks.map((id) => taskFactsOf(id, (x) => byId.get(x)));
   // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
   const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n, rounds: run.config.repairRounds });
-  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : []), ...(m.strayAttempts.count ? [strayNote(m)] : [])];
+  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : []), ...[strayAttemptsNote(m.strayAttempts)].filter((n) => n !== undefined)];
   const partial = damaged.length > 0 || m.missingSamples > 0 || missingNotes.length > 0;
   const classes = notes.benchmark ? classTableOfRun(notes.benchmark, attempts, tasks.map((t) => t.id)) : undefined;
   const grading = run.config.grading ?? null;

@@ -283,6 +283,10 @@ export class EvaluateState {
   async start(): Promise<void> {
     const { spec: shard, error } = this.shardSpec;
     if (error) throw new Error(error);
+    // The page's Start button reflects the last check, which may predate the task bundle's loading:
+    // checked again here, a click before the tasks are counted never starts a run of no tasks.
+    const lacking = await this.missing();
+    if (lacking.length > 0) throw new Error(`A run needs ${lacking.join(', ')}.`);
     const session = await RunSession.open(this.choice(), await this.ports(), { name: this.runName || undefined, shard, where: 'this browser' });
     await this.resume(session.id);
   }

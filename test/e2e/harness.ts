@@ -77,7 +77,7 @@ export async function ensureBuilt(): Promise<string> {
     }
   }
   try {
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'copy-z3.mjs')], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'copy-z3.ts')], { cwd: ROOT, stdio: 'pipe' });
     const outDir = join(ARTIFACTS, `site-${sourceFingerprint()}`);
     if (existsSync(join(outDir, '.complete'))) return outDir;
     // Old builds go, except recent ones another test file may be serving.

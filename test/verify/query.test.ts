@@ -12,7 +12,7 @@ import * as o from '../../src/core/smt/ops.ts';
 import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';
 import { declarativeCheck } from '../../src/core/verify/driver.ts';
 import { QUANTIFIED_LEMMA } from '../../src/core/verify/lemma-check.ts';
-import { BUDGET_SPENT, checkQuery } from '../../src/core/verify/query.ts';
+import { BUDGET_SPENT, checkQuery, refutes } from '../../src/core/verify/query.ts';
 
 const x = variable('q.x', 64);
 const none = () => [];
@@ -42,6 +42,32 @@ describe('the checked query', () => {
     // Still readable after the query returned: the caller owns it now.
     expect(r.value.constant('q.x', 64)).toBe(5n);
     r.value.dispose();
+  });
+
+  it('keeps a refuting model as a snapshot that refutes a like query without the solver, and no other', async () => {
+    const f = o.declareFun('q.f', [64], 64);
+    const fx = o.app(f, [x]);
+    // Some x below 10 whose f(x) is not 7.
+    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(fx, bvConst(7, 64))], assume: () => [o.ult(x, bvConst(10, 64))] }, (lease) => lease.snapshot());
+    expect(r.kind).toBe('refuted');
+    if (r.kind !== 'refuted') return;
+    const snap = r.value;
+    // Plain values, readable with the model gone: what was read, and 0 for what was not.
+    const vx = snap.constant('q.x', 64) as bigint;
+    expect(vx < 10n).toBe(true);
+    expect(snap.apply(f, [vx])).not.toBe(7n);
+    expect(snap.constant('q.never-read', 64)).toBe(0n);
+    expect(snap.size).toBe(2);
+    // The same query, and one with more (true) assumptions: refuted by the snapshot.
+    expect(refutes({ goals: [o.eq(fx, bvConst(7, 64))], assume: () => [o.ult(x, bvConst(10, 64))] }, snap)).toBe(true);
+    expect(refutes({ goals: [o.eq(fx, bvConst(7, 64))], assume: () => [o.ult(x, bvConst(10, 64)), o.eq(x, bvConst(vx, 64))] }, snap)).toBe(true);
+    // An assumption the snapshot breaks, a goal it satisfies, a valid goal: not refuted.
+    expect(refutes({ goals: [o.eq(fx, bvConst(7, 64))], assume: () => [o.ugt(x, bvConst(vx, 64))] }, snap)).toBe(false);
+    expect(refutes({ goals: [o.ult(x, bvConst(10, 64))], assume: none }, snap)).toBe(false);
+    expect(refutes({ goals: [o.eq(o.mul(x, bvConst(2, 64)), o.shl(x, bvConst(1, 64)))], assume: none }, snap)).toBe(false);
+    // A quantifier stops the evaluation: never a refutation.
+    const q = boundVar('q.q', 64);
+    expect(refutes({ goals: [o.forall([q], o.eq(q, x))], assume: none }, snap)).toBe(false);
   });
 
   it("takes a refutation through a quantifier on the solver's word", async () => {

@@ -116,7 +116,7 @@ async function check(
   step: SymbolicStep,
   env: DeclarativeEnv,
   opts: DeclarativeOptions,
-  more: { readonly memo?: FactMemo; readonly first?: ReadonlySet<string> } = {},
+  more: { readonly memo?: FactMemo; readonly first?: readonly string[] } = {},
 ): Promise<Checked> {
   const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, onQuery: opts.onQuery, ...more });
   const all = [...report.lemmas, ...report.invariants];

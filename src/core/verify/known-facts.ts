@@ -22,6 +22,7 @@ import { isDerived } from '../kernel/lemmas/helpers.ts';
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, type FieldValue, fieldFromParts, fieldParts } from '../kernel/state.ts';
 import type { Quantified } from '../smt/quantified.ts';
+import type { Snapshot } from '../smt/snapshot.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { type CacheSlot, type CacheStats, type SlotValue, type VerifierCaches, cacheSlot } from './caches.ts';
@@ -37,6 +38,8 @@ import type { SymbolicStep } from './steps.ts';
 class FactStore implements SlotValue {
   readonly proofs: BoundedMap<string, true>;
   readonly failures = new BoundedMap<string, number>(FAILURE_NAMES);
+  /** Models that refuted a fact, newest first, by `<handler>\0<group>\0<name>`. */
+  readonly witnesses = new BoundedMap<string, Snapshot[]>(WITNESS_FACTS);
 
   constructor(capacity: number) {
     this.proofs = new BoundedMap(capacity);
@@ -45,6 +48,7 @@ class FactStore implements SlotValue {
   clear(): void {
     this.proofs.clear();
     this.failures.clear();
+    this.witnesses.clear();
   }
 
   stats(): Partial<CacheStats> {
@@ -52,8 +56,12 @@ class FactStore implements SlotValue {
   }
 }
 
-/** Fact names whose failures are counted: every fact of every lemma fits (about 150). */
-const FAILURE_NAMES = 1024;
+/** Facts whose refuting models are kept, and how many per fact (a snapshot is a few hundred values). */
+const WITNESS_FACTS = 512;
+const WITNESSES_PER_FACT = 2;
+
+/** Facts whose failures are counted (per handler, for any handler, by kind): every fact of every lemma fits (about 150 by 50 handlers). */
+const FAILURE_NAMES = 8192;
 
 const FACTS: CacheSlot<FactStore> = cacheSlot((limits) => new FactStore(limits.factProofs));
 
@@ -63,6 +71,12 @@ const NONCE = `${Math.random().toString(36).slice(2)}${Math.random().toString(36
 
 function formula(f: Quantified): Term {
   return f.body(f.vars.map((sort, i) => variable(`fact.${NONCE}.${i}`, sort)));
+}
+
+/** Orders ranks (lists of counts) left to right. */
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
 }
 
 /** The post-state that is `b`'s map wherever `shared` names it, and `a`'s elsewhere. */
@@ -105,14 +119,24 @@ export class KnownFacts implements FactMemo {
    */
   order(group: string, facts: readonly Quantified[]): readonly Quantified[] {
     const differs = (f: Quantified) => this.reference !== undefined && this.formulas(group).get(f.name) !== this.reference.formulas(group).get(f.name);
-    const failures = (f: Quantified) => this.store.failures.get(`${group}\0${f.name}`) ?? 0;
-    const rank = (f: Quantified) => (differs(f) ? 1 + failures(f) : 0);
-    return [...facts].sort((a, b) => rank(b) - rank(a));
+    const ranks = new Map(facts.map((f) => [f.name, differs(f) ? [1, ...this.failures(group, f.name)] : [0]]));
+    return [...facts].sort((a, b) => compareRanks(ranks.get(b.name)!, ranks.get(a.name)!));
   }
 
-  failed(group: string, fact: Quantified): void {
-    const k = `${group}\0${fact.name}`;
-    this.store.failures.set(k, (this.store.failures.get(k) ?? 0) + 1);
+  failed(group: string, fact: Quantified, witness?: Snapshot): void {
+    for (const k of this.failureKeys(group, fact.name)) this.store.failures.set(k, (this.store.failures.get(k) ?? 0) + 1);
+    if (witness) {
+      const w = this.witnessKey(group, fact.name);
+      this.store.witnesses.set(w, [witness, ...(this.store.witnesses.get(w) ?? [])].slice(0, WITNESSES_PER_FACT));
+    }
+  }
+
+  witnesses(group: string, fact: Quantified): readonly Snapshot[] {
+    return this.store.witnesses.get(this.witnessKey(group, fact.name)) ?? [];
+  }
+
+  private witnessKey(group: string, name: string): string {
+    return `${this.step.handler}\0${group}\0${name}`;
   }
 
   known(group: string, fact: Quantified): boolean {
@@ -134,15 +158,37 @@ export class KnownFacts implements FactMemo {
     for (const l of this.lemmas) for (const name of this.formulas(l).keys()) this.store.proofs.set(this.key(l, name)!, true);
   }
 
-  /** The lemmas with a fact that is not the reference's (where the steps may differ). */
-  differingLemmas(): Set<string> {
-    const out = new Set<string>();
-    if (!this.reference) return out;
+  /**
+   * The lemmas with a fact that is not the reference's (where the steps may
+   * differ), the lemma with the fact refuted most often first.
+   */
+  differingLemmas(): string[] {
+    if (!this.reference) return [];
+    const rank = new Map<string, number[]>();
     for (const l of this.lemmas) {
       const theirs = this.reference.formulas(l);
-      for (const [name, t] of this.formulas(l)) if (theirs.get(name) !== t) out.add(l);
+      for (const [name, t] of this.formulas(l)) {
+        if (theirs.get(name) === t) continue;
+        const r = this.failures(l, name);
+        const best = rank.get(l);
+        if (!best || compareRanks(r, best) > 0) rank.set(l, r);
+      }
     }
-    return out;
+    return [...rank.keys()].sort((a, b) => compareRanks(rank.get(b)!, rank.get(a)!));
+  }
+
+  /**
+   * How often a fact was refuted, as a rank compared left to right: for
+   * this handler (its answers tend to make the same mistake), for any
+   * handler, and any fact of its kind (the name after the lemma's prefix:
+   * `slots_match_ownership` of every Refcnt lemma).
+   */
+  private failures(group: string, name: string): number[] {
+    return this.failureKeys(group, name).map((k) => this.store.failures.get(k) ?? 0);
+  }
+
+  private failureKeys(group: string, name: string): string[] {
+    return [this.witnessKey(group, name), `${group}\0${name}`, `kind\0${name.slice(name.indexOf('.') + 1)}`];
   }
 
   private key(group: string, name: string): string | undefined {

@@ -37,11 +37,12 @@ import * as o from '../smt/ops.ts';
 import type { CheckResult, SmtEngine } from '../smt/solver.ts';
 import { instantiate, skolemize } from '../smt/instantiate.ts';
 import type { Quantified } from '../smt/quantified.ts';
+import type { Snapshot } from '../smt/snapshot.ts';
 import { BOOL, type Term, variable } from '../smt/term.ts';
 import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { worst } from './outcome.ts';
-import { checkQuery, unsettled } from './query.ts';
+import { checkQuery, refutes, unsettled } from './query.ts';
 import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 import { BoundedMap } from '../bounded-map.ts';
@@ -81,10 +82,10 @@ export interface LemmaOptions {
   /**
    * Stop at the first lemma (or invariant) that ends not proved, and leave
    * out the rest: the check then is not proved, as the whole check would be
-   * (strict grading needs no more). Lemmas in `first` go first.
+   * (strict grading needs no more). Lemmas in `first` go first, in its order.
    */
   readonly stopAtFailure?: boolean;
-  readonly first?: ReadonlySet<string>;
+  readonly first?: readonly string[];
 }
 
 /**
@@ -104,8 +105,17 @@ export interface FactMemo {
   proved(group: string, fact: Quantified): void;
   /** The facts in the order to ask them when stopping at the first failure: the likeliest to fail first. */
   order?(group: string, facts: readonly Quantified[]): readonly Quantified[];
-  /** This fact (of the checked step) was refuted. */
-  failed?(group: string, fact: Quantified): void;
+  /**
+   * This fact (of the checked step) was refuted; `witness` is the model
+   * that refuted it, as a snapshot (absent when a kept one did).
+   */
+  failed?(group: string, fact: Quantified, witness?: Snapshot): void;
+  /**
+   * Models that refuted this fact for earlier steps of the handler, kept as
+   * snapshots: one that refutes the query as it stands now settles it
+   * without the solver (query.ts, `refutes`).
+   */
+  witnesses?(group: string, fact: Quantified): readonly Snapshot[];
 }
 
 /** The group of invariants proved from the invariants alone. */
@@ -129,6 +139,8 @@ export interface QueryInfo {
   /** The solver's answer (a model's validity is checked afterwards). */
   readonly status: CheckResult['status'];
   readonly ms: number;
+  /** No solver was asked: a kept model refuted the query (`FactMemo.witnesses`). */
+  readonly witness?: true;
 }
 
 /**
@@ -235,21 +247,28 @@ async function proveFacts(
   }
   for (const { f, goal, seed } of open) {
     if (done()) break;
-    let instances = 0;
-    const assume = (negated: Term) => {
-      const found = instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]);
-      instances = found.length;
-      return found;
-    };
-    const r = await checkQuery(engine, { goals: [goal], assume, timeoutMs: opts.timeoutMs });
+    let found: Term[] | undefined;
+    // Asked by the kept models and by the query: made once.
+    const assume = (negated: Term) => (found ??= instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]));
+    const query = { goals: [goal], assume, timeoutMs: opts.timeoutMs };
+    // A model that refuted this fact for an earlier step often refutes it again: tried first, without the solver.
+    const t0 = Date.now();
+    if (memo?.witnesses?.(group!, f).some((w) => refutes(query, w))) {
+      const ms = Date.now() - t0;
+      opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status: 'sat', ms, witness: true });
+      byName.set(f.name, { name: f.name, status: 'failed', ms });
+      memo.failed?.(group!, f);
+      continue;
+    }
+    const r = await checkQuery(engine, query, (lease) => lease.snapshot());
     queries++;
     const status: CheckResult['status'] = r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
-    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances, status, ms: r.ms });
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status, ms: r.ms });
     if (r.kind === 'proved') byName.set(f.name, { name: f.name, status: 'proved', ms: r.ms });
     else if (r.kind === 'refuted') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms });
     else if (r.kind === 'on-word') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
     else byName.set(f.name, { name: f.name, ms: r.ms, ...unsettled(r) });
-    if (byName.get(f.name)!.status === 'failed') memo?.failed?.(group!, f);
+    if (byName.get(f.name)!.status === 'failed') memo?.failed?.(group!, f, r.kind === 'refuted' ? r.value : undefined);
   }
   if (memo) for (const f of learnt) if (byName.get(f.name)?.status === 'proved') memo.proved(group!, f);
   // In the goals' order; stopped early, only the facts settled so far.
@@ -326,7 +345,8 @@ async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: Lemm
   };
 
   const results = new Map<string, LemmaResult>();
-  const order = opts.first ? [...lemmas.filter((l) => opts.first!.has(l.name)), ...lemmas.filter((l) => !opts.first!.has(l.name))] : lemmas;
+  const first = opts.first ?? [];
+  const order = [...first.flatMap((n) => lemmas.find((l) => l.name === n) ?? []), ...lemmas.filter((l) => !first.includes(l.name))];
   let stopped = false;
   for (const lemma of order) {
     const started = Date.now();

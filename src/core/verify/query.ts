@@ -11,7 +11,8 @@
  * disposed when it returns, unless `use` takes it with `lease.keep()`: then
  * the caller owns it (a refutation kept to build a counterexample later).
  */
-import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
+import { type Interpretation, QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
+import { Snapshot } from '../smt/snapshot.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
@@ -37,6 +38,8 @@ export interface Lease {
   value(t: Term): Value | 'quantified';
   /** Keeps the model past `use`: from now on the caller disposes it. */
   keep(): SmtModel;
+  /** The model's values read so far (every assertion's and goal's), kept past the model (smt/snapshot.ts). */
+  snapshot(): Snapshot;
 }
 
 /** How a query came out. */
@@ -91,9 +94,11 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   let kept = false;
   try {
     const memo = new Map<number, Value>();
+    const snapshot = new Snapshot();
+    const read = snapshot.record(r.model);
     const value = (t: Term): Value | 'quantified' => {
       try {
-        return evaluate(t, r.model, memo);
+        return evaluate(t, read, memo);
       } catch (e) {
         if (e instanceof QuantifierEvalError) return 'quantified';
         throw e;
@@ -109,11 +114,30 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
       replayed: !onWord,
       value,
       keep: () => ((kept = true), r.model),
+      snapshot: () => snapshot,
     };
     const v = use ? use(lease) : (undefined as T);
     return { kind: onWord ? 'on-word' : 'refuted', ms: r.ms, value: v };
   } finally {
     if (!kept) r.model.dispose();
+  }
+}
+
+/**
+ * Does `interp` refute the query without asking the solver: every assertion
+ * true and some goal false under it, as a replayed model must be? Then the
+ * query is satisfiable, as the solver would find (a model from an earlier
+ * query, kept as a snapshot, often refutes the next answer's like query).
+ * False where a quantifier stops the evaluation.
+ */
+export function refutes(q: Pick<Query, 'goals' | 'assume'>, interp: Interpretation): boolean {
+  const memo = new Map<number, Value>();
+  try {
+    if (!q.goals.some((g) => evaluate(g, interp, memo) === false)) return false;
+    return q.assume(negation(q.goals)).every((t) => evaluate(t, interp, memo) === true);
+  } catch (e) {
+    if (e instanceof QuantifierEvalError) return false;
+    throw e;
   }
 }
 

@@ -12,7 +12,8 @@
  * Our own code, written for this app. It is plain JavaScript because public/
  * is copied to the site as is.
  */
-const CACHE = 'osvlab-v1';
+// v2: the glue without its table check (src/worker/z3-glue.ts); a new name drops the old copy.
+const CACHE = 'osvlab-v2';
 const Z3_FILES = ['z3-built.js', 'z3-built.wasm'];
 
 self.addEventListener('install', (event) => {

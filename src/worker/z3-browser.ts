@@ -26,7 +26,7 @@ function glueUrl(): string {
 }
 
 /** The cache public/sw.js serves from; the name must match CACHE there. */
-const OFFLINE_CACHE = 'osvlab-v1';
+const OFFLINE_CACHE = 'osvlab-v2';
 
 async function fetchWasm(url: string): Promise<Blob> {
   const res = await fetch(url);

@@ -108,7 +108,7 @@ describe('platform', () => {
           page.evaluate(async () => {
             const reg = await navigator.serviceWorker.getRegistration();
             if (reg?.active?.state !== 'activated' || !navigator.serviceWorker.controller) return false;
-            const cache = await caches.open('osvlab-v1');
+            const cache = await caches.open('osvlab-v2');
             return Boolean((await cache.match('./')) && (await cache.match('z3-built.wasm')));
           }),
         { timeout: 60_000, interval: 500 },

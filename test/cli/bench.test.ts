@@ -1,9 +1,10 @@
 /**
  * `osvlab bench --corpus FILE`, run as a user runs it: every answer graded
- * without and with the strict check, the path each strict check took, the
+ * without and with the strict check, the path each strict check took (and
+ * whether a model kept from an earlier answer settled it), the
  * labels grouped; and a corpus with a bad line refused with its line number.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,14 @@ const dir = mkdtempSync(join(tmpdir(), 'osvlab-bench-corpus-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fence = (spec: string) => `Here is the spec:\n\n\`\`\`python\n${spec}\n\`\`\`\n`;
+
+/** An answer of the committed corpus (perf/corpus/answers.jsonl), by handler and how it was made. */
+function corpusLine(handler: string, made: string): { handler: string; response: string; made: string } {
+  const all = readFileSync(join(import.meta.dirname, '../../perf/corpus/answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { handler: string; response: string; made: string });
+  const hit = all.find((a) => a.handler === handler && a.made === made);
+  if (!hit) throw new Error(`the corpus has no ${made} answer for ${handler}`);
+  return { handler, response: hit.response, made };
+}
 
 describe('osvlab bench --corpus', () => {
   it('grades each answer both ways and says which path its strict check took', () => {
@@ -27,6 +36,8 @@ describe('osvlab bench --corpus', () => {
       { handler: 'sys_set_runnable', response: fence(`${oracle}\n# a comment`), made: 'rewrite:comment' },
       { handler: 'sys_set_runnable', response: fence(reordered), made: 'rewrite:reorder' },
       { handler: 'sys_kill', response: fence('def sys_kill(old, pid)\n    return 1\n'), made: 'wrong:syntax' },
+      // Two near misses of one handler that break the same fact: the model that refuted it for the first settles the second.
+      ...['near-miss:shadow-drop', 'near-miss:shadow-zero'].map((made) => corpusLine('sys_map_dev', made)),
     ];
     const file = join(dir, 'corpus.jsonl');
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
@@ -34,18 +45,20 @@ describe('osvlab bench --corpus', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out) as {
-      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number }[];
-      summary: { answers: number; ratio: number; paths: Record<string, number>; strictPart: { answers: number }; byKind: Record<string, unknown> };
+      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true }[];
+      summary: { answers: number; ratio: number; paths: Record<string, number>; strictPart: { answers: number }; kept: number; byKind: Record<string, unknown> };
       proofs: { current: number; oracles: number };
     };
-    expect(out.rows.map((x) => [x.made, x.category, x.path, x.strict])).toEqual([
-      ['rewrite:comment', 'pass', 'identical', true],
-      ['rewrite:reorder', 'pass', 'equivalent', true],
-      ['wrong:syntax', 'syntax', undefined, undefined],
+    expect(out.rows.map((x) => [x.made, x.category, x.path, x.strict, x.kept])).toEqual([
+      ['rewrite:comment', 'pass', 'identical', true, undefined],
+      ['rewrite:reorder', 'pass', 'equivalent', true, undefined],
+      ['wrong:syntax', 'syntax', undefined, undefined, undefined],
+      ['near-miss:shadow-drop', 'pass', 'partial', false, undefined],
+      ['near-miss:shadow-zero', 'pass', 'partial', false, true],
     ]);
-    expect(out.summary).toMatchObject({ answers: 3, paths: { identical: 1, equivalent: 1 }, strictPart: { answers: 2 } });
+    expect(out.summary).toMatchObject({ answers: 5, paths: { identical: 1, equivalent: 1, partial: 2 }, strictPart: { answers: 4 }, kept: 1 });
     expect(out.summary.ratio).toBeGreaterThan(0);
-    expect(Object.keys(out.summary.byKind)).toEqual(['rewrite']);
+    expect(Object.keys(out.summary.byKind)).toEqual(['near-miss', 'rewrite']);
     expect(out.proofs.oracles).toBe(50);
   }, 600_000);
 

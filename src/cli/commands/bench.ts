@@ -167,6 +167,8 @@ interface Row {
   /** How the strict check went: identical, equivalent, full, spec-error. */
   readonly path?: string;
   readonly strict?: boolean;
+  /** A model kept from an earlier answer refuted some fact (no solver query for it). */
+  readonly kept?: true;
 }
 
 function madeLabels(text: string): Map<number, string> {
@@ -234,6 +236,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     let strictPartMs: number | undefined;
     let path: string | undefined;
     let strictOk: boolean | undefined;
+    let kept = false;
     // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
     const strictCheck = async (handler: string, spec: string): Promise<boolean> => {
       const t0 = performance.now();
@@ -241,6 +244,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       strictPartMs = performance.now() - t0;
       path = d.status === 'spec-error' ? 'spec-error' : d.path;
       strictOk = d.status === 'proved';
+      kept = d.status !== 'spec-error' && (d.kept ?? 0) > 0;
       return strictOk;
     };
     const grade = async (strict: boolean) => {
@@ -259,11 +263,12 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       plainMs: plain.ms,
       strictMs: strict.ms,
       ...(strictPartMs !== undefined ? { strictPartMs, path, strict: strictOk } : {}),
+      ...(kept ? { kept: true as const } : {}),
     };
     rows.push(row);
     log(
       `${String(n + 1).padStart(4)} ${row.handler.padEnd(24)} ${row.made.padEnd(40)} ${row.category.padEnd(8)} ${String(Math.round(row.plainMs)).padStart(6)} ${String(Math.round(row.strictMs)).padStart(6)} ms` +
-        (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}` : '') +
+        (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}${row.kept ? ' (kept model)' : ''}` : '') +
         '\n',
     );
   }
@@ -294,6 +299,8 @@ interface Summary {
   readonly strictPart: Part;
   readonly paths: Record<string, number>;
   readonly strictResults: { readonly yes: number; readonly no: number };
+  /** Answers whose strict check a kept model settled in part. */
+  readonly kept: number;
   /** The strict part by the first word of each answer's `made` label. */
   readonly byKind: Record<string, Part & { readonly strictYes: number }>;
 }
@@ -317,6 +324,7 @@ function summarise(rows: readonly Row[]): Summary {
     strictPart: part(checked.map((r) => r.strictPartMs!)),
     paths,
     strictResults: { yes: checked.filter((r) => r.strict).length, no: checked.filter((r) => !r.strict).length },
+    kept: checked.filter((r) => r.kept).length,
     byKind,
   };
 }
@@ -329,7 +337,7 @@ function table(s: Summary, proofs: { current: number; oracles: number }): string
     line('grade with strict', s.strict),
     line('strict part', s.strictPart),
     `strict / no-strict: ${s.ratio.toFixed(2)}x (totals over ${s.answers} answers)`,
-    `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}`,
+    `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}; a model kept from an earlier answer settled ${s.kept}`,
     ...Object.entries(s.byKind).map(([k, p]) => `  ${line(k, p)}, strict holds for ${p.strictYes}`),
     `committed lemma proofs current: ${proofs.current}/${proofs.oracles}`,
   ].join('\n');

@@ -64,6 +64,8 @@ export type DeclarativeResult =
       readonly onWord?: true;
       /** `stopAtFailure` stopped at the first lemma not proved: `results` has no entry for the rest. */
       readonly stopped?: true;
+      /** Facts refuted by a model kept from an earlier step, without the solver (lemma-check.ts, `FactMemo.witnesses`). */
+      readonly kept?: number;
     };
 
 export interface DeclarativeOptions {
@@ -106,6 +108,8 @@ interface Checked {
   readonly results: ObligationResult[];
   readonly onWord: boolean;
   readonly stopped: boolean;
+  /** Facts a kept model refuted. */
+  readonly kept: number;
 }
 
 /**
@@ -118,7 +122,12 @@ async function check(
   opts: DeclarativeOptions,
   more: { readonly memo?: FactMemo; readonly first?: readonly string[] } = {},
 ): Promise<Checked> {
-  const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, onQuery: opts.onQuery, ...more });
+  let kept = 0;
+  const onQuery: LemmaOptions['onQuery'] = (q) => {
+    if (q.witness) kept++;
+    opts.onQuery?.(q);
+  };
+  const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, onQuery, ...more });
   const all = [...report.lemmas, ...report.invariants];
   // Stopped early, the invariants still being retried are not settled: left out.
   const invariants = report.stopped ? report.invariants.filter((r) => r.status === 'proved') : report.invariants;
@@ -126,6 +135,7 @@ async function check(
     results: [...report.lemmas.map((r) => asObligation(r)), ...invariants.map((r) => asObligation(r, 'inv: '))],
     onWord: all.some((r) => r.onWord),
     stopped: report.stopped === true,
+    kept,
   };
 }
 
@@ -133,7 +143,16 @@ async function check(
 function outcomeOf(c: Checked, started: number, path: DeclarativePath, known: number): Extract<DeclarativeResult, { results: unknown }> {
   // A stopped check has a result that is not proved (it may be missing if only an invariant's retry failed).
   const status = c.stopped && worst(c.results.map((r) => r.status)) === 'proved' ? 'failed' : worst(c.results.map((r) => r.status));
-  return { status, results: c.results, ms: Date.now() - started, path, known, ...(c.onWord ? { onWord: true as const } : {}), ...(c.stopped ? { stopped: true as const } : {}) };
+  return {
+    status,
+    results: c.results,
+    ms: Date.now() - started,
+    path,
+    known,
+    ...(c.onWord ? { onWord: true as const } : {}),
+    ...(c.stopped ? { stopped: true as const } : {}),
+    ...(c.kept ? { kept: c.kept } : {}),
+  };
 }
 
 /** One handler's start: the pre-state and arguments, and the oracle's step from them. */

@@ -238,6 +238,8 @@ export type DeclarativeCheck =
       /** How the check went, and how many facts it took as known (declarative.ts). */
       readonly path: DeclarativePath;
       readonly known: number;
+      /** Facts a model kept from an earlier answer refuted (declarative.ts). */
+      readonly kept?: number;
     };
 
 /**
@@ -257,5 +259,5 @@ export async function declarativeCheck(
   if (d.status === 'spec-error') return d;
   // A failure through the spec's quantifier is the solver's word: say so, at the quantifier.
   const warnings = d.onWord ? [quantifierWarning(req.spec, 1)] : [];
-  return { status: d.status, results: d.results, warnings, path: d.path, known: d.known, ...(d.reused ? { reused: d.reused } : {}) };
+  return { status: d.status, results: d.results, warnings, path: d.path, known: d.known, ...(d.reused ? { reused: d.reused } : {}), ...(d.kept ? { kept: d.kept } : {}) };
 }

@@ -8,7 +8,7 @@
  * reading the table again. That second read (`WebAssembly.Table.get`) was
  * about a fifth of all solver time in a profile, and the same 73 lemma
  * queries took 55 s with it and 31 s without it, one after the other in one
- * process (docs/lemmas.md, "Measured").
+ * process (docs/app.md, "Loading Z3").
  *
  * The check is a debugging aid only: the mirror is filled from the table
  * and rewritten on every write to it (`setWasmTableEntry`), and Z3 never

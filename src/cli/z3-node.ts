@@ -23,14 +23,16 @@ const require = createRequire(import.meta.url);
 let module: Promise<Z3> | undefined;
 let engine: Promise<SmtEngine> | undefined;
 
+/** z3-solver's own glue; its wasm is next to it. */
+const SHIPPED = require.resolve('z3-solver/build/z3-built.js');
+
 /**
  * The glue file to load: the patched copy (made if missing, by an atomic
  * rename, as several processes may start at once), or the package's own.
  */
 export function glueFile(): { readonly file: string; readonly patched: boolean } {
-  const shipped = require.resolve('z3-solver/build/z3-built.js');
-  const { text, patched } = fastGlue(readFileSync(shipped, 'utf8'));
-  if (!patched) return { file: shipped, patched };
+  const { text, patched } = fastGlue(readFileSync(SHIPPED, 'utf8'));
+  if (!patched) return { file: SHIPPED, patched };
   const dir = join(tmpdir(), `osvlab-z3-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
   const file = join(dir, 'z3-built.js');
   if (!existsSync(file)) {
@@ -41,7 +43,7 @@ export function glueFile(): { readonly file: string; readonly patched: boolean }
       renameSync(part, file);
     } catch {
       // No writable temporary directory: the glue as it ships is only slower.
-      return { file: shipped, patched: false };
+      return { file: SHIPPED, patched: false };
     }
   }
   return { file, patched };
@@ -49,7 +51,7 @@ export function glueFile(): { readonly file: string; readonly patched: boolean }
 
 async function load(): Promise<Z3> {
   const { file } = glueFile();
-  const wasmDir = dirname(require.resolve('z3-solver/build/z3-built.js'));
+  const wasmDir = dirname(SHIPPED);
   // What z3-solver's own Node entry does, with our glue: the low-level API over the module, then the high-level one.
   const lowLevel = await (require('z3-solver/build/low-level') as { init: (m: unknown, o: unknown) => Promise<{ Z3: unknown; em: unknown }> }).init(require(file), {
     locateFile: (name: string) => join(wasmDir, name),

@@ -126,16 +126,17 @@ export class KnownFacts implements FactMemo {
   failed(group: string, fact: Quantified, witness?: Snapshot): void {
     for (const k of this.failureKeys(group, fact.name)) this.store.failures.set(k, (this.store.failures.get(k) ?? 0) + 1);
     if (witness) {
-      const w = this.witnessKey(group, fact.name);
+      const w = this.handlerKey(group, fact.name);
       this.store.witnesses.set(w, [witness, ...(this.store.witnesses.get(w) ?? [])].slice(0, WITNESSES_PER_FACT));
     }
   }
 
   witnesses(group: string, fact: Quantified): readonly Snapshot[] {
-    return this.store.witnesses.get(this.witnessKey(group, fact.name)) ?? [];
+    return this.store.witnesses.get(this.handlerKey(group, fact.name)) ?? [];
   }
 
-  private witnessKey(group: string, name: string): string {
+  /** A fact of this handler: the key of its kept models and of its own failure count. */
+  private handlerKey(group: string, name: string): string {
     return `${this.step.handler}\0${group}\0${name}`;
   }
 
@@ -188,7 +189,7 @@ export class KnownFacts implements FactMemo {
   }
 
   private failureKeys(group: string, name: string): string[] {
-    return [this.witnessKey(group, name), `${group}\0${name}`, `kind\0${name.slice(name.indexOf('.') + 1)}`];
+    return [this.handlerKey(group, name), `${group}\0${name}`, `kind\0${name.slice(name.indexOf('.') + 1)}`];
   }
 
   private key(group: string, name: string): string | undefined {

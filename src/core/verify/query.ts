@@ -93,17 +93,8 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   if (r.status === 'unknown') return { kind: 'undecided', ms: r.ms, outcome: undecided(r.reason), reason: r.reason };
   let kept = false;
   try {
-    const memo = new Map<number, Value>();
     const snapshot = new Snapshot();
-    const read = snapshot.record(r.model);
-    const value = (t: Term): Value | 'quantified' => {
-      try {
-        return evaluate(t, read, memo);
-      } catch (e) {
-        if (e instanceof QuantifierEvalError) return 'quantified';
-        throw e;
-      }
-    };
+    const value = valuesUnder(snapshot.record(r.model));
     const assumed = asserted.map(value);
     const goals = q.goals.map(value);
     // A false assertion, or no goal that may be false: the model is not what Z3 says it is.
@@ -131,14 +122,21 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
  * False where a quantifier stops the evaluation.
  */
 export function refutes(q: Pick<Query, 'goals' | 'assume'>, interp: Interpretation): boolean {
+  const value = valuesUnder(interp);
+  return q.goals.some((g) => value(g) === false) && q.assume(negation(q.goals)).every((t) => value(t) === true);
+}
+
+/** Terms' values under `interp` (one memo for all), or 'quantified' where a quantifier stops our evaluator. */
+function valuesUnder(interp: Interpretation): (t: Term) => Value | 'quantified' {
   const memo = new Map<number, Value>();
-  try {
-    if (!q.goals.some((g) => evaluate(g, interp, memo) === false)) return false;
-    return q.assume(negation(q.goals)).every((t) => evaluate(t, interp, memo) === true);
-  } catch (e) {
-    if (e instanceof QuantifierEvalError) return false;
-    throw e;
-  }
+  return (t) => {
+    try {
+      return evaluate(t, interp, memo);
+    } catch (e) {
+      if (e instanceof QuantifierEvalError) return 'quantified';
+      throw e;
+    }
+  };
 }
 
 /** The status an obligation gets from an undecided or inconsistent query, with its reason. */

@@ -4,25 +4,18 @@
  * whether a model kept from an earlier answer settled it), the
  * labels grouped; and a corpus with a bad line refused with its line number.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { runCli } from '../cli-process.ts';
+import { corpusAnswer } from '../corpus.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'osvlab-bench-corpus-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fence = (spec: string) => `Here is the spec:\n\n\`\`\`python\n${spec}\n\`\`\`\n`;
-
-/** An answer of the committed corpus (perf/corpus/answers.jsonl), by handler and how it was made. */
-function corpusLine(handler: string, made: string): { handler: string; response: string; made: string } {
-  const all = readFileSync(join(import.meta.dirname, '../../perf/corpus/answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { handler: string; response: string; made: string });
-  const hit = all.find((a) => a.handler === handler && a.made === made);
-  if (!hit) throw new Error(`the corpus has no ${made} answer for ${handler}`);
-  return { handler, response: hit.response, made };
-}
 
 describe('osvlab bench --corpus', () => {
   it('grades each answer both ways and says which path its strict check took', () => {
@@ -37,7 +30,7 @@ describe('osvlab bench --corpus', () => {
       { handler: 'sys_set_runnable', response: fence(reordered), made: 'rewrite:reorder' },
       { handler: 'sys_kill', response: fence('def sys_kill(old, pid)\n    return 1\n'), made: 'wrong:syntax' },
       // Two near misses of one handler that break the same fact: the model that refuted it for the first settles the second.
-      ...['near-miss:shadow-drop', 'near-miss:shadow-zero'].map((made) => corpusLine('sys_map_dev', made)),
+      ...['near-miss:shadow-drop', 'near-miss:shadow-zero'].map((made) => corpusAnswer('sys_map_dev', made)),
     ];
     const file = join(dir, 'corpus.jsonl');
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));

@@ -12,17 +12,13 @@
  * earlier ones; the full side in another.
  * (The golden lemma cases are checked in cases.test.ts.)
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
 import { STRICT_GRADE } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
-import { checkDeclarative } from '../../../src/core/verify/declarative.ts';
 import { declarativeCheck } from '../../../src/core/verify/driver.ts';
-
-const CORPUS = join(import.meta.dirname, '../../../perf/corpus/answers.jsonl');
+import { type CorpusAnswer, corpus, corpusAnswer } from '../../corpus.ts';
 
 /** (handler, how the answer was made): every near-miss kind, and the shapes of answer the other paths take. */
 const SAMPLE: readonly (readonly [string, string])[] = [
@@ -39,29 +35,12 @@ const SAMPLE: readonly (readonly [string, string])[] = [
   ['sys_reclaim_page', 'near-miss:ghost-reset-freed'],
 ];
 
-interface Answer {
-  readonly handler: string;
-  readonly made: string;
-  readonly response: string;
-}
-
-function corpus(): Answer[] {
-  return readFileSync(CORPUS, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Answer);
-}
-
 /** The near-miss kinds of answers (the golden lemma cases aside). */
-const nearMissKinds = (as: readonly Answer[]) => [...new Set(as.map((a) => a.made).filter((m) => m.startsWith('near-miss:') && !m.startsWith('near-miss:golden-')))].sort();
+const nearMissKinds = (as: readonly CorpusAnswer[]) => [...new Set(as.map((a) => a.made).filter((m) => m.startsWith('near-miss:') && !m.startsWith('near-miss:golden-')))].sort();
 
-function sample(): Answer[] {
+function sample(): CorpusAnswer[] {
   const all = corpus();
-  return SAMPLE.map(([handler, made]) => {
-    const a = all.find((x) => x.handler === handler && x.made === made);
-    if (!a) throw new Error(`the corpus has no ${made} answer for ${handler}: rebuild the sample from perf/corpus/answers.jsonl`);
-    return a;
-  });
+  return SAMPLE.map(([handler, made]) => corpusAnswer(handler, made, all));
 }
 
 describe('the strict check with its shortcuts', () => {
@@ -75,14 +54,13 @@ describe('the strict check with its shortcuts', () => {
     const witnessed: string[] = [];
     for (const a of sample()) {
       const spec = extractSpec(a.response)!;
-      let kept = 0;
-      const quick = await checkDeclarative(a.handler, spec, shortcut, { timeoutMs: 120_000, ...STRICT_GRADE, onQuery: (q) => void (q.witness && kept++) });
+      const quick = await declarativeCheck({ handler: a.handler, spec }, shortcut, 120_000, STRICT_GRADE);
       const slow = await declarativeCheck({ handler: a.handler, spec }, full, 120_000, { reuse: false });
       const got = quick.status === 'proved';
       const want = slow.status === 'proved';
       rows.push(`${a.handler} ${a.made}: ${quick.status === 'spec-error' ? 'spec-error' : quick.path} ${got} / full ${want}`);
       if (quick.status !== 'spec-error') paths.set(quick.path, (paths.get(quick.path) ?? new Set()).add(got));
-      if (kept > 0) witnessed.push(`${a.handler} ${a.made}: ${got}`);
+      if (quick.status !== 'spec-error' && quick.kept) witnessed.push(`${a.handler} ${a.made}: ${got}`);
       expect(got, `${a.handler} ${a.made}`).toBe(want);
     }
     // The sample must reach every shortcut, and the one that checks facts must both pass and fail.

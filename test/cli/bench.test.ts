@@ -38,8 +38,16 @@ describe('osvlab bench --corpus', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out) as {
-      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true }[];
-      summary: { answers: number; ratio: number; paths: Record<string, number>; strictPart: { answers: number }; kept: number; byKind: Record<string, unknown> };
+      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true; floorMs?: number }[];
+      summary: {
+        answers: number;
+        ratio: number;
+        paths: Record<string, number>;
+        strictPart: { answers: number; total: number };
+        kept: number;
+        floor: { total: number; ratio: number };
+        byKind: Record<string, unknown>;
+      };
       proofs: { current: number; oracles: number };
     };
     expect(out.rows.map((x) => [x.made, x.category, x.path, x.strict, x.kept])).toEqual([
@@ -51,6 +59,16 @@ describe('osvlab bench --corpus', () => {
     ]);
     expect(out.summary).toMatchObject({ answers: 5, paths: { identical: 1, equivalent: 1, partial: 2 }, strictPart: { answers: 4 }, kept: 1 });
     expect(out.summary.ratio).toBeGreaterThan(0);
+    // The verdicts' own queries: none for a reused proof, the refutation of a failing near miss, never more than the strict part.
+    const floor = Object.fromEntries(out.rows.map((x) => [x.made, x.floorMs]));
+    expect(floor['rewrite:comment']).toBe(0);
+    expect(floor['wrong:syntax']).toBeUndefined();
+    expect(floor['near-miss:shadow-drop']).toBeGreaterThan(0);
+    for (const x of out.rows) if (x.strictPartMs !== undefined) expect(x.floorMs).toBeLessThanOrEqual(x.strictPartMs);
+    const sum = out.rows.reduce((a, x) => a + (x.floorMs ?? 0), 0);
+    expect(out.summary.floor.total).toBeCloseTo(sum, 6);
+    expect(out.summary.floor.total).toBeLessThanOrEqual(out.summary.strictPart.total);
+    expect(out.summary.floor.ratio).toBeGreaterThan(1);
     expect(Object.keys(out.summary.byKind)).toEqual(['near-miss', 'rewrite']);
     expect(out.proofs.oracles).toBe(50);
   }, 600_000);

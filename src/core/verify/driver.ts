@@ -252,7 +252,7 @@ export async function declarativeCheck(
   req: VerifyRequest,
   env: VerifyEnv,
   timeoutMs?: number,
-  opts: Pick<DeclarativeOptions, 'stopAtFailure' | 'reuse'> = {},
+  opts: Pick<DeclarativeOptions, 'stopAtFailure' | 'reuse' | 'onQuery'> = {},
 ): Promise<DeclarativeCheck> {
   const h = requireHandler(req.handler);
   const d = await checkDeclarative(h.name, req.spec, env, { timeoutMs, ...opts });

@@ -95,6 +95,7 @@ export function mergeState(a: AbstractState, b: AbstractState, shared: ReadonlyS
 export class KnownFacts implements FactMemo {
   private readonly store: FactStore;
   private readonly groups = new Map<string, Map<string, Term>>();
+  private readonly stated = new Map<string, Map<string, Quantified>>();
   /** Facts found known so far (by `known`). */
   hits = 0;
 
@@ -138,6 +139,21 @@ export class KnownFacts implements FactMemo {
   /** A fact of this handler: the key of its kept models and of its own failure count. */
   private handlerKey(group: string, name: string): string {
     return `${this.step.handler}\0${group}\0${name}`;
+  }
+
+  /**
+   * The reference's fact of this name, when it is proved in this very group
+   * (same assumptions: the handler's start and the group's lemma); never for
+   * an invariant group, whose proofs may rest on other assumptions.
+   */
+  alongside(group: string, fact: Quantified): Quantified | undefined {
+    if (!this.reference || isInvariantGroup(group)) return undefined;
+    return this.reference.provedFact(group, fact.name);
+  }
+
+  private provedFact(group: string, name: string): Quantified | undefined {
+    const k = this.key(group, name);
+    return k !== undefined && this.store.proofs.has(k) ? this.facts(group).get(name) : undefined;
   }
 
   known(group: string, fact: Quantified): boolean {
@@ -201,10 +217,19 @@ export class KnownFacts implements FactMemo {
   private formulas(group: string): Map<string, Term> {
     let hit = this.groups.get(group);
     if (hit) return hit;
+    hit = new Map([...this.facts(group)].map(([name, f]) => [name, formula(f)]));
+    this.groups.set(group, hit);
+    return hit;
+  }
+
+  /** A group's facts over the step, by name: the invariants for an invariant group, else the lemma's facts. */
+  private facts(group: string): Map<string, Quantified> {
+    let hit = this.stated.get(group);
+    if (hit) return hit;
     const { post, pre, handler } = this.step;
     const facts = isInvariantGroup(group) ? specInvariants(post) : (findLemma(group)?.facts(post, pre, handler) ?? []).filter((f) => !isDerived(f));
-    hit = new Map(facts.map((f) => [f.name, formula(f)]));
-    this.groups.set(group, hit);
+    hit = new Map(facts.map((f) => [f.name, f]));
+    this.stated.set(group, hit);
     return hit;
   }
 }

@@ -116,6 +116,14 @@ export interface FactMemo {
    * without the solver (query.ts, `refutes`).
    */
   witnesses?(group: string, fact: Quantified): readonly Snapshot[];
+  /**
+   * A fact of another step of the handler (the oracle's fact of this name)
+   * proved under this group's assumptions: it holds in every state they
+   * allow, so asserting it at the goal's skolems leaves the query's genuine
+   * counterexamples as they are and rules out spurious ones the solver would
+   * otherwise have to search (docs/lemmas.md, "Reusing what is known", 7).
+   */
+  alongside?(group: string, fact: Quantified): Quantified | undefined;
 }
 
 /** The group of invariants proved from the invariants alone. */
@@ -231,7 +239,7 @@ async function proveFacts(
   const done = () => stopAtFirst && [...byName.values()].some((r) => r.status !== 'proved');
   // Stopping at the first failure, the facts likeliest to fail go first.
   const order = stopAtFirst && memo?.order ? memo.order(group!, goals) : goals;
-  const open: { f: Quantified; goal: Term; seed?: Term }[] = [];
+  const open: { f: Quantified; goal: Term; seed?: Term; beside?: Term }[] = [];
   for (const f of order) {
     if (memo?.known(group!, f)) {
       byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
@@ -243,13 +251,13 @@ async function proveFacts(
     // step left everything it reads alone) holds without a query.
     const assumedTwin = sameFact.get(f.name);
     if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
-    else open.push({ f, goal, seed });
+    else open.push({ f, goal, seed, beside: memo?.alongside?.(group!, f)?.body(vars) });
   }
-  for (const { f, goal, seed } of open) {
+  for (const { f, goal, seed, beside } of open) {
     if (done()) break;
     let found: Term[] | undefined;
     // Asked by the kept models and by the query: made once.
-    const assume = (negated: Term) => (found ??= instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]));
+    const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
     const query = { goals: [goal], assume, timeoutMs: opts.timeoutMs };
     // A model that refuted this fact for an earlier step often refutes it again: tried first, without the solver.
     const t0 = Date.now();

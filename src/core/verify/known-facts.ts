@@ -152,13 +152,17 @@ export class KnownFacts implements FactMemo {
   }
 
   private provedFact(group: string, name: string): Quantified | undefined {
+    return this.isProved(group, name) ? this.facts(group).get(name) : undefined;
+  }
+
+  /** Is this step's fact of that name proved (for any step of the handler with the same formula)? */
+  private isProved(group: string, name: string): boolean {
     const k = this.key(group, name);
-    return k !== undefined && this.store.proofs.has(k) ? this.facts(group).get(name) : undefined;
+    return k !== undefined && this.store.proofs.has(k);
   }
 
   known(group: string, fact: Quantified): boolean {
-    const k = this.key(group, fact.name);
-    const hit = k !== undefined && this.store.proofs.has(k);
+    const hit = this.isProved(group, fact.name);
     if (hit) this.hits++;
     return hit;
   }

@@ -239,7 +239,7 @@ async function proveFacts(
   const done = () => stopAtFirst && [...byName.values()].some((r) => r.status !== 'proved');
   // Stopping at the first failure, the facts likeliest to fail go first.
   const order = stopAtFirst && memo?.order ? memo.order(group!, goals) : goals;
-  const open: { f: Quantified; goal: Term; seed?: Term; beside?: Term }[] = [];
+  const open: { f: Quantified; goal: Term; vars: Term[]; seed?: Term }[] = [];
   for (const f of order) {
     if (memo?.known(group!, f)) {
       byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
@@ -251,10 +251,12 @@ async function proveFacts(
     // step left everything it reads alone) holds without a query.
     const assumedTwin = sameFact.get(f.name);
     if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
-    else open.push({ f, goal, seed, beside: memo?.alongside?.(group!, f)?.body(vars) });
+    else open.push({ f, goal, vars, seed });
   }
-  for (const { f, goal, seed, beside } of open) {
+  for (const { f, goal, vars, seed } of open) {
     if (done()) break;
+    // Built only for a fact that is asked (stopping at a failure leaves the rest).
+    const beside = memo?.alongside?.(group!, f)?.body(vars);
     let found: Term[] | undefined;
     // Asked by the kept models and by the query: made once.
     const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);

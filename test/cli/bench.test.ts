@@ -38,7 +38,7 @@ describe('osvlab bench --corpus', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out) as {
-      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true; floorMs?: number }[];
+      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true; floorMs?: number; subset?: { asked: number; proved: number } }[];
       summary: {
         answers: number;
         ratio: number;
@@ -46,6 +46,7 @@ describe('osvlab bench --corpus', () => {
         strictPart: { answers: number; total: number };
         kept: number;
         floor: { total: number; ratio: number };
+        subset: { asked: number; proved: number };
         byKind: Record<string, unknown>;
       };
       proofs: { current: number; oracles: number };
@@ -69,6 +70,13 @@ describe('osvlab bench --corpus', () => {
     expect(out.summary.floor.total).toBeCloseTo(sum, 6);
     expect(out.summary.floor.total).toBeLessThanOrEqual(out.summary.strictPart.total);
     expect(out.summary.floor.ratio).toBeGreaterThan(1);
+    // Queries without the instances: none for a reused proof; the summary is the rows' sum, and proofs are some of those asked.
+    const subset = Object.fromEntries(out.rows.map((x) => [x.made, x.subset]));
+    expect(subset['rewrite:comment']).toEqual({ asked: 0, proved: 0 });
+    expect(subset['near-miss:shadow-drop']!.asked).toBeGreaterThan(0);
+    const asked = out.rows.reduce((a, x) => a + (x.subset?.asked ?? 0), 0);
+    expect(out.summary.subset.asked).toBe(asked);
+    expect(out.summary.subset.proved).toBeLessThanOrEqual(asked);
     expect(Object.keys(out.summary.byKind)).toEqual(['near-miss', 'rewrite']);
     expect(out.proofs.oracles).toBe(50);
   }, 600_000);

@@ -12,7 +12,7 @@ import * as o from '../../src/core/smt/ops.ts';
 import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';
 import { declarativeCheck } from '../../src/core/verify/driver.ts';
 import { QUANTIFIED_LEMMA } from '../../src/core/verify/lemma-check.ts';
-import { BUDGET_SPENT, checkQuery, refutes } from '../../src/core/verify/query.ts';
+import { BUDGET_SPENT, checkFromSubset, checkQuery, refutes } from '../../src/core/verify/query.ts';
 
 const x = variable('q.x', 64);
 const none = () => [];
@@ -68,6 +68,42 @@ describe('the checked query', () => {
     // A quantifier stops the evaluation: never a refutation.
     const q = boundVar('q.q', 64);
     expect(refutes({ goals: [o.forall([q], o.eq(q, x))], assume: none }, snap)).toBe(false);
+  });
+
+  it('asks a query with some of its assertions first, and settles only what the whole query would say', async () => {
+    const engine = await nodeEngine();
+    const y = variable('q.y', 64);
+    const small = o.ult(x, bvConst(10, 64));
+    const nonzero = o.not(o.eq(x, bvConst(0, 64)));
+    const below = o.ult(y, x);
+    // Proved from the subset alone: the other assertion is never asked.
+    const q1 = { goals: [o.ult(x, bvConst(11, 64))], assume: () => [small, below] };
+    const p = await checkFromSubset(engine, q1, [small], 1);
+    expect(p.checked?.kind).toBe('proved');
+    expect(p.asked.map((a) => a.status)).toEqual(['unsat']);
+    // A model of the subset refutes only if every assertion holds under it: the
+    // assertions it breaks are added, so in at most three rounds here the
+    // model is one of the whole query (x is one of 1..9 but 5).
+    const goal = o.eq(x, bvConst(5, 64));
+    const q2 = { goals: [goal], assume: () => [small, nonzero] };
+    const r2 = await checkFromSubset(engine, q2, [], 3, (lease) => lease.value(x));
+    expect(r2.checked?.kind).toBe('refuted');
+    if (r2.checked?.kind === 'refuted') expect([1n, 2n, 3n, 4n, 6n, 7n, 8n, 9n]).toContain(r2.checked.value);
+    expect(r2.asked.every((a) => a.status === 'sat')).toBe(true);
+    // A query that is valid only with every assertion: the rounds add what each model breaks until it is proved.
+    const q3 = { goals: [o.ult(y, bvConst(9, 64))], assume: () => [small, below] };
+    const r3 = await checkFromSubset(engine, q3, [], 3);
+    expect(r3.checked?.kind).toBe('proved');
+    expect(r3.asked.at(-1)?.status).toBe('unsat');
+    // Out of rounds before that: every model of the empty subset breaks an
+    // assertion, so nothing is settled, and the caller asks the query itself.
+    const cut = await checkFromSubset(engine, q3, [], 1);
+    expect(cut.checked).toBeUndefined();
+    expect(cut.asked.map((a) => a.status)).toEqual(['sat']);
+    // A quantified assertion our evaluator cannot read: never a refutation.
+    const q = boundVar('q.q', 64);
+    const q4 = { goals: [goal], assume: () => [o.forall([q], o.ule(q, o.bvnot(bvConst(0, 64))))] };
+    expect((await checkFromSubset(engine, q4, [], 2)).checked).toBeUndefined();
   });
 
   it("takes a refutation through a quantifier on the solver's word", async () => {

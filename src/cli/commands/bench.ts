@@ -172,6 +172,8 @@ interface Row {
   readonly kept?: true;
   /** Of the strict part, the verdict's own queries (ms): see `verdictQueriesMs`. */
   readonly floorMs?: number;
+  /** Queries without the instances (lemma-check.ts, `checkFromSubset`): asked, and how many proved their fact. */
+  readonly subset?: { readonly asked: number; readonly proved: number };
 }
 
 /**
@@ -255,6 +257,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     let strictOk: boolean | undefined;
     let kept = false;
     let floorMs = 0;
+    let subset = { asked: 0, proved: 0 };
     // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
     const strictCheck = async (handler: string, spec: string): Promise<boolean> => {
       const queries: QueryInfo[] = [];
@@ -265,6 +268,8 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       strictOk = d.status === 'proved';
       kept = d.status !== 'spec-error' && (d.kept ?? 0) > 0;
       floorMs = d.status === 'spec-error' ? 0 : verdictQueriesMs(strictOk, queries);
+      const lean = queries.filter((q) => q.subset);
+      subset = { asked: lean.length, proved: lean.filter((q) => q.status === 'unsat').length };
       return strictOk;
     };
     const grade = async (strict: boolean) => {
@@ -282,7 +287,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       category: strict.g.category,
       plainMs: plain.ms,
       strictMs: strict.ms,
-      ...(strictPartMs !== undefined ? { strictPartMs, path, strict: strictOk, floorMs } : {}),
+      ...(strictPartMs !== undefined ? { strictPartMs, path, strict: strictOk, floorMs, subset } : {}),
       ...(kept ? { kept: true as const } : {}),
     };
     rows.push(row);
@@ -323,6 +328,8 @@ interface Summary {
   readonly kept: number;
   /** The verdicts' own queries over all answers (ms, `verdictQueriesMs`), and the ratio if they were all of the strict part. */
   readonly floor: { readonly total: number; readonly ratio: number };
+  /** Queries without the instances over all answers, and how many proved their fact. */
+  readonly subset: { readonly asked: number; readonly proved: number };
   /** The strict part by the first word of each answer's `made` label. */
   readonly byKind: Record<string, Part & { readonly strictYes: number }>;
 }
@@ -349,6 +356,7 @@ function summarise(rows: readonly Row[]): Summary {
     strictResults: { yes: checked.filter((r) => r.strict).length, no: checked.filter((r) => !r.strict).length },
     kept: checked.filter((r) => r.kept).length,
     floor: { total: floor, ratio: (plain.total + floor) / plain.total },
+    subset: { asked: checked.reduce((a, r) => a + (r.subset?.asked ?? 0), 0), proved: checked.reduce((a, r) => a + (r.subset?.proved ?? 0), 0) },
     byKind,
   };
 }
@@ -362,6 +370,7 @@ function table(s: Summary, proofs: { current: number; oracles: number }): string
     line('strict part', s.strictPart),
     `strict / no-strict: ${s.ratio.toFixed(2)}x (totals over ${s.answers} answers)`,
     `of the strict part, ${secs(s.floor.total)} is the verdicts' own queries (each failing step's refutation, each passing one's proofs of the facts it changes); with only those, ${s.floor.ratio.toFixed(2)}x`,
+    `queries without the instances (the oracle's fact beside the goal): ${s.subset.asked} asked, ${s.subset.proved} proved their fact`,
     `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}; a model kept from an earlier answer settled ${s.kept}`,
     ...Object.entries(s.byKind).map(([k, p]) => `  ${line(k, p)}, strict holds for ${p.strictYes}`),
     `committed lemma proofs current: ${proofs.current}/${proofs.oracles}`,

@@ -42,7 +42,7 @@ import { BOOL, type Term, variable } from '../smt/term.ts';
 import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { worst } from './outcome.ts';
-import { checkQuery, refutes, unsettled } from './query.ts';
+import { checkFromSubset, checkQuery, refutes, unsettled } from './query.ts';
 import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 import { BoundedMap } from '../bounded-map.ts';
@@ -86,7 +86,23 @@ export interface LemmaOptions {
    */
   readonly stopAtFailure?: boolean;
   readonly first?: readonly string[];
+  /**
+   * Queries a fact with the oracle's fact beside it may take without the
+   * instances before its full query (query.ts, `checkFromSubset`; default
+   * `SUBSET_ROUNDS`, 0: ask the full query at once).
+   */
+  readonly subsetRounds?: number;
 }
+
+/**
+ * Queries of a fact without the instances before its full query. One: on
+ * the corpus's near misses it proves every fact the full query proves, and
+ * a model of it is never one of the full query (the pre-state is
+ * unconstrained); more rounds, each adding what the last model broke, did
+ * not reach the refutations and cost more than they saved (docs/lemmas.md,
+ * "Reusing what is known", 8).
+ */
+export const SUBSET_ROUNDS = 1;
 
 /**
  * What the caller knows about facts of the statement, and learns from the
@@ -149,6 +165,8 @@ export interface QueryInfo {
   readonly ms: number;
   /** No solver was asked: a kept model refuted the query (`FactMemo.witnesses`). */
   readonly witness?: true;
+  /** A query with only some assertions (`checkFromSubset`): its round, from 1. */
+  readonly subset?: number;
 }
 
 /**
@@ -269,6 +287,25 @@ async function proveFacts(
       byName.set(f.name, { name: f.name, status: 'failed', ms });
       memo.failed?.(group!, f);
       continue;
+    }
+    // With the oracle's fact beside it, the goal seldom needs the instances:
+    // asked without them first (a model of that settles only if it is one
+    // of the full query).
+    if (beside && opts.subsetRounds !== 0) {
+      const lean = await checkFromSubset(engine, query, [beside], opts.subsetRounds ?? SUBSET_ROUNDS, (lease) => lease.snapshot());
+      queries += lean.asked.length;
+      lean.asked.forEach((a, i) => opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: 0, status: a.status, ms: a.ms, subset: i + 1 }));
+      const c = lean.checked;
+      const ms = lean.asked.reduce((a, q) => a + q.ms, 0);
+      if (c?.kind === 'proved') {
+        byName.set(f.name, { name: f.name, status: 'proved', ms });
+        continue;
+      }
+      if (c?.kind === 'refuted') {
+        byName.set(f.name, { name: f.name, status: 'failed', ms });
+        memo?.failed?.(group!, f, c.value);
+        continue;
+      }
     }
     const r = await checkQuery(engine, query, (lease) => lease.snapshot());
     queries++;

@@ -114,6 +114,54 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   }
 }
 
+/** How `checkFromSubset` went: the query's own result, and the queries it took. */
+export interface SubsetChecked<T> {
+  /** Proved, refuted (by a model of every assertion of the query) or undefined: ask the query itself. */
+  readonly checked?: Extract<Checked<T>, { kind: 'proved' | 'refuted' }>;
+  /** Each query asked: its answer and time. */
+  readonly asked: readonly { readonly status: 'unsat' | 'sat' | 'unknown'; readonly ms: number }[];
+}
+
+/**
+ * Asks `q` with only some of its assertions first (docs/lemmas.md, "Reusing
+ * what is known", item 8): `start`, then every assertion of `q` that a model
+ * of the smaller query falsifies, at most `rounds` queries in all. Fewer
+ * assertions with no model prove the query; a model under which our
+ * evaluator finds every assertion of `q` true and a goal false refutes it,
+ * as `q` itself would be refuted. Anything else (a round limit, a timeout, a
+ * quantifier our evaluator cannot read) settles nothing: the caller asks `q`.
+ * `use` sees the model of a refutation, as `checkQuery`'s does.
+ */
+export async function checkFromSubset<T>(
+  engine: SmtEngine,
+  q: Query,
+  start: readonly Term[],
+  rounds: number,
+  use?: (lease: Lease) => T,
+): Promise<SubsetChecked<T>> {
+  const negated = negation(q.goals);
+  const all = q.assume(negated);
+  const asked: { status: 'unsat' | 'sat' | 'unknown'; ms: number }[] = [];
+  let subset = [...start];
+  for (let round = 0; round < rounds; round++) {
+    let falsified: Term[] | undefined;
+    const r = await checkQuery(engine, { ...q, assume: () => subset }, (lease) => {
+      const values = all.map((t) => lease.value(t));
+      if (values.includes('quantified')) return { genuine: false as const };
+      falsified = all.filter((_, i) => values[i] === false);
+      return falsified.length === 0 ? { genuine: true as const, value: use ? use(lease) : (undefined as T) } : { genuine: false as const };
+    });
+    asked.push({ status: r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat', ms: r.ms });
+    if (r.kind === 'proved') return { checked: r, asked };
+    if (r.kind !== 'refuted') return { asked };
+    if (r.value.genuine) return { checked: { kind: 'refuted', ms: r.ms, value: r.value.value }, asked };
+    // The model breaks some assertion the subset left out: that one is needed.
+    if (!falsified?.length) return { asked };
+    subset = [...subset, ...falsified];
+  }
+  return { asked };
+}
+
 /**
  * Does `interp` refute the query without asking the solver: every assertion
  * true and some goal false under it, as a replayed model must be? Then the

@@ -9,7 +9,9 @@
  * agree with the full check of the answer's own statement, nothing reused.
  * The shortcut side runs in one cache object, in corpus order, so answers of
  * one handler reuse what earlier ones proved, and the models that refuted
- * earlier ones; the full side in another.
+ * earlier ones; the full side in another. The sample reaches every
+ * shortcut: the oracle's proof, known facts, kept models, and facts proved
+ * by a query without the instances.
  * (The golden lemma cases are checked in cases.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
@@ -18,6 +20,7 @@ import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
 import { STRICT_GRADE } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 import { declarativeCheck } from '../../../src/core/verify/driver.ts';
+import type { QueryInfo } from '../../../src/core/verify/lemma-check.ts';
 import { type CorpusAnswer, corpus, corpusAnswer } from '../../corpus.ts';
 
 /** (handler, how the answer was made): every near-miss kind, and the shapes of answer the other paths take. */
@@ -52,9 +55,12 @@ describe('the strict check with its shortcuts', () => {
     const paths = new Map<string, Set<boolean>>();
     // Answers a model kept from an earlier answer of the handler refuted (known-facts.ts, witnesses).
     const witnessed: string[] = [];
+    // Facts proved by a query without the instances, the oracle's fact beside the goal (query.ts, checkFromSubset).
+    let bySubset = 0;
     for (const a of sample()) {
       const spec = extractSpec(a.response)!;
-      const quick = await declarativeCheck({ handler: a.handler, spec }, shortcut, 120_000, STRICT_GRADE);
+      const onQuery = (q: QueryInfo) => void (q.subset && q.status === 'unsat' && bySubset++);
+      const quick = await declarativeCheck({ handler: a.handler, spec }, shortcut, 120_000, { ...STRICT_GRADE, onQuery });
       const slow = await declarativeCheck({ handler: a.handler, spec }, full, 120_000, { reuse: false });
       const got = quick.status === 'proved';
       const want = slow.status === 'proved';
@@ -68,6 +74,8 @@ describe('the strict check with its shortcuts', () => {
     expect([...paths.get('partial')!].sort(), rows.join('\n')).toEqual([false, true]);
     // A kept model settled some answer (the second shadow near miss of sys_map_dev), and agreed with the full check.
     expect(witnessed.length, rows.join('\n')).toBeGreaterThan(0);
+    // So did a query without the instances (the ghost near misses' changed facts).
+    expect(bySubset, rows.join('\n')).toBeGreaterThan(0);
     // Every kind of near miss the corpus has is in the sample.
     expect(nearMissKinds(sample())).toEqual(nearMissKinds(corpus()));
   }, 900_000);

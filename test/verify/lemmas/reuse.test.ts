@@ -51,6 +51,28 @@ describe("reusing the oracle's proof", () => {
     expect(equivalent).toMatchObject({ status: 'proved', reused: { same: 'equivalent', proof: 'stored' } });
   }, T);
 
+  it("a map that is the oracle's only where the invariants hold is checked where it differs, and passes", async () => {
+    const engine = await nodeEngine();
+    // The current process is RUNNING in every state of the invariants, so
+    // this is the oracle's step there; in a state that breaks them it is not,
+    // and the comparison, which asks without the invariants first, counts
+    // the state map as different: that costs the reuse, never the result.
+    const spec = edited(
+      'sys_set_runnable',
+      'new.procs[pid].state = dt.proc_state.PROC_RUNNABLE',
+      'new.procs[pid].state = z3.If(old.procs[old.current].state == dt.proc_state.PROC_RUNNING, dt.proc_state.PROC_RUNNABLE, dt.proc_state.PROC_ZOMBIE)',
+    );
+    const r = await checkDeclarative('sys_set_runnable', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000 });
+    expect(r).toMatchObject({ status: 'proved', path: 'partial' });
+    expect(r).not.toHaveProperty('reused');
+    const full = await checkDeclarative('sys_set_runnable', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000, reuse: false });
+    expect(full.status).toBe('proved');
+    // Written so that it is the oracle's in every state, it is shown the same.
+    const anyState = edited('sys_set_runnable', 'new.procs[pid].state = dt.proc_state.PROC_RUNNABLE', 'new.procs[pid].state = (old.procs[pid].state | dt.proc_state.PROC_RUNNABLE) & dt.proc_state.PROC_RUNNABLE');
+    const same = await checkDeclarative('sys_set_runnable', anyState, { engine, caches: nodeCaches() });
+    expect(same).toMatchObject({ status: 'proved', path: 'equivalent', reused: { same: 'equivalent' } });
+  }, T);
+
   it('a harmless ghost difference from the oracle is checked where it differs, and passes', async () => {
     const engine = await nodeEngine();
     // The freed page's shadow entry kinds are reset: no lemma reads the

@@ -42,7 +42,7 @@ import { BOOL, type Term, variable } from '../smt/term.ts';
 import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { worst } from './outcome.ts';
-import { checkFromSubset, checkQuery, refutes, unsettled } from './query.ts';
+import { DECLARATIVE_SOLVE_EQS, checkFromSubset, checkQuery, refutes, unsettled } from './query.ts';
 import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 import { BoundedMap } from '../bounded-map.ts';
@@ -278,7 +278,7 @@ async function proveFacts(
     let found: Term[] | undefined;
     // Asked by the kept models and by the query: made once.
     const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
-    const query = { goals: [goal], assume, timeoutMs: opts.timeoutMs };
+    const query = { goals: [goal], assume, timeoutMs: opts.timeoutMs, solveEqs: DECLARATIVE_SOLVE_EQS };
     // A model that refuted this fact for an earlier step often refutes it again: tried first, without the solver.
     const t0 = Date.now();
     if (memo?.witnesses?.(group!, f).some((w) => refutes(query, w))) {

@@ -69,6 +69,8 @@ export interface ProveOptions {
   readonly deadline?: number;
   /** The instances of the assumed facts for a query whose negated goal is `roots`. */
   readonly assume: (roots: readonly Term[]) => Term[];
+  /** Z3's solve-eqs before the SMT core (`CheckOptions.solveEqs`; default true). */
+  readonly solveEqs?: boolean;
 }
 
 /**
@@ -119,7 +121,7 @@ class Proof {
    */
   async ask(goals: readonly Term[], candidates: readonly Obligation[], timeoutMs: number | undefined, started?: number): Promise<Checked<Reading>> {
     const assume = (negated: Term) => this.opts.assume([negated]);
-    const r = await checkQuery(this.engine, { goals, assume, timeoutMs, deadline: this.opts.deadline }, (lease) => this.read(lease, candidates));
+    const r = await checkQuery(this.engine, { goals, assume, timeoutMs, deadline: this.opts.deadline, solveEqs: this.opts.solveEqs }, (lease) => this.read(lease, candidates));
     if (!(r.kind === 'undecided' && r.reason === BUDGET_SPENT)) {
       this.solverMs += r.ms;
       this.queries++;

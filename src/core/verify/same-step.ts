@@ -25,7 +25,7 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { instantiate } from '../smt/instantiate.ts';
 import { substitute } from '../smt/subst.ts';
-import { checkQuery } from './query.ts';
+import { DECLARATIVE_SOLVE_EQS, checkQuery } from './query.ts';
 import { type Obligation, disposeOutcome, prove } from './prove.ts';
 import type { SymbolicStep } from './steps.ts';
 
@@ -89,7 +89,7 @@ export async function compareSteps(a: SymbolicStep, b: SymbolicStep, engine: Smt
   let ms = 0;
   let queries = 0;
   const proofOf = async (obligations: Obligation[]) => {
-    const outcome = await engine.exclusive(() => prove(obligations, engine, { assume, timeoutMs: timeoutMs || undefined, deadline }));
+    const outcome = await engine.exclusive(() => prove(obligations, engine, { assume, timeoutMs: timeoutMs || undefined, deadline, solveEqs: DECLARATIVE_SOLVE_EQS }));
     disposeOutcome(outcome);
     ms += outcome.solverMs;
     queries += outcome.queries;
@@ -118,7 +118,7 @@ export async function compareSteps(a: SymbolicStep, b: SymbolicStep, engine: Smt
   const different: string[] = [];
   while (open.length > 0) {
     const goals = open.map((d) => o.eq(d.a, d.b));
-    const r = await engine.exclusive(() => checkQuery(engine, { goals, assume: () => [], timeoutMs: timeoutMs || undefined, deadline }, (lease) => goals.map((g) => lease.value(g))));
+    const r = await engine.exclusive(() => checkQuery(engine, { goals, assume: () => [], timeoutMs: timeoutMs || undefined, deadline, solveEqs: DECLARATIVE_SOLVE_EQS }, (lease) => goals.map((g) => lease.value(g))));
     ms += r.ms;
     queries++;
     if (r.kind === 'proved') {

@@ -20,7 +20,7 @@ import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
 import { STRICT_GRADE } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 import { declarativeCheck } from '../../../src/core/verify/driver.ts';
-import type { QueryInfo } from '../../../src/core/verify/lemma-check.ts';
+import { type QueryInfo, SUBSET_ROUNDS } from '../../../src/core/verify/lemma-check.ts';
 import { type CorpusAnswer, corpus, corpusAnswer } from '../../corpus.ts';
 
 /** (handler, how the answer was made): every near-miss kind, and the shapes of answer the other paths take. */
@@ -57,9 +57,13 @@ describe('the strict check with its shortcuts', () => {
     const witnessed: string[] = [];
     // Facts proved by a query without the instances, the oracle's fact beside the goal (query.ts, checkFromSubset).
     let bySubset = 0;
+    let rounds = 0;
     for (const a of sample()) {
       const spec = extractSpec(a.response)!;
-      const onQuery = (q: QueryInfo) => void (q.subset && q.status === 'unsat' && bySubset++);
+      const onQuery = (q: QueryInfo) => {
+        if (q.subset && q.status === 'unsat') bySubset++;
+        rounds = Math.max(rounds, q.subset ?? 0);
+      };
       const quick = await declarativeCheck({ handler: a.handler, spec }, shortcut, 120_000, { ...STRICT_GRADE, onQuery });
       const slow = await declarativeCheck({ handler: a.handler, spec }, full, 120_000, { reuse: false });
       const got = quick.status === 'proved';
@@ -76,6 +80,8 @@ describe('the strict check with its shortcuts', () => {
     expect(witnessed.length, rows.join('\n')).toBeGreaterThan(0);
     // So did a query without the instances (the ghost near misses' changed facts).
     expect(bySubset, rows.join('\n')).toBeGreaterThan(0);
+    // No fact took more subset queries than the rounds allowed.
+    expect(rounds).toBeLessThanOrEqual(SUBSET_ROUNDS);
     // Every kind of near miss the corpus has is in the sample.
     expect(nearMissKinds(sample())).toEqual(nearMissKinds(corpus()));
   }, 900_000);

@@ -362,7 +362,8 @@ function summarise(rows: readonly Row[]): Summary {
 }
 
 function table(s: Summary, proofs: { current: number; oracles: number }): string {
-  const ms = (x: number) => `${Math.round(x)} ms`;
+  // No answers in a part (none passed refinement): no quantiles to print.
+  const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '-');
   const line = (name: string, p: Part) => `${name.padEnd(22)} ${secs(p.total).padStart(9)}   p50 ${ms(p.p50).padStart(8)}   p90 ${ms(p.p90).padStart(8)}   max ${ms(p.max).padStart(9)}   (${p.answers} answers)`;
   return [
     line('grade without strict', s.plain),

@@ -89,14 +89,29 @@ describe('learn', () => {
     }
     await waitForEditor(page, 'lesson-editor');
     expect(await editorText(page, 'lesson-editor')).toContain('def sys_alloc_vector(old, vector):');
-    // A bug-class exercise shows what its buggy implementation changes, from the task bundle.
-    await page.goto(env.site.url + '#/learn/bug-pointer/kill-flag');
-    await page.click('[data-testid="exercise-variants"] summary');
-    await expect.poll(() => page.textContent('[data-testid="exercise-variants"]'), { timeout: 30_000 }).toContain('use_io_bitmap');
-    await page.locator('[data-testid="exercise-variants"]').scrollIntoViewIfNeeded();
-    await screenshot(page, 'learn-variant-code');
     expect(errors).toEqual([]);
     await context.close();
+    // A bug-class exercise shows what its buggy implementation changes, from
+    // the task bundle. In a fresh page the bundle's chunk is held back until
+    // the panel shows "Loading…", so the tasks arrive after it rendered
+    // (under load they did, and the panel used not to notice).
+    const fresh = await newPage(env.browser);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await fresh.page.route(/\/assets\/tasks-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await fresh.page.goto(env.site.url + '#/learn/bug-pointer/kill-flag');
+    await fresh.page.click('[data-testid="exercise-variants"] summary');
+    const variants = () => fresh.page.textContent('[data-testid="exercise-variants"]');
+    await expect.poll(variants).toContain('Loading…');
+    release();
+    await expect.poll(variants, { timeout: 30_000 }).toContain('use_io_bitmap');
+    await fresh.page.locator('[data-testid="exercise-variants"]').scrollIntoViewIfNeeded();
+    await screenshot(fresh.page, 'learn-variant-code');
+    expect(fresh.errors).toEqual([]);
+    await fresh.context.close();
   });
 
   it('grades an exercise wrong then right, opens hints one at a time, unlocks the solution after an attempt, and keeps progress across a reload', async () => {

@@ -10,7 +10,8 @@ class TaskCatalog {
   loaded = $state(false);
   error = $state('');
   private loading?: Promise<void>;
-  private byId = new Map<string, Task>();
+  /** By id, derived from `tasks`: a reader of `find` (a template, a `$derived`) sees the tasks arrive. */
+  private readonly byId = $derived(new Map(this.tasks.map((t) => [t.id, t])));
 
   /** Loads the tasks once; resolves when they are in `tasks` (on failure `error` says why). */
   load(): Promise<void> {
@@ -18,7 +19,6 @@ class TaskCatalog {
       try {
         const { loadTasks } = await import('../../core/tasks/load.ts');
         const tasks = await loadTasks();
-        this.byId = new Map(tasks.map((t) => [t.id, t]));
         this.tasks = tasks;
       } catch (e) {
         this.error = e instanceof Error ? e.message : String(e);

@@ -42,7 +42,7 @@ import { BOOL, type Term, variable } from '../smt/term.ts';
 import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { worst } from './outcome.ts';
-import { DECLARATIVE_SOLVE_EQS, checkFromSubset, checkQuery, refutes, unsettled } from './query.ts';
+import { DECLARATIVE_SOLVE_EQS, checkFromSubset, checkQuery, refutes, solverStatus, unsettled } from './query.ts';
 import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 import { BoundedMap } from '../bounded-map.ts';
@@ -309,7 +309,7 @@ async function proveFacts(
     }
     const r = await checkQuery(engine, query, (lease) => lease.snapshot());
     queries++;
-    const status: CheckResult['status'] = r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
+    const status = solverStatus(r);
     opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status, ms: r.ms });
     if (r.kind === 'proved') byName.set(f.name, { name: f.name, status: 'proved', ms: r.ms });
     else if (r.kind === 'refuted') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms });

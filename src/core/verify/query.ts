@@ -97,7 +97,7 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   if (limit === 'spent') return { kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT };
   const negated = negation(q.goals);
   const asserted = q.assume(negated);
-  const r = await engine.check([...asserted, negated], { timeoutMs: limit, ...(q.solveEqs === false ? { solveEqs: false } : {}) });
+  const r = await engine.check([...asserted, negated], { timeoutMs: limit, solveEqs: q.solveEqs });
   if (r.status === 'unsat') return { kind: 'proved', ms: r.ms };
   if (r.status === 'unknown') return { kind: 'undecided', ms: r.ms, outcome: undecided(r.reason), reason: r.reason };
   let kept = false;
@@ -121,6 +121,11 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   } finally {
     if (!kept) r.model.dispose();
   }
+}
+
+/** What the solver answered a checked query (a model's validity aside). */
+export function solverStatus(r: Checked<unknown>): 'unsat' | 'sat' | 'unknown' {
+  return r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
 }
 
 /** How `checkFromSubset` went: the query's own result, and the queries it took. */
@@ -160,7 +165,7 @@ export async function checkFromSubset<T>(
       falsified = all.filter((_, i) => values[i] === false);
       return falsified.length === 0 ? { genuine: true as const, value: use ? use(lease) : (undefined as T) } : { genuine: false as const };
     });
-    asked.push({ status: r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat', ms: r.ms });
+    asked.push({ status: solverStatus(r), ms: r.ms });
     if (r.kind === 'proved') return { checked: r, asked };
     if (r.kind !== 'refuted') return { asked };
     if (r.value.genuine) return { checked: { kind: 'refuted', ms: r.ms, value: r.value.value }, asked };

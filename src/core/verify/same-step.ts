@@ -10,12 +10,12 @@
  *
  * Maps are compared at fresh probe indices (a map agrees everywhere iff it
  * agrees at an arbitrary index). Hash-consing makes most maps of a rewritten
- * answer the very same term. The others are asked without the invariants
- * first (a model there counts as a difference: at worst a map that agrees
- * only where the invariants hold loses the reuse); what that leaves
- * undecided is one proof (prove.ts: all at once first, then what a model
- * does not refute), each map proved under the spec invariants instantiated
- * at its terms.
+ * answer the very same term. The others are obligations of a proof
+ * (prove.ts: all at once first, then what a model does not refute), first
+ * with no assumption (a model there counts as a difference: at worst a map
+ * that agrees only where the invariants hold loses the reuse), then, for
+ * what that leaves undecided, under the spec invariants instantiated at
+ * its terms.
  */
 import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, fieldParts } from '../kernel/state.ts';
@@ -25,7 +25,7 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { instantiate } from '../smt/instantiate.ts';
 import { substitute } from '../smt/subst.ts';
-import { DECLARATIVE_SOLVE_EQS, checkQuery } from './query.ts';
+import { DECLARATIVE_SOLVE_EQS } from './query.ts';
 import { type Obligation, disposeOutcome, prove } from './prove.ts';
 import type { SymbolicStep } from './steps.ts';
 
@@ -88,13 +88,14 @@ export async function compareSteps(a: SymbolicStep, b: SymbolicStep, engine: Smt
   const equivalent: string[] = [];
   let ms = 0;
   let queries = 0;
-  const proofOf = async (obligations: Obligation[]) => {
-    const outcome = await engine.exclusive(() => prove(obligations, engine, { assume, timeoutMs: timeoutMs || undefined, deadline, solveEqs: DECLARATIVE_SOLVE_EQS }));
+  const proofOf = async (obligations: Obligation[], under = assume) => {
+    const outcome = await engine.exclusive(() => prove(obligations, engine, { assume: under, timeoutMs: timeoutMs || undefined, deadline, solveEqs: DECLARATIVE_SOLVE_EQS }));
     disposeOutcome(outcome);
     ms += outcome.solverMs;
     queries += outcome.queries;
-    return new Set(outcome.results.filter((r) => r.status === 'proved').map((r) => r.name));
+    return outcome.results;
   };
+  const provedOf = async (obligations: Obligation[]) => new Set((await proofOf(obligations)).filter((r) => r.status === 'proved').map((r) => r.name));
   // A step written another way usually differs in how its condition is
   // written, and so in every map it writes (each is If(cond, new, old)). If
   // putting the other step's condition in place of this one's makes a map
@@ -103,35 +104,24 @@ export async function compareSteps(a: SymbolicStep, b: SymbolicStep, engine: Smt
   if (a.cond !== b.cond) {
     const swap = new Map([[a.cond, b.cond]]);
     const bySwap = open.filter((d) => substitute(d.a, swap) === d.b);
-    if (bySwap.length > 0 && (await proofOf([{ name: 'cond', goal: o.eq(a.cond, b.cond) }])).has('cond')) {
+    if (bySwap.length > 0 && (await provedOf([{ name: 'cond', goal: o.eq(a.cond, b.cond) }])).has('cond')) {
       equivalent.push(...bySwap.map((d) => d.name));
       open = open.filter((d) => !bySwap.includes(d));
     }
   }
-  // Asked without the invariants first, until nothing is left or a query
-  // settles nothing: no model proves the maps the same in every pre-state;
-  // a model names the maps that differ in its pre-state (which may break an
-  // invariant: a map counted different that agrees wherever the invariants
-  // hold costs only the reuse). On the corpus no map needed the invariants
-  // to be shown the same, and the near misses' differences took a third of
-  // the time to show.
-  const different: string[] = [];
-  while (open.length > 0) {
-    const goals = open.map((d) => o.eq(d.a, d.b));
-    const r = await engine.exclusive(() => checkQuery(engine, { goals, assume: () => [], timeoutMs: timeoutMs || undefined, deadline, solveEqs: DECLARATIVE_SOLVE_EQS }, (lease) => goals.map((g) => lease.value(g))));
-    ms += r.ms;
-    queries++;
-    if (r.kind === 'proved') {
-      equivalent.push(...open.map((d) => d.name));
-      open = [];
-    } else if (r.kind !== 'refuted' || !r.value.includes(false)) break;
-    else {
-      const value = r.value;
-      different.push(...open.filter((_, i) => value[i] === false).map((d) => d.name));
-      open = open.filter((_, i) => value[i] !== false);
-    }
-  }
-  const proved = open.length ? await proofOf(open.map((d) => ({ name: d.name, goal: o.eq(d.a, d.b) }))) : new Set<string>();
+  // Asked without the invariants first: no model proves a map the same in
+  // every pre-state; a model names the maps that differ in its pre-state
+  // (which may break an invariant: a map counted different that agrees
+  // wherever the invariants hold costs only the reuse). On the corpus no map
+  // needed the invariants to be shown the same, and the near misses'
+  // differences took a third of the time to show. What that leaves
+  // undecided is proved under the invariants.
+  const sameMaps = (ds: typeof open) => ds.map((d) => ({ name: d.name, goal: o.eq(d.a, d.b) }));
+  const lean = new Map((open.length ? await proofOf(sameMaps(open), () => []) : []).map((r) => [r.name, r.status]));
+  equivalent.push(...open.filter((d) => lean.get(d.name) === 'proved').map((d) => d.name));
+  const different = open.filter((d) => lean.get(d.name) === 'failed').map((d) => d.name);
+  open = open.filter((d) => lean.get(d.name) !== 'proved' && lean.get(d.name) !== 'failed');
+  const proved = open.length ? await provedOf(sameMaps(open)) : new Set<string>();
   return {
     identical,
     equivalent: [...equivalent, ...open.filter((d) => proved.has(d.name)).map((d) => d.name)],

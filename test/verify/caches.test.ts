@@ -31,6 +31,7 @@ const EMPTY = {
   oracleProofs: 0,
   factProofs: 0,
   engineChecks: 0,
+  reachableStates: 0,
 };
 
 describe('the verifier caches', () => {

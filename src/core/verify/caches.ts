@@ -20,7 +20,9 @@
  *   the oracle proofs made in this process;
  * - known facts (known-facts.ts): the declarative facts proved so far;
  * - engine checks (lemma-check.ts): the handler-independent checks, per
- *   engine.
+ *   engine;
+ * - reachable states (state-bank.ts): the bank's states, replayed once, and
+ *   each handler's cases.
  *
  * Not here, because it is not a cache of a verification: the dialect's
  * map-memo epoch (a counter, dialect/maps.ts: its memos live in the map
@@ -45,6 +47,8 @@ export interface CacheLimits {
   readonly factProofs: number;
   /** Engines whose corollary and initial-state results are kept. */
   readonly engines: number;
+  /** Reachable states replayed from the state bank, and handlers' case lists (state-bank.ts). */
+  readonly reachableStates: number;
 }
 
 /**
@@ -59,7 +63,9 @@ export interface CacheLimits {
  * 20000 known facts: a handler's statement has about 150, so every handler
  * with a few dozen distinct answers each; an entry is a short key. 4
  * engines: a process or worker has one, and a replaced one (a dead
- * Z3) is soon evicted instead of being held for good.
+ * Z3) is soon evicted instead of being held for good. 512 reachable
+ * states: the bank's paths of every handler share prefixes and hold a few
+ * hundred states in all; a state is a chain of map closures.
  */
 const DEFAULT_CACHE_LIMITS: CacheLimits = {
   programs: 64,
@@ -70,6 +76,7 @@ const DEFAULT_CACHE_LIMITS: CacheLimits = {
   oracleProofs: 256,
   factProofs: 20_000,
   engines: 4,
+  reachableStates: 512,
 };
 
 /** What the caches hold now (for tests and diagnostics); a slot not used yet counts 0. */
@@ -89,6 +96,8 @@ export interface CacheStats {
   readonly factProofs: number;
   /** Engines with corollary results, plus engines with initial-state results. */
   readonly engineChecks: number;
+  /** Reachable states replayed, plus handlers whose cases are listed. */
+  readonly reachableStates: number;
 }
 
 const NO_STATS: CacheStats = {
@@ -103,6 +112,7 @@ const NO_STATS: CacheStats = {
   oracleProofs: 0,
   factProofs: 0,
   engineChecks: 0,
+  reachableStates: 0,
 };
 
 /** What a slot holds: something that can be emptied and counted. */

@@ -19,6 +19,7 @@ import { type AbstractState, freshState } from '../kernel/state.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { runSpec } from '../dialect/index.ts';
+import { reachableCases } from './state-bank.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import { type VerifierCaches, mapSlot } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
@@ -120,7 +121,7 @@ async function check(
   step: SymbolicStep,
   env: DeclarativeEnv,
   opts: DeclarativeOptions,
-  more: { readonly memo?: FactMemo; readonly first?: readonly string[] } = {},
+  more: Pick<LemmaOptions, 'memo' | 'first' | 'reachable'> = {},
 ): Promise<Checked> {
   let kept = 0;
   const onQuery: LemmaOptions['onQuery'] = (q) => {
@@ -252,7 +253,8 @@ export async function checkDeclarative(handler: string, spec: string, env: Decla
   // the lemmas whose facts differ first.
   const merged = { ...step, post: mergeState(step.post, oracle.post, new Set([...cmp.identical, ...cmp.equivalent])) };
   const memo = new KnownFacts(caches, merged, lemmas, oracleFacts(h.name, withOracle, lemmas, caches, true));
-  const c = await check(step, env, opts, { memo, first: memo.differingLemmas() });
+  const reachable = { symbols: { pre: base.pre, args: base.args }, cases: reachableCases(h.name, caches) };
+  const c = await check(step, env, opts, { memo, first: memo.differingLemmas(), reachable });
   return outcomeOf(c, started, memo.hits > 0 ? 'partial' : 'full', memo.hits);
 }
 

@@ -46,6 +46,7 @@ import { DECLARATIVE_SOLVE_EQS, checkFromSubset, checkQuery, refutes, solverStat
 import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 import { BoundedMap } from '../bounded-map.ts';
+import { type CaseSymbols, type ReachableCase, refuteInCases } from './state-bank.ts';
 
 /** How one lemma (or invariant, or corollary) fared: an obligation result that always has its time. */
 export interface LemmaResult extends ObligationResult {
@@ -92,6 +93,12 @@ export interface LemmaOptions {
    * `SUBSET_ROUNDS`, 0: ask the full query at once).
    */
   readonly subsetRounds?: number;
+  /**
+   * Reachable states in which to look for a counterexample before the full
+   * query (state-bank.ts, `refuteInCases`): the step's symbolic pre-state
+   * and arguments, and the handler's cases.
+   */
+  readonly reachable?: { readonly symbols: CaseSymbols; readonly cases: readonly ReachableCase[] };
 }
 
 /**
@@ -167,6 +174,8 @@ export interface QueryInfo {
   readonly witness?: true;
   /** A query with only some assertions (`checkFromSubset`): its round, from 1. */
   readonly subset?: number;
+  /** No solver was asked: a reachable state refuted the query (`LemmaOptions.reachable`). */
+  readonly reachable?: true;
 }
 
 /**
@@ -322,6 +331,39 @@ async function proveFacts(
   return { results: goals.flatMap((f) => byName.get(f.name) ?? []), ms: Date.now() - started, queries };
 }
 
+/**
+ * The first of `goals` that fails in a reachable state (state-bank.ts,
+ * `refuteInCases`), as its result, or undefined. Each goal is skolemised as
+ * `proveFacts` does, so a case is a model of the very query that would ask
+ * it; a failure found so is kept as that fact's model (`FactMemo.failed`).
+ */
+function failingInCases(
+  goals: readonly Quantified[],
+  assumed: readonly Quantified[],
+  tag: string,
+  opts: LemmaOptions,
+  extraRoots: readonly Term[],
+  group: string,
+): ObligationResult | undefined {
+  const reachable = opts.reachable;
+  if (!reachable?.cases.length) return undefined;
+  for (const f of goals) {
+    const t0 = Date.now();
+    const { goal, vars, seed } = skolemizeShared(f, tag);
+    if (goal.op === 'const') continue;
+    const beside = opts.memo?.alongside?.(group, f)?.body(vars);
+    let found: Term[] | undefined;
+    const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
+    const model = refuteInCases({ goals: [goal], assume }, vars, reachable.symbols, reachable.cases, extraRoots);
+    if (!model) continue;
+    const ms = Date.now() - t0;
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status: 'sat', ms, reachable: true });
+    opts.memo?.failed?.(group, f, model);
+    return { name: f.name, status: 'failed', ms };
+  }
+  return undefined;
+}
+
 /** Folds per-fact results into one entry (the worst outcome, outcome.ts), naming the failed facts. */
 function lemmaResult(name: string, results: readonly ObligationResult[], ms: number): LemmaResult {
   const status = worst(results.map((r) => r.status));
@@ -408,7 +450,12 @@ async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: Lemm
       // this lemma's (then final: one not proved settles the check).
       const includedBy = new Map<string, string>();
       for (const n of lemma.includes?.(handler) ?? []) for (const f of findLemma(n)!.facts(post, pre, handler)) includedBy.set(f.name, n);
-      for (const g of memo?.order ? memo.order(lemma.name, goals) : goals) {
+      const ordered = memo?.order ? memo.order(lemma.name, goals) : goals;
+      // Any fact that fails will do: one failing in a reachable state settles
+      // the lemma before the solver is asked anything.
+      const inCase = failingInCases(ordered.filter(open), assumed, lemma.name, opts, touched, lemma.name);
+      if (inCase) settled.set(inCase.name, inCase);
+      for (const g of inCase ? [] : ordered) {
         if (!open(g)) continue;
         const n = includedBy.get(g.name);
         const mine = n === undefined ? undefined : (await own(n, (f) => f.name === g.name)).get(g.name);

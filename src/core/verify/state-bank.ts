@@ -1,0 +1,296 @@
+/**
+ * Reachable states (docs/lemmas.md, "Reusing what is known", item 9): real
+ * kernel states, reached from the boot state by the oracles' own steps, in
+ * which a handler's oracle succeeds. A fact a step breaks usually breaks in
+ * the first state where the step does anything at all, so before the solver
+ * searches for a counterexample, the step is evaluated in these states.
+ *
+ * The states come from `tasks/hv6/state-bank.json` (`npx tsx
+ * scripts/gen-state-bank.ts` searches them): for each handler a few paths
+ * from the boot state, each a list of oracle calls with concrete arguments,
+ * and the arguments of the handler's own call at the end. Replaying a path
+ * here is symbolic execution on constants: every read folds to a value.
+ *
+ * Nothing here is trusted. A case only proposes values for the query's
+ * symbols (the pre-state's maps, the arguments, the goal's skolems); a fact
+ * fails only if our evaluator then finds the goal false and every assertion
+ * of the very query true (`refutes` in query.ts), which makes the query
+ * satisfiable, as the solver would find. A stale path (an oracle or the
+ * kernel changed and a call no longer succeeds) is dropped, never replayed
+ * wrong: its state simply is not offered.
+ */
+import stored from '../../../tasks/hv6/state-bank.json';
+import { runSpec } from '../dialect/index.ts';
+import { oracleSpec } from '../kernel/content.ts';
+import { requireHandler } from '../kernel/handlers.ts';
+import { bootWitness } from '../kernel/lemmas/index.ts';
+import { type AbstractState, fieldParts } from '../kernel/state.ts';
+import { type Interpretation, QuantifierEvalError, type Value, evaluate, zeroInterpretation } from '../smt/eval.ts';
+import type { MapFn } from '../smt/fn.ts';
+import { Snapshot } from '../smt/snapshot.ts';
+import { BOOL, type FuncDecl, type Term, boolConst, bvConst, norm, variable } from '../smt/term.ts';
+import { type VerifierCaches, mapSlot } from './caches.ts';
+import { type Query, refutes } from './query.ts';
+
+/**
+ * A state of the bank: the oracle call (handler and arguments, hex) that
+ * reaches it from an earlier state of the file (`from`, an index; -1 is the
+ * boot state). Paths that share a prefix share its states.
+ */
+export interface BankState {
+  readonly from: number;
+  readonly handler: string;
+  readonly args: readonly string[];
+}
+
+/** A case of a handler: a state of the bank (an index; -1 is the boot state) and the handler's arguments there (hex). */
+export interface BankCase {
+  readonly state: number;
+  readonly args: readonly string[];
+}
+
+export interface StateBankFile {
+  /** How it was made (the command), for people. */
+  readonly made: string;
+  readonly states: readonly BankState[];
+  readonly handlers: Readonly<Record<string, readonly BankCase[]>>;
+}
+
+export const STORED_BANK: StateBankFile = stored as StateBankFile;
+
+/** A concrete pre-state and arguments under which the handler's oracle succeeds. */
+export interface ReachableCase {
+  readonly state: AbstractState;
+  readonly args: readonly bigint[];
+}
+
+/** The arguments of a call as terms of the handler's widths. */
+function argTerms(handler: string, args: readonly (bigint | string)[]): Term[] | undefined {
+  const h = requireHandler(handler);
+  if (args.length !== h.args.length) return undefined;
+  return h.args.map((a, i) => bvConst(BigInt(args[i]), a.width));
+}
+
+/**
+ * The state after the oracle of `handler` runs on `state` with `args`, or
+ * undefined where the call does not succeed (its condition is not the
+ * constant true) or the oracle does not run.
+ */
+export function oracleCall(handler: string, state: AbstractState, args: readonly (bigint | string)[]): AbstractState | undefined {
+  const text = oracleSpec(handler);
+  const terms = argTerms(handler, args);
+  if (text === undefined || !terms) return undefined;
+  const run = runSpec(text, handler, state, terms, { force: 'all' });
+  if (!run.ok || run.cond.op !== 'const' || run.cond.value !== true) return undefined;
+  return run.post;
+}
+
+/** Replayed states of a bank file, by index (null: the call no longer succeeds). */
+const STATES = mapSlot<string, AbstractState | null>('reachableStates');
+/** The cases of each handler. */
+const CASES = mapSlot<string, readonly ReachableCase[]>('reachableStates');
+
+/** Files told apart in the caches (a test's file is not the committed one). */
+const fileIds = new WeakMap<StateBankFile, number>();
+let files = 0;
+const fileId = (file: StateBankFile) => {
+  let id = fileIds.get(file);
+  if (id === undefined) fileIds.set(file, (id = files++));
+  return id;
+};
+
+function replay(file: StateBankFile, index: number, caches: VerifierCaches): AbstractState | undefined {
+  if (index < 0) return bootWitness();
+  // Each state comes from an earlier one: a file that says otherwise is not replayed.
+  const s = file.states[index];
+  if (!s || s.from >= index) return undefined;
+  const states = caches.slot(STATES);
+  const key = `${fileId(file)}:${index}`;
+  const hit = states.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const before = replay(file, s.from, caches);
+  const state = before && oracleCall(s.handler, before, s.args);
+  states.set(key, state ?? null);
+  return state;
+}
+
+/** The bank's cases for `handler` (cases whose state no longer replays are left out). */
+export function reachableCases(handler: string, caches: VerifierCaches, file: StateBankFile = STORED_BANK): readonly ReachableCase[] {
+  const cases = caches.slot(CASES);
+  const key = `${fileId(file)}:${handler}`;
+  const hit = cases.get(key);
+  if (hit) return hit;
+  const out: ReachableCase[] = [];
+  for (const c of file.handlers[handler] ?? []) {
+    const state = replay(file, c.state, caches);
+    if (state && argTerms(handler, c.args)) out.push({ state, args: c.args.map((a) => BigInt(a)) });
+  }
+  cases.set(key, out);
+  return out;
+}
+
+const constOf = (v: Value, sort: number): Term => (sort === BOOL ? boolConst(v as boolean) : bvConst(v as bigint, sort));
+
+/**
+ * The query's symbols in one case: the symbolic pre-state's maps read in the
+ * concrete state, the arguments at the case's values, the skolems at what
+ * `skolems` says, anything else 0 (false). Reads are memoised (they do not
+ * depend on the skolems), and every value read is noted in `seen`.
+ */
+class CaseInterpretation implements Interpretation {
+  readonly skolems = new Map<string, Value>();
+  readonly seen = new Set<bigint>();
+  /** The indices of every read, by the sorts of its indices ("64,64"): points a candidate tuple of skolems can take at once. */
+  readonly points = new Map<string, Value[][]>();
+  private readonly memo = new Map<string, Value>();
+
+  constructor(
+    private readonly maps: ReadonlyMap<string, MapFn>,
+    private readonly consts: ReadonlyMap<string, Value>,
+  ) {}
+
+  constant(name: string, sort: number): Value {
+    const v = this.skolems.get(name) ?? this.consts.get(name) ?? this.read(name, []);
+    return v ?? (sort === BOOL ? false : 0n);
+  }
+
+  apply(decl: FuncDecl, args: Value[]): Value {
+    return this.read(decl.name, args, decl) ?? (decl.range === BOOL ? false : 0n);
+  }
+
+  private read(name: string, args: Value[], decl?: FuncDecl): Value | undefined {
+    const map = this.maps.get(name);
+    if (!map) return undefined;
+    const key = `${name}(${args.join(',')})`;
+    let v = this.memo.get(key);
+    if (v === undefined) {
+      v = evaluate(map.apply(args.map((a, i) => constOf(a, decl ? decl.domain[i] : map.domain[i]))), zeroInterpretation);
+      this.memo.set(key, v);
+        for (const a of args) if (typeof a === 'bigint') this.seen.add(a);
+      const sorts = (decl ? decl.domain : map.domain).join(',');
+      let list = this.points.get(sorts);
+      if (!list) this.points.set(sorts, (list = []));
+      list.push(args);
+      if (typeof v === 'bigint') this.seen.add(v);
+    }
+    return v;
+  }
+}
+
+/** The pre-state's symbol names (what a map's application is called) with the case state's map of the same part. */
+function symbolMaps(pre: AbstractState, state: AbstractState): Map<string, MapFn> {
+  const out = new Map<string, MapFn>();
+  for (const [path, sym] of pre) {
+    const concrete = state.get(path);
+    if (!concrete) continue;
+    const parts = fieldParts(concrete);
+    fieldParts(sym).forEach((p, i) => {
+      const t = p.map.apply(p.map.domain.map((s, j) => variable(`bank.probe.${j}`, s)));
+      const name = t.op === 'app' ? t.decl!.name : t.op === 'var' ? t.name : undefined;
+      if (name !== undefined && parts[i]) out.set(name, parts[i].map);
+    });
+  }
+  return out;
+}
+
+/** Candidate values of a skolem of `sort`, likeliest first: the arguments, values the goal read, their neighbours, small numbers. */
+function candidates(sort: number, args: readonly bigint[], seen: Iterable<bigint>, cap: number): Value[] {
+  if (sort === BOOL) return [false, true];
+  const out = new Set<bigint>();
+  const add = (v: bigint) => out.size < cap && out.add(norm(v, sort));
+  for (const a of args) add(a);
+  const read = [...seen];
+  for (const v of read) add(v);
+  for (const v of read) add(v + 1n), add(v - 1n);
+  for (const v of [0n, 1n, 2n, 3n]) add(v);
+  return [...out];
+}
+
+/** What the search may spend on one fact: skolem values per variable and combinations per case. */
+const CASE_VALUES = 10;
+const CASE_COMBINATIONS = 120;
+const CASE_POINTS = 40;
+
+/** The query's pre-state and arguments (the symbols a case gives values to). */
+export interface CaseSymbols {
+  readonly pre: AbstractState;
+  readonly args: readonly Term[];
+}
+
+/**
+ * Looks for a model of `q` (one goal, over `skolems`) in the reachable
+ * cases: a case and skolem values under which the goal is false and every
+ * assertion of `q` true. The skolems' candidates come from what the goal
+ * and `roots` (the step's footprint: the points it updates, the slots a
+ * count update moves) read in the case. Returns the model as a snapshot (to
+ * keep, like a solver's), or undefined.
+ */
+export function refuteInCases(
+  q: Pick<Query, 'goals' | 'assume'>,
+  skolems: readonly Term[],
+  symbols: CaseSymbols,
+  cases: readonly ReachableCase[],
+  roots: readonly Term[] = [],
+): Snapshot | undefined {
+  const [goal] = q.goals;
+  for (const c of cases) {
+    if (c.args.length !== symbols.args.length) continue;
+    const consts = new Map<string, Value>(symbols.args.map((a, i) => [a.name!, norm(c.args[i], a.sort)]));
+    const interp = new CaseInterpretation(symbolMaps(symbols.pre, c.state), consts);
+    // The goal and the query's assertions at skolems 0 read the indices and
+    // values the step touches (the points it updates, the slots a count
+    // update moves): they seed the candidates.
+    for (const s of skolems) interp.skolems.set(s.name!, s.sort === BOOL ? false : 0n);
+    if (tryEvaluate(goal, interp) === false) {
+      const found = confirm(q, interp);
+      if (found) return found;
+    }
+    const memo = new Map<number, Value>();
+    for (const t of roots) tryEvaluate(t, interp, memo);
+    // First the points the case read with indices of the skolems' sorts (an
+    // entry the step writes, a count's slot), then values one by one.
+    const pools = skolems.map((s) => candidates(s.sort, c.args, interp.seen, CASE_VALUES));
+    const points = skolems.length > 1 ? (interp.points.get(skolems.map((s) => s.sort).join(',')) ?? []) : [];
+    let tried = 0;
+    for (const combo of [...points.slice(0, CASE_POINTS), ...combinations(pools)]) {
+      if (++tried > CASE_COMBINATIONS) break;
+      skolems.forEach((s, i) => interp.skolems.set(s.name!, combo[i]));
+      if (tryEvaluate(goal, interp) !== false) continue;
+      const found = confirm(q, interp);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** `t`'s value, or undefined where a quantifier (a spec's own) stops our evaluator. */
+function tryEvaluate(t: Term, interp: Interpretation, memo?: Map<number, Value>): Value | undefined {
+  try {
+    return evaluate(t, interp, memo);
+  } catch (e) {
+    if (e instanceof QuantifierEvalError) return undefined;
+    throw e;
+  }
+}
+
+function confirm(q: Pick<Query, 'goals' | 'assume'>, interp: CaseInterpretation): Snapshot | undefined {
+  const snapshot = new Snapshot();
+  return refutes(q, snapshot.record(interp)) ? snapshot : undefined;
+}
+
+/** Every combination of one value from each pool, first values first (breadth by rank). */
+function* combinations(pools: readonly Value[][]): Generator<Value[]> {
+  if (pools.length === 0) return;
+  const max = Math.max(...pools.map((p) => p.length));
+  // By the largest rank in the combination: all of rank < k before any of rank k.
+  for (let k = 0; k < max; k++) {
+    const rec = function* (i: number, acc: Value[], hasK: boolean): Generator<Value[]> {
+      if (i === pools.length) {
+        if (hasK) yield acc;
+        return;
+      }
+      for (let r = 0; r <= Math.min(k, pools[i].length - 1); r++) yield* rec(i + 1, [...acc, pools[i][r]], hasK || r === k);
+    };
+    yield* rec(0, [], false);
+  }
+}

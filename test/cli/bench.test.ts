@@ -29,7 +29,7 @@ describe('osvlab bench --corpus', () => {
       { handler: 'sys_set_runnable', response: fence(`${oracle}\n# a comment`), made: 'rewrite:comment' },
       { handler: 'sys_set_runnable', response: fence(reordered), made: 'rewrite:reorder' },
       { handler: 'sys_kill', response: fence('def sys_kill(old, pid)\n    return 1\n'), made: 'wrong:syntax' },
-      // Two near misses of one handler that break the same fact: the model that refuted it for the first settles the second.
+      // Two near misses of one handler that break the same fact: a reachable state refutes it for both, before any solver query.
       ...['near-miss:shadow-drop', 'near-miss:shadow-zero'].map((made) => corpusAnswer('sys_map_dev', made)),
     ];
     const file = join(dir, 'corpus.jsonl');
@@ -38,42 +38,45 @@ describe('osvlab bench --corpus', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out) as {
-      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true; floorMs?: number; subset?: { asked: number; proved: number } }[];
+      rows: { made: string; category: string; path?: string; strict?: boolean; strictPartMs?: number; kept?: true; reachable?: true; floorMs?: number; subset?: { asked: number; proved: number } }[];
       summary: {
         answers: number;
         ratio: number;
         paths: Record<string, number>;
         strictPart: { answers: number; total: number };
         kept: number;
+        reachable: number;
         floor: { total: number; ratio: number };
         subset: { asked: number; proved: number };
         byKind: Record<string, unknown>;
       };
       proofs: { current: number; oracles: number };
     };
-    expect(out.rows.map((x) => [x.made, x.category, x.path, x.strict, x.kept])).toEqual([
+    expect(out.rows.map((x) => [x.made, x.category, x.path, x.strict, x.reachable])).toEqual([
       ['rewrite:comment', 'pass', 'identical', true, undefined],
       ['rewrite:reorder', 'pass', 'equivalent', true, undefined],
       ['wrong:syntax', 'syntax', undefined, undefined, undefined],
-      ['near-miss:shadow-drop', 'pass', 'partial', false, undefined],
+      ['near-miss:shadow-drop', 'pass', 'partial', false, true],
       ['near-miss:shadow-zero', 'pass', 'partial', false, true],
     ]);
-    expect(out.summary).toMatchObject({ answers: 5, paths: { identical: 1, equivalent: 1, partial: 2 }, strictPart: { answers: 4 }, kept: 1 });
+    expect(out.summary).toMatchObject({ answers: 5, paths: { identical: 1, equivalent: 1, partial: 2 }, strictPart: { answers: 4 }, reachable: 2 });
     expect(out.summary.ratio).toBeGreaterThan(0);
     // The verdicts' own queries: none for a reused proof, the refutation of a failing near miss, never more than the strict part.
     const floor = Object.fromEntries(out.rows.map((x) => [x.made, x.floorMs]));
     expect(floor['rewrite:comment']).toBe(0);
     expect(floor['wrong:syntax']).toBeUndefined();
-    expect(floor['near-miss:shadow-drop']).toBeGreaterThan(0);
+    // A near miss refuted in a reachable state: its floor is that search (a few ms), not a solver query.
+    expect(floor['near-miss:shadow-drop']).toBeGreaterThanOrEqual(0);
     for (const x of out.rows) if (x.strictPartMs !== undefined) expect(x.floorMs).toBeLessThanOrEqual(x.strictPartMs);
     const sum = out.rows.reduce((a, x) => a + (x.floorMs ?? 0), 0);
     expect(out.summary.floor.total).toBeCloseTo(sum, 6);
     expect(out.summary.floor.total).toBeLessThanOrEqual(out.summary.strictPart.total);
-    expect(out.summary.floor.ratio).toBeGreaterThan(1);
+    expect(out.summary.floor.ratio).toBeGreaterThanOrEqual(1);
     // Queries without the instances: none for a reused proof; the summary is the rows' sum, and proofs are some of those asked.
     const subset = Object.fromEntries(out.rows.map((x) => [x.made, x.subset]));
     expect(subset['rewrite:comment']).toEqual({ asked: 0, proved: 0 });
-    expect(subset['near-miss:shadow-drop']!.asked).toBeGreaterThan(0);
+    // Refuted in a reachable state before any query: no query without the instances either.
+    expect(subset['near-miss:shadow-drop']).toEqual({ asked: 0, proved: 0 });
     const asked = out.rows.reduce((a, x) => a + (x.subset?.asked ?? 0), 0);
     expect(out.summary.subset.asked).toBe(asked);
     expect(out.summary.subset.proved).toBeLessThanOrEqual(asked);

@@ -170,6 +170,8 @@ interface Row {
   readonly strict?: boolean;
   /** A model kept from an earlier answer refuted some fact (no solver query for it). */
   readonly kept?: true;
+  /** A reachable state refuted some fact (state-bank.ts; no solver query for it). */
+  readonly reachable?: true;
   /** Of the strict part, the verdict's own queries (ms): see `verdictQueriesMs`. */
   readonly floorMs?: number;
   /** Queries without the instances (lemma-check.ts, `checkFromSubset`): asked, and how many proved their fact. */
@@ -256,6 +258,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     let path: string | undefined;
     let strictOk: boolean | undefined;
     let kept = false;
+    let reachable = false;
     let floorMs = 0;
     let subset = { asked: 0, proved: 0 };
     // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
@@ -267,6 +270,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       path = d.status === 'spec-error' ? 'spec-error' : d.path;
       strictOk = d.status === 'proved';
       kept = d.status !== 'spec-error' && (d.kept ?? 0) > 0;
+      reachable = queries.some((q) => q.reachable);
       floorMs = d.status === 'spec-error' ? 0 : verdictQueriesMs(strictOk, queries);
       const lean = queries.filter((q) => q.subset);
       subset = { asked: lean.length, proved: lean.filter((q) => q.status === 'unsat').length };
@@ -289,11 +293,12 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       strictMs: strict.ms,
       ...(strictPartMs !== undefined ? { strictPartMs, path, strict: strictOk, floorMs, subset } : {}),
       ...(kept ? { kept: true as const } : {}),
+      ...(reachable ? { reachable: true as const } : {}),
     };
     rows.push(row);
     log(
       `${String(n + 1).padStart(4)} ${row.handler.padEnd(24)} ${row.made.padEnd(40)} ${row.category.padEnd(8)} ${String(Math.round(row.plainMs)).padStart(6)} ${String(Math.round(row.strictMs)).padStart(6)} ms` +
-        (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}${row.kept ? ' (kept model)' : ''}` : '') +
+        (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}${row.kept ? ' (kept model)' : ''}${row.reachable ? ' (reachable state)' : ''}` : '') +
         '\n',
     );
   }
@@ -326,6 +331,8 @@ interface Summary {
   readonly strictResults: { readonly yes: number; readonly no: number };
   /** Answers whose strict check a kept model settled in part. */
   readonly kept: number;
+  /** Answers whose strict check a reachable state settled. */
+  readonly reachable: number;
   /** The verdicts' own queries over all answers (ms, `verdictQueriesMs`), and the ratio if they were all of the strict part. */
   readonly floor: { readonly total: number; readonly ratio: number };
   /** Queries without the instances over all answers, and how many proved their fact. */
@@ -355,6 +362,7 @@ function summarise(rows: readonly Row[]): Summary {
     paths,
     strictResults: { yes: checked.filter((r) => r.strict).length, no: checked.filter((r) => !r.strict).length },
     kept: checked.filter((r) => r.kept).length,
+    reachable: checked.filter((r) => r.reachable).length,
     floor: { total: floor, ratio: (plain.total + floor) / plain.total },
     subset: { asked: checked.reduce((a, r) => a + (r.subset?.asked ?? 0), 0), proved: checked.reduce((a, r) => a + (r.subset?.proved ?? 0), 0) },
     byKind,
@@ -372,7 +380,7 @@ function table(s: Summary, proofs: { current: number; oracles: number }): string
     `strict / no-strict: ${s.ratio.toFixed(2)}x (totals over ${s.answers} answers)`,
     `of the strict part, ${secs(s.floor.total)} is the verdicts' own queries (each failing step's refutation, each passing one's proofs of the facts it changes); with only those, ${s.floor.ratio.toFixed(2)}x`,
     `queries without the instances (the oracle's fact beside the goal): ${s.subset.asked} asked, ${s.subset.proved} proved their fact`,
-    `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}; a model kept from an earlier answer settled ${s.kept}`,
+    `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}; a model kept from an earlier answer settled ${s.kept}, a reachable state ${s.reachable}`,
     ...Object.entries(s.byKind).map(([k, p]) => `  ${line(k, p)}, strict holds for ${p.strictYes}`),
     `committed lemma proofs current: ${proofs.current}/${proofs.oracles}`,
   ].join('\n');

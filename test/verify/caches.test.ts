@@ -121,7 +121,7 @@ describe('the verifier caches', () => {
     expect(caches.stats().oracleProofs).toBe(1);
     expect((await memoisedProof(caches, 'a', async () => ({ key: 'a', ms: 2 }))) === a).toBe(false);
     // A second engine (another Z3 context) takes the only per-engine slot of its check.
-    const other = createEngine(await nodeZ3(), 'caches-test');
+    const other = createEngine(await nodeZ3());
     const first = await checkInitial({ engine, caches }, { timeoutMs: 1 });
     await checkInitial({ engine: other, caches }, { timeoutMs: 1 });
     expect(caches.stats().engineChecks).toBe(1);

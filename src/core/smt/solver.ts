@@ -4,18 +4,17 @@
  * solver per query and a timeout, and exposes a model as an
  * `Interpretation` our own evaluator can use.
  *
- * A fresh `Solver('QF_AUFBV')` per query matters: push/pop or a second
- * check() on one solver switch Z3 to its incremental engine, which is 20-200x
- * slower on these problems.
+ * A fresh solver per query matters: push/pop or a second check() on one
+ * solver switch Z3 to its incremental engine, which is 20-200x slower on
+ * these problems. Each query also gets a fresh context (native.ts says why).
  */
-import type { Z3HighLevel } from 'z3-solver';
-import type { Interpretation, Value } from './eval.ts';
+import type { Z3Core } from 'z3-solver';
+import type { Interpretation } from './eval.ts';
 import { type FinalizerGate, finalizerGate } from './finalizer-gate.ts';
+import { HomeModel, HomeSorts, NativeContext, QuerySolver } from './native.ts';
 import { toSmtLib } from './smtlib.ts';
 import { eq } from './ops.ts';
-import { BOOL, type FuncDecl, type Term, bvConst, variable } from './term.ts';
-
-type Ctx = ReturnType<Z3HighLevel['Context']>;
+import { type Term, bvConst, variable } from './term.ts';
 
 export type CheckResult =
   | { readonly status: 'unsat'; readonly ms: number }
@@ -110,33 +109,23 @@ function hasQuantifier(ts: readonly Term[]): boolean {
 }
 
 /**
- * Wraps an initialised z3-solver module. Pass the whole `init()` result: its
- * low-level `Z3` object is where the finalizer gate is installed (without it,
- * a garbage collection during a check can corrupt Z3's heap).
+ * Wraps an initialised z3-solver module (the `init()` result, or anything
+ * with its low-level `Z3` object). The finalizer gate is installed on that
+ * object: without it, a garbage collection during a check can corrupt Z3's
+ * heap (z3-solver's high-level API, which the page may use, frees from
+ * finalizers).
  */
-export function createEngine(
-  z3: Pick<Z3HighLevel, 'Context'> & { readonly Z3: object },
-  contextName = 'osvlab',
-  { watchdogGraceMs = WATCHDOG_GRACE_MS }: { readonly watchdogGraceMs?: number } = {},
-): SmtEngine {
-  const ctx: Ctx = z3.Context(contextName);
-  const gate: FinalizerGate = finalizerGate(z3.Z3);
+export function createEngine(z3: { readonly Z3: Z3Core }, { watchdogGraceMs = WATCHDOG_GRACE_MS }: { readonly watchdogGraceMs?: number } = {}): SmtEngine {
+  const api = z3.Z3;
+  const gate: FinalizerGate = finalizerGate(api);
+  const home = new NativeContext(api);
+  const sorts = new HomeSorts(home);
+  let running: QuerySolver | undefined;
   let inFlight = false;
   let dead: EngineDeadError | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const idle = (what: string) => {
     if (inFlight) throw new Error(`internal error: ${what} while a Z3 query is running (queries must not overlap)`);
-  };
-
-  const sortOf = (s: number) => (s === BOOL ? ctx.Bool.sort() : ctx.BitVec.sort(s));
-  const valueOf = (e: unknown, sort: number): Value => {
-    if (sort === BOOL) {
-      if (ctx.isTrue(e as never)) return true;
-      if (ctx.isFalse(e as never)) return false;
-      return false;
-    }
-    if (ctx.isBitVecVal(e as never)) return (e as { value(): bigint }).value();
-    return 0n;
   };
 
   return {
@@ -145,7 +134,7 @@ export function createEngine(
     },
 
     interrupt() {
-      ctx.interrupt();
+      if (running) api.interrupt(running.context.ptr);
     },
 
     exclusive<T>(job: () => Promise<T>): Promise<T> {
@@ -176,7 +165,7 @@ export function createEngine(
     if (!(timeoutMs > 0)) return check;
     return new Promise<T>((resolve, reject) => {
       let timer = setTimeout(() => {
-        ctx.interrupt();
+        if (running) api.interrupt(running.context.ptr);
         timer = setTimeout(() => {
           dead = new EngineDeadError(Date.now() - started);
           reject(dead);
@@ -202,69 +191,28 @@ export function createEngine(
     // the uninterpreted functions; our queries are small but full of UF
     // applications at 64-bit indices, and the SMT core (lazy congruence,
     // bit-vector theory on demand) decides them 20-50x faster here.
-    const solver = hasQuantifier(assertions)
-      ? new ctx.Solver()
-      : options.solveEqs === false
-        ? ctx.AndThen('simplify', 'smt').solver()
-        : ctx.AndThen('simplify', 'solve-eqs', 'smt').solver();
-    if (options.timeoutMs && options.timeoutMs > 0) solver.set('timeout', Math.round(options.timeoutMs));
-    solver.fromString(script.text);
-    const status = await watched(gate.hold(() => solver.check()), options.timeoutMs ?? 0, started);
-    const ms = Date.now() - started;
-    // Z3's memory lives in the WASM heap, which the JS garbage collector does
-    // not see: release solvers and models explicitly so a long grading run
-    // does not grow the (fixed-size) heap.
-    if (status === 'unsat') {
-      solver.release();
-      return { status, ms };
+    const tactics = hasQuantifier(assertions) ? [] : options.solveEqs === false ? ['simplify', 'smt'] : ['simplify', 'solve-eqs', 'smt'];
+    const solver = new QuerySolver(api, tactics, options.timeoutMs);
+    running = solver;
+    // A wedged check (see `watched`) keeps its context: the native side may still use it.
+    let wedged = false;
+    try {
+      solver.assert(script.text);
+      const status = await watched(gate.hold(() => solver.check()), options.timeoutMs ?? 0, started).catch((e: unknown) => {
+        wedged = e instanceof EngineDeadError;
+        throw e;
+      });
+      const ms = Date.now() - started;
+      if (status === 'unsat') return { status, ms };
+      if (status === 'unknown') return { status, ms, reason: solver.reasonUnknown() };
+      const model = new HomeModel(home, sorts, solver.modelIn(home), () => idle('a model was read'));
+      return { status, ms, model };
+    } finally {
+      running = undefined;
+      // Z3's memory lives in the WASM heap, which the JS garbage collector
+      // does not see: the query's context goes now, its model (if any)
+      // lives on in the home context until disposed.
+      if (!wedged) solver.delete();
     }
-    if (status === 'unknown') {
-      const reason = solver.reasonUnknown();
-      solver.release();
-      return { status, ms, reason };
-    }
-
-    const model = solver.model();
-    let disposed = false;
-    const consts = new Map<string, Value>();
-    const apps = new Map<string, Value>();
-    const decls = new Map<string, ReturnType<Ctx['Function']['declare']>>();
-    const smtModel: SmtModel = {
-      constant(name, sort) {
-        idle('a model was read');
-        const hit = consts.get(name);
-        if (hit !== undefined) return hit;
-        const c = sort === BOOL ? ctx.Bool.const(name) : ctx.BitVec.const(name, sort);
-        const v = valueOf(model.eval(c, true), sort);
-        consts.set(name, v);
-        return v;
-      },
-      apply(decl: FuncDecl, args: Value[]) {
-        idle('a model was read');
-        const k = `${decl.name}(${args.join(',')})`;
-        const hit = apps.get(k);
-        if (hit !== undefined) return hit;
-        let f = decls.get(decl.name);
-        if (!f) {
-          f = ctx.Function.declare(decl.name, ...(decl.domain.map(sortOf) as [never]), sortOf(decl.range) as never);
-          decls.set(decl.name, f);
-        }
-        const zargs = args.map((a, i) =>
-          decl.domain[i] === BOOL ? ctx.Bool.val(a as boolean) : ctx.BitVec.val(a as bigint, decl.domain[i]),
-        );
-        const v = valueOf(model.eval((f.call as (...a: unknown[]) => never)(...zargs), true), decl.range);
-        apps.set(k, v);
-        return v;
-      },
-      dispose() {
-        if (disposed) return;
-        disposed = true;
-        consts.clear();
-        apps.clear();
-        model.release();
-        solver.release();
-      },
-    };
-    return { status, ms, model: smtModel };
   }
 }

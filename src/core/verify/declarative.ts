@@ -253,8 +253,9 @@ export async function checkDeclarative(handler: string, spec: string, env: Decla
   // the lemmas whose facts differ first.
   const merged = { ...step, post: mergeState(step.post, oracle.post, new Set([...cmp.identical, ...cmp.equivalent])) };
   const memo = new KnownFacts(caches, merged, lemmas, oracleFacts(h.name, withOracle, lemmas, caches, true));
-  const reachable = { symbols: { pre: base.pre, args: base.args }, cases: reachableCases(h.name, caches) };
-  const c = await check(step, env, opts, { memo, first: memo.differingLemmas(), reachable });
+  // The reachable cases serve only a check that stops at the first failure (lemma-check.ts).
+  const reachable = opts.stopAtFailure ? { symbols: { pre: base.pre, args: base.args }, cases: reachableCases(h.name, caches) } : undefined;
+  const c = await check(step, env, opts, { memo, first: memo.differingLemmas(), ...(reachable ? { reachable } : {}) });
   return outcomeOf(c, started, memo.hits > 0 ? 'partial' : 'full', memo.hits);
 }
 

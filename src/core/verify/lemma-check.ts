@@ -42,7 +42,7 @@ import { BOOL, type Term, variable } from '../smt/term.ts';
 import { type CacheStats, type SlotValue, cacheSlot, remember } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { worst } from './outcome.ts';
-import { DECLARATIVE_SOLVE_EQS, checkFromSubset, checkQuery, refutes, solverStatus, unsettled } from './query.ts';
+import { DECLARATIVE_SOLVE_EQS, type Query, checkFromSubset, checkQuery, refutes, solverStatus, unsettled } from './query.ts';
 import type { SymbolicStep } from './steps.ts';
 import type { ObligationResult } from './verdict.ts';
 import { BoundedMap } from '../bounded-map.ts';
@@ -193,6 +193,31 @@ function skolemizeShared(f: Quantified, tag: string): { goal: Term; vars: Term[]
   return { goal, vars, seed: o.app(o.declareFun(seed.fn, [...f.vars], BOOL), vars) };
 }
 
+/** A goal fact skolemised (`skolemizeShared`). */
+type Skolemised = ReturnType<typeof skolemizeShared>;
+
+/** The query that asks one fact, as both the solver and the reachable cases see it. */
+interface FactQuery {
+  readonly query: Query;
+  /** The oracle's fact at the same skolems (`FactMemo.alongside`), if known. */
+  readonly beside?: Term;
+  /** How many assumptions the query carries (0 until they are made). */
+  instances(): number;
+}
+
+/**
+ * The query for fact `f` skolemised as `s`: its goal, and the instances of
+ * `assumed` at the goal's terms, the seed and `extraRoots` (the step's
+ * footprint), with the oracle's fact beside them; the instances are made
+ * once, when first asked for (by a kept model, a case or the solver).
+ */
+function factQuery(f: Quantified, s: Skolemised, assumed: readonly Quantified[], extraRoots: readonly Term[], opts: LemmaOptions, group?: string): FactQuery {
+  const beside = group === undefined ? undefined : opts.memo?.alongside?.(group, f)?.body(s.vars);
+  let found: Term[] | undefined;
+  const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(s.seed ? [s.seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
+  return { query: { goals: [s.goal], assume, timeoutMs: opts.timeoutMs, solveEqs: DECLARATIVE_SOLVE_EQS }, beside, instances: () => found?.length ?? 0 };
+}
+
 interface FactsOutcome {
   /**
    * One per goal, in order (stopped at the first failure: one per goal
@@ -266,33 +291,29 @@ async function proveFacts(
   const done = () => stopAtFirst && [...byName.values()].some((r) => r.status !== 'proved');
   // Stopping at the first failure, the facts likeliest to fail go first.
   const order = stopAtFirst && memo?.order ? memo.order(group!, goals) : goals;
-  const open: { f: Quantified; goal: Term; vars: Term[]; seed?: Term }[] = [];
+  const open: { f: Quantified; s: Skolemised }[] = [];
   for (const f of order) {
     if (memo?.known(group!, f)) {
       byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
       continue;
     }
     learnt.push(f);
-    const { goal, vars, seed } = skolemizeShared(f, tag);
+    const sk = skolemizeShared(f, tag);
     // A goal that is, term for term, an assumed fact at the same skolems (the
     // step left everything it reads alone) holds without a query.
     const assumedTwin = sameFact.get(f.name);
-    if ((goal.op === 'const' && goal.value === true) || (assumedTwin && assumedTwin.body(vars) === goal)) byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
-    else open.push({ f, goal, vars, seed });
+    if ((sk.goal.op === 'const' && sk.goal.value === true) || (assumedTwin && assumedTwin.body(sk.vars) === sk.goal)) byName.set(f.name, { name: f.name, status: 'proved', ms: 0 });
+    else open.push({ f, s: sk });
   }
-  for (const { f, goal, vars, seed } of open) {
+  for (const { f, s: sk } of open) {
     if (done()) break;
     // Built only for a fact that is asked (stopping at a failure leaves the rest).
-    const beside = memo?.alongside?.(group!, f)?.body(vars);
-    let found: Term[] | undefined;
-    // Asked by the kept models and by the query: made once.
-    const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
-    const query = { goals: [goal], assume, timeoutMs: opts.timeoutMs, solveEqs: DECLARATIVE_SOLVE_EQS };
+    const { query, beside, instances } = factQuery(f, sk, assumed, extraRoots, opts, group);
     // A model that refuted this fact for an earlier step often refutes it again: tried first, without the solver.
     const t0 = Date.now();
     if (memo?.witnesses?.(group!, f).some((w) => refutes(query, w))) {
       const ms = Date.now() - t0;
-      opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status: 'sat', ms, witness: true });
+      opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances(), status: 'sat', ms, witness: true });
       byName.set(f.name, { name: f.name, status: 'failed', ms });
       memo.failed?.(group!, f);
       continue;
@@ -319,7 +340,7 @@ async function proveFacts(
     const r = await checkQuery(engine, query, (lease) => lease.snapshot());
     queries++;
     const status = solverStatus(r);
-    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status, ms: r.ms });
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances(), status, ms: r.ms });
     if (r.kind === 'proved') byName.set(f.name, { name: f.name, status: 'proved', ms: r.ms });
     else if (r.kind === 'refuted') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms });
     else if (r.kind === 'on-word') byName.set(f.name, { name: f.name, status: 'failed', ms: r.ms, reason: QUANTIFIED_LEMMA });
@@ -349,15 +370,13 @@ function failingInCases(
   if (!reachable?.cases.length) return undefined;
   for (const f of goals) {
     const t0 = Date.now();
-    const { goal, vars, seed } = skolemizeShared(f, tag);
-    if (goal.op === 'const') continue;
-    const beside = opts.memo?.alongside?.(group, f)?.body(vars);
-    let found: Term[] | undefined;
-    const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(seed ? [seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
-    const model = refuteInCases({ goals: [goal], assume }, vars, reachable.symbols, reachable.cases, extraRoots);
+    const sk = skolemizeShared(f, tag);
+    if (sk.goal.op === 'const') continue;
+    const { query, instances } = factQuery(f, sk, assumed, extraRoots, opts, group);
+    const model = refuteInCases(query, sk.vars, reachable.symbols, reachable.cases, extraRoots);
     if (!model) continue;
     const ms = Date.now() - t0;
-    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: found?.length ?? 0, status: 'sat', ms, reachable: true });
+    opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances(), status: 'sat', ms, reachable: true });
     opts.memo?.failed?.(group, f, model);
     return { name: f.name, status: 'failed', ms };
   }

@@ -166,7 +166,7 @@ class CaseInterpretation implements Interpretation {
     if (v === undefined) {
       v = evaluate(map.apply(args.map((a, i) => constOf(a, decl ? decl.domain[i] : map.domain[i]))), zeroInterpretation);
       this.memo.set(key, v);
-        for (const a of args) if (typeof a === 'bigint') this.seen.add(a);
+      for (const a of args) if (typeof a === 'bigint') this.seen.add(a);
       const sorts = (decl ? decl.domain : map.domain).join(',');
       let list = this.points.get(sorts);
       if (!list) this.points.set(sorts, (list = []));
@@ -177,9 +177,21 @@ class CaseInterpretation implements Interpretation {
   }
 }
 
-/** The pre-state's symbol names (what a map's application is called) with the case state's map of the same part. */
-function symbolMaps(pre: AbstractState, state: AbstractState): Map<string, MapFn> {
+/** `symbolMaps` by pre-state and case state (both live as long as the caches that hold them). */
+const SYMBOL_MAPS = new WeakMap<AbstractState, WeakMap<AbstractState, ReadonlyMap<string, MapFn>>>();
+
+/**
+ * The pre-state's symbol names (what a map's application is called) with
+ * the case state's map of the same part. Asked for every fact of every
+ * answer of a handler, so made once per pre-state and case.
+ */
+function symbolMaps(pre: AbstractState, state: AbstractState): ReadonlyMap<string, MapFn> {
+  let byState = SYMBOL_MAPS.get(pre);
+  if (!byState) SYMBOL_MAPS.set(pre, (byState = new WeakMap()));
+  const hit = byState.get(state);
+  if (hit) return hit;
   const out = new Map<string, MapFn>();
+  byState.set(state, out);
   for (const [path, sym] of pre) {
     const concrete = state.get(path);
     if (!concrete) continue;
@@ -237,9 +249,9 @@ export function refuteInCases(
     if (c.args.length !== symbols.args.length) continue;
     const consts = new Map<string, Value>(symbols.args.map((a, i) => [a.name!, norm(c.args[i], a.sort)]));
     const interp = new CaseInterpretation(symbolMaps(symbols.pre, c.state), consts);
-    // The goal and the query's assertions at skolems 0 read the indices and
-    // values the step touches (the points it updates, the slots a count
-    // update moves): they seed the candidates.
+    // Skolems at 0 first; then the goal and `roots` (the step's footprint)
+    // read the indices and values the step touches (the points it updates,
+    // the slots a count update moves): they seed the candidates.
     for (const s of skolems) interp.skolems.set(s.name!, s.sort === BOOL ? false : 0n);
     if (tryEvaluate(goal, interp) === false) {
       const found = confirm(q, interp);

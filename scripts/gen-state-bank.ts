@@ -10,9 +10,11 @@
  * formula over the arguments). Each answer is a case of that handler, and
  * the call's result a state of the next level. Each level keeps at most
  * `--width` states, those whose calls are least like the ones kept already.
+ * Then seeded random walks, and `--setups` scripted setups (a child given
+ * resources, then killed) that the walks do not reach.
  * The file only proposes states: a grade never rests on it unchecked.
  *
- *   npx tsx scripts/gen-state-bank.ts [--depth N] [--width N] [--walks N] [--length N] [--cases N]
+ *   npx tsx scripts/gen-state-bank.ts [--depth N] [--width N] [--walks N] [--length N] [--setups N] [--cases N]
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,9 +23,9 @@ import { runSpec } from '../src/core/dialect/index.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS, requireHandler } from '../src/core/kernel/handlers.ts';
 import { bootWitness } from '../src/core/kernel/lemmas/index.ts';
-import type { AbstractState } from '../src/core/kernel/state.ts';
+import { type AbstractState, fieldMaps } from '../src/core/kernel/state.ts';
 import * as o from '../src/core/smt/ops.ts';
-import { bvConst, variable } from '../src/core/smt/term.ts';
+import { type Term, bvConst, variable } from '../src/core/smt/term.ts';
 import { type BankState, type StateBankFile, oracleCall } from '../src/core/verify/state-bank.ts';
 
 interface BankCall {
@@ -45,18 +47,25 @@ const CASES = option('cases', 4);
 const engine = await nodeEngine();
 const handlers = HANDLERS.filter((h) => oracleSpec(h.name)).map((h) => h.name);
 
-/** Arguments under which `handler`'s oracle succeeds in `state` (hex), or undefined. */
-async function argsFor(handler: string, state: AbstractState): Promise<string[] | undefined> {
+/** Fixed argument values of a call, by argument name. */
+type Fixed = Readonly<Record<string, bigint | Term>>;
+
+/** Arguments under which `handler`'s oracle succeeds in `state` (hex), with the `fixed` ones as given, or undefined. */
+async function argsFor(handler: string, state: AbstractState, fixed: Fixed = {}): Promise<string[] | undefined> {
   const h = requireHandler(handler);
   const sym = h.args.map((a) => variable(`bank.arg.${a.name}`, a.width));
   const run = runSpec(oracleSpec(handler)!, handler, state, sym, { force: 'all' });
   if (!run.ok) return undefined;
   if (run.cond.op === 'const' && !run.cond.value) return undefined;
+  const given = h.args.flatMap((a, i) => {
+    const v = fixed[a.name];
+    return v === undefined ? [] : [o.eq(sym[i], typeof v === 'bigint' ? bvConst(v, a.width) : v)];
+  });
   // Arguments of 0 first avoided: a wrong write of 0 (a permission, a shadow
   // entry) is invisible where the right value is 0 too.
   const nonzero = sym.map((a) => o.not(o.eq(a, bvConst(0, a.sort))));
-  let r = await engine.exclusive(() => engine.check([run.cond, ...nonzero], { timeoutMs: 5000 }));
-  if (r.status !== 'sat') r = await engine.exclusive(() => engine.check([run.cond], { timeoutMs: 5000 }));
+  let r = await engine.exclusive(() => engine.check([run.cond, ...given, ...nonzero], { timeoutMs: 5000 }));
+  if (r.status !== 'sat') r = await engine.exclusive(() => engine.check([run.cond, ...given], { timeoutMs: 5000 }));
   if (r.status !== 'sat') return undefined;
   const args = h.args.map((a) => `0x${(r.model.constant(`bank.arg.${a.name}`, a.width) as bigint).toString(16)}`);
   r.model.dispose();
@@ -143,6 +152,62 @@ for (let w = 0; w < WALKS; w++) {
   if (w % 5 === 4) log(`walk ${w + 1}: ${covered()}/${handlers.length} handlers have a case`);
 }
 
+// Setups no walk of this length reaches: a child of the running process,
+// switched to, takes what it can (pages, ports, vectors, devices, files, a
+// child of its own), then either is killed at once or first blocks to
+// receive (so that a sender has a sleeping receiver) and is killed then;
+// then what it held is reclaimed call by call. The cases met on the way
+// are kept whatever the cap (each is a state nothing else reaches).
+const SETUPS = option('setups', 6);
+const TAKING = handlers.filter((h) => /^(sys_alloc_|sys_create|sys_dup|sys_map_|sys_set_proc_name|clone_proc)/.test(h));
+const RECLAIMING = handlers.filter((h) => /^(sys_reclaim_|sys_reparent|sys_close|sys_reap|sys_free_)/.test(h));
+
+/** The call of `handler` in `node`'s state, as a case and a successor, or undefined where it does not succeed. */
+async function call(node: Node, handler: string, fixed: Fixed = {}): Promise<Node | undefined> {
+  const args = await argsFor(handler, node.state, fixed);
+  if (!args) return undefined;
+  met.get(handler)!.push({ node, args });
+  const state = oracleCall(handler, node.state, args);
+  return state && { parent: node, call: { handler, args }, depth: node.depth + 1, state };
+}
+
+/** Every call that succeeds in `node`'s state, recorded as a case whatever the cap. */
+async function recordAll(node: Node): Promise<void> {
+  for (const h of handlers) {
+    const args = await argsFor(h, node.state);
+    if (args) met.get(h)!.push({ node, args });
+  }
+}
+
+const currentOf = (state: AbstractState): Term => fieldMaps(state.get('current')!)[0].apply([]);
+
+for (let k = 0; k < SETUPS; k++) {
+  const start = level[(k * 7) % Math.max(level.length, 1)] ?? boot;
+  const parent = currentOf(start.state);
+  let node = await call(start, 'clone_proc');
+  if (!node) continue;
+  const child = BigInt(node.call!.args[0]);
+  for (const h of ['sys_set_runnable', 'switch_proc']) node = node && (await call(node, h, { pid: child }));
+  if (!node) continue;
+  // Two rounds, so a resource that needs another (a device's IOMMU root) comes second.
+  for (let round = 0; round < 2; round++) for (const h of TAKING) node = (await call(node, h)) ?? node;
+  // Back to the parent: at once, or by blocking to receive from it.
+  const back = k % 2 === 0 ? await call(node, 'switch_proc', { pid: parent }) : await call(node, 'recv_proc', { pid: parent });
+  if (!back) continue;
+  await recordAll(back);
+  let zombie = await call(back, 'sys_kill', { pid: child });
+  if (!zombie) continue;
+  await recordAll(zombie);
+  for (let step = 0; step < 12; step++) {
+    let next: Node | undefined;
+    for (const h of RECLAIMING) if ((next = await call(zombie, h))) break;
+    if (!next) break;
+    zombie = next;
+    await recordAll(zombie);
+  }
+  log(`setup ${k + 1}: ${covered()}/${handlers.length} handlers have a case`);
+}
+
 /**
  * `CASES` of a handler's cases, each adding the most argument values not
  * seen in those chosen before (a zero counts for little: an old value of 0
@@ -179,7 +244,7 @@ const number = (n: Node): number => {
 };
 const entries = [...bank].filter(([, c]) => c.length).sort(([a], [b]) => a.localeCompare(b));
 const file: StateBankFile = {
-  made: `npx tsx scripts/gen-state-bank.ts --depth ${DEPTH} --width ${WIDTH} --walks ${WALKS} --length ${WALK_LENGTH} --cases ${CASES}`,
+  made: `npx tsx scripts/gen-state-bank.ts --depth ${DEPTH} --width ${WIDTH} --walks ${WALKS} --length ${WALK_LENGTH} --setups ${SETUPS} --cases ${CASES}`,
   states,
   handlers: Object.fromEntries(entries.map(([h, c]) => [h, c.map((m) => ({ state: number(m.node), args: m.args }))])),
 };

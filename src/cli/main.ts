@@ -46,6 +46,8 @@ commands:
   compare A B [--json] [--seed S]
   study FILE.json [--out DIR] [--shard K/N] [--report] [--json]    study FILE.json --merge DIR...
   bench [--handlers a,b] [--runs N] [--lemmas] [--json]     bench --corpus FILE [--made PREFIX] [--limit N] [--json]
+
+osvlab <command> --help (or -h, or osvlab help <command>) shows a command's options.
 `;
 
 /**
@@ -67,21 +69,48 @@ export async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-async function dispatch(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === '--help' || name === '-h' || name === 'help') {
+/** `--help` or `-h` as a whole argument asks for help (`--help=x` is an unknown option). */
+const isHelp = (a: string | undefined): boolean => a === '--help' || a === '-h';
+
+/** Why `name` names no command (ARG006, ARG001, ARG003; docs/cli-errors.md), or undefined when it names one. */
+function nameError(name: string | undefined): string | undefined {
+  if (name === undefined) return 'ARG006 which command?';
+  if (name === '') return 'ARG001 the command is empty';
+  return COMMANDS.has(name) ? undefined : `ARG003 unknown command '${name}'`;
+}
+
+/**
+ * `osvlab help [command]` (also `--help`, `-h`): the overview alone, or the
+ * help of one command (src/cli/help.ts), on stdout with exit 0.
+ */
+async function help(args: readonly string[]): Promise<number> {
+  const [name, ...extra] = args;
+  if (name === undefined) {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (!name) {
-    process.stderr.write(`osvlab: ${name === '' ? 'ARG001 the command is empty' : 'ARG006 which command?'}\n\n${USAGE}`);
+  const bad = nameError(name) ?? (extra.length ? `ARG006 unexpected argument '${extra[0]}' (osvlab help takes one command)` : undefined);
+  if (bad) {
+    process.stderr.write(`osvlab: ${bad}\n\n${USAGE}`);
     return 4;
   }
-  const load = COMMANDS.get(name);
-  if (!load) {
-    process.stderr.write(`osvlab: ARG003 unknown command '${name}'\n\n${USAGE}`);
+  // Loaded only when asked for: no command pays for the text of all of them.
+  const { commandHelp } = await import('./help.ts');
+  process.stdout.write(commandHelp(name) ?? USAGE);
+  return 0;
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === 'help' || isHelp(name)) return help(rest);
+  const bad = nameError(name);
+  if (bad !== undefined || name === undefined) {
+    process.stderr.write(`osvlab: ${bad}\n\n${USAGE}`);
     return 4;
   }
+  // `osvlab <command> --help` anywhere on its line: the help, before the command parses anything.
+  if (rest.some(isHelp)) return help([name]);
+  const load = COMMANDS.get(name)!;
   try {
     const cmd = await load();
     return await cmd.run(rest);

@@ -1,0 +1,114 @@
+/**
+ * `osvlab <command> --help` (src/cli/help.ts): every command has a help text,
+ * and the options it documents are exactly those its parser knows, taken
+ * from the command's own unknown-option message as args.test.ts does. So a
+ * new option without a help line, or a help line for an option that is gone,
+ * fails here. Everything runs `main` in this process; nothing here gets past
+ * the argument parser, so no solver and no network is started.
+ */
+import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES, main } from '../../src/cli/main.ts';
+
+/** `osvlab ARGV` in this process: the exit code and what went to stdout and stderr. */
+async function osvlab(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const [o, e] = [process.stdout.write, process.stderr.write];
+  // Written as a stream writes: the callback is called (main waits on it before it returns).
+  const into = (add: (s: string) => void) =>
+    ((s: string | Uint8Array, ...rest: unknown[]) => {
+      add(String(s));
+      const done = rest.find((x): x is () => void => typeof x === 'function');
+      if (done) process.nextTick(done);
+      return true;
+    }) as typeof o;
+  process.stdout.write = into((s) => (out += s));
+  process.stderr.write = into((s) => (err += s));
+  try {
+    return { code: await main(argv), out, err };
+  } finally {
+    process.stdout.write = o;
+    process.stderr.write = e;
+  }
+}
+
+/** The options a command's parser knows, from its own unknown-option message. */
+async function optionsOf(command: string): Promise<string[]> {
+  const r = await osvlab(command, '--no-such-option-at-all');
+  expect(r.code, r.err).toBe(4);
+  expect(r.err).toContain('ARG003 unknown option --no-such-option-at-all');
+  const known = /\(known: ([^)]*)\)/.exec(r.err);
+  return known ? known[1].split(', ').map((o) => o.slice(2)) : [];
+}
+
+/** The options a help text documents: the lines of its table that start with `--name`. */
+function documented(help: string): string[] {
+  return [...help.matchAll(/^ {2}--([a-z][\w-]*)/gm)].map((m) => m[1]);
+}
+
+describe('osvlab <command> --help', () => {
+  it('covers every command', () => {
+    expect(COMMAND_NAMES.length).toBeGreaterThan(10);
+  });
+
+  for (const name of COMMAND_NAMES) {
+    it(`${name}: documents exactly the options its parser knows`, async () => {
+      const r = await osvlab(name, '--help');
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toBe('');
+      expect(r.out.split('\n')[0]).toMatch(new RegExp(`^usage: osvlab ${name}( |$)`));
+      const docs = documented(r.out);
+      expect(new Set(docs).size, `${name} documents an option twice`).toBe(docs.length);
+      expect(docs.length).toBeGreaterThan(0);
+      expect([...docs].sort()).toEqual((await optionsOf(name)).sort());
+      expect(r.out.split('\n').filter((l) => l.length > 80), 'lines longer than 80 columns').toEqual([]);
+      expect(r.out).toMatch(/\nexit codes: 0 /);
+    });
+
+    it(`${name}: -h and help ${name} print the same text`, async () => {
+      const long = await osvlab(name, '--help');
+      expect(await osvlab(name, '-h')).toEqual(long);
+      expect(await osvlab('help', name)).toEqual(long);
+      expect(await osvlab('--help', name)).toEqual(long);
+    });
+  }
+
+  it('takes --help anywhere on the line, before the command reads anything', async () => {
+    const help = (await osvlab('grade', '--help')).out;
+    // A missing file, an unknown option or a missing value would each be an error without it.
+    expect(await osvlab('grade', '--responses', '/no/such/file.jsonl', '--help')).toEqual({ code: 0, out: help, err: '' });
+    expect(await osvlab('grade', '--nope', '-h')).toEqual({ code: 0, out: help, err: '' });
+    expect((await osvlab('verify', 'sys_dup', '--spec', '--help')).out).toBe((await osvlab('verify', '--help')).out);
+  });
+
+  it('only as a whole argument: --help=1 is an unknown option', async () => {
+    const r = await osvlab('verify', '--help=1');
+    expect(r.code).toBe(4);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('ARG003 unknown option --help');
+  });
+});
+
+describe('osvlab help', () => {
+  it('alone, or --help and -h alone, prints the overview, which points to the commands help', async () => {
+    const r = await osvlab('help');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/^usage: osvlab <command> \[options\]/);
+    expect(r.out).toContain('osvlab <command> --help');
+    for (const name of COMMAND_NAMES) expect(r.out, name).toMatch(new RegExp(`[ ;]${name} `));
+    expect(await osvlab('--help')).toEqual(r);
+    expect(await osvlab('-h')).toEqual(r);
+  });
+
+  it('of an unknown command is ARG003, exit 4; of an empty one ARG001; of two, ARG006', async () => {
+    for (const argv of [['help', 'nosuch'], ['--help', 'nosuch'], ['help', 'constructor']]) {
+      const r = await osvlab(...argv);
+      expect(r.code, argv.join(' ')).toBe(4);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(`osvlab: ARG003 unknown command '${argv[1]}'`);
+    }
+    expect(await osvlab('help', '')).toMatchObject({ code: 4, out: '', err: expect.stringContaining('ARG001 the command is empty') });
+    expect(await osvlab('help', 'verify', 'grade')).toMatchObject({ code: 4, out: '', err: expect.stringContaining("ARG006 unexpected argument 'grade'") });
+    expect(await osvlab('nosuch', '--help')).toMatchObject({ code: 4, out: '', err: expect.stringContaining("ARG003 unknown command 'nosuch'") });
+  });
+});

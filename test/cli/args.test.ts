@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArgError, MAX_TIME_LIMIT_MS, intOption, parseArgs, timeoutOption } from '../../src/cli/args.ts';
-import { COMMAND_NAMES, main } from '../../src/cli/main.ts';
+import { COMMAND_NAMES } from '../../src/cli/main.ts';
+import { optionsOf, osvlab } from '../cli-main.ts';
 
 const SPEC = { values: ['spec', 'timeout', 'n'], flags: ['json'] };
 
@@ -21,31 +22,6 @@ function code(f: () => unknown): string | undefined {
     return e instanceof ArgError ? e.code : `not coded: ${e}`;
   }
   return undefined;
-}
-
-/** Runs `osvlab ARGV` in this process; returns the exit code and what went to stderr. */
-async function osvlab(...argv: string[]): Promise<{ code: number; err: string }> {
-  let err = '';
-  const write = process.stderr.write;
-  process.stderr.write = ((s: string | Uint8Array, ...rest: unknown[]) => {
-    err += String(s);
-    const done = rest.find((x): x is () => void => typeof x === 'function');
-    if (done) process.nextTick(done);
-    return true;
-  }) as typeof write;
-  try {
-    return { code: await main(argv), err };
-  } finally {
-    process.stderr.write = write;
-  }
-}
-
-/** The options a command knows, from its own unknown-option message. */
-async function optionsOf(command: string): Promise<string[]> {
-  const r = await osvlab(command, '--no-such-option-at-all');
-  const known = /\(known: ([^)]*)\)/.exec(r.err);
-  expect(r.code, r.err).toBe(4);
-  return known ? known[1].split(', ').map((o) => o.slice(2)) : [];
 }
 
 describe('parseArgs', () => {

@@ -9,7 +9,8 @@
  * here happens before any solver work.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, main } from '../../src/cli/main.ts';
+import { COMMAND_NAMES } from '../../src/cli/main.ts';
+import { osvlab } from '../cli-main.ts';
 import { parseArgs } from '../../src/cli/args.ts';
 import { KERNEL, contentEntry, oracleSpec } from '../../src/core/kernel/content.ts';
 import { findHandler } from '../../src/core/kernel/handlers.ts';
@@ -22,29 +23,6 @@ import { openAiBody } from '../../src/core/llm/openai.ts';
 import type { CompletionRequest, ProviderKind, ReasoningEffort } from '../../src/core/llm/types.ts';
 import { sharedHelpersOf } from '../../src/core/eval/prompt/prompt.ts';
 import { OBJECT_PROTOTYPE_NAMES } from '../object-prototype.ts';
-
-/** `osvlab ARGV` in this process: the exit code and what went to stdout and stderr. */
-async function osvlab(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const [o, e] = [process.stdout.write, process.stderr.write];
-  // Written as a stream writes: the callback is called (main waits on it before it returns).
-  const into = (add: (s: string) => void) =>
-    ((s: string | Uint8Array, ...rest: unknown[]) => {
-      add(String(s));
-      const done = rest.find((x): x is () => void => typeof x === 'function');
-      if (done) process.nextTick(done);
-      return true;
-    }) as typeof o;
-  process.stdout.write = into((s) => (out += s));
-  process.stderr.write = into((s) => (err += s));
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-  }
-}
 
 const NAMES = OBJECT_PROTOTYPE_NAMES;
 const OBJECTISH = /native code|is not a function|Cannot read prop|\[object |Object\]/;

@@ -85,7 +85,8 @@ function nameError(name: string | undefined): string | undefined {
  */
 async function help(args: readonly string[]): Promise<number> {
   const [name, ...extra] = args;
-  if (name === undefined) {
+  // `help help`, `help --help`: the help of help is the overview.
+  if (name === undefined || ((name === 'help' || isHelp(name)) && !extra.length)) {
     process.stdout.write(USAGE);
     return 0;
   }

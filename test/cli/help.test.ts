@@ -67,6 +67,8 @@ describe('osvlab help', () => {
     for (const name of COMMAND_NAMES) expect(r.out, name).toMatch(new RegExp(`[ ;]${name} `));
     expect(await osvlab('--help')).toEqual(r);
     expect(await osvlab('-h')).toEqual(r);
+    // The help of help is the overview too.
+    for (const argv of [['help', 'help'], ['help', '-h'], ['--help', '--help'], ['-h', 'help']]) expect(await osvlab(...argv), argv.join(' ')).toEqual(r);
   });
 
   it('of an unknown command is ARG003, exit 4; of an empty one ARG001; of two, ARG006', async () => {

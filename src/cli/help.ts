@@ -127,20 +127,20 @@ const HELP = new Map<string, Help>([
   [
     'bench',
     {
-      synopsis: ['bench [--handlers NAMES] [--runs N] [--lemmas [--full]] [--timeout MS] [--json]', 'bench --corpus FILE [--made PREFIX] [--limit N] [--timeout MS] [--json]'],
+      synopsis: ['bench [--handlers NAMES] [--runs N] [--lemmas [--full]] [--timeout MS] [--json]', 'bench --corpus FILE [--made PREFIX] [--limit N] [--full] [--timeout MS] [--json]'],
       purpose: "Times the cold verification of every handler's oracle spec; with --corpus, times grading a corpus of answers without and with the strict check.",
       options: [
         ['--handlers NAMES', 'time only these handlers (comma-separated; default all)'],
         ['--runs N', 'runs per handler, of which the median is reported (default 3)'],
         ['--lemmas', 'also time the declarative checks as strict grading runs them, and their ratio to refinement'],
-        ['--full', 'with --lemmas: also time the full declarative check, no proof reused'],
+        ['--full', 'with --lemmas: also time the full declarative check, no proof reused; with --corpus: also run it on every answer that passed refinement and count where it differs from the strict grade'],
         ['--timeout MS', `time limit, ${LIMIT} (default 60000): of each verification or graded answer, and of each query of the declarative checks`],
         ['--corpus FILE', 'grade the answers of FILE (JSONL as osvlab grade reads it, e.g. perf/corpus/answers.jsonl) twice each, without and with the strict check (docs/lemmas.md)'],
         ['--made PREFIX', "with --corpus: only the answers whose made label starts with PREFIX"],
         ['--limit N', 'with --corpus: only the first N answers'],
         JSON_OUT('the rows and the summary'),
       ],
-      exit: '0 done, 1 some oracle not verified or some lemma not proved, 4 usage error.',
+      exit: '0 done, 1 some oracle not verified or some lemma not proved (with --corpus --full: some full check differs from the strict grade), 4 usage error.',
     },
   ],
   [

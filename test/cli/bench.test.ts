@@ -84,6 +84,25 @@ describe('osvlab bench --corpus', () => {
     expect(out.proofs.oracles).toBe(50);
   }, 600_000);
 
+  it('with --full, runs the full check with nothing reused beside each strict grade and counts where they differ', () => {
+    const lines = [corpusAnswer('sys_set_runnable', 'rewrite:combo'), corpusAnswer('sys_map_dev', 'near-miss:shadow-drop')];
+    const file = join(dir, 'full.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+    const r = runCli(['bench', '--corpus', file, '--full', '--json'], { timeoutMs: 600_000 });
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out) as {
+      rows: { made: string; strict?: boolean; full?: { status: string; ms: number } }[];
+      summary: { full?: { answers: number; total: number; undecided: number; differs: string[] } };
+    };
+    expect(out.rows.map((x) => [x.made, x.strict, x.full?.status])).toEqual([
+      ['rewrite:combo', true, 'proved'],
+      ['near-miss:shadow-drop', false, 'failed'],
+    ]);
+    expect(out.summary.full).toMatchObject({ answers: 2, undecided: 0, differs: [] });
+    expect(out.summary.full!.total).toBeCloseTo(out.rows.reduce((a, x) => a + (x.full?.ms ?? 0), 0), 6);
+  }, 600_000);
+
   it('refuses a corpus with a bad line, naming it', () => {
     const file = join(dir, 'bad.jsonl');
     writeFileSync(file, `${JSON.stringify({ handler: 'sys_kill', response: 'x' })}\nnot json\n`);

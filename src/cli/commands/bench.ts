@@ -19,6 +19,11 @@
  * each side and their ratio, the strict part of each answer (p50, p90, max),
  * and how many answers took each path of the strict check. `--made` keeps
  * the answers whose label starts with PREFIX, `--limit` the first N.
+ * `--full` also runs, untimed by the totals, the full check with nothing
+ * reused (no stored proof, known fact, kept model, reachable state or subset
+ * query; caches of its own) on every answer that passed refinement, and
+ * counts where its result differs from the strict grade's: the shortcuts'
+ * soundness on the whole corpus, not the test's sample (exit 1 on any).
  */
 import { STRICT_GRADE, gradeResponse, handlerOnlyTask } from '../../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../../core/eval/files/responses.ts';
@@ -176,6 +181,8 @@ interface Row {
   readonly floorMs?: number;
   /** Queries without the instances (lemma-check.ts, `checkFromSubset`): asked, and how many proved their fact. */
   readonly subset?: { readonly asked: number; readonly proved: number };
+  /** With `--full`: the full check's outcome (nothing reused) and its time (ms). */
+  readonly full?: { readonly status: string; readonly ms: number };
 }
 
 /**
@@ -233,6 +240,8 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
   const items = parsed.items.filter((i) => made === undefined || (labels.get(i.line) ?? '').startsWith(made)).slice(0, limit);
   // One environment for the whole run, as a worker builds one.
   const env: VerifyEnv = { engine: await nodeEngine(), caches: new VerifierCaches() };
+  // The full check's own caches: nothing the shortcut side learnt reaches it.
+  const fullEnv: VerifyEnv | undefined = args.flags.has('full') ? { engine: env.engine, caches: new VerifierCaches() } : undefined;
   const proofs = currentProofs(env.caches);
   const log = (s: string) => json || process.stdout.write(s);
   log(`corpus ${file}: ${items.length} answers over ${new Set(items.map((i) => i.task.handler)).size} handlers\n`);
@@ -261,9 +270,11 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     let reachable = false;
     let floorMs = 0;
     let subset = { asked: 0, proved: 0 };
+    let checkedSpec: string | undefined;
     // The check strict grading runs (grade.ts, strictChecker), timed, with its path.
     const strictCheck = async (handler: string, spec: string): Promise<boolean> => {
       const queries: QueryInfo[] = [];
+      checkedSpec = spec;
       const t0 = performance.now();
       const d = await declarativeCheck({ handler, spec }, env, timeoutMs, { ...STRICT_GRADE, onQuery: (q) => queries.push(q) });
       strictPartMs = performance.now() - t0;
@@ -285,6 +296,12 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     const a = await grade(first);
     const b = await grade(second);
     const [plain, strict] = first ? [b, a] : [a, b];
+    let full: Row['full'];
+    if (fullEnv && checkedSpec !== undefined) {
+      const t0 = performance.now();
+      const d = await declarativeCheck({ handler: task.handler, spec: checkedSpec }, fullEnv, timeoutMs, { reuse: false });
+      full = { status: d.status, ms: performance.now() - t0 };
+    }
     const row: Row = {
       handler: task.handler,
       made: labels.get(item.line) ?? '',
@@ -294,19 +311,27 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       ...(strictPartMs !== undefined ? { strictPartMs, path, strict: strictOk, floorMs, subset } : {}),
       ...(kept ? { kept: true as const } : {}),
       ...(reachable ? { reachable: true as const } : {}),
+      ...(full ? { full } : {}),
     };
     rows.push(row);
     log(
       `${String(n + 1).padStart(4)} ${row.handler.padEnd(24)} ${row.made.padEnd(40)} ${row.category.padEnd(8)} ${String(Math.round(row.plainMs)).padStart(6)} ${String(Math.round(row.strictMs)).padStart(6)} ms` +
         (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}${row.kept ? ' (kept model)' : ''}${row.reachable ? ' (reachable state)' : ''}` : '') +
+        (row.full ? `  full ${row.full.status} ${Math.round(row.full.ms)} ms${disagrees(row) ? ' DIFFERS' : ''}` : '') +
         '\n',
     );
   }
   const summary = summarise(rows);
   if (json) process.stdout.write(`${JSON.stringify({ file, verifier: VERIFIER_VERSION, proofs, wallMs: Date.now() - started, rows, summary })}\n`);
   else process.stdout.write(`\n${table(summary, proofs)}\n`);
-  return 0;
+  return summary.full && summary.full.differs.length ? 1 : 0;
 }
+
+/** The full check came to a result (not a timeout or an unknown). */
+const decided = (status: string): boolean => status === 'proved' || status === 'failed' || status === 'spec-error';
+
+/** The full check decided, and its result is not the strict grade's. */
+const disagrees = (r: Row): boolean => r.full !== undefined && decided(r.full.status) && (r.full.status === 'proved') !== r.strict;
 
 interface Part {
   readonly answers: number;
@@ -339,6 +364,8 @@ interface Summary {
   readonly subset: { readonly asked: number; readonly proved: number };
   /** The strict part by the first word of each answer's `made` label. */
   readonly byKind: Record<string, Part & { readonly strictYes: number }>;
+  /** With `--full`: the full checks' time, the answers they did not decide, and those where they differ from the strict grade. */
+  readonly full?: { readonly answers: number; readonly total: number; readonly undecided: number; readonly differs: readonly string[] };
 }
 
 function summarise(rows: readonly Row[]): Summary {
@@ -353,6 +380,7 @@ function summarise(rows: readonly Row[]): Summary {
   const plain = part(rows.map((r) => r.plainMs));
   const strict = part(rows.map((r) => r.strictMs));
   const floor = checked.reduce((a, r) => a + (r.floorMs ?? 0), 0);
+  const fulls = checked.filter((r) => r.full);
   return {
     answers: rows.length,
     plain,
@@ -366,6 +394,16 @@ function summarise(rows: readonly Row[]): Summary {
     floor: { total: floor, ratio: (plain.total + floor) / plain.total },
     subset: { asked: checked.reduce((a, r) => a + (r.subset?.asked ?? 0), 0), proved: checked.reduce((a, r) => a + (r.subset?.proved ?? 0), 0) },
     byKind,
+    ...(fulls.length
+      ? {
+          full: {
+            answers: fulls.length,
+            total: fulls.reduce((a, r) => a + r.full!.ms, 0),
+            undecided: fulls.filter((r) => !decided(r.full!.status)).length,
+            differs: fulls.filter(disagrees).map((r) => `${r.handler} ${r.made}`.trim()),
+          },
+        }
+      : {}),
   };
 }
 
@@ -382,6 +420,12 @@ function table(s: Summary, proofs: { current: number; oracles: number }): string
     `queries without the instances (the oracle's fact beside the goal): ${s.subset.asked} asked, ${s.subset.proved} proved their fact`,
     `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}; a model kept from an earlier answer settled ${s.kept}, a reachable state ${s.reachable}`,
     ...Object.entries(s.byKind).map(([k, p]) => `  ${line(k, p)}, strict holds for ${p.strictYes}`),
+    ...(s.full
+      ? [
+          `full check, nothing reused: ${secs(s.full.total)} over ${s.full.answers} answers (${(s.full.total / s.strictPart.total).toFixed(1)}x the strict part); ` +
+            `${s.full.undecided} undecided; differs from the strict grade on ${s.full.differs.length}${s.full.differs.length ? `: ${s.full.differs.join(', ')}` : ''}`,
+        ]
+      : []),
     `committed lemma proofs current: ${proofs.current}/${proofs.oracles}`,
   ].join('\n');
 }

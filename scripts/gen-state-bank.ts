@@ -160,6 +160,8 @@ for (let w = 0; w < WALKS; w++) {
 // are kept whatever the cap (each is a state nothing else reaches).
 const SETUPS = option('setups', 6);
 const TAKING = handlers.filter((h) => /^(sys_alloc_|sys_create|sys_dup|sys_map_|sys_set_proc_name|clone_proc)/.test(h));
+// Enough calls to give back all a child takes in two rounds, so that it can be reaped.
+const RECLAIM_STEPS = 48;
 const RECLAIMING = handlers.filter((h) => /^(sys_reclaim_|sys_reparent|sys_close|sys_reap|sys_free_)/.test(h));
 
 /** The call of `handler` in `node`'s state, as a case and a successor, or undefined where it does not succeed. */
@@ -195,10 +197,20 @@ for (let k = 0; k < SETUPS; k++) {
   const back = k % 2 === 0 ? await call(node, 'switch_proc', { pid: parent }) : await call(node, 'recv_proc', { pid: parent });
   if (!back) continue;
   await recordAll(back);
+  // With the child blocked in receive: the parent maps a frame of its own
+  // (to send from and to receive the reply in) and calls it, so the child
+  // runs as the server and can reply and wait. Only the four calls that
+  // takes: a deeper state costs every fact looked for in it.
+  if (k % 2 === 1) {
+    let caller = back;
+    for (const h of ['sys_alloc_pdpt', 'sys_alloc_pd', 'sys_alloc_pt', 'sys_alloc_frame']) caller = (await call(caller, h)) ?? caller;
+    const served = await call(caller, 'call_proc', { pid: child });
+    if (served) await recordAll(served);
+  }
   let zombie = await call(back, 'sys_kill', { pid: child });
   if (!zombie) continue;
   await recordAll(zombie);
-  for (let step = 0; step < 12; step++) {
+  for (let step = 0; step < RECLAIM_STEPS; step++) {
     let next: Node | undefined;
     for (const h of RECLAIMING) if ((next = await call(zombie, h))) break;
     if (!next) break;

@@ -199,8 +199,8 @@ for (let k = 0; k < SETUPS; k++) {
   await recordAll(back);
   // With the child blocked in receive: the parent maps a frame of its own
   // (to send from and to receive the reply in) and calls it, so the child
-  // runs as the server and can reply and wait. Only the four calls that
-  // takes: a deeper state costs every fact looked for in it.
+  // runs as the server and can reply and wait. Only the four calls this
+  // needs: a deeper state costs every fact looked for in it.
   if (k % 2 === 1) {
     let caller = back;
     for (const h of ['sys_alloc_pdpt', 'sys_alloc_pd', 'sys_alloc_pt', 'sys_alloc_frame']) caller = (await call(caller, h)) ?? caller;

@@ -283,7 +283,7 @@ const HELP = new Map<string, Help>([
 
 const WIDTH = 80;
 
-/** `text` in lines of at most WIDTH characters, each after `indent` (the first after `first`, when given). */
+/** `words` in lines of at most WIDTH characters, each after `indent` (the first after `first`, when given). */
 function wrap(words: readonly string[], indent: string, first = indent): string[] {
   const lines: string[] = [];
   let line = first;

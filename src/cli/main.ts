@@ -45,7 +45,7 @@ commands:
   run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
   compare A B [--json] [--seed S]
   study FILE.json [--out DIR] [--shard K/N] [--report] [--json]    study FILE.json --merge DIR...
-  bench [--handlers a,b] [--runs N] [--lemmas] [--json]     bench --corpus FILE [--made PREFIX] [--limit N] [--json]
+  bench [--handlers a,b] [--runs N] [--lemmas] [--json]     bench --corpus FILE [--made PREFIX] [--limit N] [--full] [--json]
 
 osvlab <command> --help (or -h, or osvlab help <command>) shows a command's options.
 `;

@@ -1,6 +1,6 @@
 /**
  * Declarative-check benchmark: for every handler with an oracle spec, the
- * time to check the spec invariants and every lemma (checkLemmas, from a
+ * time to check the spec invariants and every lemma (proveStepLemmas, from a
  * fresh symbolic state), median of N runs; then the median, p90 and total
  * over handlers, and the one-off corollary and initial-state checks.
  *
@@ -12,7 +12,7 @@ import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
 import { runSpec } from '../src/core/dialect/index.ts';
-import { checkCorollaries, checkInitial, checkLemmas } from '../src/core/verify/lemma-check.ts';
+import { checkCorollaries, checkInitial, proveStepLemmas } from '../src/core/verify/lemma-check.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,7 +46,7 @@ async function main() {
       if (!res.ok) throw new Error(`${handler}: ${res.error.message}`);
       let q = 0;
       const t = Date.now();
-      const rep = await checkLemmas({ pre, cond: res.cond, post: res.post, handler: h.name }, engine, { timeoutMs, onQuery: () => q++ });
+      const rep = await proveStepLemmas({ pre, cond: res.cond, post: res.post, handler: h.name }, engine, { timeoutMs, onQuery: () => q++ });
       times.push(Date.now() - t);
       queries = q;
       const bad = [...rep.invariants, ...rep.lemmas].filter((l) => l.status !== 'proved');

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine, nodeZ3 } from '../../src/cli/z3-node.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { createEngine } from '../../src/core/smt/solver.ts';
-import { checkDeclarative, oracleProofKey } from '../../src/core/verify/declarative.ts';
+import { proveSpecLemmas, oracleProofKey } from '../../src/core/verify/declarative.ts';
 import { VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
 import { checkCorollaries, checkInitial } from '../../src/core/verify/lemma-check.ts';
 import { memoisedProof } from '../../src/core/verify/proof-cache.ts';
@@ -78,16 +78,16 @@ describe('the verifier caches', () => {
     // Another worker's caches, which must see none of it.
     const other = new VerifierCaches();
     // The committed proof: the handler's start and the statement digest are kept, no proof is made.
-    expect(await checkDeclarative('sys_set_runnable', spec, env)).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
+    expect(await proveSpecLemmas('sys_set_runnable', spec, env)).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
     expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1 });
     // A lemma set nothing is committed for: the oracle's proof is made once, then taken from the caches.
     const tlb = { only: ['tlb_ok'] };
-    expect(await checkDeclarative('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
+    expect(await proveSpecLemmas('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
     expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 2, oracleProofs: 1 });
     // Making it proved each fact of that statement, and the caches know them now.
     const facts = caches.stats().factProofs;
     expect(facts).toBeGreaterThan(0);
-    expect(await checkDeclarative('sys_set_runnable', `${spec}\n# again`, env, tlb)).toMatchObject({ reused: { proof: 'process' } });
+    expect(await proveSpecLemmas('sys_set_runnable', `${spec}\n# again`, env, tlb)).toMatchObject({ reused: { proof: 'process' } });
     let made = false;
     await memoisedProof(caches, oracleProofKey(caches, 'sys_set_runnable', ['tlb_ok'])!, async () => ((made = true), undefined));
     expect(made).toBe(false);
@@ -102,7 +102,7 @@ describe('the verifier caches', () => {
     clearVerifierCaches(caches);
     expect(caches.stats()).toEqual(EMPTY);
     expect((await checkCorollaries(env, { timeoutMs: 1 })) === corollaries).toBe(false);
-    expect(await checkDeclarative('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
+    expect(await proveSpecLemmas('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
     expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, factProofs: facts, engineChecks: 1 });
   }, 180_000);
 
@@ -110,7 +110,7 @@ describe('the verifier caches', () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches({ declarativeBases: 1, statements: 1, oracleProofs: 1, engines: 1 });
     for (const h of ['sys_set_runnable', 'sys_reclaim_page']) {
-      expect(await checkDeclarative(h, oracleSpec(h)!, { engine, caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
+      expect(await proveSpecLemmas(h, oracleSpec(h)!, { engine, caches })).toMatchObject({ status: 'proved', reused: { proof: 'stored' } });
     }
     expect(caches.stats()).toMatchObject({ declarativeBases: 1, statements: 1, oracleProofs: 0 });
     // Only proofs are kept; past the bound the oldest goes.

@@ -10,7 +10,7 @@ import { nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';
-import { declarativeCheck } from '../../src/core/verify/driver.ts';
+import { verifyDeclarative } from '../../src/core/verify/driver.ts';
 import { QUANTIFIED_LEMMA } from '../../src/core/verify/lemma-check.ts';
 import { BUDGET_SPENT, checkFromSubset, checkQuery, refutes } from '../../src/core/verify/query.ts';
 
@@ -135,7 +135,7 @@ describe('the declarative checks through a quantifier', () => {
     const spec = oracleSpec('sys_alloc_port')!
       .replace('new.procs[cur].nr_ports[port] += 1', 'new.procs[cur].nr_ports[port + z3.BitVecVal(1, dt.uint16_t)] += 1')
       .replace('old.procs[cur].use_io_bitmap,', "old.procs[cur].use_io_bitmap,\n        z3.ForAll([z3.BitVec('q', 64)], z3.Implies(z3.ULT(z3.BitVec('q', 64), cur), z3.ULE(z3.BitVec('q', 64), cur))),");
-    const d = await declarativeCheck({ handler: 'sys_alloc_port', spec }, await nodeEnv(), 120_000);
+    const d = await verifyDeclarative({ handler: 'sys_alloc_port', spec }, await nodeEnv(), 120_000);
     expect(d.status).toBe('failed');
     if (d.status === 'spec-error') return;
     expect(d.warnings.map((w) => w.code)).toEqual(['SPEC031']);

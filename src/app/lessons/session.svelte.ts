@@ -19,7 +19,7 @@ export type GradeState =
   | { readonly kind: 'done'; readonly grade: ExerciseGrade }
   | { readonly kind: 'error'; readonly message: string };
 
-export type RunState =
+export type VerificationState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running' }
   | { readonly kind: 'done'; readonly verdict: Verdict }
@@ -53,7 +53,7 @@ export class ExerciseSession {
   answer = $state('');
   diagnostics = $state.raw<readonly Diagnostic[]>([]);
   grade = $state.raw<GradeState>({ kind: 'idle' });
-  run = $state.raw<RunState>({ kind: 'idle' });
+  verification = $state.raw<VerificationState>({ kind: 'idle' });
   attempts = $state(0);
   hintsOpened = $state(0);
   passed = $state(false);
@@ -164,7 +164,7 @@ export class ExerciseSession {
     this.usedSolution = false;
     this.edit(starterOf(this.exercise));
     this.grade = { kind: 'idle' };
-    this.run = { kind: 'idle' };
+    this.verification = { kind: 'idle' };
     void this.save();
   }
 
@@ -188,13 +188,13 @@ export class ExerciseSession {
   async runSpec(): Promise<void> {
     if (this.exercise.kind !== 'field') return;
     const ex = this.exercise;
-    this.run = { kind: 'running' };
+    this.verification = { kind: 'running' };
     try {
       const verdict = await poolVerify(this.verifier)({ handler: ex.handler, spec: ex.spec, variant: ex.impl, strict: ex.strict });
-      if (!this.disposed) this.run = { kind: 'done', verdict };
+      if (!this.disposed) this.verification = { kind: 'done', verdict };
     } catch (e) {
       if (e instanceof CancelledError) return;
-      this.run = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+      this.verification = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
     }
   }
 

@@ -288,11 +288,11 @@ export class EvaluateState {
     const lacking = await this.missing();
     if (lacking.length > 0) throw new Error(`A run needs ${lacking.join(', ')}.`);
     const session = await RunSession.open(this.choice(), await this.ports(), { name: this.runName || undefined, shard, where: 'this browser' });
-    await this.resume(session.id);
+    await this.continueRun(session.id);
   }
 
   /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
-  async resume(id: string): Promise<void> {
+  async continueRun(id: string): Promise<void> {
     const ports = await this.ports();
     const session = await RunSession.resume(id, ports);
     const stored = session.run;
@@ -387,7 +387,7 @@ export class EvaluateState {
     if (this.progress) this.progress = { ...this.progress, paused: true };
   }
 
-  resumeRunning(): void {
+  unpause(): void {
     this.control?.resume();
     if (this.progress) this.progress = { ...this.progress, paused: false };
   }

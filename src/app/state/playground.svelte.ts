@@ -14,7 +14,7 @@ import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
-export type RunState =
+export type VerificationState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running'; readonly startedAt: number }
   /** `spec` and `variant` are what was verified, to tell when the verdict is stale. */
@@ -41,7 +41,7 @@ export class PlaygroundState {
   showReference = $state(false);
   revealBug = $state(false);
   diagnostics = $state.raw<readonly Diagnostic[]>([]);
-  run = $state<RunState>({ kind: 'idle' });
+  verification = $state<VerificationState>({ kind: 'idle' });
   /** Ticks while a verification runs, for the elapsed-time display. */
   now = $state(Date.now());
   matrix = $state<MatrixCell[]>([]);
@@ -64,10 +64,10 @@ export class PlaygroundState {
   readonly correctCode = $derived(content.implementationCode(this.handler, this.variants[0]?.task));
   readonly reference = $derived(content.oracleSpec(this.handler));
   readonly info = $derived(findHandler(this.handler));
-  readonly running = $derived(this.run.kind === 'running');
+  readonly running = $derived(this.verification.kind === 'running');
   /** The verdict on screen is for another spec, variant or mode than the one shown now. */
   readonly stale = $derived(
-    this.run.kind === 'done' && (this.run.spec !== this.spec || this.run.variant !== this.variant || this.run.strict !== this.strict),
+    this.verification.kind === 'done' && (this.verification.spec !== this.spec || this.verification.variant !== this.variant || this.verification.strict !== this.strict),
   );
   /** The line of the handler's definition in the shown C code (1-based; 0 if not found). */
   readonly handlerLine = $derived(definitionLine(this.code, this.handler));
@@ -100,7 +100,7 @@ export class PlaygroundState {
     this.loaded = false;
     this.handler = handler;
     this.cancel();
-    this.run = { kind: 'idle' };
+    this.verification = { kind: 'idle' };
     this.matrix = [];
     this.revealBug = false;
     this.sharedFrom = undefined;
@@ -203,7 +203,7 @@ export class PlaygroundState {
   /** Verifies the spec against the selected variant. A newer call supersedes a running one. */
   async verify(): Promise<void> {
     const startedAt = Date.now();
-    this.run = { kind: 'running', startedAt };
+    this.verification = { kind: 'running', startedAt };
     this.now = startedAt;
     clearInterval(this.ticker);
     this.ticker = setInterval(() => (this.now = Date.now()), 100);
@@ -221,24 +221,24 @@ export class PlaygroundState {
         throw new Error(this.verifier.status.message);
       }
       const verdict = await this.verifier.pool.verify(req, { lane: LANE });
-      if (this.run.kind === 'running' && this.run.startedAt === startedAt) {
-        this.run = { kind: 'done', verdict, ms: Date.now() - startedAt, ...asked };
+      if (this.verification.kind === 'running' && this.verification.startedAt === startedAt) {
+        this.verification = { kind: 'done', verdict, ms: Date.now() - startedAt, ...asked };
         this.finished++;
         if (verdict.status === 'spec-error') this.reveal = { line: verdict.error.span.line, n: this.reveal.n + 1 };
       }
     } catch (e) {
       if (e instanceof CancelledError && e.why === 'superseded') return;
-      if (this.run.kind === 'running' && this.run.startedAt === startedAt) {
-        this.run = e instanceof CancelledError ? { kind: 'cancelled' } : { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+      if (this.verification.kind === 'running' && this.verification.startedAt === startedAt) {
+        this.verification = e instanceof CancelledError ? { kind: 'cancelled' } : { kind: 'error', message: e instanceof Error ? e.message : String(e) };
       }
     } finally {
-      if (this.run.kind !== 'running') clearInterval(this.ticker);
+      if (this.verification.kind !== 'running') clearInterval(this.ticker);
     }
   }
 
   /** Stops the running verification (its worker is terminated and replaced). */
   cancel(): void {
-    if (this.run.kind === 'running') this.run = { kind: 'cancelled' };
+    if (this.verification.kind === 'running') this.verification = { kind: 'cancelled' };
     clearInterval(this.ticker);
     this.verifier.pool.cancel(LANE);
   }

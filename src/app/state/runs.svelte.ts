@@ -201,7 +201,7 @@ export class RunsState {
     this.busy = true;
     void verifier.warm();
     try {
-      await session.grade({
+      await session.gradeAll({
         onGraded: (_r, done, total) => {
           this.message = `Graded ${done} of ${total} answers from ${fileName}...`;
           if (this.selected?.run.id === id) void this.open(id);

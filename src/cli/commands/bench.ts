@@ -33,8 +33,8 @@ import { oracleSpec } from '../../core/kernel/content.ts';
 import { ascending, nearestRank } from '../../core/quantile.ts';
 import { HANDLERS, findHandler, requireHandler } from '../../core/kernel/handlers.ts';
 import { warmUp } from '../../core/smt/solver.ts';
-import { checkDeclarative, oracleProofKey } from '../../core/verify/declarative.ts';
-import { declarativeCheck } from '../../core/verify/driver.ts';
+import { proveSpecLemmas, oracleProofKey } from '../../core/verify/declarative.ts';
+import { verifyDeclarative } from '../../core/verify/driver.ts';
 import type { QueryInfo } from '../../core/verify/lemma-check.ts';
 import { VerifierCaches, type VerifyEnv, clearVerifierCaches, loadProgram, verify } from '../../core/verify/index.ts';
 import { STORED_PROOFS, storedProof } from '../../core/verify/proof-cache.ts';
@@ -96,21 +96,21 @@ export async function run(argv: string[]): Promise<number> {
         loadProgram(env.caches);
       },
     );
-    // checkDeclarative is its own engine job.
+    // proveSpecLemmas is its own engine job.
     // Cold: no proof memoised by an earlier run (the committed ones stay);
     // the oracle's step and its proof key are made again untimed, as the
     // parsed kernel is above.
     const declarative = lemmas
       ? await timeRuns(
           runs,
-          async () => (await checkDeclarative(h.name, spec, env, { timeoutMs })).status,
+          async () => (await proveSpecLemmas(h.name, spec, env, { timeoutMs })).status,
           () => {
             clearVerifierCaches(env.caches);
             oracleProofKey(env.caches, h.name);
           },
         )
       : undefined;
-    const fullCheck = full ? await timeRuns(runs, async () => (await checkDeclarative(h.name, spec, env, { timeoutMs, reuse: false })).status) : undefined;
+    const fullCheck = full ? await timeRuns(runs, async () => (await proveSpecLemmas(h.name, spec, env, { timeoutMs, reuse: false })).status) : undefined;
     const row = { handler: h.name, ...refinement, ...(declarative ? { lemmas: declarative } : {}), ...(fullCheck ? { full: fullCheck } : {}) };
     rows.push(row);
     if (!json) {
@@ -276,7 +276,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
       const queries: QueryInfo[] = [];
       checkedSpec = spec;
       const t0 = performance.now();
-      const d = await declarativeCheck({ handler, spec }, env, timeoutMs, { ...STRICT_GRADE, onQuery: (q) => queries.push(q) });
+      const d = await verifyDeclarative({ handler, spec }, env, timeoutMs, { ...STRICT_GRADE, onQuery: (q) => queries.push(q) });
       strictPartMs = performance.now() - t0;
       path = d.status === 'spec-error' ? 'spec-error' : d.path;
       strictOk = d.status === 'proved';
@@ -299,7 +299,7 @@ async function runCorpus(file: string, args: ParsedArgs): Promise<number> {
     let full: Row['full'];
     if (fullEnv && checkedSpec !== undefined) {
       const t0 = performance.now();
-      const d = await declarativeCheck({ handler: task.handler, spec: checkedSpec }, fullEnv, timeoutMs, { reuse: false });
+      const d = await verifyDeclarative({ handler: task.handler, spec: checkedSpec }, fullEnv, timeoutMs, { reuse: false });
       full = { status: d.status, ms: performance.now() - t0 };
     }
     const row: Row = {

@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
         outDir,
       ),
     );
-    const outcome = await session.grade({
+    const outcome = await session.gradeAll({
       onGraded: ({ item, grade }) => {
         if (json) return;
         const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');

@@ -16,7 +16,7 @@ import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
-import { checkDeclarative } from '../verify/declarative.ts';
+import { proveSpecLemmas } from '../verify/declarative.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
@@ -123,7 +123,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     async lemmas(handler: string, spec: string, options: LemmaOptions) {
-      return checkDeclarative(handler, spec, await env(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
+      return proveSpecLemmas(handler, spec, await env(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {

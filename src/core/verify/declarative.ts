@@ -24,7 +24,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { type VerifierCaches, mapSlot } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { KnownFacts, mergeState } from './known-facts.ts';
-import { type FactMemo, type LemmaOptions, type LemmaResult, QUANTIFIED_LEMMA, checkLemmas } from './lemma-check.ts';
+import { type FactMemo, type StepLemmaOptions, type LemmaResult, QUANTIFIED_LEMMA, proveStepLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { compareSteps } from './same-step.ts';
@@ -85,7 +85,7 @@ export interface DeclarativeOptions {
    */
   readonly stopAtFailure?: boolean;
   /** Called after each solver query of the lemma checks (for benchmarks and debugging). */
-  readonly onQuery?: LemmaOptions['onQuery'];
+  readonly onQuery?: StepLemmaOptions['onQuery'];
 }
 
 /** The environment of the declarative checks: no kernel is involved. */
@@ -121,14 +121,14 @@ async function check(
   step: SymbolicStep,
   env: DeclarativeEnv,
   opts: DeclarativeOptions,
-  more: Pick<LemmaOptions, 'memo' | 'first' | 'reachable'> = {},
+  more: Pick<StepLemmaOptions, 'memo' | 'first' | 'reachable'> = {},
 ): Promise<Checked> {
   let kept = 0;
-  const onQuery: LemmaOptions['onQuery'] = (q) => {
+  const onQuery: StepLemmaOptions['onQuery'] = (q) => {
     if (q.witness) kept++;
     opts.onQuery?.(q);
   };
-  const report = await checkLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, onQuery, ...more });
+  const report = await proveStepLemmas(step, env.engine, { timeoutMs: opts.timeoutMs, only: opts.only, stopAtFailure: opts.stopAtFailure, onQuery, ...more });
   const all = [...report.lemmas, ...report.invariants];
   // Stopped early, the invariants still being retried are not settled: left out.
   const invariants = report.stopped ? report.invariants.filter((r) => r.status === 'proved') : report.invariants;
@@ -217,7 +217,7 @@ function oracleFacts(h: string, base: DeclarativeBase & { oracle: SymbolicStep }
 }
 
 /** Checks the spec's step for `handler` against the spec invariants and lemmas. */
-export async function checkDeclarative(handler: string, spec: string, env: DeclarativeEnv, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
+export async function proveSpecLemmas(handler: string, spec: string, env: DeclarativeEnv, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
   const started = Date.now();
   const h = requireHandler(handler);
   const { engine, caches } = env;

@@ -11,7 +11,7 @@
  * them: `verify` proves each obligation and explains a failure
  * (`proveRefinement`), the mutant screen asks one query for any failure
  * (`refuteOnce`), and the strict grade and `verify --strict` add the
- * declarative checks (`declarativeCheck`), so a spec error or a quantifier
+ * declarative checks (`verifyDeclarative`), so a spec error or a quantifier
  * is handled the same way on every path.
  *
  * A quantifier (z3.ForAll, z3.Exists) has no concrete evaluation here, so a
@@ -27,7 +27,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { cacheSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
 import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
-import { type DeclarativeOptions, type DeclarativePath, type Reused, checkDeclarative } from './declarative.ts';
+import { type DeclarativeOptions, type DeclarativePath, type Reused, proveSpecLemmas } from './declarative.ts';
 import type { VerifyEnv } from './env.ts';
 import { IMPL_PROOFS } from './impl-proofs.ts';
 import { implementationStep, programKey, requireHandler } from './implementation.ts';
@@ -248,14 +248,14 @@ export type DeclarativeCheck =
  * the first lemma not proved: `stopAtFailure`). One engine job of its own.
  * An unknown handler throws ImplementationError.
  */
-export async function declarativeCheck(
+export async function verifyDeclarative(
   req: VerifyRequest,
   env: VerifyEnv,
   timeoutMs?: number,
   opts: Pick<DeclarativeOptions, 'stopAtFailure' | 'reuse' | 'onQuery'> = {},
 ): Promise<DeclarativeCheck> {
   const h = requireHandler(req.handler);
-  const d = await checkDeclarative(h.name, req.spec, env, { timeoutMs, ...opts });
+  const d = await proveSpecLemmas(h.name, req.spec, env, { timeoutMs, ...opts });
   if (d.status === 'spec-error') return d;
   // A failure through the spec's quantifier is the solver's word: say so, at the quantifier.
   const warnings = d.onWord ? [quantifierWarning(req.spec, 1)] : [];

@@ -5,7 +5,7 @@
  * obligations are the driver's (driver.ts); this file orders the jobs.
  */
 import type { VerifierCaches } from './caches.ts';
-import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, declarativeCheck, proveRefinement, verdictStatus, withWarnings } from './driver.ts';
+import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, verifyDeclarative, proveRefinement, verdictStatus, withWarnings } from './driver.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export { DEFAULT_BUDGET_MS, type TimedVerdict, type VerifyEnv, type VerifyRequest } from './driver.ts';
@@ -33,7 +33,7 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
   });
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
-  const d = await declarativeCheck(req, env, Math.max(1, budget - v.ms));
+  const d = await verifyDeclarative(req, env, Math.max(1, budget - v.ms));
   if (d.status === 'spec-error') return withWarnings({ status: 'spec-error', error: d.error, ms: Date.now() - started }, v.warnings);
   return withWarnings(withDeclarative(v, d.results, Date.now() - started), [...(v.warnings ?? []), ...d.warnings]);
 }

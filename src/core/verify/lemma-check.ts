@@ -71,7 +71,7 @@ export interface LemmaReport {
   readonly stopped?: true;
 }
 
-export interface LemmaOptions {
+export interface StepLemmaOptions {
   /** Per-query solver timeout. */
   readonly timeoutMs?: number;
   /** Lemma names to check (default: every lemma but the report-only ones). */
@@ -174,7 +174,7 @@ export interface QueryInfo {
   readonly witness?: true;
   /** A query with only some assertions (`checkFromSubset`): its round, from 1. */
   readonly subset?: number;
-  /** No solver was asked: a reachable state refuted the query (`LemmaOptions.reachable`). */
+  /** No solver was asked: a reachable state refuted the query (`StepLemmaOptions.reachable`). */
   readonly reachable?: true;
 }
 
@@ -211,7 +211,7 @@ interface FactQuery {
  * footprint), with the oracle's fact beside them; the instances are made
  * once, when first asked for (by a kept model, a case or the solver).
  */
-function factQuery(f: Quantified, s: Skolemised, assumed: readonly Quantified[], extraRoots: readonly Term[], opts: LemmaOptions, group?: string): FactQuery {
+function factQuery(f: Quantified, s: Skolemised, assumed: readonly Quantified[], extraRoots: readonly Term[], opts: StepLemmaOptions, group?: string): FactQuery {
   const beside = group === undefined ? undefined : opts.memo?.alongside?.(group, f)?.body(s.vars);
   let found: Term[] | undefined;
   const assume = (negated: Term) => (found ??= [...instantiate(assumed, [negated, ...(s.seed ? [s.seed] : []), ...extraRoots]), ...(beside ? [beside] : [])]);
@@ -277,7 +277,7 @@ async function proveFacts(
   assumed: readonly Quantified[],
   tag: string,
   engine: SmtEngine,
-  opts: LemmaOptions,
+  opts: StepLemmaOptions,
   extraRoots: readonly Term[] = [],
   group?: string,
   stopAtFirst = false,
@@ -362,7 +362,7 @@ function failingInCases(
   goals: readonly Quantified[],
   assumed: readonly Quantified[],
   tag: string,
-  opts: LemmaOptions,
+  opts: StepLemmaOptions,
   extraRoots: readonly Term[],
   group: string,
 ): ObligationResult | undefined {
@@ -406,11 +406,11 @@ function selectLemmas(only?: readonly string[]): Lemma[] {
  * engine job (`SmtEngine.exclusive`), as do the corollary and initial-state
  * checks: never call them from inside another job.
  */
-export function checkLemmas(input: SymbolicStep, engine: SmtEngine, opts: LemmaOptions = {}): Promise<LemmaReport> {
-  return engine.exclusive(() => checkLemmasNow(input, engine, opts));
+export function proveStepLemmas(input: SymbolicStep, engine: SmtEngine, opts: StepLemmaOptions = {}): Promise<LemmaReport> {
+  return engine.exclusive(() => proveStepLemmasNow(input, engine, opts));
 }
 
-async function checkLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: LemmaOptions): Promise<LemmaReport> {
+async function proveStepLemmasNow(input: SymbolicStep, engine: SmtEngine, opts: StepLemmaOptions): Promise<LemmaReport> {
   const { pre, post, handler } = input;
   const touched = footprint(post);
   const lemmas = selectLemmas(opts.only);
@@ -534,7 +534,7 @@ export function proveFrom(
   goals: readonly Quantified[],
   assumed: readonly Quantified[],
   engine: SmtEngine,
-  opts: LemmaOptions = {},
+  opts: StepLemmaOptions = {},
 ): Promise<LemmaResult> {
   return engine.exclusive(async () => {
     const r = await proveFacts(goals.filter((f) => !isDerived(f)), assumed, name, engine, opts);

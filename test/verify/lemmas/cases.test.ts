@@ -6,13 +6,13 @@
  * proved. Each case passes refinement and differs from the oracle only in
  * ghost state, so each also shows that the strict check's fast path (reusing
  * the oracle's proof for the oracle's step) does not take it: the check goes
- * through `checkDeclarative`.
+ * through `proveSpecLemmas`.
  */
 import { describe, expect, it } from 'vitest';
 import { nodeEnv } from '../../../src/cli/z3-node.ts';
 import { resolveUses } from '../../../src/core/kernel/content.ts';
 import { CHECKED_LEMMAS, LEMMAS, findLemma } from '../../../src/core/kernel/lemmas/index.ts';
-import { checkDeclarative } from '../../../src/core/verify/declarative.ts';
+import { proveSpecLemmas } from '../../../src/core/verify/declarative.ts';
 import { expectations, loadCases } from '../../cases/load.ts';
 
 const T = 900_000;
@@ -44,7 +44,7 @@ describe('lemma cases fail exactly the named lemma', () => {
   for (const c of cases()) {
     it(`${c.handler}/${c.file} fails ${c.lemma}`, async () => {
       const only = findLemma(c.lemma)!.reportOnly ? [...CHECKED_LEMMAS, c.lemma] : [...CHECKED_LEMMAS];
-      const r = await checkDeclarative(c.handler, resolveUses(c.text), await nodeEnv(), { only, timeoutMs: 120_000 });
+      const r = await proveSpecLemmas(c.handler, resolveUses(c.text), await nodeEnv(), { only, timeoutMs: 120_000 });
       if (r.status === 'spec-error') throw new Error(r.error.message);
       expect(r.reused).toBeUndefined();
       expect(r.status).toBe('failed');

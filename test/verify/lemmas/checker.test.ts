@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
 import { variable } from '../../../src/core/smt/term.ts';
-import { type QueryInfo, checkLemmas, footprint } from '../../../src/core/verify/lemma-check.ts';
+import { type QueryInfo, proveStepLemmas, footprint } from '../../../src/core/verify/lemma-check.ts';
 import { Step, o, u64 } from './steps.ts';
 
 describe('the checker', () => {
@@ -12,7 +12,7 @@ describe('the checker', () => {
     // Only a file's offset changes: no invariant or lemma reads it.
     const post = new Step(pre).set('files.offset', [u64(3)], v).commit(o.ult(v, u64(10)), pre);
     const queries: QueryInfo[] = [];
-    const r = await checkLemmas({ pre, cond: o.TRUE, post, handler: 'sys_lseek' }, await nodeEngine(), { onQuery: (q) => queries.push(q) });
+    const r = await proveStepLemmas({ pre, cond: o.TRUE, post, handler: 'sys_lseek' }, await nodeEngine(), { onQuery: (q) => queries.push(q) });
     expect(queries).toEqual([]);
     for (const x of [...r.lemmas, ...r.invariants]) expect(x.status).toBe('proved');
   });
@@ -26,7 +26,7 @@ describe('the checker', () => {
     // alone, and again with the first lemma assumed, which settles it).
     const post = new Step(pre).set('procs.ipc_fd', [pid], fd).commit(o.TRUE, pre);
     const queries: QueryInfo[] = [];
-    const r = await checkLemmas({ pre, cond: o.TRUE, post, handler: 'x' }, await nodeEngine(), { onQuery: (q) => queries.push(q) });
+    const r = await proveStepLemmas({ pre, cond: o.TRUE, post, handler: 'x' }, await nodeEngine(), { onQuery: (q) => queries.push(q) });
     expect(queries.map((q) => q.tag)).toEqual(['inv/sleeping_ipc_fd_empty', 'inv.isolation/sleeping_ipc_fd_empty']);
     expect(r.invariants.filter((x) => x.status !== 'proved')).toEqual([expect.objectContaining({ name: 'sleeping_ipc_fd_empty', status: 'failed' })]);
     for (const x of r.lemmas) expect(x.status).toBe('proved');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { ENUMS } from '../../../src/core/kernel/constants.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
-import { checkLemmas } from '../../../src/core/verify/lemma-check.ts';
+import { proveStepLemmas } from '../../../src/core/verify/lemma-check.ts';
 import { type AllocMistakes, allocStep } from './alloc-step.ts';
 
 const PT = ENUMS.page_type;
@@ -12,7 +12,7 @@ const T = 600_000;
 async function check(mistakes: AllocMistakes, only: string[]) {
   const pre = freshState();
   const { cond, post } = allocStep(pre, PT.PAGE_TYPE_X86_PML4, PT.PAGE_TYPE_X86_PDPT, mistakes);
-  const r = await checkLemmas({ pre, cond, post, handler: 'sys_alloc_pdpt' }, await nodeEngine(), { only, timeoutMs: 120_000 });
+  const r = await proveStepLemmas({ pre, cond, post, handler: 'sys_alloc_pdpt' }, await nodeEngine(), { only, timeoutMs: 120_000 });
   return Object.fromEntries(r.lemmas.map((l) => [l.name, l]));
 }
 

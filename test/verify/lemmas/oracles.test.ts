@@ -18,7 +18,7 @@ import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
 import { HANDLERS } from '../../../src/core/kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
 import { oracleProofKey } from '../../../src/core/verify/declarative.ts';
-import { checkLemmas } from '../../../src/core/verify/lemma-check.ts';
+import { proveStepLemmas } from '../../../src/core/verify/lemma-check.ts';
 import { storedProof } from '../../../src/core/verify/proof-cache.ts';
 import { oracleHandlers, oracleStep } from './oracle.ts';
 
@@ -40,7 +40,7 @@ describe('all 50 oracles pass every lemma', () => {
 
   for (const handler of FULL_SAMPLE) {
     it(`${handler} keeps the spec invariants and every lemma (full check)`, async () => {
-      const r = await checkLemmas(oracleStep(handler), await nodeEngine(), { timeoutMs: 120_000 });
+      const r = await proveStepLemmas(oracleStep(handler), await nodeEngine(), { timeoutMs: 120_000 });
       expect(r.lemmas.map((l) => l.name)).toEqual(CHECKED_LEMMAS);
       const notProved = [...r.invariants, ...r.lemmas].filter((l) => l.status !== 'proved');
       expect(notProved).toEqual([]);

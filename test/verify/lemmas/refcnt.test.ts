@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { ENUMS } from '../../../src/core/kernel/constants.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
-import { type LemmaResult, checkLemmas } from '../../../src/core/verify/lemma-check.ts';
+import { type LemmaResult, proveStepLemmas } from '../../../src/core/verify/lemma-check.ts';
 import { allocStep } from './alloc-step.ts';
 import { closeStep, freeFrameStep } from './more-steps.ts';
 
@@ -10,7 +10,7 @@ const PT = ENUMS.page_type;
 const T = 600_000;
 
 async function lemma(name: string, step: { cond: import('../../../src/core/smt/term.ts').Term; post: import('../../../src/core/kernel/state.ts').AbstractState }, pre: import('../../../src/core/kernel/state.ts').AbstractState): Promise<LemmaResult> {
-  const r = await checkLemmas({ pre, ...step, handler: 'hand-built' }, await nodeEngine(), { only: [name], timeoutMs: 120_000 });
+  const r = await proveStepLemmas({ pre, ...step, handler: 'hand-built' }, await nodeEngine(), { only: [name], timeoutMs: 120_000 });
   return r.lemmas[0];
 }
 

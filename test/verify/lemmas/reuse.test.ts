@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
 import { oracleSpec } from '../../../src/core/kernel/content.ts';
 import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
-import { checkDeclarative, oracleProofKey } from '../../../src/core/verify/declarative.ts';
+import { proveSpecLemmas, oracleProofKey } from '../../../src/core/verify/declarative.ts';
 import { verify } from '../../../src/core/verify/index.ts';
 import { STORED_PROOFS, storedProof } from '../../../src/core/verify/proof-cache.ts';
 import { PROOF_VERSION } from '../../../src/core/version.ts';
@@ -42,12 +42,12 @@ describe("reusing the oracle's proof", () => {
 
   it("an answer that is the oracle's step (term for term, or by one query) reuses the stored proof", async () => {
     const engine = await nodeEngine();
-    const same = await checkDeclarative('sys_reclaim_page', `${oracleSpec('sys_reclaim_page')}\n# an answer`, { engine, caches: nodeCaches() });
+    const same = await proveSpecLemmas('sys_reclaim_page', `${oracleSpec('sys_reclaim_page')}\n# an answer`, { engine, caches: nodeCaches() });
     expect(same).toMatchObject({ status: 'proved', reused: { same: 'identical', proof: 'stored' } });
     // The same owner, written differently (the case split is settled by the
     // condition): not the same terms, but the same step.
     const spec = edited('sys_reclaim_page', 'new.pages[pn].owner = z3.BitVecVal(0, dt.pid_t)', 'new.pages[pn].owner = z3.If(old.pages[pn].type != dt.page_type.PAGE_TYPE_FREE, z3.BitVecVal(0, dt.pid_t), owner)');
-    const equivalent = await checkDeclarative('sys_reclaim_page', spec, { engine, caches: nodeCaches() });
+    const equivalent = await proveSpecLemmas('sys_reclaim_page', spec, { engine, caches: nodeCaches() });
     expect(equivalent).toMatchObject({ status: 'proved', reused: { same: 'equivalent', proof: 'stored' } });
   }, T);
 
@@ -62,14 +62,14 @@ describe("reusing the oracle's proof", () => {
       'new.procs[pid].state = dt.proc_state.PROC_RUNNABLE',
       'new.procs[pid].state = z3.If(old.procs[old.current].state == dt.proc_state.PROC_RUNNING, dt.proc_state.PROC_RUNNABLE, dt.proc_state.PROC_ZOMBIE)',
     );
-    const r = await checkDeclarative('sys_set_runnable', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000 });
+    const r = await proveSpecLemmas('sys_set_runnable', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000 });
     expect(r).toMatchObject({ status: 'proved', path: 'partial' });
     expect(r).not.toHaveProperty('reused');
-    const full = await checkDeclarative('sys_set_runnable', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000, reuse: false });
+    const full = await proveSpecLemmas('sys_set_runnable', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000, reuse: false });
     expect(full.status).toBe('proved');
     // Written so that it is the oracle's in every state, it is shown the same.
     const anyState = edited('sys_set_runnable', 'new.procs[pid].state = dt.proc_state.PROC_RUNNABLE', 'new.procs[pid].state = (old.procs[pid].state | dt.proc_state.PROC_RUNNABLE) & dt.proc_state.PROC_RUNNABLE');
-    const same = await checkDeclarative('sys_set_runnable', anyState, { engine, caches: nodeCaches() });
+    const same = await proveSpecLemmas('sys_set_runnable', anyState, { engine, caches: nodeCaches() });
     expect(same).toMatchObject({ status: 'proved', path: 'equivalent', reused: { same: 'equivalent' } });
   }, T);
 
@@ -83,11 +83,11 @@ describe("reusing the oracle's proof", () => {
       'new.pages[pn].type = dt.page_type.PAGE_TYPE_FREE\n    new.pages[pn].pgtable_type = dt.PGTYPE_NONE',
     );
     expect((await verify({ handler: 'sys_reclaim_page', spec }, { engine, caches: nodeCaches() })).status).toBe('verified');
-    const r = await checkDeclarative('sys_reclaim_page', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000 });
+    const r = await proveSpecLemmas('sys_reclaim_page', spec, { engine, caches: nodeCaches() }, { timeoutMs: 120_000 });
     expect(r.status).toBe('proved');
     expect(r).not.toHaveProperty('reused');
     // A reused proof names the same checks as the full one.
-    const reused = await checkDeclarative('sys_reclaim_page', oracleSpec('sys_reclaim_page')!, { engine, caches: nodeCaches() });
+    const reused = await proveSpecLemmas('sys_reclaim_page', oracleSpec('sys_reclaim_page')!, { engine, caches: nodeCaches() });
     if (r.status === 'spec-error' || reused.status === 'spec-error') throw new Error('spec error');
     expect(reused.reused).toBeDefined();
     expect(reused.results.map((x) => x.name)).toEqual(r.results.map((x) => x.name));

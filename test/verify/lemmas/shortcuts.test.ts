@@ -19,7 +19,7 @@ import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
 import { STRICT_GRADE } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
-import { declarativeCheck } from '../../../src/core/verify/driver.ts';
+import { verifyDeclarative } from '../../../src/core/verify/driver.ts';
 import { type QueryInfo, SUBSET_ROUNDS } from '../../../src/core/verify/lemma-check.ts';
 import { type CorpusAnswer, corpus, corpusAnswer } from '../../corpus.ts';
 
@@ -67,8 +67,8 @@ describe('the strict check with its shortcuts', () => {
         if (q.reachable) inCases++;
         rounds = Math.max(rounds, q.subset ?? 0);
       };
-      const quick = await declarativeCheck({ handler: a.handler, spec }, shortcut, 120_000, { ...STRICT_GRADE, onQuery });
-      const slow = await declarativeCheck({ handler: a.handler, spec }, full, 120_000, { reuse: false });
+      const quick = await verifyDeclarative({ handler: a.handler, spec }, shortcut, 120_000, { ...STRICT_GRADE, onQuery });
+      const slow = await verifyDeclarative({ handler: a.handler, spec }, full, 120_000, { reuse: false });
       const got = quick.status === 'proved';
       const want = slow.status === 'proved';
       rows.push(`${a.handler} ${a.made}: ${quick.status === 'spec-error' ? 'spec-error' : quick.path} ${got} / full ${want}`);

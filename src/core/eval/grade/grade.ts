@@ -5,7 +5,7 @@
  * of the handler (the matrix).
  */
 import { codeFrame } from '../../diagnostic-text.ts';
-import { declarativeCheck } from '../../verify/driver.ts';
+import { verifyDeclarative } from '../../verify/driver.ts';
 import { ImplementationError, type VerifyEnv, type VerifyRequest, verify } from '../../verify/index.ts';
 import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
@@ -146,7 +146,7 @@ export function handlerOnlyTask(handler: string, id = `${handler}-v0`): Task {
  * is proved matters here, so the check stops at the first lemma that is not.
  */
 export function strictChecker(env: VerifyEnv, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
-  return async (handler, spec) => (await declarativeCheck({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
+  return async (handler, spec) => (await verifyDeclarative({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
 }
 
 /** How the strict grade runs the declarative checks (bench --corpus runs them the same way). */

@@ -132,7 +132,7 @@ function storedResponse(c: Completion): StoredResponse {
 }
 
 /** Everything one call of `runBenchmark` shares between its chains. */
-interface Session {
+interface RunLoop {
   readonly runId: string;
   readonly run: RunRecord;
   readonly cfg: RunConfig;
@@ -193,7 +193,7 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
     cfg.tasks.forEach((id, i) => ownsChain(stored.shard, i, s, cfg.tasks.length, cfg.n) && queue.push([tasks.get(id)!, s]));
   }
   const started = now();
-  const session: Session = {
+  const loop: RunLoop = {
     runId,
     run: { ...stored, status: 'running', updatedAt: now() },
     cfg,
@@ -213,29 +213,29 @@ export async function runBenchmark(runId: string, deps: RunnerDeps): Promise<Run
     halted: false,
   };
   const total = chainsOwned(stored.shard, cfg.tasks.length, cfg.n);
-  const progress = (): RunProgress => progressOf(session, total, now() - started);
+  const progress = (): RunProgress => progressOf(loop, total, now() - started);
   const report = () => deps.onProgress?.(progress());
 
-  await deps.store.putRun(session.run);
+  await deps.store.putRun(loop.run);
   report();
   const workers = Math.max(1, cfg.concurrency + cfg.gradeConcurrency);
   try {
-    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, () => worker(session, report)));
+    await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, () => worker(loop, report)));
   } finally {
     deps.signal?.removeEventListener('abort', onStop);
     deps.control?.signal.removeEventListener('abort', onStop);
   }
 
-  const { status, error } = ending(session);
-  const { error: _old, ...rest } = session.run;
+  const { status, error } = ending(loop);
+  const { error: _old, ...rest } = loop.run;
   await deps.store.putRun({ ...rest, status, updatedAt: now(), ...(error ? { error } : {}) });
   report();
-  if (session.crash !== undefined && !session.fatal) throw session.crash;
-  return { status, ...(error ? { error } : {}), progress: progress(), gradeErrors: session.gradeErrors };
+  if (loop.crash !== undefined && !loop.fatal) throw loop.crash;
+  return { status, ...(error ? { error } : {}), progress: progress(), gradeErrors: loop.gradeErrors };
 }
 
-function progressOf(session: Session, total: number, elapsedMs: number): RunProgress {
-  const t = session.tally;
+function progressOf(loop: RunLoop, total: number, elapsedMs: number): RunProgress {
+  const t = loop.tally;
   return {
     done: t.done,
     total,
@@ -246,36 +246,36 @@ function progressOf(session: Session, total: number, elapsedMs: number): RunProg
     cached: { ...t.cached },
     cost: t.spent.cost,
     etaMs: etaMs(t, total, elapsedMs),
-    paused: session.deps.control?.isPaused ?? false,
+    paused: loop.deps.control?.isPaused ?? false,
   };
 }
 
 /** How the run ended, and the error to record for a failed one. */
-function ending(session: Session): { status: RunOutcome['status']; error?: StoredError } {
-  const { deps, fatal, crash } = session;
+function ending(loop: RunLoop): { status: RunOutcome['status']; error?: StoredError } {
+  const { deps, fatal, crash } = loop;
   const cancelled = Boolean(deps.signal?.aborted || deps.control?.signal.aborted);
   if (fatal) return { status: 'failed', error: fatal.toJSON() };
   if (crash !== undefined) {
     return { status: 'failed', error: { kind: 'server', code: 'RUN001', message: `internal error: ${crash instanceof Error ? crash.message : String(crash)}` } };
   }
   if (cancelled || deps.budget?.exhausted) return { status: 'cancelled' };
-  return { status: session.tally.errors > 0 ? 'incomplete' : 'done' };
+  return { status: loop.tally.errors > 0 ? 'incomplete' : 'done' };
 }
 
 /** Takes chains off the queue until it is empty, the run stops, or a chain crashes (which halts the run). */
-async function worker(session: Session, report: () => void): Promise<void> {
-  while (session.next < session.queue.length && !session.stop.signal.aborted && !session.halted) {
-    const [task, sample] = session.queue[session.next++];
+async function worker(loop: RunLoop, report: () => void): Promise<void> {
+  while (loop.next < loop.queue.length && !loop.stop.signal.aborted && !loop.halted) {
+    const [task, sample] = loop.queue[loop.next++];
     let end: ChainEnd;
     try {
-      end = await chain(session, task, sample);
+      end = await chain(loop, task, sample);
     } catch (e) {
-      session.crash ??= e;
-      session.halted = true;
+      loop.crash ??= e;
+      loop.halted = true;
       return;
     }
     if (end.kind === 'stopped') continue;
-    session.tally = withChain(session.tally, end);
+    loop.tally = withChain(loop.tally, end);
     report();
   }
 }
@@ -285,20 +285,20 @@ async function worker(session: Session, report: () => void): Promise<void> {
  * repairs, each asked (unless stored), graded (unless graded) and stored,
  * until one passes.
  */
-async function chain(session: Session, task: Task, sample: number): Promise<ChainEnd> {
-  const { cfg, deps } = session;
+async function chain(loop: RunLoop, task: Task, sample: number): Promise<ChainEnd> {
+  const { cfg, deps } = loop;
   const built = await deps.buildPrompt(task, cfg.shots);
   let messages: readonly ChatMessage[] = built.messages;
   let hash = await promptHash(undefined, messages);
-  await savePrompt(session, { hash, messages, ...(built.meta ? { meta: built.meta } : {}) });
+  await savePrompt(loop, { hash, messages, ...(built.meta ? { meta: built.meta } : {}) });
   let worked = false;
 
   for (let round = 0; round <= cfg.repairRounds; round++) {
-    const id = attemptId(session.runId, task.id, sample, round);
-    let a = session.attempts.get(id);
+    const id = attemptId(loop.runId, task.id, sample, round);
+    let a = loop.attempts.get(id);
     if (!a?.response) {
       // Not answered yet (or the request failed before, and errors are not cached): ask.
-      const asked = await ask(session, { id, task, sample, round, messages, hash });
+      const asked = await ask(loop, { id, task, sample, round, messages, hash });
       if (asked === 'stopped') return { kind: 'stopped' };
       worked = true;
       if (asked === 'error') return { kind: 'error' };
@@ -306,7 +306,7 @@ async function chain(session: Session, task: Task, sample: number): Promise<Chai
     }
     // An `internal` grade is the grader's failure, not a result: grade again.
     if (!a.grade || a.grade.category === 'internal') {
-      const graded = await gradeAttempt(session, { id, task, sample, round }, a);
+      const graded = await gradeAttempt(loop, { id, task, sample, round }, a);
       if (graded === 'stopped') return { kind: 'stopped' };
       worked = true;
       a = graded;
@@ -315,7 +315,7 @@ async function chain(session: Session, task: Task, sample: number): Promise<Chai
     if (grade.category === 'internal') return { kind: 'error' };
     if (grade.category === 'pass') return { kind: 'finished', passedRound: round, worked };
     if (round === cfg.repairRounds) break;
-    ({ messages, hash } = await repairPrompt(session, { messages, hash }, a.response!.text, grade));
+    ({ messages, hash } = await repairPrompt(loop, { messages, hash }, a.response!.text, grade));
   }
   return { kind: 'finished', worked };
 }
@@ -336,14 +336,14 @@ interface AttemptSlot {
  * budget) or the request was abandoned by cancellation; 'error' when the
  * request failed for good (a fatal failure also halts the run).
  */
-async function ask(session: Session, at: AttemptSlot): Promise<AttemptRecord | 'error' | 'stopped'> {
-  const { deps, cfg, stop, now, runId } = session;
+async function ask(loop: RunLoop, at: AttemptSlot): Promise<AttemptRecord | 'error' | 'stopped'> {
+  const { deps, cfg, stop, now, runId } = loop;
   const { id, task, sample, round, messages } = at;
-  const slot = await session.requestSlots.acquire(stop.signal).catch(() => undefined);
+  const slot = await loop.requestSlots.acquire(stop.signal).catch(() => undefined);
   if (!slot) return 'stopped';
   try {
     await deps.control?.whileNotPaused(stop.signal);
-    if (stop.signal.aborted || session.halted) return 'stopped';
+    if (stop.signal.aborted || loop.halted) return 'stopped';
     const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
     const base = {
       id,
@@ -356,7 +356,7 @@ async function ask(session: Session, at: AttemptSlot): Promise<AttemptRecord | '
     };
     const hold = deps.budget?.reserve(messages);
     if (deps.budget && !hold) {
-      session.halted = true;
+      loop.halted = true;
       return 'stopped';
     }
     const tell = (ev: DistributiveOmit<AttemptEvent, 'id' | 'taskId' | 'sample' | 'round' | 'at'>) =>
@@ -374,12 +374,12 @@ async function ask(session: Session, at: AttemptSlot): Promise<AttemptRecord | '
         });
       hold?.settle(r.completion.usage, r.cached);
       // A cached answer cost nothing this time.
-      const cost = r.cached ? 0 : costOf(r.completion.usage, session.price);
+      const cost = r.cached ? 0 : costOf(r.completion.usage, loop.price);
       const a: AttemptRecord = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost, createdAt: now() };
       await deps.store.putAttempt(a);
-      session.tally = withAnswer(session.tally, a);
+      loop.tally = withAnswer(loop.tally, a);
       tell({ kind: 'answered', cached: r.cached, latencyMs: r.completion.latencyMs, tokens: r.completion.usage });
-      session.attempts.set(id, a);
+      loop.attempts.set(id, a);
       return a;
     } catch (e) {
       if (!isLlmError(e)) throw e;
@@ -388,8 +388,8 @@ async function ask(session: Session, at: AttemptSlot): Promise<AttemptRecord | '
       tell({ kind: 'failed', message: e.message, code: e.code });
       await deps.store.putAttempt({ ...base, cacheKey: await deps.client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
       if (e.fatal) {
-        session.fatal ??= e;
-        session.halted = true;
+        loop.fatal ??= e;
+        loop.halted = true;
         return 'stopped';
       }
       return 'error';
@@ -405,10 +405,10 @@ async function ask(session: Session, at: AttemptSlot): Promise<AttemptRecord | '
  * `gradeErrors`. 'stopped' when the run was cancelled before a grading slot
  * freed up.
  */
-async function gradeAttempt(session: Session, at: Omit<AttemptSlot, 'messages' | 'hash'>, a: AttemptRecord): Promise<AttemptRecord | 'stopped'> {
-  const { deps, now } = session;
+async function gradeAttempt(loop: RunLoop, at: Omit<AttemptSlot, 'messages' | 'hash'>, a: AttemptRecord): Promise<AttemptRecord | 'stopped'> {
+  const { deps, now } = loop;
   const { id, task, sample, round } = at;
-  const release = await session.gradeSlots.acquire(session.stop.signal).catch(() => undefined);
+  const release = await loop.gradeSlots.acquire(loop.stop.signal).catch(() => undefined);
   if (!release) return 'stopped';
   const where = { id, taskId: task.id, sample, round };
   const started = now();
@@ -419,13 +419,13 @@ async function gradeAttempt(session: Session, at: Omit<AttemptSlot, 'messages' |
     deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: now() - started });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    session.gradeErrors.push({ attemptId: id, message });
+    loop.gradeErrors.push({ attemptId: id, message });
     grade = internalGrade(a.response!.text, message);
   } finally {
     release();
   }
   const graded: AttemptRecord = { ...a, grade, gradedAt: now() };
-  session.attempts.set(id, graded);
+  loop.attempts.set(id, graded);
   await deps.store.putAttempt(graded);
   return graded;
 }
@@ -436,21 +436,21 @@ async function gradeAttempt(session: Session, at: Omit<AttemptSlot, 'messages' |
  * prompt when it extends it (so a chain of repairs stores each message once).
  */
 async function repairPrompt(
-  session: Session,
+  loop: RunLoop,
   prev: { readonly messages: readonly ChatMessage[]; readonly hash: string },
   answer: string,
   grade: GradeResult,
 ): Promise<{ messages: readonly ChatMessage[]; hash: string }> {
-  const next = session.deps.buildRepairPrompt(prev.messages, answer, grade.diagnosis, grade);
+  const next = loop.deps.buildRepairPrompt(prev.messages, answer, grade.diagnosis, grade);
   const prefix = isPrefix(prev.messages, next);
   const added = prefix ? next.slice(prev.messages.length) : next;
   const hash = await promptHash(prefix ? prev.hash : undefined, added);
-  await savePrompt(session, { hash, ...(prefix ? { base: prev.hash } : {}), messages: added });
+  await savePrompt(loop, { hash, ...(prefix ? { base: prev.hash } : {}), messages: added });
   return { messages: next, hash };
 }
 
-async function savePrompt(session: Session, record: PromptRecord): Promise<void> {
-  if (session.writtenPrompts.has(record.hash)) return;
-  await session.deps.store.putPrompt(record);
-  session.writtenPrompts.add(record.hash);
+async function savePrompt(loop: RunLoop, record: PromptRecord): Promise<void> {
+  if (loop.writtenPrompts.has(record.hash)) return;
+  await loop.deps.store.putPrompt(record);
+  loop.writtenPrompts.add(record.hash);
 }

@@ -100,7 +100,7 @@ export class AnswersSession {
    * pool limits the real parallelism), storing each grade as it comes, then
    * the run's final status. `onGraded` is told of each answer, kept ones too.
    */
-  async grade(opts: { readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
+  async gradeAll(opts: { readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
     const { store } = this.ports;
     const clock = this.ports.clock ?? Date.now;
     const grade = neverThrows(gradeClosure(this.run.config, this.ports.grader, this.ports.tasks));
@@ -134,5 +134,5 @@ function freshOf(attempts: readonly AttemptRecord[]): Map<string, AttemptRecord>
 
 /** The answers of a file graded in one call (open, then grade). */
 async function gradeAnswers(choice: AnswersChoice, ports: SessionPorts, opts: { readonly where?: string; readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
-  return (await AnswersSession.open(choice, ports, opts.where)).grade(opts);
+  return (await AnswersSession.open(choice, ports, opts.where)).gradeAll(opts);
 }

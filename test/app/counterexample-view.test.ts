@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { conditionText, returnText, returnWithNumber, showsCondition, specFact } from '../../src/app/lib/cex-text.ts';
-import { fixLine } from '../../src/app/lib/fix-line.ts';
+import { explainingWarning, fixLine } from '../../src/app/lib/fix-line.ts';
+import type { Diagnostic } from '../../src/core/diagnostic.ts';
 import type { Counterexample, Verdict } from '../../src/core/verify/verdict.ts';
 
 const SPEC = `import z3
@@ -60,7 +61,25 @@ describe('counterexample text', () => {
 describe('where the fix goes', () => {
   it('points a failed condition at the line that builds it, not at the return', () => {
     const at = fixLine(SPEC, 'sys_set_runnable', refuted(['cond'], cex({ specLine: RETURN_LINE })));
-    expect(at).toEqual({ kind: 'condition', line: 6 });
+    expect(at).toEqual({ kind: 'condition', line: 6, endLine: 8 });
+  });
+
+  it('points a state changed on a failing call at the return, not at the write', () => {
+    const UNGUARDED = SPEC.replace('util.If(cond, new, old)', 'new');
+    const row = { field: 'procs.state', index: ['pid=2'], old: 'PROC_EMBRYO', spec: 'PROC_RUNNABLE', impl: 'PROC_EMBRYO', differs: true };
+    const v = refuted(['procs.state'], cex({ specCond: false, implRet: '-3', rows: [row], specLine: 10 }));
+    expect(fixLine(UNGUARDED, 'sys_set_runnable', v)).toEqual({ kind: 'failure-state', line: RETURN_LINE, field: 'procs.state' });
+    // The call succeeds: the write is what is wrong.
+    const ok = refuted(['procs.state'], cex({ specCond: true, implRet: '0', rows: [{ ...row, impl: 'PROC_RUNNING' }], specLine: 10 }));
+    expect(fixLine(UNGUARDED, 'sys_set_runnable', ok)).toEqual({ kind: 'write', line: 10, field: 'procs.state' });
+  });
+
+  it('names the warning inside the statement the fix goes to', () => {
+    const at = (line: number): Diagnostic => ({ code: 'SPEC201', message: 'm', severity: 'warning', span: { line, column: 9, endLine: line, endColumn: 20, offset: 0, endOffset: 0 } }) as Diagnostic;
+    const fix = fixLine(SPEC, 'sys_set_runnable', refuted(['cond'], cex({ specLine: RETURN_LINE })));
+    expect(explainingWarning([at(3), at(7)], fix)?.span.line).toBe(7);
+    expect(explainingWarning([at(3), at(10)], fix)).toBeUndefined();
+    expect(explainingWarning([at(7)], undefined)).toBeUndefined();
   });
 
   it('points a field the spec never writes after the last write to the new state', () => {

@@ -23,7 +23,18 @@ export interface ExerciseProgress {
   readonly usedSolution?: boolean;
   /** How it was passed: with an answer of the learner's own, or only with the solution put in. */
   readonly passedWith?: 'own' | 'solution';
+  /** The last graded attempt, as a teacher's exercise hands it in after a reload. */
+  readonly lastGraded?: GradedAttempt;
   readonly updatedAt: number;
+}
+
+/** A graded answer with what the grading said: what "Download my attempt" puts in the file. */
+export interface GradedAttempt {
+  readonly answer: string;
+  readonly passed: boolean;
+  readonly withSolution: boolean;
+  readonly message: string;
+  readonly checks: readonly { readonly label: string; readonly status: 'passed' | 'failed' | 'not-run' }[];
 }
 
 export interface ImportedAttempt {
@@ -33,6 +44,8 @@ export interface ImportedAttempt {
   readonly file: AttemptFile;
   /** The whole exercise, from a version 1 file that carried it. */
   readonly exercise?: TeacherExercise;
+  /** This page's own grade of the answer (never the file's claim), with the app version that graded it. */
+  readonly graded?: { readonly passed: boolean; readonly message: string; readonly app: string };
 }
 
 /** An exercise the teacher made here or opened by its link: what imported attempts are graded against. */

@@ -11,7 +11,7 @@ import { CancelledError } from '../../worker/web-pool.ts';
 import { implSourceOf } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
-import { type ExerciseProgress, exerciseProgress } from './progress-db.ts';
+import { type ExerciseProgress, type GradedAttempt, exerciseProgress } from './progress-db.ts';
 
 export type GradeState =
   | { readonly kind: 'idle' }
@@ -67,6 +67,8 @@ export class ExerciseSession {
   passedWith = $state<'own' | 'solution' | undefined>(undefined);
   /** The answer as it was when last graded (the counterexample's line numbers are its lines). */
   gradedAnswer = $state('');
+  /** The last graded attempt, kept across reloads: what a teacher's exercise hands in. */
+  lastGraded = $state.raw<GradedAttempt | undefined>(undefined);
   /** Where the editor should put its cursor (the spec line a counterexample names); `n` changes on every request. */
   reveal = $state<{ line: number; n: number }>({ line: 0, n: 0 });
   readonly solutionUnlocked = $derived(this.attempts > 0);
@@ -91,6 +93,7 @@ export class ExerciseSession {
     this.lastMessage = saved?.lastMessage ?? '';
     this.usedSolution = saved?.usedSolution ?? false;
     this.passedWith = saved?.passedWith ?? (saved?.passed ? 'own' : undefined);
+    this.lastGraded = saved?.lastGraded;
     this.loaded = true;
     this.scheduleLint();
   }
@@ -138,6 +141,7 @@ export class ExerciseSession {
       lastMessage: this.lastMessage,
       usedSolution: this.usedSolution,
       ...(this.passedWith ? { passedWith: this.passedWith } : {}),
+      ...(this.lastGraded ? { lastGraded: this.lastGraded } : {}),
       updatedAt: Date.now(),
     };
   }
@@ -214,6 +218,13 @@ export class ExerciseSession {
       this.grade = { kind: 'done', grade: g };
       this.attempts++;
       this.lastMessage = g.message;
+      this.lastGraded = {
+        answer: this.gradedAnswer,
+        passed: g.passed,
+        withSolution: this.usedSolution,
+        message: g.message,
+        checks: g.checks.map((c) => ({ label: c.label, status: c.status })),
+      };
       if (g.passed) {
         this.passed = true;
         this.passedWith = withSolution && this.passedWith !== 'own' ? 'solution' : 'own';

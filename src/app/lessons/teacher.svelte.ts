@@ -1,7 +1,9 @@
 /**
  * The teacher view's state: the exercise being written (kept in
- * localStorage), the link made from it, and the learners' attempt files
- * imported into the course db, each of which can be graded again here.
+ * localStorage, with the link last made from it), and the learners' attempt
+ * files imported into the course db. An attempt is graded here when it is
+ * imported (and again when this app's version changes): that grade is the
+ * result; what the file says about itself is only the learner's claim.
  */
 import { APP_VERSION } from '../lib/version.ts';
 import { KERNEL_VERSION } from '../lib/content.ts';
@@ -14,6 +16,8 @@ import { HEADER } from './spec-text.ts';
 import { CourseFileError, TEACHER_LINK_ROUTE, type TeacherExercise, asExercise, exerciseId, parseTeacherExercise, readTeacherLink, teacherRoute } from './teacher-link.ts';
 
 const DRAFT_KEY = 'osvlab.teacher.draft';
+/** The link made from the draft, with the draft it was made from (the link is shown again only for that draft). */
+const LINK_KEY = 'osvlab.teacher.link';
 
 export interface TeacherDraft {
   title: string;
@@ -69,6 +73,12 @@ export class TeacherState {
     try {
       const saved = typeof localStorage !== 'undefined' ? localStorage.getItem(DRAFT_KEY) : null;
       if (saved) this.draft = { ...blank(), ...(JSON.parse(saved) as Partial<TeacherDraft>) };
+      const made = saved ? localStorage.getItem(LINK_KEY) : null;
+      const m = made ? (JSON.parse(made) as { link?: unknown; draft?: unknown }) : undefined;
+      if (m && typeof m.link === 'string' && m.draft === JSON.stringify(this.draft)) {
+        this.link = m.link;
+        this.linkNote = 'The link you made from this draft (the draft has not changed since).';
+      }
     } catch {
       // A damaged draft is replaced by the example.
     }
@@ -80,6 +90,15 @@ export class TeacherState {
       localStorage.setItem(DRAFT_KEY, JSON.stringify(this.draft));
     } catch {
       // Storage full or disabled: the draft lives until the page closes.
+    }
+  }
+
+  /** Keeps the link beside the draft it was made from. */
+  private keepLink(): void {
+    try {
+      localStorage.setItem(LINK_KEY, JSON.stringify({ link: this.link, draft: JSON.stringify(this.draft) }));
+    } catch {
+      // Not kept: the draft still is, and the link can be made again.
     }
   }
 
@@ -138,6 +157,7 @@ export class TeacherState {
       this.linkNote = full.solution === undefined ? 'No solution written, so nobody has checked that this exercise can be passed.' : '';
       await authoredExercises.put({ id: await exerciseId(shipped), exercise: shipped, savedAt: Date.now() });
       this.link = `${location.origin}${location.pathname}#/${await teacherRoute(shipped)}`;
+      this.keepLink();
     } catch (e) {
       this.linkNote = '';
       this.linkError = e instanceof Error ? e.message : String(e);
@@ -152,16 +172,27 @@ export class TeacherState {
     const at = text.indexOf(TEACHER_LINK_ROUTE);
     try {
       const t = await readTeacherLink(at >= 0 ? text.slice(at + TEACHER_LINK_ROUTE.length).trim() : text.trim());
-      await authoredExercises.put({ id: await exerciseId(t), exercise: t, savedAt: Date.now() });
+      const id = await exerciseId(t);
+      await authoredExercises.put({ id, exercise: t, savedAt: Date.now() });
       this.importErrors = [];
       this.linkNote = `Kept "${t.title}": its attempts can be graded here.`;
+      // Its attempts that could not be graded for want of it are graded now.
+      await Promise.all(this.imports.filter((a) => a.file.exerciseId === id && this.regrades[a.id]?.kind !== 'done').map((a) => this.regrade(a)));
     } catch (e) {
       this.importErrors = [`The exercise link: ${e instanceof Error ? e.message : String(e)}`];
     }
   }
 
+  /** Reads the imported attempts; those not yet graded by this version of the app are graded now. */
   async loadImports(): Promise<void> {
     this.imports = await importedAttempts.all().catch(() => []);
+    const regrades = { ...this.regrades };
+    for (const a of this.imports) {
+      if (!regrades[a.id] && a.graded?.app === APP_VERSION) regrades[a.id] = { kind: 'done', passed: a.graded.passed, message: a.graded.message };
+    }
+    this.regrades = regrades;
+    // Not awaited: the table shows at once, each row's grade as it comes.
+    void Promise.all(this.imports.filter((a) => !this.regrades[a.id]).map((a) => this.regrade(a)));
   }
 
   /** Imports attempt files; each bad file gets a line in importErrors, the good ones are kept. */
@@ -212,6 +243,7 @@ export class TeacherState {
       // No lane: gradings queue on the pool instead of superseding each other.
       const g = await gradeSpec(asExercise(exercise), a.file.answer, poolVerify(this.verifier, null));
       this.regrades = { ...this.regrades, [a.id]: { kind: 'done', passed: g.passed, message: g.message } };
+      await importedAttempts.put({ ...a, graded: { passed: g.passed, message: g.message, app: APP_VERSION } });
     } catch (e) {
       this.regrades = { ...this.regrades, [a.id]: { kind: 'error', message: e instanceof Error ? e.message : String(e) } };
     }

@@ -4,17 +4,23 @@
  * otherwise (src/core/verify/driver.ts); the return is rarely where the fix
  * goes, so for a failed condition this points at the line that builds the
  * condition, and for a field the spec never writes at the last write to the
- * new state (the missing write goes after it).
+ * new state (the missing write goes after it). A spec that changes the state
+ * on a call that fails (its condition False, the implementation leaving the
+ * cell as it was) is fixed where it returns its state, not at the write the
+ * verifier names: the write is right for a call that succeeds.
  */
 import { findHandler } from '../../core/kernel/handlers.ts';
 import type * as A from '../../core/dialect/ast.ts';
 import { parseModule } from '../../core/dialect/parser.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { showsCondition } from './cex-text.ts';
 
 export type FixLine =
-  /** The line that builds the returned condition. */
-  | { readonly kind: 'condition'; readonly line: number }
+  /** The statement that builds the returned condition (lines `line` to `endLine`). */
+  | { readonly kind: 'condition'; readonly line: number; readonly endLine: number }
+  /** The `return`: its state is not the old one when the call fails. */
+  | { readonly kind: 'failure-state'; readonly line: number; readonly field: string }
   /** The write of `field` that is wrong (the verifier's own line). */
   | { readonly kind: 'write'; readonly line: number; readonly field: string }
   /** `field` is never written: its write goes after this line. */
@@ -67,6 +73,10 @@ export function fixLine(spec: string, handler: string, verdict: Verdict): FixLin
     return { kind: 'line', line: given };
   }
   const ret = fn && [...statements(fn.body)].filter((s): s is A.Return => s.kind === 'Return').at(-1);
+  const cex = verdict.counterexample;
+  // The call fails (cond False), the implementation keeps a cell and the spec changes it.
+  const changedOnFailure = cex.specCond === false ? cex.rows.find((r) => r.differs && r.spec !== r.old && r.impl === r.old) : undefined;
+  if (ret && changedOnFailure) return { kind: 'failure-state', line: ret.span.line, field: changedOnFailure.field };
   if (!fn || !ret || ret.span.line !== given) return field ? { kind: 'write', line: given, field } : { kind: 'line', line: given };
   const before = [...statements(fn.body)].filter((s) => s.span.line < ret.span.line);
   const parts = ret.value?.kind === 'Tuple' ? ret.value.elts : [];
@@ -75,9 +85,9 @@ export function fixLine(spec: string, handler: string, verdict: Verdict): FixLin
   const onCondition = showsCondition(verdict.counterexample) || (!field && verdict.failed.includes('cond'));
   if (onCondition && parts[0]) {
     const cond = parts[0];
-    if (cond.kind !== 'Name') return { kind: 'condition', line: cond.span.line };
+    if (cond.kind !== 'Name') return { kind: 'condition', line: cond.span.line, endLine: cond.span.endLine };
     const def = before.filter((s) => targetsOf(s).some((t) => t.kind === 'Name' && t.id === cond.id)).at(-1);
-    return { kind: 'condition', line: def ? def.span.line : given };
+    return def ? { kind: 'condition', line: def.span.line, endLine: def.span.endLine } : { kind: 'condition', line: given, endLine: given };
   }
   if (field && parts[1]) {
     // `util.If(cond, new, old)` or a bare `new`: the state the writes go into.
@@ -88,4 +98,15 @@ export function fixLine(spec: string, handler: string, verdict: Verdict): FixLin
     if (last) return { kind: 'missing-write', line: last.span.endLine, field };
   }
   return { kind: 'line', line: given };
+}
+
+/**
+ * The warning that explains a refutation: one inside the statement the fix
+ * goes to (a comparison that is always False inside the condition, say), or
+ * on its line. A warning never changes the verdict, but it often says why.
+ */
+export function explainingWarning(warnings: readonly Diagnostic[], fix: FixLine | undefined): Diagnostic | undefined {
+  if (!fix) return undefined;
+  const end = fix.kind === 'condition' ? fix.endLine : fix.line;
+  return warnings.find((w) => w.span.line >= fix.line && w.span.line <= end);
 }

@@ -45,9 +45,14 @@ export class LessonsState {
   readonly withSolutionCount = $derived(
     COURSE.reduce((n, e) => n + e.exercises.filter((x) => this.progress[courseKey(e.id, x)]?.passedWith === 'solution').length, 0),
   );
-  /** The first exercise of the course not passed yet, as a route (after `#/`). */
-  readonly firstUndone = $derived.by(() => {
-    for (const e of COURSE) for (const x of e.exercises) if (!this.progress[courseKey(e.id, x)]?.passed) return `learn/${e.id}/${x}`;
+  /** Some exercise of the course has been passed or tried. */
+  readonly started = $derived(Object.entries(this.progress).some(([k, p]) => !k.startsWith('t/') && (p.passed || p.attempts > 0)));
+  /** The first exercise not passed yet, with its lesson: where the learner left off. */
+  readonly resumeAt = $derived.by(() => {
+    for (const [i, e] of COURSE.entries()) {
+      const at = e.exercises.findIndex((x) => !this.progress[courseKey(e.id, x)]?.passed);
+      if (at >= 0) return { lesson: e, position: i + 1, exercise: e.exercises[at], index: at };
+    }
     return undefined;
   });
   private opening = 0;

@@ -26,6 +26,8 @@ interface Headers {
 }
 
 interface Response {
+  /** "opaqueredirect" for a redirect fetched with redirect: 'manual' in a browser. */
+  readonly type: string;
   readonly status: number;
   readonly ok: boolean;
   readonly headers: Headers;
@@ -38,6 +40,7 @@ interface RequestInit {
   body?: string;
   signal?: AbortSignal;
   mode?: 'cors' | 'no-cors' | 'same-origin' | 'navigate';
+  redirect?: 'follow' | 'manual' | 'error';
 }
 
 declare function fetch(input: string, init?: RequestInit): Promise<Response>;
@@ -58,8 +61,20 @@ interface TextEncoder {
 }
 declare var TextEncoder: { prototype: TextEncoder; new (): TextEncoder };
 
+interface URLSearchParams {
+  keys(): IterableIterator<string>;
+}
+
 interface URL {
+  readonly href: string;
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly host: string;
   readonly hostname: string;
   readonly origin: string;
+  readonly pathname: string;
+  readonly hash: string;
+  readonly searchParams: URLSearchParams;
 }
 declare var URL: { prototype: URL; new (url: string, base?: string): URL };

@@ -1,5 +1,6 @@
 /**
- * A fake LLM provider: a real HTTP server on 127.0.0.1 (random port) that
+ * A fake LLM provider: a real HTTP server on 127.0.0.1 (random port; another
+ * loopback address when asked, to stand for another host) that
  * speaks the OpenAI chat completions, Anthropic Messages and Gemini
  * generateContent wire formats, including their error bodies, usage fields
  * and CORS preflights. Tests script it with a queue of replies or a function
@@ -21,6 +22,8 @@ export interface ReceivedRequest {
   readonly wire: Wire;
   readonly method: string;
   readonly path: string;
+  /** The query string of the request's URL ("" or "?..."). */
+  readonly query: string;
   readonly headers: Readonly<Record<string, string>>;
   /** The parsed JSON body (undefined when it was not JSON). */
   readonly body: any;
@@ -80,15 +83,19 @@ export interface FakeProviderOptions {
   readonly rejectSampling?: boolean;
   /** The port to listen on (default: a free one). */
   readonly port?: number;
+  /** The loopback address to listen on (default 127.0.0.1); 127.0.0.2 stands for another host. */
+  readonly host?: string;
 }
 
 export interface FakeProvider {
-  /** http://127.0.0.1:PORT (no trailing slash). */
+  /** http://HOST:PORT (no trailing slash). */
   readonly url: string;
   /** Completion requests received, in order (preflights and GETs excluded). */
   readonly requests: ReceivedRequest[];
   /** Preflight (OPTIONS) requests received. */
   readonly preflights: { path: string; headers: Record<string, string> }[];
+  /** GET requests received (reachability probes, or a POST a client turned into a GET after a redirect). */
+  readonly gets: { path: string; headers: Record<string, string> }[];
   /** Queues replies; each request takes the next one. */
   enqueue(...replies: FakeReply[]): void;
   /** Answers requests the queue does not cover. */
@@ -108,6 +115,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   let responder: Responder | undefined;
   const requests: ReceivedRequest[] = [];
   const preflights: { path: string; headers: Record<string, string> }[] = [];
+  const gets: { path: string; headers: Record<string, string> }[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let inFlight = 0;
@@ -118,6 +126,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     url: '',
     requests,
     preflights,
+    gets,
     enqueue: (...r) => void queue.push(...r),
     respond: (fn) => void (responder = fn),
     reset() {
@@ -125,6 +134,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       responder = undefined;
       requests.length = 0;
       preflights.length = 0;
+      gets.length = 0;
       maxInFlight = inFlight;
     },
     cors: options.cors ?? 'allow',
@@ -154,7 +164,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   }
 
   const server: Server = createServer(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const [path, ...rest] = (req.url ?? '/').split('?');
+    const query = rest.length ? `?${rest.join('?')}` : '';
     const headers = flatHeaders(req);
     if (req.method === 'OPTIONS') {
       preflights.push({ path, headers });
@@ -162,6 +173,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       return;
     }
     if (req.method === 'GET') {
+      gets.push({ path, headers });
       res.writeHead(200, { 'content-type': 'text/plain', ...corsHeaders(req) }).end('fake provider');
       return;
     }
@@ -182,6 +194,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       wire,
       method: req.method ?? 'POST',
       path,
+      query,
       headers,
       body,
       model: modelOf(wire, path, body),
@@ -247,8 +260,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  (fake as { url: string }).url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  (fake as { url: string }).url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return fake;
 }
 

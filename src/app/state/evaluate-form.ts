@@ -3,6 +3,7 @@
  * something a run cannot use gets a message of its own, and Start waits
  * until there is none. Pure: the page passes the fields' current values.
  */
+import { baseUrlProblem } from '../../core/llm/base-url.ts';
 import type { ProviderKind } from '../../core/llm/types.ts';
 
 /** The fields as the page binds them (an empty number input is null). */
@@ -31,18 +32,11 @@ export const MODEL_PLACEHOLDER: Record<ProviderKind, string> = {
   'openai-compatible': "the server's model name, e.g. llama3.1",
 };
 
-/** Why `url` cannot be a provider's base URL, or undefined when it can. */
+/** Why `url` cannot be a provider's base URL, or undefined when it can (the client's own rule, LLM017). */
 function baseUrlError(url: string): string | undefined {
   const text = url.trim();
   if (!text) return 'a base URL is needed, e.g. https://api.openai.com/v1';
-  let u: URL;
-  try {
-    u = new URL(text);
-  } catch {
-    return `"${text}" is not a URL: write it whole, e.g. https://api.openai.com/v1 or http://localhost:11434/v1`;
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return `a base URL starts with https:// or http://, not ${u.protocol}//`;
-  return undefined;
+  return baseUrlProblem(text);
 }
 
 interface Rule {

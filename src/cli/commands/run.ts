@@ -18,6 +18,7 @@ import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { requestDiagnostic } from '../../core/llm/errors.ts';
+import { baseUrlProblem } from '../../core/llm/base-url.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../core/llm/types.ts';
 import { EXTRACT_MODES } from '../../core/eval/grade/answer.ts';
@@ -31,15 +32,10 @@ import { printReport } from './report.ts';
 
 const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
 
-/** A base URL must be an absolute http(s) URL. */
+/** A base URL must be an absolute http(s) URL that holds no secret and no fragment (docs/providers.md, "Base URLs"). */
 function checkBaseUrl(v: string): void {
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw new UsageError(`--base-url must be an http:// or https:// URL, got '${v}'`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--base-url must be an http:// or https:// URL, got '${v}'`);
+  const why = baseUrlProblem(v);
+  if (why) throw new UsageError(`--base-url: ${why}`, 'LLM017');
 }
 
 function numberOption(v: string | undefined, name: string): number | undefined {

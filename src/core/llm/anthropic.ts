@@ -2,6 +2,7 @@
  * Anthropic Messages (POST {base}/messages). Browsers may call it directly
  * only with the `anthropic-dangerous-direct-browser-access` header.
  */
+import { endpointUrl, trimBaseUrl } from './base-url.ts';
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
@@ -86,7 +87,7 @@ function readAnthropic(json: unknown, requestedModel: string): Omit<Completion, 
 }
 
 export function createAnthropic(config: ProviderConfig, deps: HttpDeps = {}): Provider {
-  const baseUrl = (config.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = trimBaseUrl(config.baseUrl ?? ANTHROPIC_BASE_URL);
   return {
     kind: 'anthropic',
     baseUrl,
@@ -96,7 +97,7 @@ export function createAnthropic(config: ProviderConfig, deps: HttpDeps = {}): Pr
         {
           provider: 'anthropic',
           baseUrl,
-          url: `${baseUrl}/messages`,
+          url: endpointUrl(baseUrl, '/messages'),
           headers: {
             'x-api-key': config.apiKey,
             'anthropic-version': ANTHROPIC_VERSION,

@@ -22,7 +22,9 @@ export type LlmErrorKind =
   | 'bad-request'
   | 'aborted'
   | 'no-endpoint'
-  | 'unsupported-param';
+  | 'unsupported-param'
+  | 'redirect'
+  | 'base-url';
 
 const CODES: Record<LlmErrorKind, string> = {
   auth: 'LLM001',
@@ -40,6 +42,8 @@ const CODES: Record<LlmErrorKind, string> = {
   aborted: 'LLM013',
   'no-endpoint': 'LLM014',
   'unsupported-param': 'LLM015',
+  redirect: 'LLM016',
+  'base-url': 'LLM017',
 };
 
 /**
@@ -62,6 +66,8 @@ const FATAL: ReadonlySet<LlmErrorKind> = new Set([
   'aborted',
   'no-endpoint',
   'unsupported-param',
+  'redirect',
+  'base-url',
 ]);
 
 export interface LlmErrorInit {
@@ -219,6 +225,40 @@ export function unsupportedParamError(init: LlmErrorInit & { readonly param?: st
     `${who(init.provider)} refused a sampling parameter${which} for this model (HTTP ${init.status ?? 400}). Leave it unset (reasoning models accept only their defaults) and resume the run.${said(init.detail)}`,
     init,
   );
+}
+
+/**
+ * The provider answered with a redirect. None is followed (docs/providers.md,
+ * "Redirects"): a redirect to another host would take the key there (fetch
+ * keeps `x-api-key` and `x-goog-api-key` across origins), and a 301-303
+ * turns the POST into a GET whose answer is not the model's. `to` is the
+ * redirect's target; a browser does not say it (an opaque redirect).
+ */
+export function redirectError(from: string, to: string | undefined, init: LlmErrorInit): LlmError {
+  const status = init.status ? ` (HTTP ${init.status})` : '';
+  const host = (u: string) => {
+    try {
+      return new URL(u);
+    } catch {
+      return undefined;
+    }
+  };
+  const a = host(from);
+  const b = to === undefined ? undefined : host(to);
+  const where =
+    to === undefined ? 'to an address the browser does not show'
+    : a && b && a.origin === b.origin ? `to ${b.pathname} on the same host (${a.host})`
+    : `from ${a?.host ?? from} to ${b?.host ?? to}, another host`;
+  return new LlmError(
+    'redirect',
+    `${who(init.provider)} answered the request with a redirect${status} ${where}. OSVLab follows no redirect, so the key and the prompt go only to the base URL's host: set the base URL to the provider's own endpoint.`,
+    init,
+  );
+}
+
+/** A base URL that cannot be used (docs/providers.md, "Base URLs"); `why` is baseUrlProblem's answer. */
+export function baseUrlError(why: string, init: LlmErrorInit = {}): LlmError {
+  return new LlmError('base-url', `The base URL cannot be used: ${why}.`, init);
 }
 
 export function networkError(baseUrl: string, init: LlmErrorInit): LlmError {

@@ -2,6 +2,7 @@
  * Google Gemini generateContent (POST {base}/models/{model}:generateContent).
  * The key goes in the x-goog-api-key header, never in the URL.
  */
+import { endpointUrl, trimBaseUrl } from './base-url.ts';
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
@@ -133,7 +134,7 @@ function retryDelay(info: ErrorInfo): number | undefined {
 }
 
 export function createGemini(config: ProviderConfig, deps: HttpDeps = {}): Provider {
-  const baseUrl = (config.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = trimBaseUrl(config.baseUrl ?? GEMINI_BASE_URL);
   return {
     kind: 'gemini',
     baseUrl,
@@ -144,7 +145,7 @@ export function createGemini(config: ProviderConfig, deps: HttpDeps = {}): Provi
         {
           provider: 'gemini',
           baseUrl,
-          url: `${baseUrl}/models/${encodeURIComponent(model)}:generateContent`,
+          url: endpointUrl(baseUrl, `/models/${encodeURIComponent(model)}:generateContent`),
           headers: { 'x-goog-api-key': config.apiKey },
           body: geminiBody(request),
           model: request.model,

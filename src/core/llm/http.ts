@@ -20,6 +20,8 @@ import {
   quotaError,
   rateLimitedError,
   redact,
+  redirectError,
+  baseUrlError,
   serverError,
   timeoutError,
   unknownModelError,
@@ -95,6 +97,8 @@ export async function postJson(req: PostJson, deps: HttpDeps = {}): Promise<Json
       headers: { 'content-type': 'application/json', ...req.headers },
       body: JSON.stringify(req.body),
       signal: controller.signal,
+      // No redirect is followed: see redirectOf.
+      redirect: 'manual',
     });
     text = await response.text();
   } catch (e) {
@@ -107,6 +111,8 @@ export async function postJson(req: PostJson, deps: HttpDeps = {}): Promise<Json
   }
   const latencyMs = clock.now() - started;
   answered.add(req.baseUrl);
+  const redirect = redirectOf(response, req);
+  if (redirect) throw redirect;
 
   if (!response.ok) throw errorFromResponse(response, text, req, clock.now());
   try {
@@ -114,6 +120,31 @@ export async function postJson(req: PostJson, deps: HttpDeps = {}): Promise<Json
   } catch {
     throw malformedError(`the body is not JSON (${describeStart(text, req.secrets)})`, { ...ctx, status: response.status });
   }
+}
+
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * A redirect answer, as an error (docs/providers.md, "Redirects"). None is
+ * followed, same host or not: fetch would resend `x-api-key` and
+ * `x-goog-api-key` to another host (it drops only Authorization), and after
+ * a 301-303 it sends a bodiless GET whose answer would be graded as the
+ * model's. Node shows the 3xx and its Location; a browser gives an opaque
+ * redirect (type "opaqueredirect", status 0) that does not say where to.
+ */
+function redirectOf(response: Response, req: PostJson): LlmError | undefined {
+  const ctx = { provider: req.provider };
+  if (response.type === 'opaqueredirect') return redirectError(req.url, undefined, ctx);
+  if (!REDIRECT_STATUS.has(response.status)) return undefined;
+  const location = response.headers.get('location');
+  if (location === null) return undefined;
+  let to: string;
+  try {
+    to = redact(new URL(location, req.url).href, req.secrets);
+  } catch {
+    return undefined;
+  }
+  return redirectError(req.url, to, { ...ctx, status: response.status });
 }
 
 function describeStart(text: string, secrets: readonly (string | undefined)[]): string {
@@ -320,5 +351,9 @@ function errorFromResponse(res: Response, text: string, req: PostJson, nowMs: nu
       return noEndpointError(req.url, init);
     case 'unsupported-param':
       return unsupportedParamError({ ...init, param: paramOf(info) });
+    case 'redirect':
+      return redirectError(req.url, undefined, init);
+    case 'base-url':
+      return baseUrlError(`${req.baseUrl} was refused`, init);
   }
 }

@@ -2,6 +2,7 @@
  * OpenAI chat completions (POST {base}/chat/completions), also spoken by
  * OpenRouter, DeepSeek, vLLM, Ollama and LM Studio under their own base URLs.
  */
+import { endpointUrl, withApiPath } from './base-url.ts';
 import { missingKeyError, malformedError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
@@ -65,19 +66,9 @@ function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'la
   };
 }
 
-/**
- * A bare host (http://localhost:11434, no path) gets `/v1`: every
- * OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) serves chat
- * completions there, and nothing serves them at the root.
- */
-function withApiPath(baseUrl: string): string {
-  const bare = /^(https?:\/\/[^/?#\s]+)\/?$/i.exec(baseUrl);
-  return bare ? `${bare[1]}/v1` : baseUrl;
-}
-
 export function createOpenAi(config: ProviderConfig, deps: HttpDeps = {}): Provider {
   const compatible = config.kind === 'openai-compatible';
-  const baseUrl = withApiPath((config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, ''));
+  const baseUrl = withApiPath(config.baseUrl ?? OPENAI_BASE_URL);
   const kind = config.kind;
   return {
     kind,
@@ -91,7 +82,7 @@ export function createOpenAi(config: ProviderConfig, deps: HttpDeps = {}): Provi
         {
           provider: kind,
           baseUrl,
-          url: `${baseUrl}/chat/completions`,
+          url: endpointUrl(baseUrl, '/chat/completions'),
           headers,
           body: openAiBody(request, compatible),
           model: request.model,

@@ -1,11 +1,22 @@
 /** Picks the adapter for a provider kind. */
 import { createAnthropic } from './anthropic.ts';
+import { baseUrlProblem } from './base-url.ts';
+import { baseUrlError } from './errors.ts';
 import { createGemini } from './gemini.ts';
 import type { HttpDeps } from './http.ts';
 import { createOpenAi } from './openai.ts';
 import { PROVIDER_KINDS, type Provider, type ProviderConfig } from './types.ts';
 
+/**
+ * The adapter for `config`. A base URL that holds a secret, a fragment, or
+ * is no http(s) URL is refused here (LLM017), wherever it came from: the
+ * CLI's flag, the page's field, a study file or a stored run.
+ */
 export function createProvider(config: ProviderConfig, deps: HttpDeps = {}): Provider {
+  if (config.baseUrl !== undefined) {
+    const why = baseUrlProblem(config.baseUrl);
+    if (why) throw baseUrlError(why, { provider: config.kind });
+  }
   switch (config.kind) {
     case 'openai':
     case 'openai-compatible':

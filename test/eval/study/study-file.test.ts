@@ -112,6 +112,12 @@ describe('study file', () => {
     expect(problems('{"description": "no name, no models"}')).toEqual(['1:1 STUDY005 the study has no "name"', '1:1 STUDY005 the study has no "models"']);
     expect(problems('{"name": "x", "models": [{"provider": "openai-compatible", "model": "m"}]}')).toEqual(['1:26 STUDY005 openai-compatible needs a "baseUrl"']);
   });
+
+  it('refuses a base URL that holds a password (docs/providers.md, "Base URLs")', () => {
+    const [p] = problems('{"name": "x", "provider": "openai", "baseUrl": "https://me:pw9@h/v1", "models": ["m"]}');
+    expect(p).toMatch(/^1:48 STUDY003 "baseUrl": a base URL must not hold a user name or password \(https:\/\/\*\*\*@h\/v1\)/);
+    expect(p).not.toContain('pw9');
+  });
 });
 
 describe('grid', () => {

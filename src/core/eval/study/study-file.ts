@@ -18,6 +18,7 @@
 import type { Diagnostic } from '../../diagnostic.ts';
 import type { Span } from '../../span.ts';
 import { PROVIDER_KINDS, type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../llm/types.ts';
+import { baseUrlProblem } from '../../llm/base-url.ts';
 import { PROMPT_VARIANTS } from '../prompt/variants.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
 import { FEEDBACK_MODES } from '../session/config.ts';
@@ -128,6 +129,8 @@ export function parseStudy(text: string): StudyParse {
     const s = str(n, what);
     if (s === undefined) return undefined;
     if (!/^https?:\/\/[^\s/]+/.test(s)) return void bad('STUDY003', `${what} must be an http:// or https:// URL, got ${JSON.stringify(s)}`, n!.span);
+    const why = baseUrlProblem(s);
+    if (why) return void bad('STUDY003', `${what}: ${why}`, n!.span);
     return s;
   };
   const provider = (n: JsonNode | undefined, what: string): ProviderKind | undefined => {

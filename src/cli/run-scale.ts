@@ -89,7 +89,8 @@ export { budgetLines };
 
 /** A SessionError or RunDirError as the CLI's usage error (exit 4, its code kept); anything else unchanged. */
 function asUsageError(e: unknown): unknown {
-  return e instanceof SessionError || e instanceof RunDirError ? new UsageError(e.message) : e;
+  // Their messages start with their code; the usage error puts it back in front, once.
+  return e instanceof SessionError || e instanceof RunDirError ? new UsageError(e.message.slice(e.code.length + 1), e.code) : e;
 }
 
 /** Runs `f`, with session and run-directory errors turned into usage errors. */

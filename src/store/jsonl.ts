@@ -19,7 +19,7 @@ import { validateAttemptRecord, validateRunRecord } from '../core/eval/files/run
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
-import { RUN_DIR_FILES, RunDirError, describePath, exists, readRunFile } from './run-dir-file.ts';
+import { APPEND_FLAGS, RUN_DIR_FILES, RunDirError, WRITE_FLAGS, describePath, exists, linkError, readRunFile } from './run-dir-file.ts';
 
 export { RunDirError } from './run-dir-file.ts';
 
@@ -99,7 +99,10 @@ class JsonlFile<T> {
         if (r.goodBytes < r.totalBytes) await truncate(this.path, r.goodBytes);
         this.repaired = true;
       }
-      await appendFile(this.path, line, 'utf8');
+      await appendFile(this.path, line, { encoding: 'utf8', flag: APPEND_FLAGS }).catch((e: NodeJS.ErrnoException) => {
+        // A link put in place after the file was read: refused as reading refuses it.
+        throw e.code === 'ELOOP' ? linkError(this.path) : e;
+      });
     });
     this.chain = next.catch(() => {});
     return next;
@@ -108,7 +111,10 @@ class JsonlFile<T> {
 
 async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(value, null, 2) + '\n', 'utf8');
+  // The rename replaces a link at `path` itself, never the file it points to.
+  await writeFile(tmp, JSON.stringify(value, null, 2) + '\n', { encoding: 'utf8', flag: WRITE_FLAGS }).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'ELOOP' ? linkError(tmp) : e;
+  });
   await rename(tmp, path);
 }
 

@@ -3,6 +3,11 @@
  * (src/cli/read-input.ts): only a regular file (a FIFO would block, a device
  * may never end, a folder is a mistake), at most a cap of bytes, opened
  * without blocking. What is wrong is a `RunDirError` naming the file.
+ *
+ * A run file is never a symbolic link: a link would make osvlab read a file
+ * outside the directory into a report (`attempts.jsonl` -> `/etc/passwd`) or
+ * append to one (`grade --out` resuming). Files are opened with O_NOFOLLOW,
+ * for reading and for writing, so a link is refused, never followed.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 
@@ -36,14 +41,25 @@ export function exists(path: string): boolean {
   }
 }
 
+/** Open flags for appending to a run file: created if missing, never through a link. */
+export const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+/** Open flags for writing a run file anew: created or emptied, never through a link. */
+export const WRITE_FLAGS = constants.O_WRONLY | constants.O_TRUNC | constants.O_CREAT | constants.O_NOFOLLOW;
+
+/** The error for a run file that is a symbolic link. */
+export function linkError(path: string): RunDirError {
+  return new RunDirError('RUNDIR002', `${path} is a symbolic link, not a regular file; a run directory holds regular files only, and osvlab follows no link out of it`, path);
+}
+
 /** The bytes of run file `path`, or undefined when it does not exist. */
 export function readRunFile(path: string, cap = RUN_FILE_CAP): Buffer | undefined {
   if (!exists(path)) return undefined;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw linkError(path);
     throw new RunDirError('RUNDIR002', `${path} cannot be read (${code ?? e})`, path);
   }
   try {

@@ -3,7 +3,7 @@
  * and URLs that name nothing, as a user runs them (the CLI in a child
  * process). No provider and no solver: these are about input handling.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,22 @@ describe('osvlab report on a damaged run directory', () => {
     expect(r.err).not.toMatch(/^SyntaxError/m);
   });
 
+  it('a run file that is a symbolic link is RUNDIR002 and is not followed: what it points to is never printed', async () => {
+    const outside = join(root, `outside-${++counter}.txt`);
+    writeFileSync(outside, 'my-own-line-1 with private words\nmy-own-line-2\n');
+    for (const name of ['attempts.jsonl', 'run.json']) {
+      const { dir } = await finishedRun(2);
+      rmSync(join(dir, name));
+      symlinkSync(outside, join(dir, name));
+      for (const json of [true, false]) {
+        const r = osvlab('report', dir, ...(json ? ['--json'] : []));
+        expect(r.code, r.err).toBe(4);
+        expect(r.err).toContain(`RUNDIR002 ${join(dir, name)} is a symbolic link, not a regular file`);
+        expect(r.out + r.err).not.toContain('my-own');
+      }
+    }
+  });
+
   it('a missing directory is an error, and is not created', () => {
     const missing = join(root, 'no', 'such', 'dir');
     const r = osvlab('report', missing);
@@ -103,8 +119,8 @@ describe('osvlab run: selectors and URLs that name nothing are usage errors', ()
   it.each([
     [['--base-url', 'http://127.0.0.1:9/v1', '--tasks', 'first:0'], /first:N needs .* at least 1/],
     [['--base-url', 'http://127.0.0.1:9/v1', '--tasks', ' , '], /the selection is empty/],
-    [['--base-url', 'not-a-url', '--tasks', 'first:1'], /--base-url must be an http/],
-    [['--base-url', 'ftp://example.com/v1', '--tasks', 'first:1'], /--base-url must be an http/],
+    [['--base-url', 'not-a-url', '--tasks', 'first:1'], /LLM017 --base-url: "not-a-url" is not a URL/],
+    [['--base-url', 'ftp://example.com/v1', '--tasks', 'first:1'], /LLM017 --base-url: a base URL starts with https:\/\/ or http:\/\/, not ftp:/],
   ])('%j', (extra, message) => {
     const out = join(root, `sel-${++counter}`);
     const r = osvlab(...base, ...extra, '--out', out);

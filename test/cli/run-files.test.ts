@@ -7,7 +7,7 @@
  * quick.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,19 @@ describe('run files', () => {
     expect(n).toBeGreaterThanOrEqual(3);
     for (let i = 0; i < 2; i++) expect(osvlab('grade', '--responses', answers, '--out', dir, '--no-strict').code).toBe(0);
     expect(lines(join(dir, 'attempts.jsonl'))).toBe(n);
+  }, 120_000);
+
+  it('grade --out on a run whose attempts.jsonl links to a file outside is RUNDIR002, and that file is untouched', () => {
+    const dir = join(root, 'linked');
+    cpSync(join(root, 'graded'), dir, { recursive: true });
+    const outside = join(root, 'outside-notes.txt');
+    writeFileSync(outside, 'my notes\n');
+    rmSync(join(dir, 'attempts.jsonl'));
+    symlinkSync(outside, join(dir, 'attempts.jsonl'));
+    const r = osvlab('grade', '--responses', answers, '--out', dir, '--no-strict');
+    expect(r.code, r.err).toBe(4);
+    expect(r.err).toContain(`RUNDIR002 ${join(dir, 'attempts.jsonl')} is a symbolic link`);
+    expect(readFileSync(outside, 'utf8')).toBe('my notes\n');
   }, 120_000);
 
   it('--out into a folder that is not a run directory is refused and its files are untouched (21.4)', () => {
@@ -125,7 +138,7 @@ describe('run files', () => {
     symlinkSync('/dev/zero', join(zero, 'attempts.jsonl'));
     const z = runCli(['report', zero], { timeoutMs: 20_000 });
     expect(z.code, z.err).toBe(4);
-    expect(z.err).toMatch(/RUNDIR002 .*a device/);
+    expect(z.err).toMatch(/RUNDIR002 .*is a symbolic link/);
   }, 60_000);
 
   it('report is not quadratic in unknown task ids (21.12)', () => {

@@ -29,6 +29,7 @@ import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts'
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
+import { WRITE_FLAGS, readRunFile } from '../../store/run-dir-file.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { GradePool } from '../node-pool.ts';
 import { progressReporter } from '../progress.ts';
@@ -226,11 +227,18 @@ export async function run(argv: string[]): Promise<number> {
 /** The study file and its plan, written once into the study directory (a later run checks it is the same study). */
 async function writeStudyFile(dir: string, plan: StudyPlan, text: string, file: string): Promise<void> {
   const path = join(dir, 'study.json');
-  if (existsSync(path)) {
-    const stored = JSON.parse(await readFile(path, 'utf8')) as { id?: string };
-    if (stored.id !== plan.id) throw new UsageError(`${dir} holds another study (${stored.id ?? 'unknown'}), not ${plan.id}; choose another --out`);
+  // A file of the study directory, read and written as a run directory's files are: never through a link.
+  const had = readRunFile(path);
+  if (had) {
+    let stored: { id?: string } | null;
+    try {
+      stored = JSON.parse(had.toString('utf8')) as { id?: string } | null;
+    } catch (e) {
+      throw new UsageError(`RUNDIR002 ${path} is damaged: not valid JSON (${(e as Error).message})`);
+    }
+    if (stored?.id !== plan.id) throw new UsageError(`${dir} holds another study (${stored?.id ?? 'unknown'}), not ${plan.id}; choose another --out`);
     return;
   }
   const cells = plan.cells.map((c) => ({ cell: c.index + 1, label: c.label, run: c.runId, dir: basename(cellDir(dir, c)) }));
-  await writeFile(path, `${JSON.stringify({ id: plan.id, name: plan.study.name, file: basename(file), tasks: plan.tasks.length, cells, study: JSON.parse(text) }, null, 2)}\n`, 'utf8');
+  await writeFile(path, `${JSON.stringify({ id: plan.id, name: plan.study.name, file: basename(file), tasks: plan.tasks.length, cells, study: JSON.parse(text) }, null, 2)}\n`, { encoding: 'utf8', flag: WRITE_FLAGS });
 }

@@ -5,6 +5,7 @@
  * what stays in view after a verdict, Reset, a damaged share link, an unknown
  * route, the theme toggle, and the counterexample table on a phone.
  */
+import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { editorText, screenshot, setEditorText, waitForEditor } from './harness.ts';
@@ -151,6 +152,64 @@ describe('playground', () => {
     expect(await sticksOut(page, '[data-testid="verdict"]')).toEqual([]);
     await close();
   });
+
+  it('issue 37 items 14, 19: on a phone the variant matrix keeps every column on screen, marks each verdict by what a good spec gives there, and has a legend', async () => {
+    const { page, close } = await open(390);
+    await pick(page, 'sys_set_runnable');
+    // Never writes the new state: refuted on the correct implementation, so its refutations on buggy ones catch nothing.
+    await setEditorText(page, NO_WRITE);
+    await page.click('[data-testid="run-matrix"]');
+    const matrix = page.locator('[data-testid="matrix"]');
+    await expect.poll(() => page.locator('[data-testid="run-matrix"]').isDisabled(), { timeout: 180_000 }).toBe(false);
+    const rows = await matrix.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({ label: tr.querySelector('th')!.textContent!, mine: tr.querySelectorAll('td')[0].getAttribute('data-meaning'), ref: tr.querySelectorAll('td')[1].getAttribute('data-meaning') })),
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows[0]).toEqual({ label: 'correct', mine: 'unexpected', ref: 'expected' });
+    for (const r of rows.slice(1)) expect(r, r.label).toMatchObject({ mine: 'moot', ref: 'expected' });
+    expect(await page.locator('[data-testid="matrix-legend"]').textContent()).toContain('catches nothing');
+    await matrix.scrollIntoViewIfNeeded();
+    await screenshot(page, 'edges-390-matrix');
+    for (const cell of await matrix.locator('th, td').all()) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width, (await cell.textContent()) ?? '').toBeLessThanOrEqual(390);
+    }
+    expect(await sticksOut(page, '[data-testid="results"]')).toEqual([]);
+    await close();
+  }, 240_000);
+
+  it('issue 37 item 20: a shared verdict opens with the verdict and the blamed line both in view, at 1400 px and on a phone', async () => {
+    // Thirty lines of notes first, so the blamed write (the wrong state) is far down the spec.
+    const spec = WRONG_STATE.replace('def sys_set_runnable', `${Array.from({ length: 30 }, (_, i) => `# note ${i + 1}`).join('\n')}\n\ndef sys_set_runnable`);
+    const blamed = lineOf(spec, /PROC_RUNNING/);
+    expect(blamed).toBeGreaterThan(35);
+    const payload = deflateRawSync(Buffer.from(JSON.stringify({ v: 1, handler: 'sys_set_runnable', spec, options: { timeoutMs: 30_000, strict: false }, app: 'test', kernel: 'test' }))).toString('base64url');
+    for (const width of [1400, 390]) {
+      const { page, close } = await open(width, '#/s/' + payload);
+      const summary = page.locator('[data-testid="shared-verdict"]');
+      await summary.waitFor({ timeout: 120_000 });
+      expect(await summary.getAttribute('data-status')).toBe('refuted');
+      expect(await page.locator('[data-testid="shared-line"]').textContent()).toBe(`spec line ${blamed}`);
+      // Both on screen as the page opens: the summary, and the blamed line inside the editor.
+      const inView = () =>
+        page.evaluate((line) => {
+          const host = document.querySelector('[data-testid="spec-editor"]') as HTMLElement & { monacoEditor: { getTopForLineNumber(n: number): number; getScrollTop(): number } };
+          const ed = host.monacoEditor;
+          const box = host.getBoundingClientRect();
+          const y = box.top + ed.getTopForLineNumber(line) - ed.getScrollTop();
+          const s = document.querySelector('[data-testid="shared-verdict"]')!.getBoundingClientRect();
+          return { line: y >= Math.max(0, box.top) && y + 19 <= Math.min(innerHeight, box.bottom), summary: s.top >= 0 && s.bottom <= innerHeight };
+        }, blamed);
+      await expect.poll(inView, { timeout: 10_000 }).toEqual({ line: true, summary: true });
+      // The editor has not taken the focus (a phone would open its keyboard over the page).
+      expect(await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'))).toBe(false);
+      await screenshot(page, `edges-${width}-shared-verdict`);
+      // The counterexample is one tap away.
+      await page.click('[data-testid="shared-read-verdict"]');
+      await expect.poll(() => page.locator('[data-testid="counterexample"]').evaluate((el) => el.getBoundingClientRect().top < innerHeight && el.getBoundingClientRect().bottom > 0)).toBe(true);
+      await close();
+    }
+  }, 240_000);
 
   it('item 8: a damaged share link says so and leaves a working playground', async () => {
     const { page, close } = await open(1400, '#/s/AAAAbroken-payload');

@@ -152,5 +152,16 @@ describe('researcher', () => {
     await groups.scrollIntoViewIfNeeded();
     await screenshot(page, 'researcher-390-compare');
     expect(await sticksOut(page, '[data-testid="compare-view"]')).toEqual([]);
+    // Issue 37 item 19: chart text keeps a readable size on a phone (the drawing is laid out for its width, not scaled down).
+    const sizes = await page.locator('figure.chart svg[role="img"]').evaluateAll((svgs) =>
+      svgs.map((svg) => {
+        const s = svg as SVGSVGElement;
+        const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+        return Math.min(...[...s.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+      }),
+    );
+    expect(sizes.length).toBeGreaterThan(1);
+    for (const px of sizes) expect(px).toBeGreaterThanOrEqual(10.5);
+    expect(await sticksOut(page, '.charts')).toEqual([]);
   });
 });

@@ -70,16 +70,22 @@ describe('the Runs page: benchmark file and variant matrix', () => {
     const run = { ...createRun({ id: runId, config, provenance: { app: 'test', verifier: 'test' }, tasks: refs, now: 1_700_000_000_000 }), status: 'done' as const };
     const messages = [{ role: 'user' as const, content: 'Write the spec.' }];
     const prompt: PromptRecord = { hash: await promptHash(undefined, messages), messages };
-    // The first answer catches every bug; the second is satisfied by one buggy variant too.
+    // The first answer catches every bug; the second is satisfied by one buggy variant too; the third
+    // (a second sample) is refuted everywhere, the correct implementation included: it catches nothing.
     const matrixOf = (missed: string | undefined) => Object.fromEntries(kill.map((t) => [t.id, t.bug_count === 0 || t.id === missed ? 'verified' : 'refuted'] as const));
-    const attempts: AttemptRecord[] = ids.map((taskId, i) => ({
-      id: attemptId(runId, taskId, 0, 0), runId, taskId, sample: 0, round: 0, promptHash: prompt.hash, cacheKey: 'c'.repeat(64),
-      request: { provider: 'openai-compatible', baseUrl: config.baseUrl, model: config.model, params: {}, sample: 0 },
+    const attempt = (taskId: string, sample: number, matrix: Record<string, 'verified' | 'refuted'>): AttemptRecord => ({
+      id: attemptId(runId, taskId, sample, 0), runId, taskId, sample, round: 0, promptHash: prompt.hash, cacheKey: 'c'.repeat(64),
+      request: { provider: 'openai-compatible', baseUrl: config.baseUrl, model: config.model, params: {}, sample },
       response: { text: 'spec', model: config.model, usage: { input: 10, output: 5 }, finishReason: 'stop', latencyMs: 100 },
       cost: 0,
-      grade: { category: 'pass', extracted: 'spec', diagnosis: '', ms: 1, matrix: matrixOf(i === 1 ? 'sys_kill-v3' : undefined) },
+      grade: { category: 'pass', extracted: 'spec', diagnosis: '', ms: 1, matrix },
       createdAt: 1_700_000_000_000,
-    }));
+    });
+    const attempts: AttemptRecord[] = [
+      attempt(ids[0], 0, matrixOf(undefined)),
+      attempt(ids[1], 0, matrixOf('sys_kill-v3')),
+      attempt(ids[0], 1, Object.fromEntries(kill.map((t) => [t.id, 'refuted'] as const))),
+    ];
     const path = join(ARTIFACTS, `${runId}.json`);
     writeFileSync(path, JSON.stringify(exportRun({ run, tasks: refs, prompts: [prompt], attempts, exportedAt: new Date(0).toISOString() })));
 
@@ -89,15 +95,26 @@ describe('the Runs page: benchmark file and variant matrix', () => {
     await page.waitForSelector('[data-testid="run-matrix"]');
     expect(await page.locator('.detail > p.muted').first().textContent()).toContain('variant matrix on');
     expect(await page.locator('[data-testid="run-matrix-summary"]').textContent()).toBe(
-      '2 first answers checked on every variant of its handler: 2 verify the correct implementation; of these, 1 is refuted by every buggy variant and 1 also verifies a buggy one (missing its bug).',
+      '3 first answers checked on every variant of its handler: 2 verify the correct implementation; of these, 1 is refuted by every buggy variant and 1 also verifies a buggy one (missing its bug).',
     );
     await page.click('text=Each first answer on every variant');
-    const cells = await page.locator('[data-testid="run-matrix"] tbody tr').nth(1).locator('td').allTextContents();
+    const row = (i: number) => page.locator('[data-testid="run-matrix"] tbody tr').nth(i).locator('td');
+    const cells = await row(2).allTextContents();
     expect(cells.slice(0, 2)).toEqual(['sys_kill-v1', '0']);
     const head = await page.locator('[data-testid="run-matrix"] thead th').allTextContents();
     expect(head).toEqual(['Task', 'Sample', 'v0 (correct)', 'v1', 'v2', 'v3', 'v4']);
-    expect(cells.slice(2)).toEqual(['verified', 'refuted', 'refuted', 'verified', 'refuted']);
-    expect(await page.locator('[data-testid="run-matrix"] td.miss').count()).toBe(1);
+    expect(cells.slice(2).map((c) => c.replace(/^\S+ /, ''))).toEqual(['verified', 'refuted', 'refuted', 'verified', 'refuted']);
+    // Issue 37 item 14: each cell is coloured and marked by whether it is what a good spec gives there, with a legend.
+    const meanings = (i: number) => row(i).evaluateAll((tds) => tds.slice(2).map((td) => td.getAttribute('data-meaning')));
+    expect(await meanings(2)).toEqual(['expected', 'expected', 'expected', 'unexpected', 'expected']);
+    // The answer refuted on the correct implementation: its refutations on v1-v4 catch nothing, and are not marked as good.
+    expect(await row(1).allTextContents().then((c) => c.slice(0, 2))).toEqual(['sys_kill-v0', '1']);
+    expect(await meanings(1)).toEqual(['unexpected', 'moot', 'moot', 'moot', 'moot']);
+    const colour = (i: number, j: number) => row(i).nth(j).evaluate((td) => getComputedStyle(td).color);
+    expect(await colour(1, 3)).not.toBe(await colour(0, 3));
+    const legend = (await page.locator('[data-testid="run-matrix"] [data-testid="matrix-legend"]').textContent())!;
+    expect(legend).toContain('catches nothing');
+    expect(legend).toContain('its bug is missed');
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.locator('[data-testid="run-matrix"]').screenshot({ path: join(ARTIFACTS, 'runs-matrix.png') });
     await page.setViewportSize({ width: 390, height: 844 });

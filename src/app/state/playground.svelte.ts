@@ -9,6 +9,7 @@ import { findHandler } from '../../core/kernel/handlers.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
+import { fixLine } from '../lib/fix-line.ts';
 import { type SharedState, decodeShared, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
@@ -46,8 +47,8 @@ export class PlaygroundState {
   now = $state(Date.now());
   matrix = $state<MatrixCell[]>([]);
   matrixRunning = $state(false);
-  /** Where the spec editor should scroll to; `n` changes on every request. */
-  reveal = $state<{ line: number; n: number }>({ line: 0, n: 0 });
+  /** Where the spec editor should scroll to; `n` changes on every request; `focus: false` leaves the focus where it is. */
+  reveal = $state<{ line: number; n: number; focus?: boolean }>({ line: 0, n: 0 });
   /** Set when the spec came from a share link (or a run's attempt) and has not been edited since. */
   sharedFrom = $state<SharedState | undefined>(undefined);
   /** Where a shown spec came from when it is not a share link: a run's attempt, in words. */
@@ -243,9 +244,9 @@ export class PlaygroundState {
     this.verifier.pool.cancel(LANE);
   }
 
-  /** Scrolls the spec editor to `line` and puts the cursor there. */
-  goToLine(line: number): void {
-    this.reveal = { line, n: this.reveal.n + 1 };
+  /** Scrolls the spec editor to `line` and puts the cursor there (taking the focus unless `focus` is false). */
+  goToLine(line: number, focus = true): void {
+    this.reveal = { line, n: this.reveal.n + 1, focus };
   }
 
   /** The spec's and the oracle's verdicts against every implementation variant, in parallel on the pool. */
@@ -330,6 +331,18 @@ export class PlaygroundState {
     this.loaded = true;
     this.scheduleCheck();
     await this.verify();
+    // The line the verdict blames is shown in the editor at once, without taking the focus (a phone would open its keyboard).
+    const line = this.blamedLine;
+    if (line) this.goToLine(line, false);
+  }
+
+  /** The spec line the verdict on screen points at: where the fix goes, or the error. */
+  get blamedLine(): number | undefined {
+    const v = this.verification;
+    if (v.kind !== 'done') return undefined;
+    if (v.verdict.status === 'spec-error') return v.verdict.error.span.line;
+    if (v.verdict.status !== 'refuted' || !v.verdict.counterexample?.specLine) return undefined;
+    return fixLine(v.spec, this.handler, v.verdict)?.line ?? v.verdict.counterexample.specLine;
   }
 
   /**

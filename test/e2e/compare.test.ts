@@ -18,10 +18,15 @@ import { useSite } from './setup.ts';
 const env = useSite();
 const HASH = 'b'.repeat(64);
 
-/** A finished one-sample run whose first answers pass exactly on the tasks marked true. */
-async function runFile(name: string, outcomes: Record<string, boolean>): Promise<{ path: string; runId: string }> {
+/**
+ * A finished one-sample run whose first answers pass exactly on the tasks
+ * marked true; with `rounds`, a task marked with a number passes in that
+ * repair round (every round before it fails) and one marked false never does.
+ */
+async function runFile(name: string, outcomes: Record<string, boolean | number>, rounds = 0): Promise<{ path: string; runId: string }> {
   const runId = `e2e-${name}-${Date.now()}`;
   const ids = Object.keys(outcomes);
+  const passRound = (id: string) => (outcomes[id] === true ? 0 : outcomes[id] === false ? null : (outcomes[id] as number));
   const tasks = ids.map((id) => ({ id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0, hash: HASH }));
   const config = {
     provider: 'openai-compatible' as const,
@@ -31,25 +36,29 @@ async function runFile(name: string, outcomes: Record<string, boolean>): Promise
     tasks: ids,
     shots: 0,
     n: 1,
-    repairRounds: 0,
+    repairRounds: rounds,
     concurrency: 1,
     gradeConcurrency: 1,
   };
   const run = { ...createRun({ id: runId, name, config, provenance: { app: 'test', verifier: 'test' }, tasks, now: 1_700_000_000_000 }), status: 'done' as const };
   const messages = [{ role: 'user' as const, content: 'Write the spec.' }];
   const prompt: PromptRecord = { hash: await promptHash(undefined, messages), messages };
-  const attempts: AttemptRecord[] = ids.map((taskId) => ({
-    id: attemptId(runId, taskId, 0, 0),
+  const chain = (taskId: string) => {
+    const pass = passRound(taskId);
+    return Array.from({ length: Math.min(rounds, pass ?? rounds) + 1 }, (_, round) => ({ taskId, round, pass: round === pass }));
+  };
+  const attempts: AttemptRecord[] = ids.flatMap(chain).map(({ taskId, round, pass }) => ({
+    id: attemptId(runId, taskId, 0, round),
     runId,
     taskId,
     sample: 0,
-    round: 0,
+    round,
     promptHash: prompt.hash,
     cacheKey: HASH,
     request: { provider: 'openai-compatible', baseUrl: config.baseUrl, model: config.model, params: {}, sample: 0 },
     response: { text: 'spec', model: config.model, usage: { input: 10, output: 5 }, finishReason: 'stop', latencyMs: 100 },
     cost: 0,
-    grade: { category: outcomes[taskId] ? 'pass' : 'semantic', extracted: null, diagnosis: '', ms: 1 },
+    grade: { category: pass ? 'pass' : 'semantic', extracted: null, diagnosis: '', ms: 1 },
     createdAt: 1_700_000_000_000,
   }));
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -92,6 +101,51 @@ describe('compare view', () => {
     expect(ref[0]).toContain('50.0%');
     expect(ref.some((r) => r.includes('GPT-4o (published)') && r.includes('38.78%'))).toBe(true);
     await screenshot(page, 'runs-compare');
+    await context.close();
+  });
+
+  it('issue 37 items 13, 16: a run with repairs against one without is compared after each own last round, both curves drawn; the curve table names what it counts', async () => {
+    // The same first answers (as the response cache gives them); only A repairs: v1 of sys_kill in round 1, v0 of sys_reap in round 2.
+    const first = { 'sys_kill-v0': true, 'sys_kill-v1': false, 'sys_reap-v0': false, 'sys_reap-v1': false };
+    const a = await runFile('repair-on', { ...first, 'sys_kill-v1': 1, 'sys_reap-v0': 2 }, 2);
+    const b = await runFile('repair-off', first);
+    const { page, context } = await newPage(env.browser);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(env.site.url + '#/runs');
+    await page.setInputFiles('[data-testid="import-run"]', b.path);
+    await page.waitForSelector('[data-testid="metrics"]');
+    await page.setInputFiles('[data-testid="import-run"]', a.path);
+    await expect.poll(() => page.locator('h2').textContent()).toBe('repair-on');
+    await page.selectOption('[data-testid="compare"]', b.runId);
+    await page.waitForSelector('[data-testid="compare-view"]');
+    // First answers are the same: +0.0; after each own last round, A 3 of 4 and B 1 of 4.
+    expect(await page.locator('[data-testid="compare-summary"]').textContent()).toContain('+0.0 points');
+    const last = (await page.locator('[data-testid="compare-last-round"]').textContent())!;
+    expect(last).toContain('A round 2, B round 0');
+    expect(last).toContain('pass@1 A 75.0%, B 25.0%');
+    expect(last).toContain('-50.0 points');
+    expect(await page.locator('[data-testid="compare-view"] .warn').textContent()).toContain('each after its own last round');
+    // Both curves: two series in the legend, B held at its one round across A's.
+    const curve = page.locator('[data-testid="compare-repairs"] [data-testid="repair-curve"]');
+    expect(await curve.locator('.legend li').allTextContents()).toEqual(['A: repair-on', 'B: repair-off']);
+    expect(await curve.locator('polyline').count()).toBe(2);
+    expect(await curve.locator('[data-testid="curve-held"]').count()).toBe(1);
+    expect(await curve.locator('circle').count()).toBe(4);
+    await page.locator('[data-testid="compare-repairs"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'runs-1400-compare-repairs');
+
+    // Item 16: the run's curve table says what it counts; round 0's new passes are first answers, not fixes.
+    const table = page.locator('[data-testid="run-curve-table"]');
+    expect(await table.locator('thead th').allTextContents()).toEqual(['round', 'pass@1', '95% CI', 'passed by then', 'new passes', 'still failing', 'no answer yet', 'tokens', 'tokens per new pass', 'cost per new pass']);
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(3, 7).map((td) => td.textContent)));
+    expect(rows).toEqual([['1', '1', '3', '0'], ['2', '1', '2', '0'], ['3', '1', '1', '0']]);
+    expect(await page.locator('[data-testid="run-curve-note"]').textContent()).toContain('round 0: first answers that passed');
+    expect((await page.locator('figure.chart').allTextContents()).join(' ')).not.toMatch(/\(1 tasks\)/);
+    await page.locator('[data-testid="run-repair-curve"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'runs-1400-curve-table');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('[data-testid="compare-repairs"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'runs-390-compare-repairs');
     await context.close();
   });
 });

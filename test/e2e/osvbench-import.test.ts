@@ -52,6 +52,14 @@ describe('OSVBench results on the Runs page', () => {
     const outcomes = (await page.locator('[data-testid="attempts"] tbody tr td:nth-child(4)').allTextContents()).map((t) => t.trim()).sort();
     expect(outcomes).toEqual(['pass', 'syntax', 'syntax']);
     expect(await page.locator('.detail').textContent()).toContain('answers from osvbench_results.json (osvbench)');
+    // Issue 37 item 17: nothing was measured for answers from a file, and the page says unknown rather than 0.
+    const config = (await page.locator('[data-testid="run-config"]').textContent())!;
+    expect(config).toContain('provider, prompt and shots unknown');
+    expect(config).not.toContain('openai-compatible');
+    expect(metrics).toMatch(/tokens in \/ out\s*unknown/);
+    expect(metrics).toMatch(/latency median \/ p90\s*unknown/);
+    expect(metrics).not.toMatch(/0 \/ 0/);
+    expect((await page.locator('[data-testid="attempts"] tbody tr td:nth-child(5)').allTextContents()).map((t) => t.trim())).toEqual(['unknown', 'unknown', 'unknown']);
     // An imported file has nothing to ask a provider: no Resume.
     expect(await page.locator('[data-testid="runs-resume"]').count()).toBe(0);
     await screenshot(page, 'runs-osvbench-import');

@@ -30,8 +30,14 @@ function row(label: string, s: PairedStats): string {
 
 /** Round by round (docs/research.md): passed by each repair round, paired by task; nothing when neither run repairs. */
 function roundLines(c: RunComparison): string[] {
-  if (c.byRound.length <= 1) return [];
-  return ['by repair round (passed by the end of the round, sample 0 of each task):', ...tableText(roundTable(c.byRound))];
+  const { roundA, roundB, stats: s } = c.afterLastRound;
+  const ci = s.ci95 ? `[${pts(s.ci95[0])}, ${pts(s.ci95[1])}]` : '-';
+  const last =
+    roundA || roundB
+      ? [`after each run's own last round (A round ${roundA}, B round ${roundB}), ${s.tasks} tasks: A ${pct(s.pass1A)}, B ${pct(s.pass1B)}; B - A = ${pts(s.diff)} points, 95% CI ${ci}; McNemar: A only ${s.onlyA}, B only ${s.onlyB}, p = ${pval(s.mcnemarP)}`]
+      : [];
+  if (c.byRound.length <= 1) return last;
+  return ['by repair round (passed by the end of the round, sample 0 of each task):', ...tableText(roundTable(c.byRound)), ...last];
 }
 
 export async function run(argv: string[]): Promise<number> {

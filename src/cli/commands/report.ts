@@ -11,7 +11,7 @@
  */
 import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/eval/stats/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
-import { curveTable, tableText } from '../../core/eval/stats/table.ts';
+import { CURVE_NOTE, curveTable, tableText } from '../../core/eval/stats/table.ts';
 import type { RunStore } from '../../core/eval/run/run-types.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
@@ -121,7 +121,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
  */
 function repairCurveLines(m: RunMetrics, feedback: string | undefined): string[] {
   if (m.curve.rounds === 0) return [];
-  return [`repair curve (${feedback ?? 'counterexample'} feedback; pass@1 after each round, 95% interval over tasks):`, ...tableText(curveTable(m.curve))];
+  return [`repair curve (${feedback ?? 'counterexample'} feedback; pass@1 after each round, 95% interval over tasks):`, ...tableText(curveTable(m.curve)), `  ${CURVE_NOTE}`];
 }
 
 export async function run(argv: string[]): Promise<number> {

@@ -171,6 +171,11 @@ describe('compareRuns', () => {
       [3, 2, 1, 1, 0],
     ]);
     expect(c.byRound[1].stats.diff).toBeCloseTo(-2 / 3, 12);
-    expect(c.warnings).toEqual(['the runs have different repair rounds (3 and 2): rounds are compared up to 2']);
+    expect(c.warnings).toEqual(['the runs have different repair rounds (3 and 2): round by round they are compared up to round 2, and each after its own last round']);
+    // After its own last round: A has 0, 1 and 2 (round 3), B has 0 (round 2); task 3 is open in B.
+    expect(c.afterLastRound.roundA).toBe(3);
+    expect(c.afterLastRound.roundB).toBe(2);
+    const last = c.afterLastRound.stats;
+    expect([last.tasks, last.passA, last.passB, last.onlyA, last.onlyB]).toEqual([3, 3, 1, 2, 0]);
   });
 });

@@ -11,7 +11,9 @@
  * Round by round, the same pairs are compared on "passed by round r" for
  * r = 0 up to the fewer repair rounds of the two runs, each round over the
  * tasks whose sample-0 chain has a known fate after it in both runs
- * (repair-curve.ts). See docs/scale.md and docs/research.md.
+ * (repair-curve.ts); and each run after its own last round, which is what
+ * compares a run with repairs to one without. See docs/scale.md and
+ * docs/research.md.
  */
 import { type AttemptRecord, type RunRecord } from '../run/run-types.ts';
 import type { TaskFacts } from './outcome.ts';
@@ -67,6 +69,8 @@ export interface RunComparison {
   readonly flips: { readonly onlyA: readonly string[]; readonly onlyB: readonly string[] };
   /** Rounds 0..min(R_A, R_B): passed by that round, paired by task. */
   readonly byRound: readonly RoundComparison[];
+  /** Each run after its own last round (R_A in A, R_B in B), paired by task. */
+  readonly afterLastRound: { readonly roundA: number; readonly roundB: number; readonly stats: PairedStats };
   readonly dropped: readonly DroppedTask[];
   /** Things a reader should know (e.g. different verifier versions). */
   readonly warnings: readonly string[];
@@ -154,13 +158,15 @@ function passedBy(side: CompareSide, round: number): Map<string, boolean> {
 export function compareByRound(A: CompareSide, B: CompareSide, ids: readonly string[], resamples: number, seed: string): RoundComparison[] {
   const rounds = Math.min(A.run.config.repairRounds, B.run.config.repairRounds);
   const out: RoundComparison[] = [];
-  for (let round = 0; round <= rounds; round++) {
-    const a = passedBy(A, round);
-    const b = passedBy(B, round);
-    const pairs = ids.filter((id) => a.has(id) && b.has(id)).map((id) => ({ a: a.get(id)!, b: b.get(id)! }));
-    out.push({ round, stats: pairedStats(pairs, resamples, `${seed}/round/${round}`) });
-  }
+  for (let round = 0; round <= rounds; round++) out.push({ round, stats: pairedAfter(A, round, B, round, ids, resamples, `${seed}/round/${round}`) });
   return out;
+}
+
+/** Paired statistics of A passed by `roundA` against B passed by `roundB`, over the `ids` whose fate is known in both. */
+function pairedAfter(A: CompareSide, roundA: number, B: CompareSide, roundB: number, ids: readonly string[], resamples: number, seed: string): PairedStats {
+  const a = passedBy(A, roundA);
+  const b = passedBy(B, roundB);
+  return pairedStats(ids.filter((id) => a.has(id) && b.has(id)).map((id) => ({ a: a.get(id)!, b: b.get(id)! })), resamples, seed);
 }
 
 export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly TaskFacts[], options: CompareOptions = {}): RunComparison {
@@ -191,7 +197,9 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
   }
   if (A.run.config.shots !== B.run.config.shots) warnings.push(`the runs used different prompts: ${A.run.config.shots}-shot and ${B.run.config.shots}-shot`);
   if (A.run.config.repairRounds !== B.run.config.repairRounds) {
-    warnings.push(`the runs have different repair rounds (${A.run.config.repairRounds} and ${B.run.config.repairRounds}): rounds are compared up to ${Math.min(A.run.config.repairRounds, B.run.config.repairRounds)}`);
+    warnings.push(
+      `the runs have different repair rounds (${A.run.config.repairRounds} and ${B.run.config.repairRounds}): round by round they are compared up to round ${Math.min(A.run.config.repairRounds, B.run.config.repairRounds)}, and each after its own last round`,
+    );
   }
   const unknownFacts = paired.filter((p) => !facts.has(p.task.id)).length;
   if (unknownFacts) warnings.push(`${unknownFacts} paired tasks are not in this build's task list: they count overall but not by bug class or count`);
@@ -207,6 +215,7 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
   for (const n of [...new Set(paired.filter((p) => facts.has(p.task.id)).map((p) => p.task.bug_count))].sort((x, y) => x - y)) {
     byBugCount[n] = pairedStats(paired.filter((p) => facts.has(p.task.id) && p.task.bug_count === n), resamples, `${seed}/count/${n}`);
   }
+  const common = A.run.config.tasks.filter((id) => inB.has(id) && A.run.taskHashes[id] === B.run.taskHashes[id]);
   const side = (s: CompareSide) => ({ id: s.run.id, model: s.run.config.model, ...(s.run.name ? { name: s.run.name } : {}) });
   return {
     a: side(A),
@@ -215,7 +224,12 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
     byBugClass,
     byBugCount,
     flips: { onlyA: paired.filter((p) => p.a && !p.b).map((p) => p.task.id), onlyB: paired.filter((p) => !p.a && p.b).map((p) => p.task.id) },
-    byRound: compareByRound(A, B, A.run.config.tasks.filter((id) => inB.has(id) && A.run.taskHashes[id] === B.run.taskHashes[id]), resamples, seed),
+    byRound: compareByRound(A, B, common, resamples, seed),
+    afterLastRound: {
+      roundA: A.run.config.repairRounds,
+      roundB: B.run.config.repairRounds,
+      stats: pairedAfter(A, A.run.config.repairRounds, B, B.run.config.repairRounds, common, resamples, `${seed}/last`),
+    },
     dropped,
     warnings,
     bootstrap: { resamples, seed },

@@ -24,6 +24,8 @@ export interface CurvePoint {
   readonly tasks: number;
   /** Chains counted after this round: passed by it, or failed in every round up to it. */
   readonly chains: number;
+  /** Of the counted chains, those that passed in this round or before (the rest failed in every round so far). */
+  readonly passed: number;
   /** Chains left out: a round up to this one has no outcome of the model. */
   readonly open: number;
   /** Mean over tasks of the share of counted chains that passed in this round or before. */
@@ -86,6 +88,7 @@ export function repairCurve(tasks: readonly TaskFacts[], attempts: readonly Atte
   for (let round = 0; round <= rounds; round++) {
     const perTask = new Map<string, { n: number; c: number }>();
     let open = 0;
+    let passed = 0;
     let fixed = 0;
     const fixedTasks = new Set<string>();
     for (const chain of chains) {
@@ -96,7 +99,10 @@ export function repairCurve(tasks: readonly TaskFacts[], attempts: readonly Atte
       }
       const t = perTask.get(chain.taskId) ?? { n: 0, c: 0 };
       t.n++;
-      if (fate === 'passed') t.c++;
+      if (fate === 'passed') {
+        t.c++;
+        passed++;
+      }
       perTask.set(chain.taskId, t);
       if (passedIn === round) {
         fixed++;
@@ -110,6 +116,7 @@ export function repairCurve(tasks: readonly TaskFacts[], attempts: readonly Atte
       round,
       tasks: shares.length,
       chains: [...perTask.values()].reduce((s, t) => s + t.n, 0),
+      passed,
       open,
       pass1: shares.length === 0 ? 0 : shares.reduce((s, x) => s + x, 0) / shares.length,
       ci95: bootstrapMeanCi(shares, resamples, `${seed}/round/${round}`),

@@ -34,15 +34,22 @@ export const whole = (x: number | null): string => (x === null ? '-' : String(Ma
 /** USD with four decimals. */
 export const usd = (x: number): string => `$${x.toFixed(4)}`;
 
-/** One row per round of a repair curve: pass@1, its interval, fixes, and spending per fix. */
+/**
+ * One row per round of a repair curve: pass@1 and its interval, then counts
+ * of chains (a task's sample and its repairs): passed by the end of the
+ * round, passed first in it, failed in every round so far, and left out for
+ * want of an answer; then spending per new pass. `CURVE_NOTE` says so in a line.
+ */
 export function curveTable(curve: RepairCurve): Table {
   return {
-    header: ['round', 'pass@1', '95% CI', 'fixed', 'open', 'tokens', 'tokens/fix', 'cost/fix'],
+    header: ['round', 'pass@1', '95% CI', 'passed by then', 'new passes', 'still failing', 'no answer yet', 'tokens', 'tokens per new pass', 'cost per new pass'],
     rows: curve.points.map((p) => [
       String(p.round),
       pct(p.pass1),
       pctInterval(p.ci95),
+      String(p.passed),
       String(p.fixed),
+      String(p.chains - p.passed),
       String(p.open),
       String(p.tokens.input + p.tokens.output),
       whole(p.tokensPerFix),
@@ -50,6 +57,10 @@ export function curveTable(curve: RepairCurve): Table {
     ]),
   };
 }
+
+/** What the repair curve table's counts count, in one line under it. */
+export const CURVE_NOTE =
+  "Counts are of chains (one sample of a task and its repairs). New passes: chains that passed first in that round (round 0: first answers that passed; later rounds: repairs). Still failing: failed in every round so far. No answer yet: a round so far has no graded answer of the model, so the chain is left out of that round's pass@1.";
 
 /** One row per round of a paired comparison: passed by that round in A and B, the difference, its interval, McNemar's p. */
 export function roundTable(byRound: readonly RoundComparison[]): Table {

@@ -9,6 +9,7 @@ import type { GradeCategory } from '../../../src/core/eval/grade/grade-types.ts'
 import { type AttemptRecord, attemptId } from '../../../src/core/eval/run/run-types.ts';
 import { computeMetrics } from '../../../src/core/eval/stats/metrics.ts';
 import type { TaskFacts } from '../../../src/core/eval/stats/outcome.ts';
+import { CURVE_NOTE, curveTable } from '../../../src/core/eval/stats/table.ts';
 import { repairCurve } from '../../../src/core/eval/stats/repair-curve.ts';
 
 const facts = (id: string): TaskFacts => ({ id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
@@ -54,6 +55,14 @@ describe('repair curve', () => {
     expect(curve.points.map((p) => [p.tasks, p.chains, p.open])).toEqual([[4, 4, 0], [3, 3, 1], [3, 3, 1], [3, 3, 1]]);
     expect(curve.points.map((p) => p.fixed)).toEqual([1, 0, 1, 0]);
     expect(curve.points.map((p) => p.fixedTasks)).toEqual([['a-v0'], [], ['b-v0'], []]);
+    expect(curve.points.map((p) => p.passed)).toEqual([1, 1, 2, 2]);
+  });
+
+  it("names the table's counts for what they count: passed by then, new passes, still failing, no answer yet", () => {
+    const t = curveTable(curve);
+    expect(t.header.slice(3, 7)).toEqual(['passed by then', 'new passes', 'still failing', 'no answer yet']);
+    expect(t.rows.map((r) => r.slice(3, 7))).toEqual([['1', '1', '3', '0'], ['1', '0', '2', '1'], ['2', '1', '1', '1'], ['2', '0', '1', '1']]);
+    expect(CURVE_NOTE).toContain('round 0: first answers that passed');
   });
 
   it('counts each round\'s tokens and cost per chain it fixed', () => {

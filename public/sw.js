@@ -7,20 +7,26 @@
  *    SharedArrayBuffer). Hosts that do send the headers are left as they are.
  * 2. Offline use after the first visit: the app shell and Z3's glue and wasm
  *    are cached. Pages are fetched network-first (so a new build shows up at
- *    once); hashed assets and Z3 are served cache-first.
+ *    once); hashed assets and Z3 are served cache-first. Z3's wasm comes in
+ *    one file per memory size (z3-built.wasm, z3-built-<MiB>m.wasm); only the
+ *    one the device uses is cached: the verifier worker puts it in the cache
+ *    as it loads it (and drops any other size), and this worker caches the
+ *    one fetched through it. None is precached, which would download the
+ *    2 GiB one on a device that cannot use it.
  *
  * Our own code, written for this app. It is plain JavaScript because public/
  * is copied to the site as is.
  */
 // v2: the glue without its table check (src/worker/z3-glue.ts); a new name drops the old copy.
 const CACHE = 'osvlab-v2';
-const Z3_FILES = ['z3-built.js', 'z3-built.wasm'];
+/** Z3's glue and its wasm of every memory size (src/worker/z3-memory.ts). */
+const Z3_FILE = /\/z3-built(?:-\d+m)?\.(?:js|wasm)$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      let files = ['./', ...Z3_FILES];
+      let files = ['./', 'z3-built.js'];
       try {
         const res = await fetch('sw-manifest.json', { cache: 'no-store' });
         if (res.ok) files = files.concat((await res.json()).files);
@@ -66,7 +72,7 @@ function isolate(res) {
 
 function cacheFirst(url) {
   const path = url.pathname;
-  return path.includes('/assets/') || Z3_FILES.some((f) => path.endsWith('/' + f));
+  return path.includes('/assets/') || Z3_FILE.test(path);
 }
 
 async function handle(request) {

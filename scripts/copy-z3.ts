@@ -1,13 +1,17 @@
 // Copies Z3's Emscripten glue and wasm from the npm package into public/, where
 // the verifier worker fetches them (see docs/app.md, "Loading Z3"). The glue is
 // copied as src/worker/z3-glue.ts makes it (one debugging check off its hottest
-// path). Skips a file that is already what it would write, so `predev` stays
-// instant.
+// path). Beside the wasm as it ships (2 GiB of memory) go copies of it for the
+// smaller memories of src/worker/z3-memory.ts, their memory import rewritten
+// (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"). Skips a file that is
+// already what it would write, so `predev` stays instant.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withMemoryPages } from '../src/worker/wasm-memory.ts';
 import { fastGlue } from '../src/worker/z3-glue.ts';
+import { FULL_MEMORY_MIB, Z3_MEMORY_MIB, pagesOf, z3WasmFile } from '../src/worker/z3-memory.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -33,4 +37,16 @@ if (!fresh) {
   copyFileSync(wasmFrom, `${wasmTo}.${process.pid}.part`);
   renameSync(`${wasmTo}.${process.pid}.part`, wasmTo);
   console.log(`copy-z3: z3-built.wasm (${(a.size / 1e6).toFixed(1)} MB)`);
+}
+
+// The smaller memories: written when missing, older than the package's wasm, or of another length.
+let shipped: Uint8Array | undefined;
+for (const mib of Z3_MEMORY_MIB) {
+  if (mib === FULL_MEMORY_MIB) continue;
+  const to = join(out, z3WasmFile(mib));
+  if (existsSync(to) && statSync(to).mtimeMs >= a.mtimeMs && Math.abs(statSync(to).size - a.size) <= 8) continue;
+  shipped ??= new Uint8Array(readFileSync(wasmFrom));
+  writeFileSync(`${to}.${process.pid}.part`, withMemoryPages(shipped, pagesOf(mib)));
+  renameSync(`${to}.${process.pid}.part`, to);
+  console.log(`copy-z3: ${z3WasmFile(mib)} (memory import ${mib} MiB)`);
 }

@@ -7,11 +7,15 @@
 import * as Comlink from 'comlink';
 import { serveVerifier } from '../core/pool/serve.ts';
 import { createEngine } from '../core/smt/solver.ts';
-import { loadZ3 } from './z3-browser.ts';
+import { reportCrashes } from './crash-report.ts';
+import { loadZ3, z3LastWords, z3Memory } from './z3-browser.ts';
+
+reportCrashes(self, z3LastWords);
 
 Comlink.expose(
   serveVerifier({
     loadEngine: async () => createEngine(await loadZ3()),
     isolated: () => self.crossOriginIsolated === true,
+    memory: z3Memory,
   }),
 );

@@ -15,6 +15,8 @@ import { CancelledError, type JobOptions, type JobOutcome, WorkerPool } from '..
 import type { Task } from '../core/tasks/task.ts';
 import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
+import { crashText, describeError, isCrashNote } from './crash-report.ts';
+import { parseZ3Memory } from './z3-memory.ts';
 
 export { CancelledError };
 
@@ -30,14 +32,40 @@ export type RunOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
 
 export type WorkerFactory = () => Worker;
 
+/** The setting that caps Z3's memory (for tests, and a person who wants less): `?z3-memory=512` in the address, or localStorage `osvlab.z3-memory`. */
+export const MEMORY_SETTING = 'osvlab.z3-memory';
+
+function memorySetting(): string {
+  if (typeof location === 'undefined') return '';
+  const fromUrl = new URLSearchParams(location.search).get('z3-memory');
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(MEMORY_SETTING);
+  } catch {
+    // Storage can be disabled.
+  }
+  const size = parseZ3Memory(fromUrl ?? stored);
+  return size ? ` z3-memory=${size}` : '';
+}
+
 function defaultFactory(): Worker {
-  return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: 'osvlab-verifier' });
+  // The worker reads the setting from its name (src/worker/z3-browser.ts): it has no localStorage.
+  return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: `osvlab-verifier${memorySetting()}` });
 }
 
 /** One Web Worker as the pool's spawn adapter sees it. */
 function webWorker(factory: WorkerFactory, crashed: (message: string) => void) {
   const worker = factory();
-  worker.addEventListener('error', (e) => crashed(`the verifier worker crashed: ${e.message || 'uncaught error'}`));
+  // The worker posts a description of its own crashes (src/worker/crash-report.ts); an error
+  // event still comes for a worker that failed before it could (a script that did not load).
+  worker.addEventListener('error', (e) => {
+    // A plain Event (not an ErrorEvent) is what a worker whose script did not load, or that the browser ended, sends.
+    const text = typeof ErrorEvent !== 'undefined' && !(e instanceof ErrorEvent) ? 'it stopped without an error message (its script did not load, or the browser ended it)' : crashText(describeError(e.message, e.filename, e.lineno, e.colno, e.error));
+    crashed(`the verifier worker crashed: ${text}`);
+  });
+  worker.addEventListener('message', (e) => {
+    if (isCrashNote(e.data)) crashed(`the verifier worker crashed: ${crashText(e.data)}`);
+  });
   // Every method of VerifierApi already returns a promise of cloneable data, so the proxy has its shape.
   const api = Comlink.wrap<VerifierApi>(worker);
   return {

@@ -5,15 +5,37 @@
  *
  * Both URL options matter: without `locateFile` the wasm is looked up next to
  * the bundle and 404s; without `mainScriptUrlOrBlob` the pthread workers Z3
- * spawns try to load `undefined`. Z3's threads need SharedArrayBuffer, hence a
- * cross-origin isolated page: without it `check()` fails with "thread
- * constructor failed".
+ * spawns try to load `undefined`. Z3's threads need a WebAssembly memory shared
+ * with the workers they run in, hence a cross-origin isolated page and an
+ * engine that can send shared memories (WebKitGTK cannot): without it
+ * `check()` fails with "thread constructor failed", so the loader says so
+ * first (src/worker/z3-obstacle.ts).
+ *
+ * The memory is reserved here, the largest size the device grants
+ * (src/worker/z3-memory.ts), and the wasm fetched is the copy whose memory
+ * import has that size.
  */
 import { init } from 'z3-solver';
+import { parseZ3Memory, reserveLargest, sizesToTry, Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
+import { browserName, canShareMemory, obstacleSentence } from './z3-obstacle.ts';
 
 export type Z3Api = Awaited<ReturnType<typeof init>>;
 
 let loading: Promise<Z3Api> | undefined;
+
+/** The last lines Z3's glue printed to stderr (a failed pthread says its file, line and message there). */
+const printed: string[] = [];
+
+/** What Z3's glue printed last, for a crash report (src/worker/crash-report.ts). */
+export function z3LastWords(): string | undefined {
+  return printed.length ? printed.slice(-2).join(' / ') : undefined;
+}
+
+function printErr(text: string): void {
+  printed.push(text);
+  if (printed.length > 8) printed.shift();
+  console.error(text);
+}
 
 /** Where the glue lives: public/z3-built.js, next to the built index.html. */
 function glueUrl(): string {
@@ -36,9 +58,11 @@ async function fetchWasm(url: string): Promise<Blob> {
 }
 
 /**
- * Puts the glue and wasm just downloaded into the service worker's cache, so
- * offline use does not cost a second 35 MB download when the service worker
- * precaches (the HTTP cache is often too small to hold the wasm).
+ * Puts the glue and the wasm just downloaded into the service worker's cache,
+ * so offline use does not cost a second 35 MB download when the service worker
+ * precaches (the HTTP cache is often too small to hold the wasm). The wasm of
+ * another memory size, kept from an earlier visit, goes: only the size in use
+ * is kept.
  */
 async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wasm: Blob): Promise<void> {
   if (typeof caches === 'undefined') return;
@@ -46,14 +70,53 @@ async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wa
     const cache = await caches.open(OFFLINE_CACHE);
     await cache.put(glueUrl, new Response(glue, { headers: { 'Content-Type': 'text/javascript' } }));
     await cache.put(wasmUrl, new Response(wasm, { headers: { 'Content-Type': 'application/wasm' } }));
+    for (const mib of Z3_MEMORY_MIB) {
+      const other = new URL(z3WasmFile(mib), glueUrl).href;
+      if (other !== wasmUrl) await cache.delete(other, { ignoreSearch: true });
+    }
   } catch {
     // Storage can be full or disabled; the app works without offline support.
+  }
+}
+
+/** The memory size this worker was asked to stay within (the page passes a setting in the worker's name: "... z3-memory=512"). */
+function memoryCap(): Z3MemoryMiB | undefined {
+  return parseZ3Memory(/\bz3-memory=(\S+)/.exec(self.name)?.[1]);
+}
+
+/** What the loaded Z3 runs in, for the About page. */
+export interface Z3Memory {
+  readonly mib: Z3MemoryMiB;
+  /** The size was capped by a setting rather than by what the device granted. */
+  readonly capped: boolean;
+}
+
+let memoryInUse: Z3Memory | undefined;
+
+/** The memory of this worker's Z3, once loaded. */
+export function z3Memory(): Z3Memory | undefined {
+  return memoryInUse;
+}
+
+/** Z3 cannot run in this browser; the message is the sentence to show (src/worker/z3-obstacle.ts). */
+export class Z3UnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Z3UnavailableError';
   }
 }
 
 /** The initialised z3-solver API for this worker; loads it on first call. */
 export function loadZ3(): Promise<Z3Api> {
   loading ??= (async () => {
+    const browser = browserName(self.navigator.userAgent);
+    if (typeof WebAssembly !== 'object') throw new Z3UnavailableError(obstacleSentence('no-wasm', browser, 0));
+    if (!canShareMemory()) throw new Z3UnavailableError(obstacleSentence('no-shared-memory', browser, 0));
+    // The largest memory the device grants (docs/app.md, "Z3's memory"), reserved once and handed to the glue.
+    const cap = memoryCap();
+    const sizes = sizesToTry(cap);
+    const reserved = reserveLargest(sizes, (pages) => new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }));
+    if (!reserved) throw new Z3UnavailableError(obstacleSentence('too-little-memory', browser, sizes[sizes.length - 1]));
     const url = glueUrl();
     const res = await fetch(url);
     if (!res.ok) throw new Error(`Could not fetch the Z3 glue from ${url} (HTTP ${res.status})`);
@@ -64,14 +127,19 @@ export function loadZ3(): Promise<Z3Api> {
     // Indirect eval runs the glue at global scope, so its `var initZ3` becomes a global.
     (0, eval)(glue);
     if (typeof g.initZ3 !== 'function') throw new Error('The Z3 glue did not define initZ3');
-    const wasmUrl = new URL('z3-built.wasm', url).href;
+    // One URL per memory size, so each is cached (and, later, compiled) on its own.
+    const wasmUrl = new URL(z3WasmFile(reserved.mib), url).href;
     const wasm = await fetchWasm(wasmUrl);
     void keepForOffline(url, glue, wasmUrl, wasm);
     const wasmBlobUrl = URL.createObjectURL(wasm);
-    return init({
+    const z3 = await init({
+      printErr,
+      wasmMemory: reserved.memory,
       mainScriptUrlOrBlob: url,
       locateFile: (file: string) => (file.endsWith('.wasm') ? wasmBlobUrl : new URL(file, url).href),
     } as never);
+    memoryInUse = { mib: reserved.mib, capped: cap !== undefined };
+    return z3;
   })();
   loading.catch(() => (loading = undefined));
   return loading;

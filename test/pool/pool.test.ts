@@ -164,4 +164,46 @@ describe('a grading job on the pool', () => {
     expect(gradeHardLimitMs(60_000)).toBe(390_000);
     expect(gradeHardLimitMs(60_000, 5)).toBe(690_000);
   }, 300_000);
+
+  it('a worker that crashes while starting fails warm() and the waiting job with its message; nothing waits forever', async () => {
+    const crashes: Array<(m: string) => void> = [];
+    let starts = 0;
+    const pool = new WorkerPool<{ n: number }>({
+      spawn: (crashed) => {
+        crashes.push(crashed);
+        return { api: { n: crashes.length }, terminate: () => undefined };
+      },
+      size: 1,
+      // Loading Z3 that never finishes: only the crash can end it.
+      init: () => (starts++, new Promise(() => undefined)),
+    });
+    const warming = pool.warm();
+    const job = pool.submit(async (api) => api.n);
+    crashes[0]('the verifier worker crashed: a Z3 thread failed (z3-built.js:10)');
+    await expect(warming).rejects.toThrow('a Z3 thread failed (z3-built.js:10)');
+    expect(await job).toEqual({ kind: 'crashed', message: 'the verifier worker crashed: a Z3 thread failed (z3-built.js:10)' });
+    // A later warm() tries again on a fresh worker.
+    const again = pool.warm();
+    expect(starts).toBeGreaterThanOrEqual(2);
+    crashes.at(-1)?.('second crash');
+    await expect(again).rejects.toThrow('second crash');
+    await pool.dispose();
+  });
+
+  it('warm() follows a worker replaced while it starts (a cancelled job) to its replacement', async () => {
+    const inits: Array<() => void> = [];
+    const pool = new WorkerPool<{ n: number }>({
+      spawn: () => ({ api: { n: inits.length }, terminate: () => undefined }),
+      size: 1,
+      init: () => new Promise<void>((r) => inits.push(r)),
+    });
+    const warming = pool.warm();
+    const cancelled = pool.submit(() => new Promise<number>(() => undefined), { lane: 'x' });
+    pool.cancel('x');
+    expect(await cancelled).toEqual({ kind: 'cancelled', why: 'cancelled' });
+    expect(inits).toHaveLength(2);
+    inits[1]();
+    await expect(warming).resolves.toBeUndefined();
+    await pool.dispose();
+  });
 });

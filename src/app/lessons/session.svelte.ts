@@ -35,7 +35,7 @@ const LANE = 'lesson';
 export function poolVerify(verifier: VerifierService, lane: string | null = LANE): VerifyFn {
   return async (req) => {
     await verifier.warm();
-    if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed') throw new Error(verifier.status.message);
+    if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed' || verifier.status.kind === 'unavailable') throw new Error(verifier.status.message);
     let implSource: string | undefined;
     if (req.variant) {
       const task = await findTask(req.variant);

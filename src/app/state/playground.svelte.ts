@@ -218,7 +218,7 @@ export class PlaygroundState {
     };
     try {
       await this.verifier.warm();
-      if (this.verifier.status.kind === 'no-isolation' || this.verifier.status.kind === 'failed') {
+      if (this.verifier.status.kind === 'no-isolation' || this.verifier.status.kind === 'failed' || this.verifier.status.kind === 'unavailable') {
         throw new Error(this.verifier.status.message);
       }
       const verdict = await this.verifier.pool.verify(req, { lane: LANE });

@@ -6,12 +6,15 @@
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { CatalogEntry } from '../../core/pool/contract.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';
+import { browserName } from '../../worker/z3-obstacle.ts';
 
 export type EngineStatus =
   | { readonly kind: 'idle' }
   | { readonly kind: 'loading'; readonly since: number }
-  | { readonly kind: 'ready'; readonly initMs: number }
+  | { readonly kind: 'ready'; readonly initMs: number; readonly memoryMiB?: number; readonly memoryCapped?: boolean }
   | { readonly kind: 'failed'; readonly message: string }
+  /** This browser cannot run Z3 (no shared memory, too little memory): the message is one sentence saying why and what to do. */
+  | { readonly kind: 'unavailable'; readonly message: string }
   /** The page cannot be cross-origin isolated, so Z3's threads cannot start. */
   | { readonly kind: 'no-isolation'; readonly message: string };
 
@@ -32,13 +35,13 @@ export class VerifierService {
 
   /** Starts loading Z3 in the first worker, unless isolation is impossible. */
   async warm(): Promise<void> {
-    if (this.status.kind === 'loading' || this.status.kind === 'ready') return;
+    if (this.status.kind === 'loading' || this.status.kind === 'ready' || this.status.kind === 'unavailable') return;
     if (!this.isolated) {
       this.status = {
         kind: 'no-isolation',
         message:
-          'This page is not cross-origin isolated, so Z3 cannot start its threads and nothing can be verified here. ' +
-          'Serve the site with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, ' +
+          `Z3 cannot run in ${browserName(navigator.userAgent)} on this page: it is not cross-origin isolated, so Z3 cannot start its threads; ` +
+          'serve the site with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, ' +
           'or open it in a browser with service workers enabled (not a private window in some browsers), which add them after one reload.',
       };
       this.settle();
@@ -46,10 +49,16 @@ export class VerifierService {
     }
     this.status = { kind: 'loading', since: Date.now() };
     try {
-      const info = await this.pool.warm();
-      this.status = { kind: 'ready', initMs: info.initMs };
+      // A worker that crashes while starting (WebKit now and then fails to start a module worker under load) gets one more try.
+      const info = await this.pool.warm().catch((e: unknown) => {
+        if (e instanceof Error && e.message.startsWith('the verifier worker crashed')) return this.pool.warm();
+        throw e;
+      });
+      this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped };
     } catch (e) {
-      this.status = { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+      const message = e instanceof Error ? e.message : String(e);
+      // The worker's Z3UnavailableError keeps its name across Comlink (src/worker/z3-browser.ts).
+      this.status = e instanceof Error && e.name === 'Z3UnavailableError' ? { kind: 'unavailable', message } : { kind: 'failed', message };
     } finally {
       this.settle();
     }

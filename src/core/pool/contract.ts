@@ -46,6 +46,10 @@ export interface ReadyInfo {
   /** Milliseconds spent loading Z3 (fetch + compile + init). */
   readonly initMs: number;
   readonly isolated: boolean;
+  /** The memory Z3 runs in, in MiB (the page's workers: the largest size the device granted, docs/app.md "Z3's memory"). */
+  readonly memoryMiB?: number;
+  /** That size was capped by a setting, not by the device. */
+  readonly memoryCapped?: boolean;
 }
 
 export interface VerifierApi {

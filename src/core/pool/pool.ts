@@ -83,6 +83,9 @@ interface Slot<Api> {
   readonly id: number;
   readonly handle: WorkerHandle<Api>;
   ready?: Promise<unknown>;
+  /** Rejects when the worker crashes or is let go: a start under way then fails instead of never settling. */
+  readonly ended: Promise<never>;
+  end(error: Error): void;
   job?: Job<Api>;
   lastKey?: string;
   /** The pool let go of this worker: its late events mean nothing. */
@@ -101,6 +104,14 @@ interface Job<Api> {
 
 /** The longest delay a timer holds (2^31 - 1 ms, 24.8 days); a longer one would fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A worker's start that ended because the pool replaced the worker (its job was stopped), not because it failed. */
+class ReplacedError extends Error {
+  constructor() {
+    super('the worker was replaced');
+    this.name = 'ReplacedError';
+  }
+}
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -126,11 +137,22 @@ export class WorkerPool<Api> {
     this.size = Math.max(1, opts.size);
   }
 
-  /** Starts one worker (and its init) ahead of the first job. */
-  warm(): Promise<unknown> {
-    if (this.disposed) return Promise.reject(new CancelledError('disposed'));
-    const slot = this.slots[0] ?? this.addSlot();
-    return this.readyOf(slot);
+  /**
+   * Starts one worker (and its init) ahead of the first job. Settles in any
+   * case: rejects when the worker crashes while starting (with the crash's
+   * message); when the worker is replaced meanwhile (a job on it was
+   * cancelled), waits for its replacement instead.
+   */
+  async warm(): Promise<unknown> {
+    for (;;) {
+      if (this.disposed) throw new CancelledError('disposed');
+      const slot = this.slots[0] ?? this.addSlot();
+      try {
+        return await this.readyOf(slot);
+      } catch (e) {
+        if (!(e instanceof ReplacedError)) throw e;
+      }
+    }
   }
 
   /** Runs `run` on a worker; resolves with how it ended. */
@@ -179,7 +201,10 @@ export class WorkerPool<Api> {
     const handle = this.opts.spawn((message) => {
       if (slot && !slot.gone) this.crashed(slot, message);
     });
-    slot = { id, handle, gone: false };
+    let end!: (error: Error) => void;
+    const ended = new Promise<never>((_, reject) => (end = reject));
+    ended.catch(() => undefined);
+    slot = { id, handle, gone: false, ended, end };
     handle.hold?.(false);
     return slot;
   }
@@ -193,7 +218,8 @@ export class WorkerPool<Api> {
   private readyOf(slot: Slot<Api>): Promise<unknown> {
     if (!slot.ready) {
       const init = this.opts.init;
-      slot.ready = init ? init(slot.handle.api) : Promise.resolve();
+      // A worker that dies while starting never answers init: its end settles the start.
+      slot.ready = init ? Promise.race([init(slot.handle.api), slot.ended]) : Promise.resolve();
       // A failed start fails the job waiting on it; the next job tries again.
       slot.ready.catch(() => {
         if (!slot.gone) slot.ready = undefined;
@@ -247,6 +273,7 @@ export class WorkerPool<Api> {
   }
 
   private crashed(slot: Slot<Api>, message: string): void {
+    slot.end(new Error(message));
     const job = slot.job;
     if (job) {
       this.failures++;
@@ -290,6 +317,7 @@ export class WorkerPool<Api> {
   }
 
   private letGo(slot: Slot<Api>): Promise<unknown> {
+    slot.end(new ReplacedError());
     slot.gone = true;
     slot.job = undefined;
     slot.handle.hold?.(false);

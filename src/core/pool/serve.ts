@@ -27,6 +27,8 @@ export interface WorkerPlatform {
   readonly loadEngine: () => Promise<SmtEngine>;
   /** Can Z3 start its threads here (a cross-origin isolated page; always in Node)? */
   readonly isolated: () => boolean;
+  /** The memory the loaded Z3 runs in, when the platform chooses it. */
+  readonly memory?: () => { readonly mib: number; readonly capped: boolean } | undefined;
 }
 
 /** The worker's API over `platform`'s Z3. */
@@ -59,7 +61,8 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       } catch {
         // A kernel that does not compile is reported by verify() itself.
       }
-      return { z3: true, initMs, isolated: platform.isolated() };
+      const memory = platform.memory?.();
+      return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped } : {}) };
     },
 
     async selfTest(): Promise<SelfTestResult> {

@@ -33,7 +33,7 @@ export type RunOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
 export type WorkerFactory = () => Worker;
 
 /** The setting that caps Z3's memory (for tests, and a person who wants less): `?z3-memory=512` in the address, or localStorage `osvlab.z3-memory`. */
-export const MEMORY_SETTING = 'osvlab.z3-memory';
+const MEMORY_SETTING = 'osvlab.z3-memory';
 
 function memorySetting(): string {
   if (typeof location === 'undefined') return '';

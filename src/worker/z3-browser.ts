@@ -99,7 +99,7 @@ export function z3Memory(): Z3Memory | undefined {
 }
 
 /** Z3 cannot run in this browser; the message is the sentence to show (src/worker/z3-obstacle.ts). */
-export class Z3UnavailableError extends Error {
+class Z3UnavailableError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'Z3UnavailableError';

@@ -12,7 +12,8 @@ import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
 import { runSpec } from '../src/core/dialect/index.ts';
-import { checkCorollaries, checkInitial, proveStepLemmas } from '../src/core/verify/lemma-check.ts';
+import { checkCorollaries, checkInitial } from '../src/core/verify/engine-checks.ts';
+import { proveStepLemmas } from '../src/core/verify/lemma-check.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -13,7 +13,7 @@ import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { createEngine } from '../../src/core/smt/solver.ts';
 import { proveSpecLemmas, oracleProofKey } from '../../src/core/verify/declarative.ts';
 import { VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
-import { checkCorollaries, checkInitial } from '../../src/core/verify/lemma-check.ts';
+import { checkCorollaries, checkInitial } from '../../src/core/verify/engine-checks.ts';
 import { memoisedProof } from '../../src/core/verify/proof-cache.ts';
 
 const unsafe = readFileSync('test/cases/mutants/sys_set_runnable/unchecked-pid.c', 'utf8');

@@ -11,7 +11,7 @@ import { oracleSpec } from '../../src/core/kernel/content.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';
 import { verifyDeclarative } from '../../src/core/verify/driver.ts';
-import { QUANTIFIED_LEMMA } from '../../src/core/verify/lemma-check.ts';
+import { QUANTIFIED_LEMMA } from '../../src/core/verify/fact-prover.ts';
 import { BUDGET_SPENT, checkFromSubset, checkQuery, refutes } from '../../src/core/verify/query.ts';
 
 const x = variable('q.x', 64);

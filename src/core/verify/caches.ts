@@ -19,7 +19,7 @@
  * - statements and oracle proofs (proof-cache.ts): statement digests and
  *   the oracle proofs made in this process;
  * - known facts (known-facts.ts): the declarative facts proved so far;
- * - engine checks (lemma-check.ts): the handler-independent checks, per
+ * - engine checks (engine-checks.ts): the handler-independent checks, per
  *   engine;
  * - reachable states (state-bank.ts): the bank's states, replayed once, and
  *   each handler's cases.

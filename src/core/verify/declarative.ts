@@ -24,7 +24,8 @@ import type { Diagnostic } from '../diagnostic.ts';
 import { type VerifierCaches, mapSlot } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { KnownFacts, mergeState } from './known-facts.ts';
-import { type FactMemo, type StepLemmaOptions, type LemmaResult, QUANTIFIED_LEMMA, proveStepLemmas } from './lemma-check.ts';
+import { type FactMemo, type LemmaResult, QUANTIFIED_LEMMA } from './fact-prover.ts';
+import { type StepLemmaOptions, proveStepLemmas } from './lemma-check.ts';
 import { type Outcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { compareSteps } from './same-step.ts';
@@ -61,11 +62,11 @@ export type DeclarativeResult =
       readonly path: DeclarativePath;
       /** Facts of the statement taken as known, and solver queries asked for the others. */
       readonly known: number;
-      /** Some failure is on the solver's word: the spec has a quantifier (lemma-check.ts, QUANTIFIED_LEMMA). */
+      /** Some failure is on the solver's word: the spec has a quantifier (fact-prover.ts, QUANTIFIED_LEMMA). */
       readonly onWord?: true;
       /** `stopAtFailure` stopped at the first lemma not proved: `results` has no entry for the rest. */
       readonly stopped?: true;
-      /** Facts refuted by a model kept from an earlier step, without the solver (lemma-check.ts, `FactMemo.witnesses`). */
+      /** Facts refuted by a model kept from an earlier step, without the solver (fact-prover.ts, `FactMemo.witnesses`). */
       readonly kept?: number;
     };
 

@@ -2,7 +2,7 @@
  * The declarative facts a worker knows to hold (docs/lemmas.md, "Reusing
  * what is known"). The statement of the declarative checks for a handler is
  * a list of facts over the step's post-state, each proved under assumptions
- * that depend only on the handler and the pre-state (lemma-check.ts,
+ * that depend only on the handler and the pre-state (fact-prover.ts,
  * `FactMemo`). Every step of a handler is run from the same symbolic start
  * (declarative.ts), so a fact that is the same formula for two steps is the
  * same statement: proved once, it is proved for both.
@@ -26,7 +26,8 @@ import type { Snapshot } from '../smt/snapshot.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { type CacheSlot, type CacheStats, type SlotValue, type VerifierCaches, cacheSlot } from './caches.ts';
-import { type FactMemo, fromLemmas, isInvariantGroup } from './lemma-check.ts';
+import type { FactMemo } from './fact-prover.ts';
+import { fromLemmas, isInvariantGroup } from './lemma-check.ts';
 import type { SymbolicStep } from './steps.ts';
 
 /**

@@ -3,7 +3,7 @@
  * the assumptions, replay its model with our own evaluator, and dispose it.
  * Every part of the verifier that asks the solver something goes through
  * `checkQuery`: refinement's obligations (prove.ts), the mutant screen
- * (driver.ts), the declarative checks (lemma-check.ts, same-step.ts) and
+ * (driver.ts), the declarative checks (fact-prover.ts, same-step.ts) and
  * the well-formed counterexample search (counterexample-wellformed.ts). Each
  * is a policy over the tagged result; none disposes a model by hand.
  *
@@ -62,7 +62,7 @@ export type Checked<T> =
   | { readonly kind: 'undecided'; readonly ms: number; readonly outcome: 'timeout' | 'unknown'; readonly reason: string };
 
 /**
- * `Query.solveEqs` of the declarative checks' queries (lemma-check.ts,
+ * `Query.solveEqs` of the declarative checks' queries (fact-prover.ts,
  * same-step.ts): off, 16% less solver time on the corpus's near misses
  * (`CheckOptions.solveEqs`).
  */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
 import { variable } from '../../../src/core/smt/term.ts';
-import { type QueryInfo, proveStepLemmas, footprint } from '../../../src/core/verify/lemma-check.ts';
+import type { QueryInfo } from '../../../src/core/verify/fact-prover.ts';
+import { proveStepLemmas, footprint } from '../../../src/core/verify/lemma-check.ts';
 import { Step, o, u64 } from './steps.ts';
 
 describe('the checker', () => {

@@ -4,7 +4,8 @@ import { specInvariants } from '../../../src/core/kernel/spec-invariants.ts';
 import { COROLLARIES, LEMMAS, bootWitness, findLemma, initialState } from '../../../src/core/kernel/lemmas/index.ts';
 import type { RefcntValue } from '../../../src/core/kernel/state.ts';
 import { variable } from '../../../src/core/smt/term.ts';
-import { checkCorollaries, checkInitial, proveFrom } from '../../../src/core/verify/lemma-check.ts';
+import { checkCorollaries, checkInitial } from '../../../src/core/verify/engine-checks.ts';
+import { proveFrom } from '../../../src/core/verify/fact-prover.ts';
 import { Step, u64 } from './steps.ts';
 
 const T = 600_000;

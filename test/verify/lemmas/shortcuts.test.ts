@@ -20,7 +20,7 @@ import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
 import { STRICT_GRADE } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 import { verifyDeclarative } from '../../../src/core/verify/driver.ts';
-import { type QueryInfo, SUBSET_ROUNDS } from '../../../src/core/verify/lemma-check.ts';
+import { type QueryInfo, SUBSET_ROUNDS } from '../../../src/core/verify/fact-prover.ts';
 import { type CorpusAnswer, corpus, corpusAnswer } from '../../corpus.ts';
 
 /** (handler, how the answer was made): every near-miss kind, and the shapes of answer the other paths take. */

@@ -5,8 +5,9 @@
  * of the handler (the matrix).
  */
 import { codeFrame } from '../../diagnostic-text.ts';
-import { verifyDeclarative } from '../../verify/driver.ts';
+import { type DeclarativeCheck, verifyDeclarative } from '../../verify/driver.ts';
 import { ImplementationError, type VerifyEnv, type VerifyRequest, verify } from '../../verify/index.ts';
+import type { QueryInfo } from '../../verify/fact-prover.ts';
 import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
@@ -139,15 +140,38 @@ export function handlerOnlyTask(handler: string, id = `${handler}-v0`): Task {
   };
 }
 
+/** One strict check as it ran, for a benchmark (bench --corpus): the spec, what the check found, its solver queries, its wall time (ms). */
+export interface StrictCheckRun {
+  readonly spec: string;
+  readonly check: DeclarativeCheck;
+  readonly queries: readonly QueryInfo[];
+  readonly ms: number;
+}
+
+/** A benchmark's view of each strict check: the clock to time it with (ms), and what to do with each check once it is done. */
+export interface StrictCheckProbe {
+  readonly now: () => number;
+  readonly checked: (run: StrictCheckRun) => void;
+}
+
 /**
  * The `strict` grade's check: the declarative layer proves the spec's step,
  * through the driver `verify --strict` uses (a spec error or a refutation
  * through a quantifier is a `false`, never a crash). Only whether everything
  * is proved matters here, so the check stops at the first lemma that is not.
+ * With a `probe`, each check is also timed and reported, queries included:
+ * the same check, seen from outside.
  */
-export function strictChecker(env: VerifyEnv, timeoutMs?: number): (handler: string, spec: string) => Promise<boolean> {
-  return async (handler, spec) => (await verifyDeclarative({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
+export function strictChecker(env: VerifyEnv, timeoutMs?: number, probe?: StrictCheckProbe): (handler: string, spec: string) => Promise<boolean> {
+  if (!probe) return async (handler, spec) => (await verifyDeclarative({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
+  return async (handler, spec) => {
+    const queries: QueryInfo[] = [];
+    const t0 = probe.now();
+    const check = await verifyDeclarative({ handler, spec }, env, timeoutMs, { ...STRICT_GRADE, onQuery: (q) => queries.push(q) });
+    probe.checked({ spec, check, queries, ms: probe.now() - t0 });
+    return check.status === 'proved';
+  };
 }
 
-/** How the strict grade runs the declarative checks (bench --corpus runs them the same way). */
-export const STRICT_GRADE = { stopAtFailure: true } as const;
+/** How the strict grade runs the declarative checks. */
+const STRICT_GRADE = { stopAtFailure: true } as const;

@@ -15,4 +15,4 @@ export const tasks = new TasksState();
 export const runs = new RunsState();
 export const evaluate = new EvaluateState(verifier);
 /** Studies take the key the Evaluate page holds for a provider: typed there, or remembered on this device. */
-export const study = new StudyState((kind) => (kind === evaluate.provider ? evaluate.apiKey : (localStorage.getItem(`osvlab.key.${kind}`) ?? undefined)));
+export const study = new StudyState((kind) => evaluate.settings.keyFor(kind));

@@ -6,9 +6,8 @@
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
 import type { ProviderKind } from '../../core/llm/types.ts';
 
-/** The fields as the page binds them (an empty number input is null). */
+/** The run's number fields as the page binds them (an empty number input is null). */
 export interface EvaluateFields {
-  readonly baseUrl: string;
   readonly n: number | null;
   readonly shots: number | null;
   readonly repairRounds: number | null;
@@ -19,7 +18,8 @@ export interface EvaluateFields {
   readonly maxTotalTokens: number | null;
 }
 
-export type FieldName = keyof EvaluateFields;
+/** The base URL (a provider setting) and the run's number fields. */
+export type FieldName = 'baseUrl' | keyof EvaluateFields;
 
 /** Each field's problem, in words; a field that is fine is absent. */
 export type FieldErrors = Partial<Record<FieldName, string>>;
@@ -48,7 +48,7 @@ interface Rule {
   readonly optional: boolean;
 }
 
-const RULES: Record<Exclude<FieldName, 'baseUrl'>, Rule> = {
+const RULES: Record<keyof EvaluateFields, Rule> = {
   n: { label: 'Samples per task', min: 1, max: 20, whole: true, optional: false },
   shots: { label: 'Few-shot examples', min: 0, max: 5, whole: true, optional: false },
   repairRounds: { label: 'Repair rounds', min: 0, max: 5, whole: true, optional: false },
@@ -71,10 +71,10 @@ function numberError(v: number | null, r: Rule): string | undefined {
   return undefined;
 }
 
-/** Every field's problem. */
-export function fieldErrors(f: EvaluateFields): FieldErrors {
+/** Every field's problem: the provider's base URL, then the run's numbers. */
+export function fieldErrors(baseUrl: string, f: EvaluateFields): FieldErrors {
   const out: { -readonly [K in FieldName]?: string } = {};
-  const url = baseUrlError(f.baseUrl);
+  const url = baseUrlError(baseUrl);
   if (url) out.baseUrl = url;
   for (const name of Object.keys(RULES) as (keyof typeof RULES)[]) {
     const e = numberError(f[name], RULES[name]);

@@ -1,82 +1,41 @@
 /**
- * The Evaluate page: provider settings (the key stays in memory unless the
- * user asks to remember it on this device), a connection test, the run
- * configuration, and the run itself with live progress, pause, resume,
- * cancel, and resume after a reload. The run loop is core/eval's; grading
- * happens in the verifier pool.
+ * The Evaluate page's run: its configuration, and the run itself with live
+ * progress, pause, unpause, cancel, and continuing a stored run after a
+ * reload. The run loop is core/eval's; grading happens in the verifier pool.
+ * The provider's settings and key (provider-settings.svelte.ts), the
+ * connection test (connection-test.svelte.ts) and the attempts table with
+ * its ETA (attempts-table.svelte.ts) are their own objects, held here.
  */
 import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/eval/run/budget.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
 import { type ShardSpec, parseShard } from '../../core/eval/run/shard.ts';
-import type { AttemptEvent, RunProgress } from '../../core/eval/run/runner.ts';
+import type { RunProgress } from '../../core/eval/run/runner.ts';
 import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
 import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, type RunChoice } from '../../core/eval/session/config.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { LlmClient } from '../../core/llm/client.ts';
-import { isLlmError } from '../../core/llm/errors.ts';
 import { createProvider } from '../../core/llm/provider.ts';
-import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
+import { type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { repository } from './runs.svelte.ts';
 import { loadPrices } from '../../store/repository.ts';
 import type { VerifierService } from './verifier.svelte.ts';
-
-
-const DEFAULT_URLS: Record<ProviderKind, string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-  gemini: 'https://generativelanguage.googleapis.com/v1beta',
-  'openai-compatible': 'http://localhost:11434/v1',
-};
-
-const SETTINGS_KEY = 'osvlab.provider';
-const keyStorageKey = (kind: ProviderKind) => `osvlab.key.${kind}`;
-
-export type Connection =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'testing' }
-  | { readonly kind: 'ok'; readonly model: string; readonly latencyMs: number }
-  | { readonly kind: 'failed'; readonly message: string };
+import { AttemptsTable } from './attempts-table.svelte.ts';
+import { ConnectionTest } from './connection-test.svelte.ts';
+import { ProviderSettings } from './provider-settings.svelte.ts';
 
 export type RunPhase =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running'; readonly runId: string }
   | { readonly kind: 'finished'; readonly runId: string; readonly status: string; readonly message?: string };
 
-/** What the attempts table shows for one attempt while a run is live. */
-export interface AttemptStatus {
-  readonly id: string;
-  readonly taskId: string;
-  readonly sample: number;
-  readonly round: number;
-  readonly state: 'sent' | 'retrying' | 'answered' | 'failed' | 'grading' | 'graded';
-  /** The reason and wait of a retry, the provider's error message, the grade, "from cache". */
-  readonly detail: string;
-  readonly cached: boolean;
-  readonly sentAt?: number;
-  /** When a retrying attempt sends again. */
-  readonly retryAt?: number;
-}
-
-/** Measured rates of this session, for the ETA. */
-interface Rates {
-  answers: number;
-  answerMs: number;
-  grades: number;
-  gradeMs: number;
-}
-
 export class EvaluateState {
-  provider = $state<ProviderKind>('openai');
-  baseUrl = $state(DEFAULT_URLS.openai);
-  model = $state('');
-  /** The API key: in memory only, unless `remember` is on. */
-  apiKey = $state('');
-  remember = $state(false);
-  connection = $state<Connection>({ kind: 'idle' });
+  readonly settings = new ProviderSettings();
+  readonly connection = new ConnectionTest();
+  readonly table = new AttemptsTable();
 
   selection = $state('first:5');
   n = $state(1);
@@ -104,45 +63,12 @@ export class EvaluateState {
 
   phase = $state<RunPhase>({ kind: 'idle' });
   progress = $state<RunProgress | undefined>(undefined);
-  /** Live status of each attempt of the running run, newest activity first in `attemptList`. */
-  attempts = $state<Record<string, AttemptStatus>>({});
-  /** Ticks once a second while a run is live (retry countdowns, ETA). */
-  now = $state(Date.now());
-  private rates: Rates = { answers: 0, answerMs: 0, grades: 0, gradeMs: 0 };
-  private ticker?: ReturnType<typeof setInterval>;
-  private gradeConcurrency = 1;
-  private requestConcurrency = 1;
   /** Stored runs that did not finish (e.g. the tab was closed): they can be resumed. */
   unfinished = $state.raw<{ id: string; name?: string; model: string }[]>([]);
   private control?: RunControl;
 
-  readonly attemptList = $derived(Object.values(this.attempts).sort((a, b) => (b.sentAt ?? 0) - (a.sentAt ?? 0)));
-  readonly counts = $derived.by(() => {
-    const c = { sent: 0, retrying: 0, answered: 0, failed: 0, grading: 0, graded: 0, cached: 0 };
-    for (const a of Object.values(this.attempts)) {
-      c[a.state]++;
-      if (a.cached) c.cached++;
-    }
-    return c;
-  });
-
-  /**
-   * ETA (ms) from the rates measured in this session: the runner's chain pace
-   * once a chain has finished, before that the measured answer latency and
-   * grading time spread over the requests and graders at work.
-   */
-  readonly etaMs = $derived.by(() => {
-    const p = this.progress;
-    if (!p) return null;
-    if (p.etaMs !== null) return p.etaMs;
-    const r = this.rates;
-    void this.now;
-    if (r.answers === 0) return null;
-    const remaining = p.total - p.done;
-    const perAnswer = r.answerMs / r.answers / this.requestConcurrency;
-    const perGrade = r.grades ? r.gradeMs / r.grades / this.gradeConcurrency : perAnswer;
-    return Math.round(remaining * Math.max(perAnswer, perGrade) + Math.min(perAnswer, perGrade));
-  });
+  /** ETA (ms) of the running run (attempts-table.svelte.ts). */
+  readonly etaMs = $derived(this.table.eta(this.progress));
 
   /** The shard the field names, or why it names none. */
   readonly shardSpec = $derived.by((): { readonly spec?: ShardSpec; readonly error: string } => {
@@ -165,43 +91,12 @@ export class EvaluateState {
     }
   });
 
-  constructor(private readonly verifier: VerifierService) {
-    if (typeof localStorage === 'undefined') return;
-    try {
-      const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') as Partial<{ provider: ProviderKind; baseUrl: string; model: string }>;
-      // Settings are the user's storage: a provider that is not one of ours is ignored.
-      if (saved.provider && (PROVIDER_KINDS as readonly string[]).includes(saved.provider)) this.provider = saved.provider;
-      if (typeof saved.baseUrl === 'string' && saved.baseUrl) this.baseUrl = saved.baseUrl;
-      if (typeof saved.model === 'string' && saved.model) this.model = saved.model;
-    } catch {
-      // Damaged settings: start from the defaults.
-    }
-    const key = localStorage.getItem(keyStorageKey(this.provider));
-    if (key) {
-      this.apiKey = key;
-      this.remember = true;
-    }
-  }
+  constructor(private readonly verifier: VerifierService) {}
 
+  /** Switches provider: its URL and remembered key, and no connection tested yet. */
   setProvider(kind: ProviderKind): void {
-    this.provider = kind;
-    this.baseUrl = DEFAULT_URLS[kind];
-    const key = localStorage.getItem(keyStorageKey(kind));
-    this.apiKey = key ?? '';
-    this.remember = key !== null;
-    this.connection = { kind: 'idle' };
-    this.saveSettings();
-  }
-
-  /** Saves provider, URL and model (never the key) for next time. */
-  saveSettings(): void {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify({ provider: this.provider, baseUrl: this.baseUrl, model: this.model }));
-  }
-
-  /** Applies "remember on this device": stores or forgets the key. */
-  applyRemember(): void {
-    if (this.remember && this.apiKey) localStorage.setItem(keyStorageKey(this.provider), this.apiKey);
-    else localStorage.removeItem(keyStorageKey(this.provider));
+    this.settings.setProvider(kind);
+    this.connection.reset();
   }
 
   /** The sampling parameters the user set (empty fields are left out, so the provider's defaults apply). */
@@ -216,16 +111,9 @@ export class EvaluateState {
     return out;
   }
 
-  /** Sends one small request with exactly the sampling parameters a run will send, to check the URL, key, model and parameters. */
-  async testConnection(): Promise<void> {
-    this.connection = { kind: 'testing' };
-    try {
-      const provider = createProvider({ kind: this.provider, baseUrl: this.baseUrl, apiKey: this.apiKey || undefined, timeoutMs: 120_000 });
-      const c = await provider.complete({ model: this.model, messages: [{ role: 'user', content: 'Reply with the word OK.' }], ...this.samplingParams() });
-      this.connection = { kind: 'ok', model: c.model, latencyMs: c.latencyMs };
-    } catch (e) {
-      this.connection = { kind: 'failed', message: isLlmError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e) };
-    }
+  /** Tests the connection with exactly the sampling parameters a run will send. */
+  testConnection(): Promise<void> {
+    return this.connection.run(this.settings, this.samplingParams());
   }
 
   /** What the Start button still lacks, in words; empty when a run can start. */
@@ -233,7 +121,7 @@ export class EvaluateState {
     const out: string[] = [];
     await taskCatalog.load();
     if (taskCatalog.tasks.length === 0) out.push('the benchmark tasks (tasks/hv6/tasks.json) are not in this build');
-    if (!this.model) out.push('a model name');
+    if (!this.settings.model) out.push('a model name');
     if (this.selected.ids.length === 0) out.push('at least one task');
     return out;
   }
@@ -248,11 +136,12 @@ export class EvaluateState {
 
   /** The run the fields describe, as the CLI's `run` would describe it with the same options. */
   choice(): RunChoice {
+    const { provider, baseUrl, model } = this.settings;
     return {
-      provider: this.provider,
+      provider,
       // As the client will use it (a bare local host gets /v1).
-      baseUrl: createProvider({ kind: this.provider, baseUrl: this.baseUrl }).baseUrl,
-      model: this.model,
+      baseUrl: createProvider({ kind: provider, baseUrl }).baseUrl,
+      model,
       params: this.samplingParams(),
       tasks: this.selected.ids,
       shots: this.shots,
@@ -275,7 +164,7 @@ export class EvaluateState {
       store: repository(),
       grader: (task, text, options) => this.verifier.pool.grade(task, text, options),
       client: (config: RunConfig) =>
-        new LlmClient({ provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.apiKey || undefined }), cache: repository(), concurrency: config.concurrency }),
+        new LlmClient({ provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.settings.apiKey || undefined }), cache: repository(), concurrency: config.concurrency }),
     };
   }
 
@@ -299,12 +188,7 @@ export class EvaluateState {
     this.control = new RunControl();
     this.phase = { kind: 'running', runId: id };
     this.progress = undefined;
-    this.attempts = {};
-    this.rates = { answers: 0, answerMs: 0, grades: 0, gradeMs: 0 };
-    this.requestConcurrency = Math.max(1, stored.config.concurrency);
-    this.gradeConcurrency = Math.max(1, Math.min(stored.config.gradeConcurrency, this.verifier.pool.size));
-    clearInterval(this.ticker);
-    this.ticker = setInterval(() => (this.now = Date.now()), 1000);
+    this.table.start(Math.max(1, stored.config.concurrency), Math.max(1, Math.min(stored.config.gradeConcurrency, this.verifier.pool.size)));
     void this.refreshUnfinished();
     // Requests need no verifier, and a grade waits for its worker in the pool:
     // loading Z3 overlaps the first requests instead of delaying them.
@@ -316,7 +200,7 @@ export class EvaluateState {
         budget,
         prices: await loadPrices(repository()),
         onProgress: (p) => (this.progress = p),
-        onAttempt: (e) => this.onAttempt(e),
+        onAttempt: (e) => this.table.fold(e),
       });
       const spent = budget ? budgetLines(budget, outcome.progress).join('; ') : undefined;
       this.phase = { kind: 'finished', runId: id, status: outcome.status, message: [outcome.error?.message, spent].filter(Boolean).join('; ') || undefined };
@@ -324,47 +208,8 @@ export class EvaluateState {
     } catch (e) {
       this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };
     }
-    clearInterval(this.ticker);
+    this.table.stop();
     void this.refreshUnfinished();
-  }
-
-  /** Folds one runner event into the attempts table and the measured rates. */
-  private onAttempt(e: AttemptEvent): void {
-    const prev = this.attempts[e.id];
-    const base = { id: e.id, taskId: e.taskId, sample: e.sample, round: e.round, cached: prev?.cached ?? false, sentAt: prev?.sentAt };
-    let next: AttemptStatus;
-    switch (e.kind) {
-      case 'sent':
-        next = { ...base, state: 'sent', detail: 'waiting for the answer', sentAt: e.at };
-        break;
-      case 'retrying':
-        next = { ...base, state: 'retrying', detail: `retry ${e.retry} in ${(e.waitMs / 1000).toFixed(1)} s after ${e.reason}`, retryAt: e.at + e.waitMs };
-        break;
-      case 'answered':
-        if (!e.cached) {
-          this.rates.answers++;
-          this.rates.answerMs += base.sentAt !== undefined ? e.at - base.sentAt : e.latencyMs;
-        }
-        next = {
-          ...base,
-          state: 'answered',
-          cached: e.cached,
-          detail: e.cached ? 'from the response cache (not sent, not charged)' : `${e.tokens.input}/${e.tokens.output} tokens in ${e.latencyMs} ms`,
-        };
-        break;
-      case 'failed':
-        next = { ...base, state: 'failed', detail: `${e.code}: ${e.message}` };
-        break;
-      case 'grading':
-        next = { ...base, state: 'grading', detail: prev?.cached ? 'from the response cache; verifying' : 'verifying' };
-        break;
-      case 'graded':
-        this.rates.grades++;
-        this.rates.gradeMs += e.ms;
-        next = { ...base, state: 'graded', detail: `${e.category}${prev?.cached ? ' (cached answer)' : ''} · graded in ${(e.ms / 1000).toFixed(1)} s` };
-        break;
-    }
-    this.attempts[e.id] = next;
   }
 
   /** The budget of the fields for stored run `id` (what it already spent counts), or undefined without limits. */

@@ -27,6 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core/verify'],
   ['core/llm'],
   ['core/tasks'],
+  ['core/rename'],
   ['core/eval'],
   ['core/pool'],
   ['store'],

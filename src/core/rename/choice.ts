@@ -1,0 +1,25 @@
+/**
+ * A renaming as a run chooses it (docs/rename.md): a style and a seed. Plain
+ * data, so a run's config, the CLI's flags and the pages' selectors can name
+ * one without loading the lens.
+ */
+
+/** `synonym`: names that keep their meaning; `opaque`: names that carry none. */
+export type RenameStyle = 'synonym' | 'opaque';
+
+export const RENAME_STYLES: readonly RenameStyle[] = ['synonym', 'opaque'];
+
+/** A renaming as a run's config records it (`--rename STYLE --rename-seed N`). */
+export interface RenameChoice {
+  readonly style: RenameStyle;
+  readonly seed: number;
+}
+
+/** Why `value` is not a renaming a run can use, or undefined when it is one. */
+export function renameChoiceError(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'a renaming is an object {style, seed}';
+  const { style, seed } = value as { style?: unknown; seed?: unknown };
+  if (!RENAME_STYLES.includes(style as RenameStyle)) return `unknown renaming style ${JSON.stringify(style)} (known: ${RENAME_STYLES.join(', ')})`;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return `a renaming seed is a whole number >= 0, got ${JSON.stringify(seed)}`;
+  return undefined;
+}

@@ -203,6 +203,7 @@ const runCheck = object({
     'extract?': literal('osvlab', 'osvbench'),
     'feedback?': literal('counterexample', 'verdict', 'none'),
     'prompt?': string,
+    'rename?': object({ style: literal('synonym', 'opaque'), seed: count() }),
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),

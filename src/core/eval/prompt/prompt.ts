@@ -11,8 +11,10 @@
  * whose C code runs the same error-returning kernel helper (the
  * alloc_page_table_page, map_page or send_recv families). The choice is
  * deterministic and recorded in the prompt's metadata. A prompt variant
- * (variants.ts) adds its sections after the examples. Output is plain data:
- * the same task, shots, variant and tasks give the same bytes. The repair
+ * (variants.ts) adds its sections after the examples. In a renaming
+ * (docs/rename.md) every message is renamed forward last, so everything the
+ * model reads is in the renamed world. Output is plain data: the same task,
+ * shots, variant, renaming and tasks give the same bytes. The repair
  * round's prompt is in repair.ts.
  */
 import { KERNEL, type KernelContent, contentEntry, oracleSpec } from '../../kernel/content.ts';
@@ -21,6 +23,8 @@ import type { ChatMessage } from '../../llm/types.ts';
 import { type CatalogEntry, dialectCatalog } from '../../dialect/catalog.ts';
 import { rng } from '../../rng.ts';
 import type { BuiltPrompt } from '../run/runner.ts';
+import type { RenameChoice } from '../../rename/choice.ts';
+import { lensFor } from '../../rename/lens.ts';
 import type { Task } from '../../tasks/task.ts';
 import { type PromptVariant, promptVariant } from './variants.ts';
 
@@ -273,6 +277,8 @@ export type PromptMeta = {
   readonly examples: readonly string[];
   /** Handlers kept out of the examples: the target and its siblings. */
   readonly excluded: readonly string[];
+  /** The renaming the messages are in (absent: hv6's own names). */
+  readonly rename?: RenameChoice;
   /** Characters of all messages. */
   readonly chars: number;
 };
@@ -281,6 +287,8 @@ export interface PromptOptions {
   readonly kernel?: KernelContent;
   /** The variant, or its id (default `standard`). */
   readonly variant?: PromptVariant | string;
+  /** The renaming the model is shown (default: hv6's own names). */
+  readonly rename?: RenameChoice;
 }
 
 /** A numbered section heading: `## N. Title`. */
@@ -338,10 +346,12 @@ export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], o
       ].join('\n'),
     ),
   );
-  const messages: ChatMessage[] = [
+  const plain: ChatMessage[] = [
     { role: 'system', content: SYSTEM_MESSAGE },
     { role: 'user', content: `${parts.join('\n\n')}\n` },
   ];
+  const lens = options.rename ? lensFor(options.rename, kernel) : undefined;
+  const messages = lens ? plain.map((m) => ({ ...m, content: lens.forward.markdown(m.content) })) : plain;
   const meta: PromptMeta = {
     promptVersion: PROMPT_VERSION,
     taskId: task.id,
@@ -349,6 +359,7 @@ export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], o
     variant: variant.id,
     examples: examples.map((t) => t.id),
     excluded,
+    ...(options.rename ? { rename: options.rename } : {}),
     chars: messages.reduce((n, m) => n + m.content.length, 0),
   };
   return { messages, meta };

@@ -11,7 +11,9 @@
  * - `none`: only that the specification is not correct.
  *
  * A syntax failure always gets its coded diagnostic, whatever the mode: an
- * answer the verifier cannot read has no verdict to withhold. The prompt's
+ * answer the verifier cannot read has no verdict to withhold. In a renamed
+ * run the message is renamed forward like the prompt (docs/rename.md), so
+ * it names the fields and handlers the model was shown. The prompt's
  * text keys the response cache, so the counterexample wording must not
  * change (test/eval/prompt has its golden file).
  */
@@ -73,10 +75,14 @@ export function repairPrompt(original: readonly ChatMessage[], answer: string, g
 
 /**
  * The run loop's repair prompt builder for a feedback mode: the loop passes
- * the failed answer's diagnosis and the grade it came from.
+ * the failed answer's diagnosis and the grade it came from; `rename` turns
+ * the new message into the run's renaming.
  */
-export function repairPromptBuilder(mode: FeedbackMode): (original: readonly ChatMessage[], answer: string, diagnosis: string, grade: FailedGrade) => ChatMessage[] {
-  return (original, answer, _diagnosis, grade) => repairPrompt(original, answer, grade, mode);
+export function repairPromptBuilder(
+  mode: FeedbackMode,
+  rename: (message: string) => string = (m) => m,
+): (original: readonly ChatMessage[], answer: string, diagnosis: string, grade: FailedGrade) => ChatMessage[] {
+  return (original, answer, _diagnosis, grade) => continued(original, answer, rename(repairMessage(grade, mode)));
 }
 
 function continued(original: readonly ChatMessage[], answer: string, message: string): ChatMessage[] {

@@ -9,6 +9,7 @@ import type { GradeResult, GradingSettings } from '../grade/grade-types.ts';
 import type { AnswerItem } from '../files/responses.ts';
 import { type AttemptRecord, type PromptRecord, type RunProvenance, type RunRecord, type RunSource, attemptId } from './run-types.ts';
 import { promptHash } from './runner.ts';
+import type { RenameChoice } from '../../rename/choice.ts';
 import type { Task } from '../../tasks/task.ts';
 
 export interface GradedAnswer {
@@ -23,9 +24,14 @@ export interface AnswersRun {
   readonly attempts: readonly AttemptRecord[];
 }
 
-/** A run id that depends on the answers only: the same file gives the same id. */
-export async function answersRunId(items: readonly AnswerItem[]): Promise<string> {
-  const h = await sha256Hex(canonicalJson(items.map((i) => [i.task.id, i.sample, i.response])));
+/**
+ * A run id that depends on the answers only, and on the renaming they are
+ * read through (docs/rename.md; none keeps the id answers had before
+ * renamings existed): the same file gives the same id.
+ */
+export async function answersRunId(items: readonly AnswerItem[], rename?: RenameChoice): Promise<string> {
+  const answers = items.map((i) => [i.task.id, i.sample, i.response]);
+  const h = await sha256Hex(canonicalJson(rename ? { answers, rename } : answers));
   return `answers-${h.slice(0, 12)}`;
 }
 
@@ -42,6 +48,8 @@ export async function answersRun(init: {
   readonly tasks: readonly Task[];
   readonly answers: readonly GradedAnswer[];
   readonly grading: GradingSettings;
+  /** The renaming the answers are written in (absent: hv6's own names). */
+  readonly rename?: RenameChoice;
   readonly provenance: RunProvenance;
   readonly now: number;
 }): Promise<AnswersRun> {
@@ -85,6 +93,7 @@ export async function answersRun(init: {
       concurrency: 1,
       gradeConcurrency: 1,
       grading: init.grading,
+      ...(init.rename ? { rename: init.rename } : {}),
     },
     provenance: init.provenance,
     taskHashes: Object.fromEntries(listed.map((t) => [t.id, t.hash])),

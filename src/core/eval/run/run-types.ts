@@ -8,6 +8,7 @@ import type { StoredError } from '../../llm/errors.ts';
 import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentRequest, Usage } from '../../llm/types.ts';
 import type { GradeResult, GradingSettings } from '../grade/grade-types.ts';
 import type { ShardSpec } from './shard.ts';
+import type { RenameChoice } from '../../rename/choice.ts';
 
 /** Everything that defines a run's results (the key is deliberately not here). */
 export interface RunConfig {
@@ -35,6 +36,8 @@ export interface RunConfig {
   readonly feedback?: FeedbackMode;
   /** The prompt variant's id (absent in older runs: 'standard'). */
   readonly prompt?: string;
+  /** The renaming the model saw, and whose inverse its answers were graded through (absent: hv6's own names; docs/rename.md). */
+  readonly rename?: RenameChoice;
 }
 
 /** What a repair prompt carries of the verifier's answer: its counterexample and diagnosis, only the verdict, or nothing. */

@@ -14,6 +14,7 @@ import { answersRun, answersRunId } from '../run/answers-run.ts';
 import type { AttemptRecord, RunRecord, RunSource } from '../run/run-types.ts';
 import { type ShardSpec, ownsChain } from '../run/shard.ts';
 import { canonicalJson } from '../../hash.ts';
+import { type RenameChoice, renameChoiceError } from '../../rename/choice.ts';
 import { gradingOf } from './config.ts';
 import { gradeClosure, neverThrows } from './grading.ts';
 import { SessionError, type SessionPorts } from './ports.ts';
@@ -28,6 +29,8 @@ export interface AnswersChoice {
   readonly grading?: Partial<GradingSettings>;
   /** Grade only this part of the file (split by (task, sample) as a run's chains are). */
   readonly shard?: ShardSpec;
+  /** The renaming the answers are written in: each is renamed back before grading (docs/rename.md). */
+  readonly rename?: RenameChoice;
 }
 
 export interface GradedItem {
@@ -59,9 +62,11 @@ export class AnswersSession {
     const now = (ports.clock ?? Date.now)();
     const policy = gradingOf({ grading: { ...gradingOf({}), ...choice.grading } });
     const grading: GradingSettings = policy.matrix ? policy : { timeoutMs: policy.timeoutMs, strict: policy.strict };
-    const id = await answersRunId(choice.file.items);
+    const badRename = choice.rename && renameChoiceError(choice.rename);
+    if (badRename) throw new SessionError('SESSION003', badRename);
+    const id = await answersRunId(choice.file.items, choice.rename);
     const describe = (answers: readonly { item: AnswerItem; grade?: GradeResult }[]) =>
-      answersRun({ id, name: choice.name, model: choice.model, source: choice.source, tasks: ports.tasks, answers, grading, provenance: PROVENANCE, now });
+      answersRun({ id, name: choice.name, model: choice.model, source: choice.source, tasks: ports.tasks, answers, grading, ...(choice.rename ? { rename: choice.rename } : {}), provenance: PROVENANCE, now });
     // The split follows the whole file's run (its task order and samples per
     // task); every shard records that run, so merge sees one run.
     const whole = await describe(choice.file.items.map((item) => ({ item })));

@@ -23,8 +23,8 @@ export function gradingOf(config: Pick<RunConfig, 'grading'>): Required<GradingS
 }
 
 /** What a front end chose; everything left out takes the shared default. */
-export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency'> &
-  Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency'>> & {
+export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename'> &
+  Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename'>> & {
     readonly grading?: Partial<GradingSettings>;
   };
 
@@ -47,6 +47,8 @@ export function canonicalConfig(choice: RunChoice): RunConfig {
     grading: grading.matrix ? grading : { timeoutMs: grading.timeoutMs, strict: grading.strict },
     feedback: choice.feedback ?? DEFAULT_FEEDBACK,
     prompt: choice.prompt ?? DEFAULT_PROMPT,
+    // Written only when the model sees renamed names, as runs made before renamings existed read (their ids stay).
+    ...(choice.rename ? { rename: { style: choice.rename.style, seed: choice.rename.seed } } : {}),
   };
 }
 

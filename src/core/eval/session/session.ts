@@ -9,6 +9,7 @@
  */
 import { PROVENANCE } from '../../version.ts';
 import { PROMPT_VARIANTS } from '../prompt/variants.ts';
+import { renameChoiceError } from '../../rename/choice.ts';
 import type { PriceTable } from '../../llm/prices.ts';
 import type { Budget } from '../run/budget.ts';
 import type { RunControl } from '../run/run-control.ts';
@@ -72,6 +73,8 @@ export class RunSession {
     }
     // Fail before anything is stored when the prompt variant is unknown.
     if (!PROMPT_VARIANTS.includes(config.prompt!)) throw new SessionError('SESSION003', `unknown prompt variant "${config.prompt}" (this build has ${PROMPT_VARIANTS.join(', ')})`);
+    const badRename = config.rename && renameChoiceError(config.rename);
+    if (badRename) throw new SessionError('SESSION003', badRename);
     const run = opts.shard ? { ...record, shard: opts.shard } : record;
     await ports.store.putRun(run);
     return new RunSession(run, true, ports);

@@ -8,6 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proseAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 import { generatedTasks } from '../artefacts.ts';
 import { newPage, screenshot, waitForEditor } from './harness.ts';
@@ -117,6 +118,84 @@ describe('researcher', () => {
     await screenshot(page, 'researcher-1400-failed-run');
     await close();
   }, 120_000);
+
+  it('issue 37 items 15, 11, 12: live rows say passed or not, the headline counts graded answers; Cancel marks what was under way and drops the ETA; the settings survive a reload (the key does not), and a resumed run shows its own configuration', async () => {
+    fake.reset();
+    // The first two answers are prose (not passed); every later request hangs, so one is in flight when Cancel comes.
+    let asked = 0;
+    fake.respond(() => (++asked <= 2 ? { kind: 'text', text: proseAnswer(), usage: { input: 20, output: 10 } } : { kind: 'hang' }));
+    const { page, close } = await evaluatePage();
+    await page.selectOption('[data-testid="provider"]', 'openai-compatible');
+    await page.fill('[data-testid="base-url"]', `${fake.url}/v1`);
+    await page.fill('[data-testid="model"]', 'fake-model-37');
+    await page.fill('[data-testid="api-key"]', 'the-right-key');
+    await page.locator('[data-testid="api-key"]').dispatchEvent('change');
+    await page.fill('[data-testid="selection"]', 'first:3');
+    await page.getByLabel('Repair rounds').fill('1');
+    await page.getByLabel('Requests at once').fill('1');
+    await page.click('[data-testid="start-run"]');
+    const live = page.locator('[data-testid="live-attempts"]');
+    await expect.poll(() => live.locator('tr[data-state="graded"]').count(), { timeout: 60_000 }).toBe(2);
+    await live.locator('tr[data-state="sent"]').waitFor({ timeout: 30_000 });
+    // Item 15: a graded answer that did not pass says so, in the colour of a failure; the headline counts it.
+    const statuses = await live.locator('tr[data-state="graded"] [data-testid="attempt-status"]').evaluateAll((tds) => tds.map((td) => [td.textContent, td.className]));
+    for (const [text, cls] of statuses) {
+      expect(text).toMatch(/^not passed \(\w+\)$/);
+      expect(cls).toContain('st-not-passed');
+    }
+    expect(await page.textContent('[data-testid="answers-graded"]')).toBe('answers graded so far 2, 0 passing');
+    // Task ids are read whole, on one line.
+    const idLines = await live.locator('tbody td:first-child').evaluateAll((tds) =>
+      tds.map((td) => {
+        const r = document.createRange();
+        r.selectNodeContents(td);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+      }),
+    );
+    for (const n of idLines) expect(n).toBe(1);
+    expect((await page.locator('[data-testid="running-config"]').textContent())!.replace(/\s+/g, ' ')).toMatch(/This run: 3 tasks × 1 sample · openai-compatible · fake-model-37 · 0 shots · 1 repair round/);
+    await screenshot(page, 'researcher-1400-live');
+
+    // Item 11: after Cancel, no ETA and nothing reads as waiting.
+    await page.click('[data-testid="cancel-run"]');
+    await page.waitForSelector('[data-testid="run-ended"]');
+    expect(await page.textContent('[data-testid="run-ended"]')).toMatch(/^Run cancelled/);
+    expect(await page.locator('[data-testid="eta"]').count()).toBe(0);
+    expect(await page.textContent('[data-testid="run-progress"] [role="status"]')).not.toContain('ETA');
+    expect(await live.locator('tr[data-state="sent"], tr[data-state="retrying"], tr[data-state="grading"]').count()).toBe(0);
+    const stopped = (await live.locator('tr[data-state="cancelled"]').first().textContent())!;
+    expect(stopped).toContain('stopped');
+    expect(stopped).toContain('cancelled; no answer: Resume sends it again');
+    await screenshot(page, 'researcher-1400-cancelled');
+
+    // Item 12: every setting is back after a reload; the key, never asked to be remembered, is not, and is nowhere in storage.
+    await page.reload();
+    await page.waitForSelector('[data-testid="start-run"]');
+    expect(await page.inputValue('[data-testid="provider"]')).toBe('openai-compatible');
+    expect(await page.inputValue('[data-testid="base-url"]')).toBe(`${fake.url}/v1`);
+    expect(await page.inputValue('[data-testid="model"]')).toBe('fake-model-37');
+    expect(await page.inputValue('[data-testid="selection"]')).toBe('first:3');
+    expect(await page.getByLabel('Repair rounds').inputValue()).toBe('1');
+    expect(await page.getByLabel('Requests at once').inputValue()).toBe('1');
+    expect(await page.inputValue('[data-testid="api-key"]')).toBe('');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('the-right-key');
+    // A resumed run shows its own configuration, whatever the form says now.
+    await page.fill('[data-testid="selection"]', 'first:1');
+    await page.fill('[data-testid="api-key"]', 'the-right-key');
+    await page.locator('[data-testid="api-key"]').dispatchEvent('change');
+    await page.click('[data-testid="resume-run"]');
+    await expect.poll(() => page.locator('[data-testid="running-config"]').textContent(), { timeout: 30_000 }).toContain('This run: 3 tasks');
+    expect(await page.textContent('[data-testid="start-run"]')).toBe('A run is going (below)');
+    await page.locator('[data-testid="run-progress"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'researcher-1400-resumed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('[data-testid="run-progress"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'researcher-390-resumed');
+    expect(await sticksOut(page, '[data-testid="run-progress"]')).toEqual([]);
+    await page.click('[data-testid="cancel-run"]');
+    await page.waitForSelector('[data-testid="run-ended"]');
+    await close();
+  }, 180_000);
 
   let runs: { page: Page; a: { runId: string }; b: { runId: string }; close(): Promise<void> };
   afterAll(() => runs?.close());

@@ -73,7 +73,13 @@ describe('a study in the page', () => {
     const { page, context, errors } = await newPage(env.browser);
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(`${env.site.url}#/evaluate`);
-    await page.fill('[data-testid="study-text"]', study);
+    // Issue 37 item 18: the page's file leaves the base URL to the provider settings, which say so and give it.
+    await page.selectOption('[data-testid="provider"]', 'openai-compatible');
+    await page.fill('[data-testid="base-url"]', `${fake.url}/v1`);
+    await expect.poll(() => page.textContent('[data-testid="study-settings"]')).toContain(`${fake.url}/v1`);
+    expect(await page.textContent('[data-testid="study-settings"]')).toContain('openai-compatible');
+    await page.fill('[data-testid="study-text"]', study.replace(/\n\s*"baseUrl": [^\n]*\n/, '\n'));
+    expect(await page.inputValue('[data-testid="study-text"]')).not.toContain('baseUrl');
     await page.click('[data-testid="study-start"]');
     await page.waitForSelector('[data-testid="study-status"][data-kind="finished"]', { timeout: 400_000 });
     expect(await page.textContent('[data-testid="study-status"]')).toContain('Study done');

@@ -14,5 +14,12 @@ export const lessons = new LessonsState(verifier);
 export const tasks = new TasksState();
 export const runs = new RunsState();
 export const evaluate = new EvaluateState(verifier);
-/** Studies take the key the Evaluate page holds for a provider: typed there, or remembered on this device. */
-export const study = new StudyState((kind) => evaluate.settings.keyFor(kind));
+/**
+ * Studies take the key the Evaluate page holds for a provider (typed there,
+ * or remembered on this device), and its base URL for the provider it is set
+ * to, where the file gives none.
+ */
+export const study = new StudyState(
+  (kind) => evaluate.settings.keyFor(kind),
+  (kind) => (kind === evaluate.settings.provider ? evaluate.settings.baseUrl : undefined),
+);

@@ -11,7 +11,9 @@ export interface AttemptStatus {
   readonly taskId: string;
   readonly sample: number;
   readonly round: number;
-  readonly state: 'sent' | 'retrying' | 'answered' | 'failed' | 'grading' | 'graded';
+  readonly state: 'sent' | 'retrying' | 'answered' | 'failed' | 'grading' | 'graded' | 'cancelled';
+  /** A graded attempt's outcome ("pass", "semantic", ...). */
+  readonly outcome?: string;
   /** The reason and wait of a retry, the provider's error message, the grade, "from cache". */
   readonly detail: string;
   readonly cached: boolean;
@@ -42,10 +44,11 @@ export class AttemptsTable {
 
   readonly list = $derived(Object.values(this.attempts).sort((a, b) => (b.sentAt ?? 0) - (a.sentAt ?? 0)));
   readonly counts = $derived.by(() => {
-    const c = { sent: 0, retrying: 0, answered: 0, failed: 0, grading: 0, graded: 0, cached: 0 };
+    const c = { sent: 0, retrying: 0, answered: 0, failed: 0, grading: 0, graded: 0, cancelled: 0, cached: 0, passing: 0 };
     for (const a of Object.values(this.attempts)) {
       c[a.state]++;
       if (a.cached) c.cached++;
+      if (a.outcome === 'pass') c.passing++;
     }
     return c;
   });
@@ -60,9 +63,23 @@ export class AttemptsTable {
     this.ticker = setInterval(() => (this.now = Date.now()), 1000);
   }
 
-  /** The run ended: the clock stops. */
-  stop(): void {
+  /**
+   * The run ended with `status`: the clock stops, and unless the run is done,
+   * every attempt still under way is marked as stopped (a request in flight is
+   * abandoned, an answer not graded yet is graded on resume), so nothing reads
+   * as if it were still waiting.
+   */
+  stop(status = 'done'): void {
     clearInterval(this.ticker);
+    if (status === 'done') return;
+    const why = status === 'cancelled' ? 'cancelled' : `stopped (the run ${status})`;
+    const next = { ...this.attempts };
+    for (const a of Object.values(next)) {
+      if (a.state === 'graded' || a.state === 'failed' || a.state === 'cancelled') continue;
+      const left = a.state === 'answered' || a.state === 'grading' ? 'answered, not graded: Resume grades it' : 'no answer: Resume sends it again';
+      next[a.id] = { ...a, state: 'cancelled', detail: `${why}; ${left}`, retryAt: undefined };
+    }
+    this.attempts = next;
   }
 
   /**
@@ -116,7 +133,7 @@ export class AttemptsTable {
       case 'graded':
         this.rates.grades++;
         this.rates.gradeMs += e.ms;
-        next = { ...base, state: 'graded', detail: `${e.category}${prev?.cached ? ' (cached answer)' : ''} · graded in ${(e.ms / 1000).toFixed(1)} s` };
+        next = { ...base, state: 'graded', outcome: e.category, detail: `${e.category}${prev?.cached ? ' (cached answer)' : ''} · graded in ${(e.ms / 1000).toFixed(1)} s` };
         break;
     }
     this.attempts[e.id] = next;

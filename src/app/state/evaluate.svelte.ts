@@ -32,6 +32,14 @@ export type RunPhase =
   | { readonly kind: 'running'; readonly runId: string }
   | { readonly kind: 'finished'; readonly runId: string; readonly status: string; readonly message?: string };
 
+/** The run form's fields kept on this device (never the key: that is provider-settings.svelte.ts's, and only when asked). */
+const FORM_KEY = 'osvlab.run-form';
+const FORM_FIELDS = [
+  'selection', 'n', 'shots', 'repairRounds', 'concurrency', 'temperature', 'maxTokens', 'reasoningEffort',
+  'extract', 'strict', 'matrix', 'feedback', 'promptVariant', 'shard', 'maxCost', 'maxTotalTokens',
+] as const;
+type FormField = (typeof FORM_FIELDS)[number];
+
 export class EvaluateState {
   readonly settings = new ProviderSettings();
   readonly connection = new ConnectionTest();
@@ -62,6 +70,8 @@ export class EvaluateState {
   maxTotalTokens = $state<number | null>(null);
 
   phase = $state<RunPhase>({ kind: 'idle' });
+  /** The configuration of the run being run (a resumed run's own, whatever the form says now). */
+  running = $state.raw<RunConfig | undefined>(undefined);
   progress = $state<RunProgress | undefined>(undefined);
   /** Stored runs that did not finish (e.g. the tab was closed): they can be resumed. */
   unfinished = $state.raw<{ id: string; name?: string; model: string }[]>([]);
@@ -91,7 +101,39 @@ export class EvaluateState {
     }
   });
 
-  constructor(private readonly verifier: VerifierService) {}
+  constructor(private readonly verifier: VerifierService) {
+    this.restoreForm();
+  }
+
+  /** The run form as it was last left on this device; a field whose saved value has another type keeps its default. */
+  private restoreForm(): void {
+    if (typeof localStorage === 'undefined') return;
+    let saved: Record<string, unknown>;
+    try {
+      saved = JSON.parse(localStorage.getItem(FORM_KEY) ?? '{}') as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (!saved || typeof saved !== 'object') return;
+    const self = this as unknown as Record<FormField, unknown>;
+    for (const f of FORM_FIELDS) {
+      const v = saved[f];
+      const now = self[f];
+      // null is the value of an empty number field (temperature, budgets).
+      if (v !== undefined && (typeof v === typeof now || (v === null && (now === null || typeof now === 'number')) || (typeof v === 'number' && now === null))) self[f] = v;
+    }
+  }
+
+  /** Keeps the run form on this device (the page calls it whenever a field changes). */
+  saveForm(): void {
+    const self = this as unknown as Record<FormField, unknown>;
+    const values = Object.fromEntries(FORM_FIELDS.map((f) => [f, self[f]]));
+    try {
+      localStorage.setItem(FORM_KEY, JSON.stringify(values));
+    } catch {
+      // Storage full or disabled: the form lives until the page closes.
+    }
+  }
 
   /** Switches provider: its URL and remembered key, and no connection tested yet. */
   setProvider(kind: ProviderKind): void {
@@ -186,6 +228,7 @@ export class EvaluateState {
     const session = await RunSession.resume(id, ports);
     const stored = session.run;
     this.control = new RunControl();
+    this.running = stored.config;
     this.phase = { kind: 'running', runId: id };
     this.progress = undefined;
     this.table.start(Math.max(1, stored.config.concurrency), Math.max(1, Math.min(stored.config.gradeConcurrency, this.verifier.pool.size)));
@@ -208,7 +251,7 @@ export class EvaluateState {
     } catch (e) {
       this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };
     }
-    this.table.stop();
+    this.table.stop(this.phase.kind === 'finished' ? this.phase.status : 'done');
     void this.refreshUnfinished();
   }
 

@@ -71,8 +71,13 @@ export class StudyState {
   /**
    * @param keyFor the key for a provider: the page's own settings hold them
    * (in memory, or remembered on this device); none for a local server.
+   * @param baseUrlFor the base URL the page's settings give a provider, used
+   * for a model the file gives no "baseUrl" (undefined: the file must).
    */
-  constructor(private readonly keyFor: (kind: ProviderKind) => string | undefined) {}
+  constructor(
+    private readonly keyFor: (kind: ProviderKind) => string | undefined,
+    private readonly baseUrlFor: (kind: ProviderKind) => string | undefined = () => undefined,
+  ) {}
 
   async load(file: File): Promise<void> {
     this.text = await file.text();
@@ -83,7 +88,7 @@ export class StudyState {
   /** Runs (or continues) the study in the text, cell by cell, then shows its report. */
   async run(): Promise<void> {
     this.problems = [];
-    const parsed = parseStudy(this.text);
+    const parsed = parseStudy(this.text, { baseUrlFor: this.baseUrlFor });
     if (!parsed.ok) {
       this.problems = parsed.diagnostics.map((d) => diagnosticText(d, { source: this.text, file: this.fileName }));
       return;

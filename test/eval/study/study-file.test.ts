@@ -111,6 +111,17 @@ describe('study file', () => {
     expect(problems('[1]')).toEqual(['1:1 STUDY003 a study file is one JSON object, not a list']);
     expect(problems('{"description": "no name, no models"}')).toEqual(['1:1 STUDY005 the study has no "name"', '1:1 STUDY005 the study has no "models"']);
     expect(problems('{"name": "x", "models": [{"provider": "openai-compatible", "model": "m"}]}')).toEqual(['1:26 STUDY005 openai-compatible needs a "baseUrl"']);
+    // Where it is run may give the base URL the file leaves out (the Evaluate page, for the provider it is set to); the file's own wins.
+    const page = { baseUrlFor: (k: string) => (k === 'openai-compatible' ? 'http://127.0.0.1:8080/v1' : undefined) };
+    const given = parseStudy('{"name": "x", "provider": "openai-compatible", "models": ["m", {"model": "n", "baseUrl": "http://127.0.0.9/v1"}, {"provider": "openai", "model": "o"}]}', page);
+    expect(given.ok && given.study.models).toEqual([
+      { provider: 'openai-compatible', model: 'm', baseUrl: 'http://127.0.0.1:8080/v1' },
+      { provider: 'openai-compatible', model: 'n', baseUrl: 'http://127.0.0.9/v1' },
+      { provider: 'openai', model: 'o' },
+    ]);
+    // A base URL a provider may not use is not taken: the file still needs its own.
+    const refused = parseStudy('{"name": "x", "provider": "openai-compatible", "models": ["m"]}', { baseUrlFor: () => 'http://user:pw@127.0.0.1/v1' });
+    expect(refused.ok).toBe(false);
   });
 
   it('refuses a base URL that holds a password (docs/providers.md, "Base URLs")', () => {

@@ -96,8 +96,18 @@ function closest(key: string, known: readonly string[]): string | undefined {
   return best && best.d <= 2 ? best.k : undefined;
 }
 
-/** Reads and checks a study file. */
-export function parseStudy(text: string): StudyParse {
+/** What a study file may leave to where it is run. */
+export interface StudyDefaults {
+  /**
+   * The base URL to use for a provider the file gives no "baseUrl" for (the
+   * Evaluate page's, for the provider it is set to); undefined: none, and an
+   * openai-compatible model without one is STUDY005.
+   */
+  readonly baseUrlFor?: (kind: ProviderKind) => string | undefined;
+}
+
+/** Reads and checks a study file; `defaults` fills in what the file leaves out. */
+export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyParse {
   let root: JsonNode;
   try {
     root = parseJsonSource(text);
@@ -145,18 +155,24 @@ export function parseStudy(text: string): StudyParse {
   const description = str(at('description'), '"description"');
   const defaultProvider = provider(at('provider'), '"provider"');
   const defaultBase = url(at('baseUrl'), '"baseUrl"');
+  /** The base URL of `kind` where the file gives none: the defaults', when it is a URL a provider may use. */
+  const givenBase = (kind: ProviderKind | undefined): string | undefined => {
+    const u = kind ? defaults.baseUrlFor?.(kind)?.trim() : undefined;
+    return u && /^https?:\/\/[^\s/]+/.test(u) && !baseUrlProblem(u) ? u : undefined;
+  };
 
   const models = levels(at('models'), '"models"', bad, (n): StudyModel | undefined => {
     if (n.kind === 'string') {
       if (!defaultProvider) return void bad('STUDY005', `model ${JSON.stringify(n.value)} has no provider: give "provider" at the top, or write {"provider": ..., "model": ...}`, n.span);
-      if (defaultProvider === 'openai-compatible' && !defaultBase) return void bad('STUDY005', `model ${JSON.stringify(n.value)} is served by openai-compatible, which needs a "baseUrl"`, n.span);
-      return { provider: defaultProvider, model: n.value, ...(defaultBase ? { baseUrl: defaultBase } : {}) };
+      const base = defaultBase ?? givenBase(defaultProvider);
+      if (defaultProvider === 'openai-compatible' && !base) return void bad('STUDY005', `model ${JSON.stringify(n.value)} is served by openai-compatible, which needs a "baseUrl"`, n.span);
+      return { provider: defaultProvider, model: n.value, ...(base ? { baseUrl: base } : {}) };
     }
     if (n.kind !== 'object') return void bad('STUDY003', `a model is a name or an object {"provider", "model", "baseUrl"}, not ${kindName(n)}`, n.span);
     const m = entriesOf(n, MODEL_KEYS, 'model', bad);
     const p = provider(m.get('provider'), 'a model\'s "provider"') ?? (m.has('provider') ? undefined : defaultProvider);
     const model = str(m.get('model'), 'a model\'s "model"');
-    const base = url(m.get('baseUrl'), 'a model\'s "baseUrl"') ?? (m.has('baseUrl') ? undefined : defaultBase);
+    const base = url(m.get('baseUrl'), 'a model\'s "baseUrl"') ?? (m.has('baseUrl') ? undefined : (defaultBase ?? givenBase(p)));
     if (!m.has('model')) bad('STUDY005', 'this model has no "model" name', n.span);
     if (!p && !m.has('provider')) bad('STUDY005', 'this model has no provider: give "provider" here or at the top', n.span);
     if (p === 'openai-compatible' && !base) bad('STUDY005', 'openai-compatible needs a "baseUrl"', n.span);

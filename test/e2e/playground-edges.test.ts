@@ -8,7 +8,8 @@
 import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { editorText, screenshot, setEditorText, waitForEditor } from './harness.ts';
+import { ARTIFACTS, editorText, screenshot, setEditorText, waitForEditor } from './harness.ts';
+import { launchEngine } from './driver.ts';
 import { sticksOut } from './fit.ts';
 import { useSite } from './setup.ts';
 
@@ -178,12 +179,25 @@ describe('playground', () => {
     await close();
   }, 240_000);
 
+  // Thirty lines of notes first, so the blamed write (the wrong state) is far down the spec.
+  const FAR_SPEC = WRONG_STATE.replace('def sys_set_runnable', `${Array.from({ length: 30 }, (_, i) => `# note ${i + 1}`).join('\n')}\n\ndef sys_set_runnable`);
+  const FAR_PAYLOAD = deflateRawSync(Buffer.from(JSON.stringify({ v: 1, handler: 'sys_set_runnable', spec: FAR_SPEC, options: { timeoutMs: 30_000, strict: false }, app: 'test', kernel: 'test' }))).toString('base64url');
+  /** In the page: are the shared verdict's summary and spec line `line` (inside the editor's box) both on screen? */
+  const bothInView = (line: number) => {
+    const host = document.querySelector('[data-testid="spec-editor"]') as (HTMLElement & { monacoEditor?: { getTopForLineNumber(n: number): number; getScrollTop(): number } }) | null;
+    const summary = document.querySelector('[data-testid="shared-verdict"]');
+    if (!host?.monacoEditor || !summary) return { line: false, summary: false };
+    const box = host.getBoundingClientRect();
+    const y = box.top + host.monacoEditor.getTopForLineNumber(line) - host.monacoEditor.getScrollTop();
+    const s = summary.getBoundingClientRect();
+    return { line: y >= Math.max(0, box.top) && y + 19 <= Math.min(innerHeight, box.bottom), summary: s.top >= 0 && s.bottom <= innerHeight };
+  };
+
   it('issue 37 item 20: a shared verdict opens with the verdict and the blamed line both in view, at 1400 px and on a phone', async () => {
-    // Thirty lines of notes first, so the blamed write (the wrong state) is far down the spec.
-    const spec = WRONG_STATE.replace('def sys_set_runnable', `${Array.from({ length: 30 }, (_, i) => `# note ${i + 1}`).join('\n')}\n\ndef sys_set_runnable`);
+    const spec = FAR_SPEC;
     const blamed = lineOf(spec, /PROC_RUNNING/);
     expect(blamed).toBeGreaterThan(35);
-    const payload = deflateRawSync(Buffer.from(JSON.stringify({ v: 1, handler: 'sys_set_runnable', spec, options: { timeoutMs: 30_000, strict: false }, app: 'test', kernel: 'test' }))).toString('base64url');
+    const payload = FAR_PAYLOAD;
     for (const width of [1400, 390]) {
       const { page, close } = await open(width, '#/s/' + payload);
       const summary = page.locator('[data-testid="shared-verdict"]');
@@ -191,16 +205,7 @@ describe('playground', () => {
       expect(await summary.getAttribute('data-status')).toBe('refuted');
       expect(await page.locator('[data-testid="shared-line"]').textContent()).toBe(`spec line ${blamed}`);
       // Both on screen as the page opens: the summary, and the blamed line inside the editor.
-      const inView = () =>
-        page.evaluate((line) => {
-          const host = document.querySelector('[data-testid="spec-editor"]') as HTMLElement & { monacoEditor: { getTopForLineNumber(n: number): number; getScrollTop(): number } };
-          const ed = host.monacoEditor;
-          const box = host.getBoundingClientRect();
-          const y = box.top + ed.getTopForLineNumber(line) - ed.getScrollTop();
-          const s = document.querySelector('[data-testid="shared-verdict"]')!.getBoundingClientRect();
-          return { line: y >= Math.max(0, box.top) && y + 19 <= Math.min(innerHeight, box.bottom), summary: s.top >= 0 && s.bottom <= innerHeight };
-        }, blamed);
-      await expect.poll(inView, { timeout: 10_000 }).toEqual({ line: true, summary: true });
+      await expect.poll(() => page.evaluate(bothInView, blamed), { timeout: 10_000 }).toEqual({ line: true, summary: true });
       // The editor has not taken the focus (a phone would open its keyboard over the page).
       expect(await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'))).toBe(false);
       await screenshot(page, `edges-${width}-shared-verdict`);
@@ -210,6 +215,41 @@ describe('playground', () => {
       await close();
     }
   }, 240_000);
+
+  it('issue 37 item 20, Firefox: the same shared verdict opens with the verdict and the blamed line both in view, at 1400 px and on a phone', async () => {
+    const blamed = lineOf(FAR_SPEC, /PROC_RUNNING/);
+    const firefox = await launchEngine('firefox');
+    try {
+      for (const width of [1400, 390]) {
+        const tab = await firefox.open(width, width < 500 ? 844 : 900);
+        await tab.goto(env.site.url + '#/s/' + FAR_PAYLOAD);
+        await tab.waitFor('the shared verdict', () => document.querySelector('[data-testid="shared-verdict"]')?.getAttribute('data-status'), 180_000);
+        expect(await tab.eval(() => document.querySelector('[data-testid="shared-verdict"]')!.getAttribute('data-status'))).toBe('refuted');
+        expect(await tab.eval(() => document.querySelector('[data-testid="shared-line"]')?.textContent)).toBe(`spec line ${blamed}`);
+        await tab.waitFor(`spec line ${blamed} and the verdict in view`, (line: number) => {
+          const host = document.querySelector('[data-testid="spec-editor"]') as (HTMLElement & { monacoEditor?: { getTopForLineNumber(n: number): number; getScrollTop(): number } }) | null;
+          const summary = document.querySelector('[data-testid="shared-verdict"]');
+          if (!host?.monacoEditor || !summary) return false;
+          const box = host.getBoundingClientRect();
+          const y = box.top + host.monacoEditor.getTopForLineNumber(line) - host.monacoEditor.getScrollTop();
+          const s = summary.getBoundingClientRect();
+          return y >= Math.max(0, box.top) && y + 19 <= Math.min(innerHeight, box.bottom) && s.top >= 0 && s.bottom <= innerHeight;
+        }, 15_000, blamed);
+        expect(await tab.eval(() => !!document.activeElement?.closest('.monaco-editor'))).toBe(false);
+        await tab.screenshot(`${ARTIFACTS}/edges-firefox-${width}-shared-verdict.png`);
+        // The counterexample is one tap away.
+        await tab.click('[data-testid="shared-read-verdict"]');
+        await tab.waitFor('the counterexample in view', () => {
+          const r = document.querySelector('[data-testid="counterexample"]')?.getBoundingClientRect();
+          return !!r && r.top < innerHeight && r.bottom > 0;
+        }, 10_000);
+        expect(tab.errors).toEqual([]);
+        await tab.close();
+      }
+    } finally {
+      await firefox.close();
+    }
+  }, 300_000);
 
   it('item 8: a damaged share link says so and leaves a working playground', async () => {
     const { page, close } = await open(1400, '#/s/AAAAbroken-payload');

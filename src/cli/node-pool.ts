@@ -94,12 +94,16 @@ export class GradePool {
     }
   }
 
-  /** Grades one answer with `options` (a run session's grade closure sets them; src/core/eval/session/grading.ts). */
-  async gradeWith(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+  /**
+   * Grades one answer with `options` (a run session's grade closure sets
+   * them; src/core/eval/session/grading.ts); aborting `options.signal`
+   * cancels it, and it throws `CancelledError`.
+   */
+  async gradeWith(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal }): Promise<GradeResult> {
     try {
       return await gradeOnPool(this.pool, task, response, options);
     } catch (e) {
-      if (e instanceof CancelledError) throw new Error('the grading pool is closed');
+      if (e instanceof CancelledError && !options.signal?.aborted) throw new Error('the grading pool is closed');
       throw e;
     }
   }

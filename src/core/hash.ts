@@ -23,8 +23,13 @@ function sortKeys(v: unknown): unknown {
 }
 
 /** Lower-case hex SHA-256 of the UTF-8 bytes of `text`. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+export function sha256Hex(text: string): Promise<string> {
+  return sha256HexOfBytes(new TextEncoder().encode(text));
+}
+
+/** Lower-case hex SHA-256 of `bytes` (a file as it was read, before any decoding). */
+export async function sha256HexOfBytes(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
   let hex = '';
   for (const b of new Uint8Array(digest)) hex += b.toString(16).padStart(2, '0');
   return hex;

@@ -65,6 +65,11 @@ interface URLSearchParams {
   keys(): IterableIterator<string>;
 }
 
+interface TextDecoder {
+  decode(input?: Uint8Array): string;
+}
+declare var TextDecoder: { prototype: TextDecoder; new (label?: string, options?: { fatal?: boolean }): TextDecoder };
+
 interface URL {
   readonly href: string;
   readonly protocol: string;

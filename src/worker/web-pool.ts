@@ -169,7 +169,7 @@ export class VerifierPool {
    * Grades one answer as the CLI does (src/core/pool/grade-job.ts): an overrun
    * is a `timeout` grade, a worker failure `internal`; only disposal rejects.
    */
-  grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+  grade(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal }): Promise<GradeResult> {
     return gradeOnPool(this.pool, task, response, options);
   }
 

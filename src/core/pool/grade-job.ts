@@ -73,10 +73,11 @@ export async function gradeOnPool(
   pool: WorkerPool<VerifierApi>,
   task: Task,
   response: string,
-  options: GradeOptions & { readonly hardTimeoutMs?: number },
+  options: GradeOptions & { readonly hardTimeoutMs?: number; readonly signal?: AbortSignal },
 ): Promise<GradeResult> {
-  const { hardTimeoutMs, ...grading } = options;
+  // The signal stays on this side: it cancels the job, and cannot be sent to a worker.
+  const { hardTimeoutMs, signal, ...grading } = options;
   const limit = hardTimeoutMs ?? gradeHardLimitMs(grading.timeoutMs, grading.variants?.length);
-  const outcome = await pool.submit((api) => api.grade(task, response, grading), { affinity: task.handler, hardTimeoutMs: limit, replaceOnError: true });
+  const outcome = await pool.submit((api) => api.grade(task, response, grading), { affinity: task.handler, hardTimeoutMs: limit, replaceOnError: true, ...(signal ? { signal } : {}) });
   return gradeOfOutcome(outcome, response);
 }

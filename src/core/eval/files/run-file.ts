@@ -9,6 +9,9 @@
 import { computeMetrics, type RunMetrics, type TaskFacts } from '../stats/metrics.ts';
 import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from '../run/run-types.ts';
 import { BUG_CLASSES } from '../../tasks/task.ts';
+import { type ValidationError, array, boolean, count, fail, hex64, literal, nullable, number, object, record, string, unknown } from './json-check.ts';
+
+export { type ValidationError, formatValidationErrors } from './json-check.ts';
 
 const RUN_FILE_FORMAT = 'osvlab-run';
 const RUN_FILE_VERSION = 1;
@@ -36,11 +39,6 @@ export interface RunFile {
   readonly prompts: readonly PromptRecord[];
   readonly attempts: readonly AttemptRecord[];
   readonly metrics: RunMetrics;
-}
-
-export interface ValidationError {
-  readonly path: string;
-  readonly message: string;
 }
 
 /** Field names that only ever hold secrets. */
@@ -96,72 +94,6 @@ export function exportRun(input: {
   const secret = findSecretField(file, '$');
   if (secret) throw new Error(`refusing to export: ${secret} looks like a secret`);
   return file;
-}
-
-// ---- a small validator: each check appends errors and says nothing on success ----
-
-type Check = (v: unknown, path: string, errs: ValidationError[]) => void;
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 30 ? v.slice(0, 30) + '...' : v)}`;
-  if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
-}
-
-const fail = (errs: ValidationError[], path: string, message: string) => void errs.push({ path, message });
-
-const string: Check = (v, p, e) => (typeof v === 'string' ? undefined : fail(e, p, `expected a string, got ${describe(v)}`));
-const number: Check = (v, p, e) => (typeof v === 'number' && Number.isFinite(v) ? undefined : fail(e, p, `expected a number, got ${describe(v)}`));
-const boolean: Check = (v, p, e) => (typeof v === 'boolean' ? undefined : fail(e, p, `expected true or false, got ${describe(v)}`));
-const unknown: Check = () => undefined;
-
-function count(min = 0): Check {
-  return (v, p, e) => (Number.isInteger(v) && (v as number) >= min ? undefined : fail(e, p, `expected an integer >= ${min}, got ${describe(v)}`));
-}
-
-function hex64(): Check {
-  return (v, p, e) => (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v) ? undefined : fail(e, p, `expected a 64-digit lower-case hex hash, got ${describe(v)}`));
-}
-
-function literal(...allowed: readonly (string | number)[]): Check {
-  return (v, p, e) => (allowed.includes(v as string) ? undefined : fail(e, p, `expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(v)}`));
-}
-
-function nullable(c: Check): Check {
-  return (v, p, e) => (v === null ? undefined : c(v, p, e));
-}
-
-function array(item: Check): Check {
-  return (v, p, e) => {
-    if (!Array.isArray(v)) return fail(e, p, `expected an array, got ${describe(v)}`);
-    v.forEach((x, i) => item(x, `${p}[${i}]`, e));
-  };
-}
-
-function record(value: Check): Check {
-  return (v, p, e) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(e, p, `expected an object, got ${describe(v)}`);
-    for (const [k, x] of Object.entries(v)) value(x, `${p}[${JSON.stringify(k)}]`, e);
-  };
-}
-
-/** An object with required fields and optional ones (name ending in "?"); other fields are allowed. */
-function object(fields: Readonly<Record<string, Check>>): Check {
-  return (v, p, e) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(e, p, `expected an object, got ${describe(v)}`);
-    const o = v as Record<string, unknown>;
-    for (const [spec, check] of Object.entries(fields)) {
-      const optional = spec.endsWith('?');
-      const key = optional ? spec.slice(0, -1) : spec;
-      if (o[key] === undefined) {
-        if (!optional) fail(e, `${p}.${key}`, 'is missing');
-        continue;
-      }
-      check(o[key], `${p}.${key}`, e);
-    }
-  };
 }
 
 const message = object({ role: literal('system', 'user', 'assistant'), content: string });
@@ -321,7 +253,3 @@ export function parseRunFile(text: string): ParseResult {
   return errors.length === 0 ? { ok: true, file: value as RunFile } : { ok: false, errors };
 }
 
-/** Errors as lines for people: "$.path: message". */
-export function formatValidationErrors(errors: readonly ValidationError[]): string {
-  return errors.map((e) => `${e.path}: ${e.message}`).join('\n');
-}

@@ -18,15 +18,19 @@ import type { Grader } from './ports.ts';
 
 export type GradeAnswer = (task: Task, response: string) => Promise<GradeResult>;
 
-/** The grade closure of a run with `config` over `grader`; `tasks` gives each handler's variants. */
-export function gradeClosure(config: Pick<RunConfig, 'grading' | 'extract' | 'rename'>, grader: Grader, tasks: readonly Task[]): GradeAnswer {
+/**
+ * The grade closure of a run with `config` over `grader`; `tasks` gives each
+ * handler's variants. With `signal`, aborting it cancels the gradings still
+ * queued or running.
+ */
+export function gradeClosure(config: Pick<RunConfig, 'grading' | 'extract' | 'rename'>, grader: Grader, tasks: readonly Task[], signal?: AbortSignal): GradeAnswer {
   const policy = gradingOf(config);
   const rename = config.rename;
   return async (task, response) => {
     const read = answerForGrading(response, config.extract);
     const text = rename ? await renamedBack(read, rename) : read;
     const variants = policy.matrix ? tasks.filter((t) => t.handler === task.handler) : undefined;
-    return grader(task, text, { timeoutMs: policy.timeoutMs, strict: policy.strict, ...(variants ? { variants } : {}) });
+    return grader(task, text, { timeoutMs: policy.timeoutMs, strict: policy.strict, ...(variants ? { variants } : {}), ...(signal ? { signal } : {}) });
   };
 }
 

@@ -15,6 +15,8 @@ export interface GraderOptions {
   readonly variants?: readonly Task[];
   /** Run the declarative checks on passing answers. */
   readonly strict?: boolean;
+  /** Cancels the grading (a queued or running job); the grader then throws. */
+  readonly signal?: AbortSignal;
 }
 
 /** Grades one answer; a grader failure may throw (the session grades it `internal`). */

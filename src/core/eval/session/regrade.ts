@@ -50,7 +50,8 @@ export interface RegradeReport {
   readonly ms: number;
 }
 
-function summaryOf(g: GradeResult): GradeSummary {
+/** What `g` says, for comparing it with another grade. */
+export function summaryOf(g: GradeResult): GradeSummary {
   return {
     category: g.category,
     ...(g.strict !== undefined ? { strict: g.strict } : {}),
@@ -60,36 +61,51 @@ function summaryOf(g: GradeResult): GradeSummary {
 }
 
 /** The summary in words: "pass (strict)", "semantic (bug-following)". */
-function describeGrade(s: GradeSummary): string {
+export function describeGrade(s: GradeSummary): string {
   const flags = [s.strict === true ? 'strict' : s.strict === false && s.category === 'pass' ? 'not strict' : '', s.bugFollowing ? 'bug-following' : ''].filter(Boolean);
   return `${s.category}${flags.length ? ` (${flags.join(', ')})` : ''}`;
+}
+
+/** A re-verification stopped by its signal before every answer was graded. */
+export class RegradeCancelledError extends Error {
+  constructor(readonly runId: string) {
+    super(`re-verification of run ${runId} was cancelled`);
+    this.name = 'RegradeCancelledError';
+  }
 }
 
 /**
  * Grades every answer of `run` (its `attempts`) again with `ports.grader`.
  * `onProgress` is told after each answer. Nothing is written: the caller
- * decides whether to store the re-graded attempts.
+ * decides whether to store the re-graded attempts. Aborting `signal` cancels
+ * the gradings still queued or running, and the call throws
+ * `RegradeCancelledError` (a report of half the answers would read as a
+ * smaller run).
  */
 export async function regradeRun(
   run: RunRecord,
   attempts: readonly AttemptRecord[],
   ports: Pick<SessionPorts, 'tasks' | 'grader' | 'clock'>,
-  opts: { readonly onProgress?: (done: number, total: number) => void } = {},
+  opts: { readonly onProgress?: (done: number, total: number) => void; readonly signal?: AbortSignal } = {},
 ): Promise<RegradeReport> {
   const clock = ports.clock ?? Date.now;
   const started = clock();
   const byId = new Map(ports.tasks.map((t) => [t.id, t]));
-  const grade = neverThrows(gradeClosure(run.config, ports.grader, ports.tasks));
+  const { signal } = opts;
+  if (signal?.aborted) throw new RegradeCancelledError(run.id);
+  const grade = neverThrows(gradeClosure(run.config, ports.grader, ports.tasks, signal));
   const todo = attempts.filter((a) => a.runId === run.id && a.response);
   let done = 0;
   const out = await Promise.all(
     todo.map(async (a) => {
       const task = byId.get(a.taskId) ?? handlerOnlyTask(handlerOfTaskId(a.taskId));
       const g = await grade(task, a.response!.text);
-      opts.onProgress?.(++done, todo.length);
+      if (!signal?.aborted) opts.onProgress?.(++done, todo.length);
       return { a, g };
     }),
   );
+  // A cancelled grading was turned into an `internal` grade above: none of them may count.
+  if (signal?.aborted) throw new RegradeCancelledError(run.id);
   const changed: ChangedGrade[] = [];
   let unchanged = 0;
   let ungraded = 0;

@@ -21,7 +21,8 @@ import { type RepairCurve, repairCurve } from './repair-curve.ts';
 
 export { OUTCOMES, UNCHARGED, type TaskFacts, attemptOutcome } from './outcome.ts';
 
-const PASS_KS = [1, 3, 5] as const;
+/** The k of pass@k a run's metrics report, when every task has k samples. */
+export const PASS_KS = [1, 3, 5] as const;
 
 /**
  * The unbiased pass@k estimator 1 - C(n-c, k) / C(n, k) for one task with n

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -22,10 +23,26 @@ function swManifest(): Plugin {
   };
 }
 
+/**
+ * Writes osvlab-build.json, the app and verifier versions the site was built
+ * from (tasks/hv6/bundle.json, as src/core/version.ts reads them): `osvlab
+ * publish` copies a build only when they are its own (docs/publish.md).
+ */
+function buildStamp(): Plugin {
+  return {
+    name: 'osvlab-build-stamp',
+    apply: 'build',
+    generateBundle() {
+      const bundle = JSON.parse(readFileSync(new URL('./tasks/hv6/bundle.json', import.meta.url), 'utf8'));
+      this.emitFile({ type: 'asset', fileName: 'osvlab-build.json', source: JSON.stringify({ app: bundle.appVersion, verifier: `v-${bundle.verifierHash}` }) });
+    },
+  };
+}
+
 export default defineConfig({
   // Relative asset URLs so the built site works from any sub-path of any static host.
   base: './',
-  plugins: [svelte(), swManifest()],
+  plugins: [svelte(), swManifest(), buildStamp()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },

@@ -279,6 +279,25 @@ const HELP = new Map<string, Help>([
       exit: '0 every grade unchanged, 1 some changed, 4 usage error.',
     },
   ],
+  [
+    'publish',
+    {
+      synopsis: ['publish RUN... --out DIR [--title T] [--base PATH] [--app DIR] [--json]', 'publish --check DIR [--concurrency N] [--json]'],
+      purpose:
+        'Writes a static site of runs that opens on its Results page, where every reader re-verifies each cell in the browser; --check re-verifies a published site here and prints the same per-cell verdicts (docs/publish.md).',
+      args: [['RUN...', 'run directories, run files exported from the Runs page, or study directories (each cell that has a run)']],
+      options: [
+        ['--out DIR', 'the directory of the site (new or empty)'],
+        ['--title T', 'the title of the Results page (default "OSVLab results")'],
+        ['--base PATH', "the absolute path the site is served under, e.g. /paper/ (index.html gets <base href>); the site's URLs are relative, so it works under any path without it"],
+        ['--app DIR', 'the built app to copy (default dist/, made by npm run build; it must be a build of this checkout\'s verifier)'],
+        ['--check DIR', "re-verify the published site in DIR instead: each run's answers graded again, each cell reproduced or changed"],
+        ['--concurrency N', `with --check: ${WORKERS}`],
+        JSON_OUT('what was published, or the verdicts'),
+      ],
+      exit: '0 published, or every cell reproduced; 1 (--check) a cell changed, an answer altered or a run missing; 4 usage error (PUB001-PUB005, docs/cli-errors.md).',
+    },
+  ],
 ]);
 
 const WIDTH = 80;

@@ -24,6 +24,7 @@ const COMMANDS = new Map<string, () => Promise<Command>>([
   ['compare', () => import('./commands/compare.ts')],
   ['study', () => import('./commands/study.ts')],
   ['regrade', () => import('./commands/regrade.ts')],
+  ['publish', () => import('./commands/publish.ts')],
 ]);
 
 /** The command names, in the order `osvlab --help` lists them. */
@@ -41,6 +42,7 @@ commands:
       [--temperature T] [--top-p P] [--max-tokens N] [--seed S] [--reasoning-effort minimal|low|medium|high] [--extract osvbench]
   report DIR [--json] [--benchmark FILE]
   regrade DIR|FILE [--out DIR] [--json]          (re-verify a run: which grades this verifier changes)
+  publish RUN... --out DIR [--title T] [--base PATH]   publish --check DIR   (a site readers re-verify in the browser)
   run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
   run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
   compare A B [--json] [--seed S]

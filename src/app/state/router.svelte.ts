@@ -1,10 +1,12 @@
 /**
  * Hash routing: `#/play`, `#/tasks`, `#/tasks/<id>`, `#/learn/<lesson>`,
- * `#/evaluate`, `#/runs/<id>`, `#/about`, and share links `#/s/<payload>`;
- * any other name is the 'missing' page (no such page).
- * Hash routes work on any static host with no rewrite rules.
+ * `#/evaluate`, `#/runs/<id>`, `#/results/<run>/<cell>`, `#/about`, and
+ * share links `#/s/<payload>`; any other name is the 'missing' page (no
+ * such page). Hash routes work on any static host with no rewrite rules.
  */
-export type Page = 'play' | 'tasks' | 'learn' | 'evaluate' | 'runs' | 'about' | 'share' | 'missing';
+import { publishedIndex } from '../lib/published.ts';
+
+export type Page = 'play' | 'tasks' | 'learn' | 'evaluate' | 'runs' | 'results' | 'about' | 'share' | 'missing';
 
 export interface Route {
   readonly page: Page;
@@ -14,7 +16,7 @@ export interface Route {
   readonly query: URLSearchParams;
 }
 
-const PAGES: ReadonlySet<string> = new Set<Page>(['play', 'tasks', 'learn', 'evaluate', 'runs', 'about']);
+const PAGES: ReadonlySet<string> = new Set<Page>(['play', 'tasks', 'learn', 'evaluate', 'runs', 'results', 'about']);
 
 /** A path segment as typed; a malformed escape (`#/tasks/%`) is kept as it is rather than breaking the page. */
 function decodeSegment(s: string): string {
@@ -30,8 +32,8 @@ function parseHash(hash: string): Route {
   if (frag.startsWith('s/')) return { page: 'share', rest: [frag.slice(2)], query: new URLSearchParams() };
   const [path, q = ''] = frag.split('?', 2);
   const [first, ...rest] = path.split('/').filter(Boolean).map(decodeSegment);
-  // An empty fragment is the playground; a name that is no page is said to be one ('missing').
-  if (first === undefined) return { page: 'play', rest, query: new URLSearchParams(q) };
+  // An empty fragment is the playground (a published site's Results page); a name that is no page is said to be one ('missing').
+  if (first === undefined) return { page: publishedIndex() ? 'results' : 'play', rest, query: new URLSearchParams(q) };
   if (!PAGES.has(first)) return { page: 'missing', rest: [first, ...rest], query: new URLSearchParams(q) };
   return { page: first as Page, rest, query: new URLSearchParams(q) };
 }

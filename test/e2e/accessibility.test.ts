@@ -5,22 +5,13 @@
  * in the playground, a graded lesson exercise, the teacher view with a link
  * and a teacher's exercise.
  */
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { violations } from './axe.ts';
 import { setEditorText, waitForEditor } from './harness.ts';
 import { makeRunFile } from './run-file.ts';
 import { useSite } from './setup.ts';
 
 const env = useSite();
-
-/** The serious and critical violations on the page as it is now, one line per rule and element. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.slice(0, 4).map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
-}
 
 const ROUTES: [name: string, hash: string, ready: string][] = [
   ['play', '#/play', '[data-testid="spec-editor"][data-ready="true"]'],

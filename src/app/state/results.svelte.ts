@@ -9,7 +9,7 @@
  * put in this browser's run store.
  */
 import { type Opened, type RowVerdict, type SiteCheck, checkSite, openPublishedRun, reverifyPublishedRun } from '../../core/eval/publish/check.ts';
-import { type CellId, cellValue, rowFacts } from '../../core/eval/publish/cells.ts';
+import { type FigureId, figureValue, rowFacts } from '../../core/eval/publish/figures.ts';
 import { type Manifest, parseManifest } from '../../core/eval/publish/manifest.ts';
 import { MANIFEST_PATH, type SiteIndex, parseSiteIndex } from '../../core/eval/publish/site.ts';
 import { formatValidationErrors } from '../../core/eval/files/run-file.ts';
@@ -36,7 +36,7 @@ export interface ResultRow {
 }
 
 /** The columns the table sorts by: a row fact, or a cell's figure. */
-export type SortKey = 'model' | 'prompt' | 'shots' | 'feedback' | 'repairs' | CellId;
+export type SortKey = 'model' | 'prompt' | 'shots' | 'feedback' | 'repairs' | FigureId;
 
 export type Loading =
   | { readonly kind: 'loading' }
@@ -66,7 +66,7 @@ function cannotVerify(): string | undefined {
   return undefined;
 }
 
-export class ResultsState {
+class ResultsState {
   loading = $state.raw<Loading>({ kind: 'loading' });
   index = $state.raw<SiteIndex | undefined>(undefined);
   site = $state.raw<SiteCheck | undefined>(undefined);
@@ -138,7 +138,7 @@ export class ResultsState {
         case 'repairs':
           return f.repairRounds;
         default:
-          return cellValue(r.check.kind === 'done' ? r.check.verdict.figures : r.opened.run.figures, s.key);
+          return figureValue(r.check.kind === 'done' ? r.check.verdict.derived : r.opened.run.figures, s.key);
       }
     };
     // Rows without a value go last either way.

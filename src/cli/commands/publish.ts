@@ -14,7 +14,7 @@
  * any changed or an answer is altered, 4 usage errors (PUB001-PUB005, docs/cli-errors.md).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunFile, type TaskRef, exportRun, formatValidationErrors, parseRunFile } from '../../core/eval/files/run-file.ts';
 import { type Opened, type RowVerdict, checkSite, openPublishedRun, reverifyPublishedRun, rowLabel, rowVerdictLines, siteCheckLines } from '../../core/eval/publish/check.ts';
@@ -32,7 +32,7 @@ import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { isDirectory, readRunDir } from '../stored-run.ts';
 
 /** The build this checkout makes with `npm run build`. */
-const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
+const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist');
 /** The file a build of the app writes with its versions (vite.config.ts). */
 const BUILD_STAMP = 'osvlab-build.json';
 const DEFAULT_TITLE = 'OSVLab results';

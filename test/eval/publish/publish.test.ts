@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportRun } from '../../../src/core/eval/files/run-file.ts';
 import type { GradeCategory, GradeResult } from '../../../src/core/eval/grade/grade-types.ts';
-import { type AnswerChange, cellVerdicts, cellsOf, figuresOf, passKOf } from '../../../src/core/eval/publish/cells.ts';
+import { type AnswerChange, figureVerdicts, figureIdsOf, figuresOf, passKOf } from '../../../src/core/eval/publish/figures.ts';
 import { openPublishedRun } from '../../../src/core/eval/publish/check.ts';
 import { answerDigests, checkAnswers, manifest, parseManifest } from '../../../src/core/eval/publish/manifest.ts';
 import { type IndexRun, parseSiteIndex, runFilePath, siteIndex } from '../../../src/core/eval/publish/site.ts';
@@ -75,7 +75,7 @@ function regrade(attempts: readonly AttemptRecord[], by: Readonly<Record<string,
   return attempts.map((a) => (by[a.id] ? { ...a, grade: by[a.id] } : a));
 }
 
-/** The changes cellVerdicts is given: every attempt whose grade summary differs, or that is altered. */
+/** The changes figureVerdicts is given: every attempt whose grade summary differs, or that is altered. */
 function changes(run: RunRecord, stored: readonly AttemptRecord[], after: readonly AttemptRecord[], altered: readonly string[] = []): Map<string, AnswerChange> {
   const out = new Map<string, AnswerChange>();
   const byId = new Map(after.map((a) => [a.id, a]));
@@ -90,10 +90,10 @@ function changes(run: RunRecord, stored: readonly AttemptRecord[], after: readon
 }
 
 function verdicts(run: RunRecord, stored: AttemptRecord[], after: AttemptRecord[], altered: readonly string[] = []) {
-  return cellVerdicts({ run, tasks: TASKS, stored, regraded: after, changes: changes(run, stored, after, altered) });
+  return figureVerdicts({ run, tasks: TASKS, stored, regraded: after, changes: changes(run, stored, after, altered) });
 }
 
-const changedCells = (v: ReturnType<typeof verdicts>) => v.cells.filter((c) => c.status === 'changed').map((c) => c.cell);
+const changedCells = (v: ReturnType<typeof verdicts>) => v.verdicts.filter((c) => c.status === 'changed').map((c) => c.figure);
 
 describe('the index of a published site', () => {
   const entry = (id: string, file: string): IndexRun => ({ id, file });
@@ -170,8 +170,8 @@ describe('the manifest', () => {
 
 describe('the cells of a row', () => {
   it('has pass@k from three samples, strict when graded strict, after repair with repair rounds', () => {
-    expect(cellsOf(runRecord('a'))).toEqual(['pass1', 'split', 'strict']);
-    expect(cellsOf(runRecord('a', { n: 5, repairRounds: 2, grading: { timeoutMs: 1, strict: false } }))).toEqual(['pass1', 'passk', 'split', 'repair']);
+    expect(figureIdsOf(runRecord('a'))).toEqual(['pass1', 'split', 'strict']);
+    expect(figureIdsOf(runRecord('a', { n: 5, repairRounds: 2, grading: { timeoutMs: 1, strict: false } }))).toEqual(['pass1', 'passk', 'split', 'repair']);
     expect([1, 2, 3, 4, 5, 10].map(passKOf)).toEqual([undefined, undefined, 3, 3, 5, 5]);
   });
 
@@ -211,20 +211,20 @@ describe('the cells of a row', () => {
 
     it('nothing changed: every cell reproduced', () => {
       const v = verdicts(run, stored, stored);
-      expect(v.cells.map((c) => [c.cell, c.status])).toEqual([
+      expect(v.verdicts.map((c) => [c.figure, c.status])).toEqual([
         ['pass1', 'reproduced'],
         ['split', 'reproduced'],
         ['strict', 'reproduced'],
         ['repair', 'reproduced'],
       ]);
-      expect(v.cells.every((c) => c.published === c.derived)).toBe(true);
+      expect(v.verdicts.every((c) => c.published === c.derived)).toBe(true);
       expect(v.unread).toEqual([]);
     });
 
     it('a failure of another kind (syntax -> semantic): only the split', () => {
       const v = verdicts(run, stored, regrade(stored, { [kill]: grade('semantic') }));
       expect(changedCells(v)).toEqual(['split']);
-      const split = v.cells.find((c) => c.cell === 'split')!;
+      const split = v.verdicts.find((c) => c.figure === 'split')!;
       expect(split.published).toBe('pass 1, syntax 1');
       expect(split.derived).toBe('pass 1, semantic 1');
       expect(split.answers.map((a) => a.attemptId)).toEqual([kill]);
@@ -233,7 +233,7 @@ describe('the cells of a row', () => {
     it('a pass that no longer passes: pass@1, the split, strict and after repair', () => {
       const v = verdicts(run, stored, regrade(stored, { [dup]: grade('semantic') }));
       expect(changedCells(v)).toEqual(['pass1', 'split', 'strict', 'repair']);
-      expect(v.cells.find((c) => c.cell === 'pass1')!.derived).toMatch(/^0\.0% /);
+      expect(v.verdicts.find((c) => c.figure === 'pass1')!.derived).toMatch(/^0\.0% /);
     });
 
     it('a strict flag alone: only strict', () => {
@@ -244,7 +244,7 @@ describe('the cells of a row', () => {
     it('a repair round: only after repair', () => {
       const v = verdicts(run, stored, regrade(stored, { [killRepair]: grade('pass', { strict: true }) }));
       expect(changedCells(v)).toEqual(['repair']);
-      expect(v.cells.find((c) => c.cell === 'repair')!.answers.map((a) => a.attemptId)).toEqual([killRepair]);
+      expect(v.verdicts.find((c) => c.figure === 'repair')!.answers.map((a) => a.attemptId)).toEqual([killRepair]);
     });
 
     it('bug-following alone: no cell, listed as unread', () => {
@@ -256,7 +256,7 @@ describe('the cells of a row', () => {
     it('an altered first answer graded the same: every cell that reads it', () => {
       const v = verdicts(run, stored, stored, [kill]);
       expect(changedCells(v)).toEqual(['pass1', 'split', 'strict', 'repair']);
-      expect(v.cells.find((c) => c.cell === 'split')!.answers).toEqual([expect.objectContaining({ attemptId: kill, altered: true })]);
+      expect(v.verdicts.find((c) => c.figure === 'split')!.answers).toEqual([expect.objectContaining({ attemptId: kill, altered: true })]);
       expect(v.unread).toEqual([]);
     });
   });
@@ -273,7 +273,7 @@ describe('opening a published run file', () => {
     const b = bytes(file);
     const m = manifest({ [entry.file]: { sha256: await sha256HexOfBytes(b), bytes: b.length } }, { o1: await answerDigests(attempts) });
     const ok = await openPublishedRun(entry, b, m);
-    expect(ok.ok && [ok.run.digest.actual === ok.run.digest.expected, ok.run.altered, ok.run.missing, ok.run.cells]).toEqual([true, [], [], ['pass1', 'split', 'strict']]);
+    expect(ok.ok && [ok.run.digest.actual === ok.run.digest.expected, ok.run.altered, ok.run.missing, ok.run.figureIds]).toEqual([true, [], [], ['pass1', 'split', 'strict']]);
 
     const edited = { ...file, attempts: [attempts[0], { ...attempts[1], response: { ...attempts[1].response!, text: 'something else' } }] };
     const bad = await openPublishedRun(entry, bytes(edited), m);

@@ -75,6 +75,21 @@ export function object(fields: Readonly<Record<string, Check>>): Check {
   };
 }
 
+/** `text` as JSON, or the error that says why it is not. */
+export function parseJson(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly errors: readonly ValidationError[] } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, errors: [{ path: '$', message: `not JSON: ${(e as Error).message}` }] };
+  }
+}
+
+/** The error of a document whose `formatVersion` is above `supported` (one a newer OSVLab wrote), or undefined. */
+export function newerVersion(value: unknown, supported: number): ValidationError | undefined {
+  const v = value !== null && typeof value === 'object' ? (value as { formatVersion?: unknown }).formatVersion : undefined;
+  return typeof v === 'number' && v > supported ? { path: '$.formatVersion', message: `version ${v} was written by a newer OSVLab; this one reads up to ${supported}` } : undefined;
+}
+
 /** Errors as lines for people: "$.path: message". */
 export function formatValidationErrors(errors: readonly ValidationError[]): string {
   return errors.map((e) => `${e.path}: ${e.message}`).join('\n');

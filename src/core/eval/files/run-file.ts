@@ -9,7 +9,7 @@
 import { computeMetrics, type RunMetrics, type TaskFacts } from '../stats/metrics.ts';
 import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from '../run/run-types.ts';
 import { BUG_CLASSES } from '../../tasks/task.ts';
-import { type ValidationError, array, boolean, count, fail, hex64, literal, nullable, number, object, record, string, unknown } from './json-check.ts';
+import { type ValidationError, array, boolean, count, fail, hex64, literal, newerVersion, nullable, number, object, parseJson, record, string, unknown } from './json-check.ts';
 
 export { type ValidationError, formatValidationErrors } from './json-check.ts';
 
@@ -203,10 +203,8 @@ export function validateAttemptRecord(value: unknown): ValidationError[] {
 /** All problems with a would-be run file (empty when it is valid). */
 export function validateRunFile(value: unknown): ValidationError[] {
   const errs: ValidationError[] = [];
-  if (value !== null && typeof value === 'object' && typeof (value as { formatVersion?: unknown }).formatVersion === 'number') {
-    const v = (value as { formatVersion: number }).formatVersion;
-    if (v > RUN_FILE_VERSION) return [{ path: '$.formatVersion', message: `version ${v} was written by a newer OSVLab; this one reads up to ${RUN_FILE_VERSION}` }];
-  }
+  const newer = newerVersion(value, RUN_FILE_VERSION);
+  if (newer) return [newer];
   fileCheck(value, '$', errs);
   if (errs.length > 0) return errs.slice(0, MAX_ERRORS);
 
@@ -243,13 +241,9 @@ export type ParseResult = { readonly ok: true; readonly file: RunFile } | { read
 
 /** Parses and validates the text of a run file. */
 export function parseRunFile(text: string): ParseResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, errors: [{ path: '$', message: `not JSON: ${(e as Error).message}` }] };
-  }
-  const errors = validateRunFile(value);
-  return errors.length === 0 ? { ok: true, file: value as RunFile } : { ok: false, errors };
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const errors = validateRunFile(json.value);
+  return errors.length === 0 ? { ok: true, file: json.value as RunFile } : { ok: false, errors };
 }
 

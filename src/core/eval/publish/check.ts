@@ -12,7 +12,7 @@ import { PROVENANCE } from '../../version.ts';
 import { type RunFile, formatValidationErrors, parseRunFile } from '../files/run-file.ts';
 import { type RegradeReport, describeGrade, regradeRun, summaryOf } from '../session/regrade.ts';
 import type { SessionPorts } from '../session/ports.ts';
-import { type AnswerChange, type CellId, type CellVerdict, type Figures, cellTitle, cellVerdicts, cellsOf, figuresOf, rowFacts } from './cells.ts';
+import { type AnswerChange, type FigureId, type FigureVerdict, type Figures, figureTitle, figureVerdicts, figureIdsOf, figuresOf, rowFacts } from './figures.ts';
 import { type AlteredAnswer, type Manifest, checkAnswers } from './manifest.ts';
 import { INDEX_PATH, type IndexRun, type SiteIndex } from './site.ts';
 
@@ -26,7 +26,8 @@ export interface OpenedRun {
   readonly altered: readonly AlteredAnswer[];
   /** Answers the manifest names that the run file lacks (attempt ids). */
   readonly missing: readonly string[];
-  readonly cells: readonly CellId[];
+  /** The figures its row has (figureIdsOf). */
+  readonly figureIds: readonly FigureId[];
   /** The figures of the stored grades. */
   readonly figures: Figures;
 }
@@ -50,7 +51,7 @@ export async function openPublishedRun(entry: IndexRun, bytes: Uint8Array, m: Ma
   const claimed = Object.hasOwn(m.files, entry.file) ? m.files[entry.file] : undefined;
   return {
     ok: true,
-    run: { entry, file, digest: { actual, expected: claimed?.sha256 }, altered, missing, cells: cellsOf(file.run), figures: figuresOf(file.run, file.attempts, file.tasks) },
+    run: { entry, file, digest: { actual, expected: claimed?.sha256 }, altered, missing, figureIds: figureIdsOf(file.run), figures: figuresOf(file.run, file.attempts, file.tasks) },
   };
 }
 
@@ -84,7 +85,7 @@ export interface RowVerdict {
   readonly runId: string;
   /** Reproduced when every cell is, no answer is altered or missing, and no grade changed anywhere. */
   readonly status: RowStatus;
-  readonly cells: readonly CellVerdict[];
+  readonly verdicts: readonly FigureVerdict[];
   /** Grades that changed in what no cell reads (bug-following, the variant matrix). */
   readonly unread: readonly AnswerChange[];
   readonly altered: readonly AlteredAnswer[];
@@ -94,7 +95,8 @@ export interface RowVerdict {
   /** Answers graded. */
   readonly answers: number;
   readonly verifier: { readonly before: string; readonly after: string };
-  readonly figures: Figures;
+  /** The figures of this verifier's grades. */
+  readonly derived: Figures;
   readonly ms: number;
 }
 
@@ -126,19 +128,19 @@ export async function reverifyPublishedRun(
   const { run, attempts, tasks } = opened.file;
   const report = await regradeRun(run, attempts, ports, opts);
   const changes = changesOf(report, opened);
-  const { cells, unread, derived } = cellVerdicts({ run, tasks, stored: attempts, regraded: report.attempts, changes });
-  const changed = cells.some((c) => c.status === 'changed') || unread.length > 0 || opened.altered.length > 0 || opened.missing.length > 0;
+  const { verdicts, unread, derived } = figureVerdicts({ run, tasks, stored: attempts, regraded: report.attempts, changes });
+  const changed = verdicts.some((c) => c.status === 'changed') || unread.length > 0 || opened.altered.length > 0 || opened.missing.length > 0;
   return {
     runId: run.id,
     status: changed ? 'changed' : 'reproduced',
-    cells,
+    verdicts,
     unread,
     altered: opened.altered,
     missing: opened.missing,
     fileMatches: opened.digest.actual === opened.digest.expected,
     answers: report.attempts.length,
     verifier: { before: run.provenance.verifier, after: PROVENANCE.verifier },
-    figures: derived,
+    derived,
     ms: report.ms,
   };
 }
@@ -177,8 +179,8 @@ export function alteredText(a: AlteredAnswer): string {
 export function rowVerdictLines(opened: OpenedRun, v: RowVerdict): string[] {
   const run = opened.file.run;
   const lines = [`run ${run.id} (${rowLabel(opened)}): ${v.status}, ${v.answers} answers graded in ${(v.ms / 1000).toFixed(1)} s`];
-  for (const c of v.cells) {
-    const title = cellTitle(c.cell, run);
+  for (const c of v.verdicts) {
+    const title = figureTitle(c.figure, run);
     if (c.status === 'reproduced') lines.push(`  ${title}: reproduced, ${c.derived}`);
     else {
       lines.push(`  ${title}: changed, published ${c.published}, this verifier ${c.derived}`);

@@ -7,7 +7,7 @@
  * answer whose hash differs is flagged as altered before it is graded.
  */
 import { sha256Hex } from '../../hash.ts';
-import { type ValidationError, count, hex64, literal, object, record } from '../files/json-check.ts';
+import { type ValidationError, count, hex64, literal, newerVersion, object, parseJson, record } from '../files/json-check.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
 
 const MANIFEST_FORMAT = 'osvlab-manifest';
@@ -66,19 +66,13 @@ export type ManifestParse = { readonly ok: true; readonly manifest: Manifest } |
 
 /** Parses and validates a manifest. */
 export function parseManifest(text: string): ManifestParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, errors: [{ path: '$', message: `not JSON: ${(e as Error).message}` }] };
-  }
-  const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
-  if (typeof version === 'number' && version > MANIFEST_VERSION) {
-    return { ok: false, errors: [{ path: '$.formatVersion', message: `version ${version} was written by a newer OSVLab; this one reads up to ${MANIFEST_VERSION}` }] };
-  }
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const newer = newerVersion(json.value, MANIFEST_VERSION);
+  if (newer) return { ok: false, errors: [newer] };
   const errs: ValidationError[] = [];
-  manifestCheck(value, '$', errs);
-  return errs.length ? { ok: false, errors: errs.slice(0, 20) } : { ok: true, manifest: value as Manifest };
+  manifestCheck(json.value, '$', errs);
+  return errs.length ? { ok: false, errors: errs.slice(0, 20) } : { ok: true, manifest: json.value as Manifest };
 }
 
 /**

@@ -4,7 +4,7 @@
  * hashes (manifest.ts) and one run file per run. `osvlab publish` writes it;
  * the Results page and `osvlab publish --check` read it.
  */
-import { type ValidationError, array, count, fail, literal, object, string } from '../files/json-check.ts';
+import { type ValidationError, array, count, fail, literal, newerVersion, object, parseJson, string } from '../files/json-check.ts';
 
 /** Where the published files are, from the site's root. */
 export const PUBLISHED_DIR = 'published';
@@ -71,20 +71,14 @@ export type IndexParse = { readonly ok: true; readonly index: SiteIndex } | { re
 
 /** Parses and validates a site's index: its shape, run file paths inside `published/runs/`, each run and file once. */
 export function parseSiteIndex(text: string): IndexParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, errors: [{ path: '$', message: `not JSON: ${(e as Error).message}` }] };
-  }
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const newer = newerVersion(json.value, INDEX_VERSION);
+  if (newer) return { ok: false, errors: [newer] };
   const errs: ValidationError[] = [];
-  const version = (value as { formatVersion?: unknown } | null)?.formatVersion;
-  if (typeof version === 'number' && version > INDEX_VERSION) {
-    return { ok: false, errors: [{ path: '$.formatVersion', message: `version ${version} was written by a newer OSVLab; this one reads up to ${INDEX_VERSION}` }] };
-  }
-  indexCheck(value, '$', errs);
+  indexCheck(json.value, '$', errs);
   if (errs.length) return { ok: false, errors: errs.slice(0, 20) };
-  const index = value as SiteIndex;
+  const index = json.value as SiteIndex;
   const ids = new Set<string>();
   const files = new Set<string>();
   index.runs.forEach((r, i) => {

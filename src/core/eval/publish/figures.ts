@@ -2,7 +2,9 @@
  * A published run's row on the Results page and in `osvlab publish --check`
  * (docs/publish.md): the columns that say what the run was (model, prompt
  * variant, shots, feedback, repair rounds, samples, the verifier and app it
- * was graded with), and its cells, the figures a paper cites:
+ * was graded with), and its figures, the numbers a paper cites: the cells
+ * of the row on the page (called figures in the code, where a study's cell
+ * is a run):
  *
  *   pass1   pass@1 of the first answers, with its 95% interval
  *   passk   pass@k for the largest k of PASS_KS a run of n samples has (n >= 3)
@@ -27,10 +29,10 @@ import { OUTCOMES, type TaskFacts, UNCHARGED, attemptOutcome, outcomeOf } from '
 import { repairCurve } from '../stats/repair-curve.ts';
 import { pct, pctInterval } from '../stats/table.ts';
 
-export type CellId = 'pass1' | 'passk' | 'split' | 'strict' | 'repair';
+export type FigureId = 'pass1' | 'passk' | 'split' | 'strict' | 'repair';
 
-/** The cells in the order of the table's columns. */
-export const CELL_IDS: readonly CellId[] = ['pass1', 'passk', 'split', 'strict', 'repair'];
+/** The figures in the order of the table's columns. */
+export const FIGURE_IDS: readonly FigureId[] = ['pass1', 'passk', 'split', 'strict', 'repair'];
 
 /** What a row says about how its run was made. */
 export interface RowFacts {
@@ -70,9 +72,9 @@ export function passKOf(n: number): number | undefined {
 }
 
 /** The cells a run's row has: pass@k with enough samples, strict when graded strict, after repair with repair rounds. */
-export function cellsOf(run: RunRecord): CellId[] {
+export function figureIdsOf(run: RunRecord): FigureId[] {
   const c = run.config;
-  return CELL_IDS.filter((id) => (id === 'passk' ? passKOf(c.n) !== undefined : id === 'strict' ? gradingOf(c).strict : id === 'repair' ? c.repairRounds > 0 : true));
+  return FIGURE_IDS.filter((id) => (id === 'passk' ? passKOf(c.n) !== undefined : id === 'strict' ? gradingOf(c).strict : id === 'repair' ? c.repairRounds > 0 : true));
 }
 
 /** A share with its 95% interval; `value` null when nothing was counted. */
@@ -123,7 +125,7 @@ function passAtKShare(run: RunRecord, first: readonly AttemptRecord[], k: number
 export function figuresOf(run: RunRecord, attempts: readonly AttemptRecord[], tasks: readonly TaskFacts[]): Figures {
   const mine = ownAttempts(run, attempts);
   const first = mine.filter((a) => a.round === 0);
-  const cells = new Set(cellsOf(run));
+  const shown = new Set(figureIdsOf(run));
   const rounds = run.config.repairRounds;
   const curve = repairCurve(tasks, mine, { rounds, resamples: RESAMPLES, seed: `osvlab-publish/${run.id}` });
   const share = (round: number): Share => {
@@ -144,15 +146,15 @@ export function figuresOf(run: RunRecord, attempts: readonly AttemptRecord[], ta
   const k = passKOf(run.config.n);
   return {
     pass1: share(0),
-    ...(cells.has('passk') && k ? { passk: { k, ...passAtKShare(run, first, k) } } : {}),
+    ...(shown.has('passk') && k ? { passk: { k, ...passAtKShare(run, first, k) } } : {}),
     split,
-    ...(cells.has('strict') ? { strict: { passes: strictPasses, of: passes } } : {}),
-    ...(cells.has('repair') ? { repair: { rounds, ...share(rounds) } } : {}),
+    ...(shown.has('strict') ? { strict: { passes: strictPasses, of: passes } } : {}),
+    ...(shown.has('repair') ? { repair: { rounds, ...share(rounds) } } : {}),
   };
 }
 
 /** The cell's name as a column header: "pass@1", "pass@5", "after 3 repairs". */
-export function cellTitle(id: CellId, run: RunRecord): string {
+export function figureTitle(id: FigureId, run: RunRecord): string {
   switch (id) {
     case 'pass1':
       return 'pass@1';
@@ -170,7 +172,7 @@ export function cellTitle(id: CellId, run: RunRecord): string {
 const shareParts = (s: Share | undefined): { main: string; detail?: string } => (!s || s.value === null ? { main: '-' } : { main: pct(s.value), detail: pctInterval(s.ci) });
 
 /** The cell's figure in two parts, the figure and its interval where it has one (the page sets them on two lines). */
-export function cellParts(f: Figures, id: CellId): { readonly main: string; readonly detail?: string } {
+export function figureParts(f: Figures, id: FigureId): { readonly main: string; readonly detail?: string } {
   switch (id) {
     case 'pass1':
       return shareParts(f.pass1);
@@ -188,13 +190,13 @@ export function cellParts(f: Figures, id: CellId): { readonly main: string; read
 }
 
 /** The cell's figure in words, the same in the page and the terminal: "41.2% [35.1%, 47.3%]". */
-export function cellText(f: Figures, id: CellId): string {
-  const p = cellParts(f, id);
+function figureText(f: Figures, id: FigureId): string {
+  const p = figureParts(f, id);
   return p.detail ? `${p.main} ${p.detail}` : p.main;
 }
 
 /** The cell's figure as one number, for sorting (pass@1 for the split, which has no single value); null when there is none. */
-export function cellValue(f: Figures, id: CellId): number | null {
+export function figureValue(f: Figures, id: FigureId): number | null {
   switch (id) {
     case 'pass1':
     case 'split':
@@ -209,7 +211,7 @@ export function cellValue(f: Figures, id: CellId): number | null {
 }
 
 /** What a cell reads: which answers (first answers, or every round), and what of each one's grade. */
-const READS: Readonly<Record<CellId, { readonly firstOnly: boolean; key(a: AttemptRecord): string }>> = {
+const READS: Readonly<Record<FigureId, { readonly firstOnly: boolean; key(a: AttemptRecord): string }>> = {
   pass1: { firstOnly: true, key: passKey },
   passk: { firstOnly: true, key: passKey },
   split: { firstOnly: true, key: (a) => attemptOutcome(a) ?? 'none' },
@@ -239,11 +241,11 @@ export interface AnswerChange {
   readonly altered: boolean;
 }
 
-export type CellStatus = 'reproduced' | 'changed';
+export type FigureStatus = 'reproduced' | 'changed';
 
-export interface CellVerdict {
-  readonly cell: CellId;
-  readonly status: CellStatus;
+export interface FigureVerdict {
+  readonly figure: FigureId;
+  readonly status: FigureStatus;
   /** The figure from the stored grades, and from this verifier's. */
   readonly published: string;
   readonly derived: string;
@@ -251,7 +253,7 @@ export interface CellVerdict {
   readonly answers: readonly AnswerChange[];
 }
 
-export interface CellInput {
+export interface FigureInput {
   readonly run: RunRecord;
   readonly tasks: readonly TaskFacts[];
   /** The stored attempts, and the same attempts with this verifier's grades. */
@@ -266,7 +268,7 @@ export interface CellInput {
  * changed; the changes no cell reads (bug-following, the variant matrix);
  * and the figures of this verifier's grades.
  */
-export function cellVerdicts(input: CellInput): { readonly cells: CellVerdict[]; readonly unread: AnswerChange[]; readonly derived: Figures } {
+export function figureVerdicts(input: FigureInput): { readonly verdicts: FigureVerdict[]; readonly unread: AnswerChange[]; readonly derived: Figures } {
   const { run } = input;
   const after = new Map(input.regraded.map((a) => [a.id, a]));
   const stored = ownAttempts(run, input.stored);
@@ -274,8 +276,8 @@ export function cellVerdicts(input: CellInput): { readonly cells: CellVerdict[];
   const published = figuresOf(run, stored, input.tasks);
   const derived = figuresOf(run, regraded, input.tasks);
   const read = new Set<string>();
-  const cells = cellsOf(run).map((cell): CellVerdict => {
-    const rule = READS[cell];
+  const verdicts = figureIdsOf(run).map((figure): FigureVerdict => {
+    const rule = READS[figure];
     const answers: AnswerChange[] = [];
     for (const a of stored) {
       const change = input.changes.get(a.id);
@@ -286,8 +288,8 @@ export function cellVerdicts(input: CellInput): { readonly cells: CellVerdict[];
       }
     }
     answers.sort((x, y) => (x.attemptId < y.attemptId ? -1 : x.attemptId > y.attemptId ? 1 : 0));
-    return { cell, status: answers.length ? 'changed' : 'reproduced', published: cellText(published, cell), derived: cellText(derived, cell), answers };
+    return { figure, status: answers.length ? 'changed' : 'reproduced', published: figureText(published, figure), derived: figureText(derived, figure), answers };
   });
   const unread = [...input.changes.values()].filter((c) => !read.has(c.attemptId)).sort((x, y) => (x.attemptId < y.attemptId ? -1 : 1));
-  return { cells, unread, derived };
+  return { verdicts, unread, derived };
 }

@@ -242,5 +242,7 @@ describe('researcher', () => {
     expect(sizes.length).toBeGreaterThan(1);
     for (const px of sizes) expect(px).toBeGreaterThanOrEqual(10.5);
     expect(await sticksOut(page, '.charts')).toEqual([]);
+    await page.locator('.charts').scrollIntoViewIfNeeded();
+    await screenshot(page, 'researcher-390-charts');
   });
 });

@@ -8,7 +8,10 @@
  * "Reusing the oracle's proof"). The file is written after every proof, so
  * an interrupted run keeps what it made; `--shard I/N` proves every N-th
  * handler from the I-th (0-based), so N processes can share the work (each
- * merges its proofs into the file as it goes).
+ * merges its proofs into the file as it goes). It first brings
+ * tasks/hv6/refinement-proofs.json up to date for the same handlers
+ * (scripts/gen-refinement-proofs.ts), so this one command regenerates every
+ * committed proof.
  *
  *   npx tsx scripts/gen-lemma-proofs.ts [--fresh] [--shard I/N | --handlers a,b] [--timeout MS]
  */
@@ -20,6 +23,7 @@ import { findHandler } from '../src/core/kernel/handlers.ts';
 import { oracleProofKey, proveOracle } from '../src/core/verify/declarative.ts';
 import { type ProofFile, STORED_PROOFS, type StoredProof, storedProof } from '../src/core/verify/proof-cache.ts';
 import { PROOF_VERSION } from '../src/core/version.ts';
+import { genRefinementProofs } from './gen-refinement-proofs.ts';
 
 const FILE = join(import.meta.dirname, '../tasks/hv6/lemma-proofs.json');
 const fresh = process.argv.includes('--fresh');
@@ -61,6 +65,7 @@ function onDisk(): ProofFile | undefined {
   }
 }
 
+failures.push(...(await genRefinementProofs(mine, env, { fresh, timeoutMs })));
 for (const handler of mine) {
   const key = oracleProofKey(nodeCaches(), handler);
   if (!key) throw new Error(`${handler}: the oracle spec does not run`);

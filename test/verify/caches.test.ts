@@ -30,6 +30,7 @@ const EMPTY = {
   statements: 0,
   oracleProofs: 0,
   factProofs: 0,
+  provedGoals: 0,
   engineChecks: 0,
   reachableStates: 0,
 };

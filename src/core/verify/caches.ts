@@ -19,6 +19,8 @@
  * - statements and oracle proofs (proof-cache.ts): statement digests and
  *   the oracle proofs made in this process;
  * - known facts (known-facts.ts): the declarative facts proved so far;
+ * - proved goals (proved-goals.ts): the refinement goals proved so far, by
+ *   program and handler;
  * - engine checks (engine-checks.ts): the handler-independent checks, per
  *   engine;
  * - reachable states (state-bank.ts): the bank's states, replayed once, and
@@ -45,6 +47,8 @@ export interface CacheLimits {
   readonly oracleProofs: number;
   /** Declarative facts known to hold (known-facts.ts). */
   readonly factProofs: number;
+  /** Refinement goals known to hold, by program and handler (proved-goals.ts). */
+  readonly provedGoals: number;
   /** Engines whose corollary and initial-state results are kept. */
   readonly engines: number;
   /** Reachable states replayed from the state bank, and handlers' case lists (state-bank.ts). */
@@ -61,7 +65,8 @@ export interface CacheLimits {
  * digests and 256 oracle proofs: each handler with a few lemma sets (grading
  * uses one; `osvlab lemmas --only` adds others), and each is a short string.
  * 20000 known facts: a handler's statement has about 150, so every handler
- * with a few dozen distinct answers each; an entry is a short key. 4
+ * with a few dozen distinct answers each; an entry is a short key. 20000
+ * proved goals: a step has about 25, the same reasoning. 4
  * engines: a process or worker has one, and a replaced one (a dead
  * Z3) is soon evicted instead of being held for good. 512 reachable
  * states: the bank's paths of every handler share prefixes and hold a few
@@ -75,6 +80,7 @@ const DEFAULT_CACHE_LIMITS: CacheLimits = {
   statements: 256,
   oracleProofs: 256,
   factProofs: 20_000,
+  provedGoals: 20_000,
   engines: 4,
   reachableStates: 512,
 };
@@ -94,6 +100,7 @@ export interface CacheStats {
   readonly statements: number;
   readonly oracleProofs: number;
   readonly factProofs: number;
+  readonly provedGoals: number;
   /** Engines with corollary results, plus engines with initial-state results. */
   readonly engineChecks: number;
   /** Reachable states replayed, plus handlers whose cases are listed. */
@@ -111,6 +118,7 @@ const NO_STATS: CacheStats = {
   statements: 0,
   oracleProofs: 0,
   factProofs: 0,
+  provedGoals: 0,
   engineChecks: 0,
   reachableStates: 0,
 };

@@ -19,7 +19,7 @@
  * word, as upstream takes every refutation, shown as far as it can be
  * evaluated, and carries the SPEC031 warning (docs/spec-errors.md).
  */
-import { KERNEL } from '../kernel/content.ts';
+import { KERNEL, oracleSpec } from '../kernel/content.ts';
 import type { HandlerInfo } from '../kernel/handlers.ts';
 import type { Term } from '../smt/term.ts';
 import { type ParseCache, newParseCache, quantifierDiagnostic, runSpec } from '../dialect/index.ts';
@@ -30,11 +30,14 @@ import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
 import { type DeclarativeOptions, type DeclarativePath, type Reused, proveSpecLemmas } from './declarative.ts';
 import type { VerifyEnv } from './env.ts';
 import { IMPL_PROOFS } from './impl-proofs.ts';
+import type { StoredProof } from './proof-cache.ts';
 import { implementationStep, programKey, requireHandler } from './implementation.ts';
 import { type Outcome, worst } from './outcome.ts';
-import { type ProofOutcome, disposeOutcome, prove } from './prove.ts';
+import { type Obligation, type ProofOutcome, disposeOutcome, prove } from './prove.ts';
+import { PROVED_GOALS } from './proved-goals.ts';
 import { checkQuery } from './query.ts';
 import { assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
+import { type RefinementSide, refinementProofKey, storedRefinementProof } from './refinement-proofs.ts';
 import type { RefinementStep } from './steps.ts';
 import type { ObligationResult, Verdict } from './verdict.ts';
 
@@ -145,13 +148,23 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   const timeoutMs = req.timeoutMs ?? DEFAULT_BUDGET_MS;
   const deadline = started + timeoutMs;
   const implProofs = env.caches.slot(IMPL_PROOFS);
+  const known = env.caches.slot(PROVED_GOALS);
+  const shipped = isShippedKernel(req, env);
+  if (shipped) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
 
-  const specSide = await prove(specObligations(step), env.engine, { assume, timeoutMs, deadline });
+  const obligations = specObligations(step);
+  const specSide = await prove(obligations, env.engine, { assume, timeoutMs, deadline, known: (g) => known.has(steps.implKey, g) });
+  known.add(steps.implKey, provedGoals(obligations, specSide));
   try {
     // The implementation-only obligations do not depend on the spec: proved
-    // once per program (after the spec side: queries must never overlap).
+    // once per program (after the spec side: queries must never overlap),
+    // or taken from the committed proof for the kernel as shipped.
     // The cache owns that outcome's model; this verification owns the spec side's.
-    const implSide = await implProofs.get(steps.implKey, () => prove(implObligations(step), env.engine, { assume, timeoutMs, deadline }));
+    const implSide = await implProofs.get(steps.implKey, () => {
+      const obligations = implObligations(step);
+      if (shipped && isStored(steps, 'impl', obligations)) return Promise.resolve(provedOutcome(obligations));
+      return prove(obligations, env.engine, { assume, timeoutMs, deadline });
+    });
     try {
       return withWarnings(await explain(specSide, implSide, steps, req, env, started), spec.warnings);
     } finally {
@@ -161,6 +174,42 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   } finally {
     disposeOutcome(specSide);
   }
+}
+
+/** Does the request check the kernel as shipped (the program the committed refinement proofs are about)? */
+function isShippedKernel(req: VerifyRequest, env: VerifyEnv): boolean {
+  return (req.implSource ?? '').trim() === '' && (env.kernel ?? KERNEL) === KERNEL;
+}
+
+/** Is there a committed proof of exactly these obligations of `steps`' handler (refinement-proofs.ts)? */
+function isStored(steps: Extract<Steps, { ok: true }>, side: RefinementSide, obligations: readonly Obligation[]): boolean {
+  return storedRefinementProof(steps.handler.name, side, refinementProofKey(steps.handler.name, side, steps.step.mem, obligations)) !== undefined;
+}
+
+/** Every obligation proved, without a query. */
+function provedOutcome(obligations: readonly Obligation[]): ProofOutcome {
+  return { results: obligations.map((ob) => ({ name: ob.name, status: 'proved', ms: 0 })), unreplayed: [], solverMs: 0, queries: 0 };
+}
+
+/** The goals of `obligations` that `outcome` proved. */
+function provedGoals(obligations: readonly Obligation[], outcome: ProofOutcome): Term[] {
+  return obligations.filter((_, i) => outcome.results[i]?.status === 'proved').map((ob) => ob.goal);
+}
+
+/**
+ * Records the oracle spec's goals as proved for `steps`' program and
+ * handler when their committed proof is current: run on the same start,
+ * the oracle's obligations are terms of this worker, and an answer that
+ * states the same goal (term for term) needs no query for it.
+ */
+function seedFromOracle(steps: Extract<Steps, { ok: true }>, env: VerifyEnv): void {
+  const h = steps.handler.name;
+  const spec = oracleSpec(h);
+  if (spec === undefined) return;
+  const oracle = buildSteps({ handler: h, spec }, env);
+  if (!oracle.ok) return;
+  const obligations = specObligations(oracle.step);
+  if (isStored(oracle, 'spec', obligations)) env.caches.slot(PROVED_GOALS).add(steps.implKey, obligations.map((ob) => ob.goal));
 }
 
 async function explain(
@@ -260,4 +309,48 @@ export async function verifyDeclarative(
   // A failure through the spec's quantifier is the solver's word: say so, at the quantifier.
   const warnings = d.onWord ? [quantifierWarning(req.spec, 1)] : [];
   return { status: d.status, results: d.results, warnings, path: d.path, known: d.known, ...(d.reused ? { reused: d.reused } : {}), ...(d.kept ? { kept: d.kept } : {}) };
+}
+
+/** The oracle's two sides of `handler`'s refinement of the kernel as shipped, with their keys (refinement-proofs.ts). */
+function oracleSides(handler: string, env: VerifyEnv): { steps: Extract<Steps, { ok: true }>; sides: { side: RefinementSide; obligations: Obligation[]; key: string }[] } | string {
+  const h = requireHandler(handler);
+  const spec = oracleSpec(h.name);
+  if (spec === undefined) return `${h.name}: no oracle spec`;
+  const steps = buildSteps({ handler: h.name, spec }, { ...env, kernel: KERNEL });
+  if (!steps.ok) return `${h.name}: the oracle spec does not run: ${steps.error.code} ${steps.error.message}`;
+  const side = (name: RefinementSide, obligations: Obligation[]) => ({ side: name, obligations, key: refinementProofKey(h.name, name, steps.step.mem, obligations) });
+  return { steps, sides: [side('impl', implObligations(steps.step)), side('spec', specObligations(steps.step))] };
+}
+
+/** The keys the committed refinement proofs of `handler`'s oracle must have to be used now (undefined: no oracle, or it does not run). */
+export function oracleRefinementKeys(handler: string, env: VerifyEnv): Partial<Record<RefinementSide, string>> | undefined {
+  const o = oracleSides(handler, env);
+  return typeof o === 'string' ? undefined : Object.fromEntries(o.sides.map((s) => [s.side, s.key]));
+}
+
+/**
+ * Makes the committed refinement proofs of `handler`'s oracle against the
+ * kernel as shipped (refinement-proofs.ts), nothing reused: each side's
+ * obligations proved afresh, with the key it is stored under. A side is
+ * missing from `proofs` when something of it is not proved (`failures`
+ * names what).
+ */
+export async function proveOracleRefinement(
+  handler: string,
+  env: VerifyEnv,
+  timeoutMs = DEFAULT_BUDGET_MS,
+): Promise<{ readonly proofs: Partial<Record<RefinementSide, StoredProof>>; readonly failures: readonly string[] }> {
+  const o = oracleSides(handler, env);
+  if (typeof o === 'string') return { proofs: {}, failures: [o] };
+  const proofs: Partial<Record<RefinementSide, StoredProof>> = {};
+  const failures: string[] = [];
+  for (const { side, obligations, key } of o.sides) {
+    const started = Date.now();
+    const outcome = await env.engine.exclusive(() => prove(obligations, env.engine, { assume: o.steps.assume, timeoutMs, deadline: started + timeoutMs }));
+    disposeOutcome(outcome);
+    const open = outcome.results.filter((r) => r.status !== 'proved');
+    if (open.length) failures.push(`${handler} ${side}: ${open.map((r) => `${r.name}=${r.status}`).join(', ')}`);
+    else proofs[side] = { key, ms: Date.now() - started };
+  }
+  return { proofs, failures };
 }

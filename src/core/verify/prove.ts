@@ -71,6 +71,8 @@ export interface ProveOptions {
   readonly assume: (roots: readonly Term[]) => Term[];
   /** Z3's solve-eqs before the SMT core (`CheckOptions.solveEqs`; default true). */
   readonly solveEqs?: boolean;
+  /** Goals already known to hold under the same assumptions (proved-goals.ts): proved without a query. */
+  readonly known?: (goal: Term) => boolean;
 }
 
 /**
@@ -180,7 +182,8 @@ function unsettledResult(r: Extract<Checked<unknown>, { kind: 'undecided' | 'inc
 }
 
 /**
- * Proves `obligations`. All at once first, on a short budget: most steps
+ * Proves `obligations` (those trivially true or `known` without a query).
+ * All at once first, on a short budget: most steps
  * are decided in one small query. A refuting model names every obligation it
  * falsifies, and the rest are asked together again, so a refutation costs
  * one query per distinct failure rather than one per obligation. Whatever a
@@ -190,7 +193,7 @@ function unsettledResult(r: Extract<Checked<unknown>, { kind: 'undecided' | 'inc
 export async function prove(obligations: readonly Obligation[], engine: SmtEngine, opts: ProveOptions): Promise<ProofOutcome> {
   const proof = new Proof(engine, opts);
   const pending = obligations.filter((ob) => {
-    if (!isTrue(ob.goal)) return true;
+    if (!isTrue(ob.goal) && !opts.known?.(ob.goal)) return true;
     proof.set(ob, { status: 'proved', ms: 0 });
     return false;
   });

@@ -68,25 +68,40 @@ const SHARED = new Map<string, IntRange>([
   ['request-timeout', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
 ]);
 
-export interface OptionSpec {
-  /** Options taking a value. */
-  readonly values?: readonly string[];
-  /** Boolean flags. */
-  readonly flags?: readonly string[];
+/**
+ * One option of a command, as its declaration (declarations.ts) states it:
+ * the parser, `--help`, the overview and docs/cli.md all read this.
+ */
+export interface OptionDecl {
+  /** `--name`. */
+  readonly name: string;
+  /** The value's name in the help (`FILE`, `MS`); absent for a flag. */
+  readonly value?: string;
+  /** What it does, in a phrase; the choices and the default are added to it. */
+  readonly meaning: string;
+  /** The values it takes (shown, and checked by `choiceOption`). */
+  readonly choices?: readonly string[];
+  /** The value it has when absent: the constant the command uses (`intOption`, `textOption`, `choiceOption` read it here). */
+  readonly default?: number | string;
+  /** More to say after the choices and the default (a limit, a document). */
+  readonly note?: string;
 }
 
 export interface ParsedArgs {
   readonly positionals: string[];
   readonly values: Map<string, string>;
   readonly flags: Set<string>;
+  /** The options the command declares, defaults included. */
+  readonly options: readonly OptionDecl[];
 }
 
-export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs {
+/** Parses `argv` against a command's declared `options`. */
+export function parseArgs(argv: readonly string[], options: readonly OptionDecl[]): ParsedArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   const positionals: string[] = [];
-  const valueNames = new Set(spec.values ?? []);
-  const flagNames = new Set(spec.flags ?? []);
+  const valueNames = new Set(options.filter((o) => o.value !== undefined).map((o) => o.name));
+  const flagNames = new Set(options.filter((o) => o.value === undefined).map((o) => o.name));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--') || a === '--') {
@@ -120,7 +135,7 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec): ParsedArgs
       throw new ArgError('ARG003', `unknown option --${name}${known ? ` (known: ${known})` : ''}`);
     }
   }
-  return { positionals, values, flags };
+  return { positionals, values, flags, options };
 }
 
 /** `text` as a whole number within `range` (a safe integer at most), or ARG005 naming `--name`. */
@@ -136,17 +151,42 @@ function wholeNumber(name: string, text: string, range: IntRange): number {
   return n;
 }
 
+/** The declaration of option `name` of the parsed command (an undeclared name is the program's error). */
+function declared(args: ParsedArgs, name: string): OptionDecl {
+  const o = args.options.find((x) => x.name === name);
+  if (!o) throw new Error(`--${name} is not an option of this command`);
+  return o;
+}
+
 /**
- * A whole-number option, or the default when it is absent. `range` defaults
+ * A whole-number option, or undefined when it is absent. `range` defaults
  * to 0 and up; options in `SHARED` always have their shared range.
  */
-export function intOption(args: ParsedArgs, name: string, fallback: number, range: IntRange = {}): number {
+export function optionalInt(args: ParsedArgs, name: string, range: IntRange = {}): number | undefined {
   const v = args.values.get(name);
-  if (v === undefined) return fallback;
+  if (v === undefined) return undefined;
   return wholeNumber(name, v, SHARED.get(name) ?? range);
 }
 
-/** `--timeout MS` (1 ms to `MAX_TIME_LIMIT_MS`), or `fallback`. The same in every command. */
-export function timeoutOption(args: ParsedArgs, fallback: number, name = 'timeout'): number {
-  return intOption(args, name, fallback);
+/** A whole-number option, or its declared default (a number) when it is absent. */
+export function intOption(args: ParsedArgs, name: string, range: IntRange = {}): number {
+  const v = optionalInt(args, name, range);
+  if (v !== undefined) return v;
+  const d = declared(args, name).default;
+  if (typeof d !== 'number') throw new Error(`--${name} declares no number as its default`);
+  return d;
+}
+
+/** An option's text, or its declared default when it is absent (undefined without one). */
+export function textOption(args: ParsedArgs, name: string): string | undefined {
+  const d = declared(args, name).default;
+  return args.values.get(name) ?? (d === undefined ? undefined : String(d));
+}
+
+/** An option that takes one of its declared choices (ARG006 otherwise), or its declared default when it is absent. */
+export function choiceOption<T extends string>(args: ParsedArgs, name: string): T | undefined {
+  const { choices = [] } = declared(args, name);
+  const v = textOption(args, name);
+  if (v === undefined || choices.includes(v)) return v as T | undefined;
+  throw new UsageError(`--${name} must be ${choices.length === 1 ? choices[0] : `one of ${choices.join(', ')}`}, got '${v}'`);
 }

@@ -1,6 +1,5 @@
 /**
- * `osvlab bench --corpus FILE [--made PREFIX] [--limit N] [--timeout MS] [--full] [--json]`: the cost of
- * strict grading on answers as models write them (perf/corpus/answers.jsonl,
+ * `osvlab bench --corpus FILE` (options: declarations.ts): the cost of strict grading on answers as models write them (perf/corpus/answers.jsonl,
  * docs/lemmas.md "Benchmarks"). FILE is the JSONL `osvlab grade` reads
  * (`{handler, response}` per line; a `made` label, if present, groups the
  * answers in the report). Every answer is graded twice in this one process,
@@ -22,7 +21,6 @@
 import { type StrictCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
 import { loadTasks } from '../core/tasks/load.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS } from '../core/eval/grade/grade-types.ts';
 import { oracleSpec } from '../core/kernel/content.ts';
 import { ascending, nearestRank } from '../core/quantile.ts';
 import { HANDLERS } from '../core/kernel/handlers.ts';
@@ -33,7 +31,7 @@ import type { QueryInfo } from '../core/verify/fact-prover.ts';
 import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../core/verify/index.ts';
 import { STORED_PROOFS, storedProof } from '../core/verify/proof-cache.ts';
 import { VERIFIER_VERSION } from '../core/version.ts';
-import { type ParsedArgs, UsageError, intOption } from './args.ts';
+import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';
 import { RESPONSES_CAP, readInput } from './read-input.ts';
 import { nodeEngine } from './z3-node.ts';
 
@@ -123,8 +121,8 @@ function strictRowPart(r: StrictCheckRun): Pick<Row, 'strictPartMs' | 'path' | '
 
 /** `osvlab bench --corpus FILE`: prints the rows and the summary, returns the exit code (1: the full check differs somewhere). */
 export async function benchCorpus(file: string, args: ParsedArgs): Promise<number> {
-  const timeoutMs = intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS);
-  const limit = intOption(args, 'limit', Number.MAX_SAFE_INTEGER);
+  const timeoutMs = intOption(args, 'timeout');
+  const limit = optionalInt(args, 'limit') ?? Number.MAX_SAFE_INTEGER;
   const json = args.flags.has('json');
   const text = await readInput(file, 'corpus', RESPONSES_CAP);
   // As `osvlab grade` reads it: a {task_id} line against its task, a {handler} line against the correct kernel.

@@ -1,6 +1,5 @@
 /**
- * `osvlab bench [--handlers a,b] [--runs N] [--lemmas] [--full] [--json]`: cold
- * verification time of every handler's oracle (median of N runs) and the
+ * `osvlab bench` (options: declarations.ts): cold verification time of every handler's oracle (median of N runs) and the
  * totals; with `--lemmas`, the declarative checks (spec invariants and every
  * lemma) are timed too, as strict grading runs them (the oracle's step reuses
  * its committed proof, docs/lemmas.md), and summarised separately, with the
@@ -43,8 +42,8 @@ async function timeRuns(runs: number, job: () => Promise<string>, setup?: () => 
 export async function benchOracles(args: ParsedArgs): Promise<number> {
   const lemmas = args.flags.has('lemmas');
   const full = lemmas && args.flags.has('full');
-  const runs = Math.max(1, intOption(args, 'runs', 3));
-  const timeoutMs = intOption(args, 'timeout', 60000);
+  const runs = Math.max(1, intOption(args, 'runs'));
+  const timeoutMs = intOption(args, 'timeout');
   const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
   for (const n of names) requireHandler(n);
   const env = await nodeEnv();

@@ -6,51 +6,33 @@ import { hasDiagnostic } from '../core/diagnostic.ts';
 import { UsageError } from './args.ts';
 import { flushed, guardOutput, outputFailure } from './closed-output.ts';
 import { printDiagnostic } from './diagnostics.ts';
+import { COMMANDS, type CommandName, findCommand } from './declarations.ts';
+import { commandHelp, overview } from './help.ts';
 
 type Command = { run(argv: string[]): Promise<number> };
 
-// A Map, not an object literal: `osvlab constructor` must be an unknown command, not Object's constructor.
-const COMMANDS = new Map<string, () => Promise<Command>>([
-  ['verify', () => import('./commands/verify.ts')],
-  ['tasks', () => import('./commands/tasks.ts')],
-  ['task', () => import('./commands/task.ts')],
-  ['prompt', () => import('./commands/prompt.ts')],
-  ['bench', () => import('./commands/bench.ts')],
-  ['lemmas', () => import('./commands/lemmas.ts')],
-  ['grade', () => import('./commands/grade.ts')],
-  ['run', () => import('./commands/run.ts')],
-  ['report', () => import('./commands/report.ts')],
-  ['merge', () => import('./commands/merge.ts')],
-  ['compare', () => import('./commands/compare.ts')],
-  ['study', () => import('./commands/study.ts')],
-  ['regrade', () => import('./commands/regrade.ts')],
-  ['publish', () => import('./commands/publish.ts')],
-]);
+/** Each declared command's module (declarations.ts declares the commands; the type asks for a loader for each). */
+const LOADERS: Readonly<Record<CommandName, () => Promise<Command>>> = {
+  verify: () => import('./commands/verify.ts'),
+  tasks: () => import('./commands/tasks.ts'),
+  task: () => import('./commands/task.ts'),
+  prompt: () => import('./commands/prompt.ts'),
+  bench: () => import('./commands/bench.ts'),
+  lemmas: () => import('./commands/lemmas.ts'),
+  grade: () => import('./commands/grade.ts'),
+  run: () => import('./commands/run.ts'),
+  report: () => import('./commands/report.ts'),
+  merge: () => import('./commands/merge.ts'),
+  compare: () => import('./commands/compare.ts'),
+  study: () => import('./commands/study.ts'),
+  regrade: () => import('./commands/regrade.ts'),
+  publish: () => import('./commands/publish.ts'),
+};
 
 /** The command names, in the order `osvlab --help` lists them. */
-export const COMMAND_NAMES: readonly string[] = [...COMMANDS.keys()];
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
 
-const USAGE = `usage: osvlab <command> [options]
-
-commands:
-  verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]
-  lemmas <handler> [--spec FILE | --oracle] [--json]
-  tasks [--json | --format osvbench]            task show <id>
-  prompt <task-id> [--shots N] [--stats] [--json]      prompt --stats --all [--shots N]
-  grade --responses FILE [--out DIR] [--json] [--no-strict]   (FILE: JSONL or an OSVBench results file)
-  run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--concurrency C] [--out DIR]
-      [--temperature T] [--top-p P] [--max-tokens N] [--seed S] [--reasoning-effort minimal|low|medium|high] [--extract osvbench]
-  report DIR [--json] [--benchmark FILE]
-  regrade DIR|FILE [--out DIR] [--json]          (re-verify a run: which grades this verifier changes)
-  publish RUN... --out DIR [--title T] [--base PATH]   publish --check DIR   (a site readers re-verify in the browser)
-  run ... --shard K/N | grade ... --shard K/N --out DIR; merge DIR... --out DIR [--export FILE]
-  run ... --max-cost USD | --max-total-tokens N [--price IN/OUT]    (needs --max-tokens, the cap per answer)
-  compare A B [--json] [--seed S]
-  study FILE.json [--out DIR] [--shard K/N] [--report] [--json]    study FILE.json --merge DIR...
-  bench [--handlers a,b] [--runs N] [--lemmas] [--json]     bench --corpus FILE [--made PREFIX] [--limit N] [--full] [--json]
-
-osvlab <command> --help (or -h, or osvlab help <command>) shows a command's options.
-`;
+const USAGE = overview();
 
 /**
  * Runs the CLI; returns the process exit code. Output that goes away
@@ -78,7 +60,7 @@ const isHelp = (a: string | undefined): boolean => a === '--help' || a === '-h';
 function nameError(name: string | undefined): string | undefined {
   if (name === undefined) return 'ARG006 which command?';
   if (name === '') return 'ARG001 the command is empty';
-  return COMMANDS.has(name) ? undefined : `ARG003 unknown command '${name}'`;
+  return findCommand(name) ? undefined : `ARG003 unknown command '${name}'`;
 }
 
 /**
@@ -97,8 +79,6 @@ async function help(args: readonly string[]): Promise<number> {
     process.stderr.write(`osvlab: ${bad}\n\n${USAGE}`);
     return 4;
   }
-  // Loaded only when asked for: no command pays for the text of all of them.
-  const { commandHelp } = await import('./help.ts');
   process.stdout.write(commandHelp(name) ?? USAGE);
   return 0;
 }
@@ -113,9 +93,8 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   // `osvlab <command> --help` anywhere on its line: the help, before the command parses anything.
   if (rest.some(isHelp)) return help([name]);
-  const load = COMMANDS.get(name)!;
   try {
-    const cmd = await load();
+    const cmd = await LOADERS[name as CommandName]();
     return await cmd.run(rest);
   } catch (e) {
     if (e instanceof UsageError) {

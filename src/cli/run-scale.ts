@@ -1,5 +1,5 @@
 /**
- * The options of `osvlab run` for running at scale: `--shard K/N` (one part
+ * What the options of `osvlab run` for running at scale mean (declared in declarations.ts): `--shard K/N` (one part
  * of the work, see src/core/eval/run/shard.ts) and the budgets `--max-cost USD`
  * and `--max-total-tokens N` with `--price IN/OUT` to override the model's
  * price (USD per million tokens). `--max-tokens` stays what it was: the cap
@@ -13,8 +13,6 @@ import type { Price, PriceTable } from '../core/llm/prices.ts';
 import { SessionError } from '../core/eval/session/ports.ts';
 import { type JsonlOptions, JsonlRepository, RunDirError, checkWritableRunDir } from '../store/jsonl.ts';
 import { UsageError, type ParsedArgs } from './args.ts';
-
-export const SCALE_RUN_OPTIONS = ['shard', 'max-cost', 'max-total-tokens', 'price'] as const;
 
 export interface RunScale {
   readonly shard?: ShardSpec;

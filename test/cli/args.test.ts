@@ -9,11 +9,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArgError, MAX_TIME_LIMIT_MS, intOption, parseArgs, timeoutOption } from '../../src/cli/args.ts';
+import { ArgError, MAX_TIME_LIMIT_MS, type OptionDecl, UsageError, choiceOption, intOption, optionalInt, parseArgs, textOption } from '../../src/cli/args.ts';
 import { COMMAND_NAMES } from '../../src/cli/main.ts';
 import { optionsOf, osvlab } from '../cli-main.ts';
 
-const SPEC = { values: ['spec', 'timeout', 'n'], flags: ['json'] };
+const SPEC: readonly OptionDecl[] = [
+  { name: 'spec', value: 'FILE', meaning: 'a spec' },
+  { name: 'timeout', value: 'MS', meaning: 'a limit', default: 5 },
+  { name: 'n', value: 'N', meaning: 'a count', default: 1 },
+  { name: 'mode', value: 'MODE', meaning: 'a mode', choices: ['fast', 'slow'], default: 'slow' },
+  { name: 'json', meaning: 'JSON' },
+];
 
 function code(f: () => unknown): string | undefined {
   try {
@@ -50,17 +56,31 @@ describe('parseArgs', () => {
     for (const bad of ['0', '-1', '1e4', '1.5', ' 5', '0x10', String(MAX_TIME_LIMIT_MS + 1), '357913942', '99999999999999999999']) {
       expect(code(() => parseArgs(['--timeout', bad], SPEC)), bad).toBe('ARG005');
     }
-    expect(timeoutOption(parseArgs(['--timeout', '1'], SPEC), 5)).toBe(1);
-    expect(timeoutOption(parseArgs([`--timeout=${MAX_TIME_LIMIT_MS}`], SPEC), 5)).toBe(MAX_TIME_LIMIT_MS);
-    expect(timeoutOption(parseArgs([], SPEC), 5)).toBe(5);
+    expect(intOption(parseArgs(['--timeout', '1'], SPEC), 'timeout')).toBe(1);
+    expect(intOption(parseArgs([`--timeout=${MAX_TIME_LIMIT_MS}`], SPEC), 'timeout')).toBe(MAX_TIME_LIMIT_MS);
+    // Absent: the declared default.
+    expect(intOption(parseArgs([], SPEC), 'timeout')).toBe(5);
+    expect(optionalInt(parseArgs([], SPEC), 'timeout')).toBeUndefined();
   });
 
   it('reads whole numbers within a range, and refuses what is not a safe integer', () => {
     const args = (v: string) => parseArgs(['--n', v], SPEC);
-    expect(intOption(args('007'), 'n', 1)).toBe(7);
-    expect(code(() => intOption(args('9007199254740993'), 'n', 1))).toBe('ARG005');
-    expect(code(() => intOption(args('0'), 'n', 1, { min: 1 }))).toBe('ARG005');
-    expect(code(() => intOption(args('65'), 'n', 1, { max: 64 }))).toBe('ARG005');
+    expect(intOption(args('007'), 'n')).toBe(7);
+    expect(code(() => intOption(args('9007199254740993'), 'n'))).toBe('ARG005');
+    expect(code(() => intOption(args('0'), 'n', { min: 1 }))).toBe('ARG005');
+    expect(code(() => intOption(args('65'), 'n', { max: 64 }))).toBe('ARG005');
+  });
+
+  it('gives a declared default when the option is absent, and takes only the declared choices', () => {
+    expect(textOption(parseArgs([], SPEC), 'mode')).toBe('slow');
+    expect(textOption(parseArgs([], SPEC), 'spec')).toBeUndefined();
+    expect(choiceOption(parseArgs(['--mode', 'fast'], SPEC), 'mode')).toBe('fast');
+    expect(choiceOption(parseArgs([], SPEC), 'mode')).toBe('slow');
+    expect(() => choiceOption(parseArgs(['--mode', 'constructor'], SPEC), 'mode')).toThrow(UsageError);
+    expect(() => choiceOption(parseArgs(['--mode', 'medium'], SPEC), 'mode')).toThrow("ARG006 --mode must be one of fast, slow, got 'medium'");
+    // An option the command does not declare, or one without a number as its default, is the program's error, not the user's.
+    expect(() => intOption(parseArgs([], SPEC), 'spec')).toThrow('--spec declares no number as its default');
+    expect(() => textOption(parseArgs([], SPEC), 'nope')).toThrow('--nope is not an option of this command');
   });
 });
 

@@ -1,14 +1,28 @@
 /**
- * `osvlab <command> --help` (src/cli/help.ts): every command has a help text,
- * and the options it documents are exactly those its parser knows, taken
- * from the command's own unknown-option message as args.test.ts does. So a
- * new option without a help line, or a help line for an option that is gone,
- * fails here. Everything runs `main` in this process; nothing here gets past
- * the argument parser, so no solver and no network is started.
+ * `osvlab <command> --help` (src/cli/help.ts, from src/cli/declarations.ts):
+ * every command has a help text, and the options it documents are exactly
+ * those its parser knows, taken from the command's own unknown-option
+ * message as args.test.ts does. Every option a synopsis names is declared,
+ * with the same value, and docs/cli.md is the text the declarations make
+ * now. Everything runs `main` in this process; nothing here gets past the
+ * argument parser, so no solver and no network is started.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/declarations.ts';
+import { cliReference } from '../../src/cli/help.ts';
 import { COMMAND_NAMES } from '../../src/cli/main.ts';
 import { optionsOf, osvlab } from '../cli-main.ts';
+
+/**
+ * Each option a synopsis names, with the word after it when that is its
+ * value (`--spec FILE` -> ['spec', 'FILE']; a flag -> ['json', undefined];
+ * `--merge DIR...` is a flag before positionals).
+ */
+function synopsisOptions(synopsis: string): [string, string | undefined][] {
+  return [...synopsis.matchAll(/--([a-z][\w-]*)(?: ([A-Z][A-Z0-9_/]*(?![\w.])|[a-z]+(?=[\]) ]|$)))?/g)].map((m) => [m[1], m[2]]);
+}
 
 /** The options a help text documents: the lines of its table that start with `--name`. */
 function documented(help: string): string[] {
@@ -55,6 +69,40 @@ describe('osvlab <command> --help', () => {
     expect(r.code).toBe(4);
     expect(r.out).toBe('');
     expect(r.err).toContain('ARG003 unknown option --help');
+  });
+});
+
+describe('the declarations', () => {
+  it('name in each synopsis only declared options, each with its declared value (or one of its choices)', () => {
+    expect(synopsisOptions('x (--spec FILE | --oracle) [--format osvbench] [--lemmas [--full]] --merge DIR...')).toEqual([
+      ['spec', 'FILE'],
+      ['oracle', undefined],
+      ['format', 'osvbench'],
+      ['lemmas', undefined],
+      ['full', undefined],
+      ['merge', undefined],
+    ]);
+    for (const c of COMMANDS) {
+      for (const form of c.synopsis) {
+        expect(form.split(' ')[0], form).toBe(c.name);
+        for (const [name, value] of synopsisOptions(form)) {
+          const o = c.options.find((x) => x.name === name);
+          expect(o, `${c.name}: --${name} in the synopsis is not declared`).toBeDefined();
+          const values = o!.value === undefined ? [undefined] : [o!.value, ...(o!.choices ?? [])];
+          expect(values, `${c.name}: --${name} ${value ?? ''}`).toContain(value);
+        }
+      }
+    }
+  });
+
+  it('give each command a name of its own, and each option one', () => {
+    expect(new Set(COMMAND_NAMES).size).toBe(COMMAND_NAMES.length);
+    for (const c of COMMANDS) expect(new Set(c.options.map((o) => o.name)).size, c.name).toBe(c.options.length);
+  });
+
+  it('make docs/cli.md as it is (npx tsx scripts/gen-cli-doc.ts writes it)', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+    expect(doc, 'docs/cli.md is stale: run npx tsx scripts/gen-cli-doc.ts').toBe(cliReference());
   });
 });
 

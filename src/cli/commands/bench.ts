@@ -7,11 +7,12 @@
  * where they differ).
  */
 import { parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { benchCorpus } from '../bench-corpus.ts';
 import { benchOracles } from '../bench-oracles.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['handlers', 'runs', 'timeout', 'corpus', 'limit', 'made'], flags: ['json', 'lemmas', 'full'] });
+  const args = parseArgs(argv, declaredOptions('bench'));
   const corpus = args.values.get('corpus');
   return corpus === undefined ? benchOracles(args) : benchCorpus(corpus, args);
 }

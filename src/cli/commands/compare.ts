@@ -1,6 +1,5 @@
 /**
- * `osvlab compare A B [--json] [--seed S] [--resamples R]`: paired
- * comparison of two runs (run directories, or run files exported from the
+ * `osvlab compare A B` (options: ../declarations.ts): paired comparison of two runs (run directories, or run files exported from the
  * Runs page or by merge --export) on the tasks both answered (see
  * src/core/eval/stats/compare-runs.ts). Tasks left out are always listed with the
  * reason. Differences are B - A. OSVBench's published Pass@1 figures follow,
@@ -10,7 +9,8 @@ import { type CompareSide, type PairedStats, type RunComparison, compareRuns } f
 import { roundTable, tableText } from '../../core/eval/stats/table.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, intOption, parseArgs, textOption } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { readStoredRun } from '../stored-run.ts';
 
 async function side(path: string): Promise<CompareSide> {
@@ -41,13 +41,13 @@ function roundLines(c: RunComparison): string[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['seed', 'resamples'], flags: ['json'] });
+  const args = parseArgs(argv, declaredOptions('compare'));
   const [a, b, ...extra] = args.positionals;
   if (!a || !b) throw new UsageError('which two runs (run directories or run files)? e.g. osvlab compare runs/gpt-4o-... runs/claude-...');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  const resamples = intOption(args, 'resamples', 10000);
+  const resamples = intOption(args, 'resamples');
   if (resamples < 100) throw new UsageError('--resamples must be at least 100');
-  const c = compareRuns(await side(a), await side(b), await loadTasks(), { resamples, seed: args.values.get('seed') ?? 'osvlab-compare' });
+  const c = compareRuns(await side(a), await side(b), await loadTasks(), { resamples, seed: textOption(args, 'seed')! });
   if (args.flags.has('json')) {
     process.stdout.write(`${JSON.stringify({ ...c, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);
     return 0;

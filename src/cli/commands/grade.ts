@@ -1,6 +1,6 @@
 /**
- * `osvlab grade --responses FILE [--out DIR] [--model NAME] [--json] [--no-strict]
- *  [--concurrency N] [--timeout MS]`: grades answers obtained elsewhere. FILE is
+ * `osvlab grade --responses FILE` (options: ../declarations.ts): grades
+ * answers obtained elsewhere. FILE is
  * JSONL (each line `{"task_id": ..., "response": ...}` or `{"handler": ...,
  * "response": ...}`, graded against the correct implementation) or OSVBench's
  * results file (`{"<index>": {"<syscall>": [answer, ...]}}`), told apart by
@@ -17,7 +17,7 @@
  */
 import { basename } from 'node:path';
 import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult, MODEL_CATEGORIES, osvbenchCategory } from '../../core/eval/grade/grade-types.ts';
+import { type GradeResult, MODEL_CATEGORIES, osvbenchCategory } from '../../core/eval/grade/grade-types.ts';
 import type { InputProblem } from '../../core/eval/files/osvbench.ts';
 import { type AnswerFile, type AnswerItem, parseAnswerFile } from '../../core/eval/files/responses.ts';
 import { AnswersSession } from '../../core/eval/session/answers.ts';
@@ -25,7 +25,8 @@ import { gradingOf } from '../../core/eval/session/config.ts';
 import type { RunStore } from '../../core/eval/run/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { MemoryStore } from '../../store/memory.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, intOption, optionalInt, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { GradePool } from '../node-pool.ts';
 import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
@@ -45,7 +46,7 @@ function problemText(p: InputProblem): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['responses', 'concurrency', 'timeout', 'model', 'name', 'shard', 'out'], flags: ['json', 'no-strict', 'matrix'] });
+  const args = parseArgs(argv, declaredOptions('grade'));
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
@@ -54,13 +55,13 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = await parseResponses(text);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
 
-  const grading = gradingOf({ grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') } });
+  const grading = gradingOf({ grading: { timeoutMs: intOption(args, 'timeout'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') } });
   const shard = shardOption(args.values.get('shard'));
   const tasks = await loadTasks();
   const outDir = args.values.get('out');
   // Without --out the run lives in memory: the same session, nothing written.
   const store: RunStore & { close(): Promise<void> } = outDir ? await openRunDir(outDir) : new MemoryStore();
-  const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
+  const pool = new GradePool({ size: optionalInt(args, 'concurrency') || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
   const started = Date.now();
   let results: readonly { item: AnswerItem; grade: GradeResult }[];
   try {

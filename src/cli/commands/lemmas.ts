@@ -1,6 +1,5 @@
 /**
- * `osvlab lemmas <handler> [--spec FILE | --oracle] [--only a,b] [--full] [--timeout MS] [--json]`:
- * the declarative checks of a handler's spec: each lemma and each spec
+ * `osvlab lemmas <handler>` (options: ../declarations.ts): the declarative checks of a handler's spec: each lemma and each spec
  * invariant preserved, with its verdict. A spec whose step is the oracle's
  * reuses the oracle's proof unless --full is given (docs/lemmas.md). Exit 0 all proved, 1 some failed,
  * 2 spec error, 3 timeout/unknown, 4 usage error. The checks run in a worker
@@ -11,13 +10,14 @@ import { oracleSpec } from '../../core/kernel/content.ts';
 import { LEMMAS, findLemma } from '../../core/kernel/lemmas/index.ts';
 import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
 import { requireHandler } from '../../core/verify/index.ts';
-import { UsageError, parseArgs, timeoutOption } from '../args.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
 import { VerifierThread, lemmasLimitMs } from '../verifier-thread.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['spec', 'only', 'timeout'], flags: ['oracle', 'json', 'full'] });
+  const args = parseArgs(argv, declaredOptions('lemmas'));
   const [name, ...extra] = args.positionals;
   if (!name) throw new UsageError('which handler? e.g. osvlab lemmas sys_alloc_pt --oracle');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -29,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.find((n) => !findLemma(n));
   if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG007');
-  const timeoutMs = timeoutOption(args, 20000);
+  const timeoutMs = intOption(args, 'timeout');
   const thread = new VerifierThread();
   let done;
   try {

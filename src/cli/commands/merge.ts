@@ -1,5 +1,5 @@
 /**
- * `osvlab merge DIR|FILE... --out DIR [--export FILE] [--allow-incomplete]`:
+ * `osvlab merge DIR|FILE... --out DIR` (options: ../declarations.ts):
  * combines shards 1..N of a run (made with `--shard K/N`, or on the Evaluate
  * page with "Run one shard" and exported from the Runs page as a run file)
  * into one run directory, whose `osvlab report` is that of one process doing
@@ -15,6 +15,7 @@ import type { CacheEntry } from '../../core/llm/cache.ts';
 import { type DamagedLine, checkWritableRunDir } from '../../store/jsonl.ts';
 import { exportStoredRun } from '../../store/transfer.ts';
 import { UsageError, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { openRunDir, usageErrors } from '../run-scale.ts';
 import { type StoredRun, isDirectory, readRunDir, readRunFile } from '../stored-run.ts';
 
@@ -38,7 +39,7 @@ function shardOf(s: StoredRun): { input: ShardInput; cache: CacheEntry[]; damage
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['out', 'export'], flags: ['allow-incomplete', 'json'] });
+  const args = parseArgs(argv, declaredOptions('merge'));
   const out = args.values.get('out');
   if (!out) throw new UsageError('--out DIR is required (a new directory for the merged run)');
   if (args.positionals.length === 0) throw new UsageError('which shard directories? e.g. osvlab merge shard-1 shard-2 shard-3 --out merged');

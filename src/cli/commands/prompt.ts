@@ -1,16 +1,15 @@
 /**
- * `osvlab prompt <task-id> [--shots N] [--prompt VARIANT] [--stats] [--json]`: the
- * benchmark prompt of one task in a prompt variant (docs/research.md; its
- * messages, or with --stats its size in tokens).
- * `osvlab prompt --stats --all [--shots N]`: prompt tokens over all tasks,
- * per few-shot count k (median, p10, p90, ...).
+ * `osvlab prompt <task-id>` (options: ../declarations.ts): the benchmark
+ * prompt of one task in a prompt variant (docs/research.md; its messages, or
+ * with --stats its size in tokens). `osvlab prompt --stats --all`: prompt
+ * tokens over all tasks, per few-shot count k (median, p10, p90, ...).
  */
 import { SHOT_COUNTS, buildPrompt } from '../../core/eval/prompt/prompt.ts';
-import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
 import { formatStats, promptTokenStats } from '../../core/eval/prompt/prompt-stats.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/tokens.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, choiceOption, intOption, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 
 /** Runs `f`; a prompt that cannot have that many examples (the only way building one fails) is a usage error. */
 function withShots<T>(shots: string, f: () => T): T {
@@ -22,9 +21,8 @@ function withShots<T>(shots: string, f: () => T): T {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['shots', 'prompt'], flags: ['stats', 'all', 'json'] });
-  const variant = args.values.get('prompt') ?? 'standard';
-  if (!PROMPT_VARIANTS.includes(variant)) throw new UsageError(`--prompt must be one of ${PROMPT_VARIANTS.join(', ')}, got '${variant}'`);
+  const args = parseArgs(argv, declaredOptions('prompt'));
+  const variant = choiceOption(args, 'prompt')!;
   const tasks = await loadTasks();
   if (!tasks.length) {
     process.stderr.write('osvlab prompt: no tasks yet (run `npm run tasks`)\n');
@@ -33,7 +31,7 @@ export async function run(argv: string[]): Promise<number> {
   if (args.flags.has('all')) {
     if (!args.flags.has('stats')) throw new UsageError('--all goes with --stats (the prompts of all tasks would be millions of tokens)');
     if (args.positionals.length) throw new UsageError('give a task id or --all, not both');
-    const ks = args.values.has('shots') ? [intOption(args, 'shots', 5)] : [...SHOT_COUNTS];
+    const ks = args.values.has('shots') ? [intOption(args, 'shots')] : [...SHOT_COUNTS];
     const rows = withShots(ks.join(', '), () => promptTokenStats(tasks, ks));
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ encoding: ENCODING, rows })}\n`);
     else process.stdout.write(`prompt tokens (${ENCODING}) over ${tasks.length} tasks\n${formatStats(rows)}`);
@@ -44,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const task = tasks.find((t) => t.id === id);
   if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
-  const shots = intOption(args, 'shots', 5);
+  const shots = intOption(args, 'shots');
   const p = withShots(String(shots), () => buildPrompt(task, shots, tasks, { variant }));
   if (args.flags.has('stats')) {
     const stats = {

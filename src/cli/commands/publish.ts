@@ -1,6 +1,5 @@
 /**
- * `osvlab publish RUN... --out DIR [--title T] [--base PATH] [--app DIR] [--json]`:
- * writes a static site that shows a paper's runs on its Results page and
+ * `osvlab publish RUN... --out DIR` (options: ../declarations.ts): writes a static site that shows a paper's runs on its Results page and
  * lets every reader re-verify them in the browser (docs/publish.md). RUN is
  * a run directory, an exported run file or a study directory (each of its
  * cells). The site is the built app (`npm run build` makes dist/, which is
@@ -8,7 +7,7 @@
  * plus `published/`: one run file per run, the index, and the manifest with
  * the SHA-256 of every file and every answer.
  *
- * `osvlab publish --check DIR [--concurrency N] [--json]`: re-verifies a
+ * `osvlab publish --check DIR`: re-verifies a
  * published site's runs with this verifier, headless, and prints the same
  * per-cell verdicts as the page. Exit 0 when every cell is reproduced, 1 when
  * any changed or an answer is altered, 4 usage errors (PUB001-PUB005, docs/cli-errors.md).
@@ -26,7 +25,8 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { PROVENANCE } from '../../core/version.ts';
 import { readRunFile as readFileBytes } from '../../store/run-dir-file.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, optionalInt, parseArgs, textOption } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { GradePool } from '../node-pool.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { isDirectory, readRunDir } from '../stored-run.ts';
@@ -35,26 +35,25 @@ import { isDirectory, readRunDir } from '../stored-run.ts';
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist');
 /** The file a build of the app writes with its versions (vite.config.ts). */
 const BUILD_STAMP = 'osvlab-build.json';
-const DEFAULT_TITLE = 'OSVLab results';
 
 /** A publish usage error with its code (docs/cli-errors.md). */
 const pubError = (code: 'PUB001' | 'PUB002' | 'PUB003' | 'PUB004' | 'PUB005', message: string) => new UsageError(message, code);
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['out', 'title', 'base', 'app', 'check', 'concurrency'], flags: ['json'] });
+  const args = parseArgs(argv, declaredOptions('publish'));
   const json = args.flags.has('json');
   const check = args.values.get('check');
   if (check !== undefined) {
     for (const name of ['out', 'title', 'base', 'app']) if (args.values.has(name)) throw new UsageError(`--check reads a published site; --${name} is for publishing one`);
     if (args.positionals.length) throw new UsageError(`--check takes the site's directory as its value; unexpected argument '${args.positionals[0]}'`);
-    return checkPublished(check, intOption(args, 'concurrency', 0, { min: 1 }) || undefined, json);
+    return checkPublished(check, optionalInt(args, 'concurrency', { min: 1 }), json);
   }
   if (args.values.has('concurrency')) throw new UsageError('--concurrency is for --check (publishing grades nothing)');
   const out = args.values.get('out');
   if (!out) throw new UsageError('--out DIR is required (a new directory for the site)');
   if (args.positionals.length === 0) throw new UsageError('which runs? e.g. osvlab publish .osvlab/runs/gpt-4o-1a2b3c4d5e6f run.json study-dir --out site');
   const base = args.values.has('base') ? basePath(args.values.get('base')!) : undefined;
-  const title = args.values.get('title') ?? DEFAULT_TITLE;
+  const title = textOption(args, 'title')!;
   return publish({ inputs: args.positionals, out, title, base, app: args.values.get('app') ?? DIST, json });
 }
 

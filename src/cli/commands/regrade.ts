@@ -1,6 +1,5 @@
 /**
- * `osvlab regrade DIR|FILE [--out DIR] [--json] [--concurrency N]`:
- * re-verify a run. Every stored answer of a run directory or an exported
+ * `osvlab regrade DIR|FILE` (options: ../declarations.ts): re-verify a run. Every stored answer of a run directory or an exported
  * run file is graded again with this verifier and the run's own grading
  * policy (src/core/eval/session/regrade.ts); prints how many grades are
  * unchanged out of how many, and each changed grade with both verifier
@@ -20,20 +19,21 @@ import { type RegradeReport, regradeRun, regradeText } from '../../core/eval/ses
 import { loadTasks } from '../../core/tasks/load.ts';
 import { PROVENANCE } from '../../core/version.ts';
 import { MemoryStore } from '../../store/memory.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, optionalInt, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { GradePool } from '../node-pool.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { openRunDir } from '../run-scale.ts';
 import { type StoredRun, fromRunFile, isDirectory, readRunDir } from '../stored-run.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['out', 'concurrency'], flags: ['json'] });
+  const args = parseArgs(argv, declaredOptions('regrade'));
   const [input, ...extra] = args.positionals;
   if (!input) throw new UsageError('which run? e.g. osvlab regrade .osvlab/runs/gpt-4o-1a2b3c4d5e6f (a run directory, a run file or an answers file)');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const json = args.flags.has('json');
   const tasks = await loadTasks();
-  const pool = new GradePool({ size: intOption(args, 'concurrency', 0) || undefined });
+  const pool = new GradePool({ size: optionalInt(args, 'concurrency') || undefined });
   const ports = { tasks, grader: pool.gradeWith.bind(pool) };
   const live = !json && process.stderr.isTTY;
   const onProgress = (done: number, total: number) => live && process.stderr.write(`\rre-verified ${done} of ${total} answers`);

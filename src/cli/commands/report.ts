@@ -1,5 +1,5 @@
 /**
- * `osvlab report DIR [--json]`: the metrics of a run directory. The JSON has
+ * `osvlab report DIR` (options: ../declarations.ts): the metrics of a run directory. The JSON has
  * `pass_at_k`, `rates`, `osvbench` (OSVBench's three categories), `partial`
  * with the `skipped` lines and `missing` samples, and per-attempt `category`,
  * plus everything else computeMetrics gives.
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { type DamagedLine, JsonlRepository, RunDirError } from '../../store/jsonl.ts';
 import { exists } from '../../store/run-dir-file.ts';
 import { UsageError, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { type BenchmarkFile, BenchmarkFileError, type ClassRow, classTableOfRun, parseBenchmarkFile } from '../../core/eval/files/benchmark-file.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import { matrixText, variantMatrix } from '../../core/eval/stats/variant-matrix.ts';
@@ -125,7 +126,7 @@ function repairCurveLines(m: RunMetrics, feedback: string | undefined): string[]
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['benchmark'], flags: ['json'] });
+  const args = parseArgs(argv, declaredOptions('report'));
   let benchmark: BenchmarkFile | undefined;
   const benchPath = args.values.get('benchmark');
   if (benchPath !== undefined) {

@@ -1,7 +1,6 @@
 /**
- * `osvlab run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K]
- *  [--repair R] [--concurrency C] [--out DIR] ...`: evaluates a model on the
- * benchmark. The key comes from the environment (OSVLAB_API_KEY, or the
+ * `osvlab run --provider P --model M` (options: ../declarations.ts):
+ * evaluates a model on the benchmark. The key comes from the environment (OSVLAB_API_KEY, or the
  * provider's usual variable for the provider's own host only), never from
  * flags. Sampling parameters are sent only when given (docs/providers.md).
  * Rerunning the same command resumes the run in the same directory: nothing
@@ -10,27 +9,26 @@
  * cancelled or incomplete (rerun to resume), 4 failed or usage error.
  */
 import { join } from 'node:path';
-import { DEFAULT_GRADE_TIMEOUT_MS } from '../../core/eval/grade/grade-types.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
-import { FEEDBACK_MODES, type RunChoice } from '../../core/eval/session/config.ts';
+import type { RunChoice } from '../../core/eval/session/config.ts';
+import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { requestDiagnostic } from '../../core/llm/errors.ts';
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
-import { type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../core/llm/types.ts';
-import { EXTRACT_MODES } from '../../core/eval/grade/answer.ts';
+import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
+import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
+import { UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { GradePool } from '../node-pool.ts';
 import { progressReporter } from '../progress.ts';
-import { SCALE_RUN_OPTIONS, budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
+import { budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
-
-const PROVIDERS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
 
 /** A base URL must be an absolute http(s) URL that holds no secret and no fragment (docs/providers.md, "Base URLs"). */
 function checkBaseUrl(v: string): void {
@@ -45,22 +43,11 @@ function numberOption(v: string | undefined, name: string): number | undefined {
   return x;
 }
 
-function choiceOption<T extends string>(v: string | undefined, name: string, choices: readonly T[]): T | undefined {
-  if (v === undefined) return undefined;
-  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got '${v}'`);
-  return v as T;
-}
-
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, {
-    values: ['provider', 'model', 'base-url', 'tasks', 'n', 'shots', 'repair', 'concurrency', 'grade-concurrency', 'out',
-      'temperature', 'top-p', 'max-tokens', 'seed', 'reasoning-effort', 'extract', 'timeout', 'request-timeout', 'name', 'feedback', 'prompt',
-      ...SCALE_RUN_OPTIONS],
-    flags: ['json', 'no-strict', 'matrix'],
-  });
+  const args = parseArgs(argv, declaredOptions('run'));
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const provider = args.values.get('provider') as ProviderKind | undefined;
-  if (!provider || !PROVIDERS.includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}`);
+  const provider = choiceOption<ProviderKind>(args, 'provider');
+  if (!provider) throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}`);
   const model = args.values.get('model');
   if (!model) throw new UsageError('--model is required');
   const baseUrl = args.values.get('base-url');
@@ -77,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   const tasks = await loadTasks();
   let selected: string[];
   try {
-    selected = selectTasks(tasks, args.values.get('tasks') ?? 'all');
+    selected = selectTasks(tasks, textOption(args, 'tasks')!);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -87,25 +74,25 @@ export async function run(argv: string[]): Promise<number> {
       topP: numberOption(args.values.get('top-p'), 'top-p'),
       maxTokens: numberOption(args.values.get('max-tokens'), 'max-tokens'),
       seed: numberOption(args.values.get('seed'), 'seed'),
-      reasoningEffort: choiceOption(args.values.get('reasoning-effort'), 'reasoning-effort', REASONING_EFFORTS),
+      reasoningEffort: choiceOption<ReasoningEffort>(args, 'reasoning-effort'),
     }).filter(([, v]) => v !== undefined),
   );
-  const extract = choiceOption(args.values.get('extract'), 'extract', EXTRACT_MODES);
-  const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout', 600000) });
+  const extract = choiceOption<ExtractMode>(args, 'extract');
+  const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
   const choice: RunChoice = {
     provider,
     baseUrl: providerObj.baseUrl,
     model,
     params,
     tasks: selected,
-    shots: intOption(args, 'shots', 5),
-    n: Math.max(1, intOption(args, 'n', 1)),
-    repairRounds: intOption(args, 'repair', 0),
-    concurrency: intOption(args, 'concurrency', 4),
-    gradeConcurrency: intOption(args, 'grade-concurrency', 2),
+    shots: intOption(args, 'shots'),
+    n: Math.max(1, intOption(args, 'n')),
+    repairRounds: intOption(args, 'repair'),
+    concurrency: intOption(args, 'concurrency'),
+    gradeConcurrency: intOption(args, 'grade-concurrency'),
     ...(extract ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'timeout', DEFAULT_GRADE_TIMEOUT_MS), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
-    feedback: choiceOption(args.values.get('feedback'), 'feedback', FEEDBACK_MODES),
+    grading: { timeoutMs: intOption(args, 'timeout'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
+    feedback: choiceOption<FeedbackMode>(args, 'feedback'),
     prompt: args.values.get('prompt'),
   };
   const id = await RunSession.idOf(choice);

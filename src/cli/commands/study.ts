@@ -1,6 +1,5 @@
 /**
- * `osvlab study FILE.json [--out DIR] [--shard K/N] [--report] [--merge DIR...] [--json]`:
- * runs a study's grid (docs/research.md) as one job, one run per cell, and
+ * `osvlab study FILE.json` (options: ../declarations.ts): runs a study's grid (docs/research.md) as one job, one run per cell, and
  * prints the study report. The study directory holds `study.json` (the
  * file and its plan), `cache.jsonl` (the response cache every cell shares,
  * so a request two cells send alike is asked once) and `cells/NN-LABEL/`,
@@ -31,6 +30,7 @@ import type { Task } from '../../core/tasks/task.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { WRITE_FLAGS, readRunFile } from '../../store/run-dir-file.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { GradePool } from '../node-pool.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
@@ -126,7 +126,7 @@ async function mergeStudy(plan: StudyPlan, shardDirs: readonly string[], dir: st
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['out', 'shard', 'request-timeout'], flags: ['json', 'report', 'merge'] });
+  const args = parseArgs(argv, declaredOptions('study'));
   const [file, ...rest] = args.positionals;
   if (!file) throw new UsageError('which study file? e.g. osvlab study studies/feedback-ablation.json');
   if (!args.flags.has('merge') && rest.length) throw new UsageError(`unexpected argument '${rest[0]}'`);
@@ -166,7 +166,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const providers = clientsFor(plan, intOption(args, 'request-timeout', 600000));
+  const providers = clientsFor(plan, intOption(args, 'request-timeout'));
   await mkdir(dir, { recursive: true });
   await writeStudyFile(dir, plan, text, file);
   process.stderr.write(`study ${plan.study.name} (${plan.id}): ${plan.cells.length} cells, ${plan.tasks.length} tasks${scale.shard ? `, shard ${formatShard(scale.shard)}` : ''}, in ${dir}\n`);

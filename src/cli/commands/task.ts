@@ -1,13 +1,14 @@
 /**
- * `osvlab task show <id> [--json]`: one task: its header, the functional
+ * `osvlab task show <id>` (options: ../declarations.ts): one task: its header, the functional
  * description, the code shown to the model, where the injected bugs are,
  * and the override the verifier links for it.
  */
 import { findTask } from '../../core/tasks/load.ts';
 import { UsageError, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ['json'] });
+  const args = parseArgs(argv, declaredOptions('task'));
   const [sub, id, ...extra] = args.positionals;
   if (sub !== 'show') throw new UsageError(sub ? `unknown subcommand '${sub}' (known: show)` : 'usage: osvlab task show <id> [--json]');
   if (!id) throw new UsageError('which task? e.g. osvlab task show sys_dup-v1');

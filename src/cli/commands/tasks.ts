@@ -1,5 +1,5 @@
 /**
- * `osvlab tasks [--json] [--format osvbench]`: the benchmark tasks. `--json`
+ * `osvlab tasks` (options: ../declarations.ts): the benchmark tasks. `--json`
  * prints them as one JSON array of task objects (the format of
  * tasks/README.md); `--format osvbench` as OSVBench's benchmark.json (a list
  * of {syscall, declaration, description, code, bug_type, bug_num}, in task
@@ -8,13 +8,13 @@
  */
 import { toOsvbenchBenchmark } from '../../core/eval/files/osvbench.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { UsageError, parseArgs } from '../args.ts';
+import { UsageError, choiceOption, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ['json'], values: ['format'] });
+  const args = parseArgs(argv, declaredOptions('tasks'));
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const format = args.values.get('format');
-  if (format !== undefined && format !== 'osvbench') throw new UsageError(`--format must be osvbench, got '${format}'`);
+  const format = choiceOption(args, 'format');
   const tasks = await loadTasks();
   if (format === 'osvbench') {
     process.stdout.write(`${JSON.stringify(toOsvbenchBenchmark(tasks), null, 4)}\n`);

@@ -1,6 +1,5 @@
 /**
- * `osvlab verify <handler> [--spec FILE | --oracle] [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]`
- * Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
+ * `osvlab verify <handler>` (options: ../declarations.ts). Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
  * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
  * error. `--timeout` is the wall-clock budget of the whole check. The proof
  * runs in a worker thread (verifier-thread.ts): when Z3 runs out of memory or
@@ -12,11 +11,12 @@ import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_EVALUATED, NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
-import { DEFAULT_BUDGET_MS, ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
+import { ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
-import { UsageError, parseArgs, timeoutOption } from '../args.ts';
+import { UsageError, intOption, parseArgs } from '../args.ts';
+import { declaredOptions } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeCaches } from '../z3-node.ts';
@@ -36,7 +36,7 @@ async function variantSource(id: string, handler: string): Promise<string> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { values: ['spec', 'impl', 'variant', 'timeout'], flags: ['oracle', 'json', 'strict'] });
+  const args = parseArgs(argv, declaredOptions('verify'));
   const [handlerName, ...extra] = args.positionals;
   if (!handlerName) throw new UsageError('which handler? e.g. osvlab verify sys_dup --oracle');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
   const specPath = args.values.get('spec');
   const implPath = args.values.get('impl');
   if (specPath === '-' && implPath === '-') throw new UsageError('only one of --spec and --impl can be - (standard input)');
-  const timeoutMs = timeoutOption(args, DEFAULT_BUDGET_MS);
+  const timeoutMs = intOption(args, 'timeout');
   const spec = specPath ? await readInput(specPath, 'spec', SPEC_CAP) : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
   const implSource = implPath

@@ -6,7 +6,7 @@ import { endpointUrl, trimBaseUrl } from './base-url.ts';
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
+import { type Completion, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
@@ -105,7 +105,7 @@ export function createAnthropic(config: ProviderConfig, deps: HttpDeps = {}): Pr
           },
           body: anthropicBody(request),
           model: request.model,
-          timeoutMs: config.timeoutMs ?? 600_000,
+          timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
           signal: options.signal,
           secrets: [config.apiKey],
           // 529 "overloaded_error" is Anthropic's busy signal: a server error, retried.

@@ -6,7 +6,7 @@ import { endpointUrl, trimBaseUrl } from './base-url.ts';
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, type Usage, effortEntry } from './types.ts';
+import { type Completion, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, type Usage, effortEntry } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
 import { usageFrom } from './usage.ts';
 
@@ -149,7 +149,7 @@ export function createGemini(config: ProviderConfig, deps: HttpDeps = {}): Provi
           headers: { 'x-goog-api-key': config.apiKey },
           body: geminiBody(request),
           model: request.model,
-          timeoutMs: config.timeoutMs ?? 600_000,
+          timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
           signal: options.signal,
           secrets: [config.apiKey],
           classify,

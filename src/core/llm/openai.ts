@@ -6,7 +6,7 @@ import { endpointUrl, withApiPath } from './base-url.ts';
 import { missingKeyError, malformedError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import { type Completion, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
+import { type Completion, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -86,7 +86,7 @@ export function createOpenAi(config: ProviderConfig, deps: HttpDeps = {}): Provi
           headers,
           body: openAiBody(request, compatible),
           model: request.model,
-          timeoutMs: config.timeoutMs ?? 600_000,
+          timeoutMs: config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
           signal: options.signal,
           secrets: [config.apiKey],
         },

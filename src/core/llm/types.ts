@@ -102,9 +102,12 @@ export interface ProviderConfig {
   /** Defaults to the provider's public endpoint; required for openai-compatible. */
   readonly baseUrl?: string;
   readonly apiKey?: string;
-  /** Per-request timeout in milliseconds (default 600 000: long prompts take minutes). */
+  /** Per-request timeout in milliseconds (default `DEFAULT_REQUEST_TIMEOUT_MS`). */
   readonly timeoutMs?: number;
 }
+
+/** A request's time limit when none is given: ten minutes, as long prompts take minutes. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
 
 /** What was sent, as recorded in attempts and exports: no key, no headers. */
 export interface SentRequest {

@@ -22,6 +22,9 @@ export function gradingOf(config: Pick<RunConfig, 'grading'>): Required<GradingS
   return { timeoutMs: g?.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS, strict: g?.strict ?? true, matrix: g?.matrix ?? false };
 }
 
+/** What a run does when its front end leaves these out (`canonicalConfig`; the CLI's declarations show them). */
+export const RUN_DEFAULTS = { shots: 5, n: 1, repairRounds: 0, concurrency: 4, gradeConcurrency: 2 } as const;
+
 /** What a front end chose; everything left out takes the shared default. */
 export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename'> &
   Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename'>> & {
@@ -37,11 +40,11 @@ export function canonicalConfig(choice: RunChoice): RunConfig {
     model: choice.model,
     params: { ...choice.params },
     tasks: [...choice.tasks],
-    shots: choice.shots ?? 5,
-    n: choice.n ?? 1,
-    repairRounds: choice.repairRounds ?? 0,
-    concurrency: Math.max(1, choice.concurrency ?? 4),
-    gradeConcurrency: Math.max(1, choice.gradeConcurrency ?? 2),
+    shots: choice.shots ?? RUN_DEFAULTS.shots,
+    n: choice.n ?? RUN_DEFAULTS.n,
+    repairRounds: choice.repairRounds ?? RUN_DEFAULTS.repairRounds,
+    concurrency: Math.max(1, choice.concurrency ?? RUN_DEFAULTS.concurrency),
+    gradeConcurrency: Math.max(1, choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency),
     ...(choice.extract === 'osvbench' ? { extract: 'osvbench' as const } : {}),
     // The matrix is written only when on, as runs made before it existed read.
     grading: grading.matrix ? grading : { timeoutMs: grading.timeoutMs, strict: grading.strict },

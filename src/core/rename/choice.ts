@@ -15,6 +15,9 @@ export interface RenameChoice {
   readonly seed: number;
 }
 
+/** The seed of a renaming that names none (`--rename` without `--rename-seed`). */
+export const DEFAULT_RENAME_SEED = 1;
+
 /** Why `value` is not a renaming a run can use, or undefined when it is one. */
 export function renameChoiceError(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'a renaming is an object {style, seed}';

@@ -47,6 +47,8 @@ describe('study file', () => {
       name: 'feedback-x-guide',
       models: [{ provider: 'openai-compatible', model: 'learner', baseUrl: 'http://127.0.0.1:8080/v1' }],
       prompts: ['standard', 'guide'],
+      names: ['hv6'],
+      renameSeed: 1,
       feedback: ['counterexample', 'verdict', 'none'],
       shots: [1],
       samples: [1],
@@ -59,7 +61,7 @@ describe('study file', () => {
 
   it('fills in the defaults: the standard prompt, counterexample feedback, 5 shots, 1 sample, no repair, every task', () => {
     const s = ok('{"name": "one", "models": [{"provider": "openai", "model": "gpt-4o"}]}');
-    expect(s).toMatchObject({ prompts: ['standard'], feedback: ['counterexample'], shots: [5], samples: [1], repair: 0, tasks: 'all', params: {}, grading: {} });
+    expect(s).toMatchObject({ prompts: ['standard'], names: ['hv6'], renameSeed: 1, feedback: ['counterexample'], shots: [5], samples: [1], repair: 0, tasks: 'all', params: {}, grading: {} });
     expect(expandStudy(s).map((c) => c.label)).toEqual(['gpt-4o']);
   });
 
@@ -203,18 +205,20 @@ describe('JSON with positions', () => {
 });
 
 describe('the example studies (studies/)', () => {
-  it('read and plan: a feedback ablation and a guide ablation over every task', async () => {
+  it('read and plan: a contamination study, a feedback ablation and a guide ablation over every task', async () => {
     const dir = join(import.meta.dirname, '../../../studies');
     const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-    expect(files).toEqual(['feedback-ablation.json', 'guide-ablation.json']);
+    expect(files).toEqual(['contamination.json', 'feedback-ablation.json', 'guide-ablation.json']);
     const tasks = await loadTasks();
     const plans = await Promise.all(files.map((f) => planStudy(ok(readFileSync(join(dir, f), 'utf8')), tasks)));
     expect(plans.map((p) => [p.study.name, p.cells.map((c) => c.label), p.tasks.length])).toEqual([
+      ['contamination', ['hv6', 'synonym #1', 'opaque #1'], 245],
       ['feedback-ablation', ['counterexample', 'verdict', 'none'], 245],
       ['guide-ablation', ['standard / 0-shot', 'standard / 5-shot', 'guide / 0-shot', 'guide / 5-shot'], 245],
     ]);
-    // Every cell is its own run.
+    // Every cell is its own run; a renamed cell's run is renamed, the hv6 cell's is not.
     for (const p of plans) expect(new Set(p.cells.map((c) => c.runId)).size).toBe(p.cells.length);
+    expect(plans[0].cells.map((c) => c.choice.rename)).toEqual([undefined, { style: 'synonym', seed: 1 }, { style: 'opaque', seed: 1 }]);
   });
 
   it('a task selection that names nothing this build has is STUDY008 at the "tasks" value', async () => {

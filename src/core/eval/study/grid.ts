@@ -1,23 +1,32 @@
 /**
  * A study's grid: every combination of its factors' levels is a cell, and
  * each cell is one run (docs/research.md). Cells are numbered in a fixed
- * order (models, then prompt variants, feedback modes, shots, samples, the
- * last varying fastest), so the same file always gives the same cells.
+ * order (models, then prompt variants, names, feedback modes, shots,
+ * samples, the last varying fastest), so the same file always gives the
+ * same cells.
  */
+import type { RenameChoice } from '../../rename/choice.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
 import type { Study, StudyModel } from './study-file.ts';
 
-export type Factor = 'model' | 'prompt' | 'feedback' | 'shots' | 'samples';
+export type Factor = 'model' | 'prompt' | 'names' | 'feedback' | 'shots' | 'samples';
 
-export const FACTORS: readonly Factor[] = ['model', 'prompt', 'feedback', 'shots', 'samples'];
+export const FACTORS: readonly Factor[] = ['model', 'prompt', 'names', 'feedback', 'shots', 'samples'];
 
 /** One level of every factor. */
 export interface CellLevels {
   readonly model: StudyModel;
   readonly prompt: string;
+  /** The renaming the model is shown (docs/rename.md); absent: hv6's own names. */
+  readonly names?: RenameChoice;
   readonly feedback: FeedbackMode;
   readonly shots: number;
   readonly samples: number;
+}
+
+/** A renaming as a study level: `hv6` for hv6's own names, else `synonym #1`. */
+export function namesText(names: RenameChoice | undefined): string {
+  return names ? `${names.style} #${names.seed}` : 'hv6';
 }
 
 export interface StudyCell {
@@ -42,6 +51,8 @@ export function levelText(factor: Factor, levels: CellLevels): string {
       return levels.model.model;
     case 'prompt':
       return levels.prompt;
+    case 'names':
+      return namesText(levels.names);
     case 'feedback':
       return levels.feedback;
     case 'shots':
@@ -59,7 +70,14 @@ function levelKey(factor: Factor, levels: CellLevels): string {
 
 /** The factors with more than one level. */
 export function varyingFactors(study: Study): Factor[] {
-  const count: Record<Factor, number> = { model: study.models.length, prompt: study.prompts.length, feedback: study.feedback.length, shots: study.shots.length, samples: study.samples.length };
+  const count: Record<Factor, number> = {
+    model: study.models.length,
+    prompt: study.prompts.length,
+    names: study.names.length,
+    feedback: study.feedback.length,
+    shots: study.shots.length,
+    samples: study.samples.length,
+  };
   return FACTORS.filter((f) => count[f] > 1);
 }
 
@@ -69,12 +87,15 @@ export function expandStudy(study: Study): StudyCell[] {
   const cells: StudyCell[] = [];
   for (const model of study.models) {
     for (const prompt of study.prompts) {
-      for (const feedback of study.feedback) {
-        for (const shots of study.shots) {
-          for (const samples of study.samples) {
-            const levels: CellLevels = { model, prompt, feedback, shots, samples };
-            const label = varying.length ? varying.map((f) => levelText(f, levels)).join(' / ') : levelText('model', levels);
-            cells.push({ index: cells.length, levels, label });
+      for (const style of study.names) {
+        const names = style === 'hv6' ? undefined : { style, seed: study.renameSeed };
+        for (const feedback of study.feedback) {
+          for (const shots of study.shots) {
+            for (const samples of study.samples) {
+              const levels: CellLevels = { model, prompt, ...(names ? { names } : {}), feedback, shots, samples };
+              const label = varying.length ? varying.map((f) => levelText(f, levels)).join(' / ') : levelText('model', levels);
+              cells.push({ index: cells.length, levels, label });
+            }
           }
         }
       }

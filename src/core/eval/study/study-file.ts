@@ -5,13 +5,16 @@
  *     "name": "feedback-ablation",
  *     "provider": "openai", "models": ["gpt-4o", {"provider": "anthropic", "model": "claude-sonnet-4-5"}],
  *     "prompts": ["standard", "guide"],
+ *     "names": ["hv6", "synonym", "opaque"], "renameSeed": 1,
  *     "feedback": ["counterexample", "verdict", "none"],
  *     "shots": [5], "samples": [1], "repair": 3, "tasks": "all",
  *     "params": {"temperature": 0}, "grading": {"timeoutMs": 60000, "strict": true}
  *   }
  *
- * Each factor (models, prompts, feedback, shots, samples) is a list of
- * levels or one level; every other key applies to every cell. Every mistake
+ * Each factor (models, prompts, names, feedback, shots, samples) is a list
+ * of levels or one level; every other key applies to every cell. `names`
+ * is the renaming the model is shown (docs/rename.md): `hv6` for hv6's own
+ * names (the default), `synonym` or `opaque` with `renameSeed` (default 1). Every mistake
  * is a coded diagnostic (STUDY001-STUDY008) at its line and column, and all
  * of them are reported at once.
  */
@@ -20,6 +23,7 @@ import type { Span } from '../../span.ts';
 import { PROVIDER_KINDS, type ProviderKind, REASONING_EFFORTS, type SamplingParams } from '../../llm/types.ts';
 import { baseUrlProblem } from '../../llm/base-url.ts';
 import { PROMPT_VARIANTS } from '../prompt/variants.ts';
+import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../rename/choice.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
 import { FEEDBACK_MODES } from '../session/config.ts';
 import { type JsonEntry, type JsonNode, JsonSyntaxError, parseJsonSource } from './json-source.ts';
@@ -31,6 +35,12 @@ export interface StudyModel {
   /** The provider's public endpoint when absent (required for openai-compatible). */
   readonly baseUrl?: string;
 }
+
+/** A level of the `names` factor. */
+export type StudyNames = 'hv6' | RenameStyle;
+
+/** Every level `names` may list. */
+export const STUDY_NAMES: readonly StudyNames[] = ['hv6', ...RENAME_STYLES];
 
 export interface StudyGrading {
   readonly timeoutMs?: number;
@@ -44,6 +54,10 @@ export interface Study {
   readonly models: readonly StudyModel[];
   /** Prompt variant ids (prompt/variants.ts). */
   readonly prompts: readonly string[];
+  /** The names the model is shown: hv6's own, or a renaming's style (with `renameSeed`). */
+  readonly names: readonly StudyNames[];
+  /** The seed of every renamed cell. */
+  readonly renameSeed: number;
   readonly feedback: readonly FeedbackMode[];
   readonly shots: readonly number[];
   /** Samples per task (n of pass@k). */
@@ -68,7 +82,7 @@ export type StudyParse =
   | { readonly ok: true; readonly study: Study; readonly source: StudySource }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'feedback', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
+const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'names', 'renameSeed', 'feedback', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
 const MODEL_KEYS = ['provider', 'model', 'baseUrl'];
 const PARAM_KEYS = ['temperature', 'topP', 'maxTokens', 'seed', 'reasoningEffort'];
 const GRADING_KEYS = ['timeoutMs', 'strict', 'matrix'];
@@ -190,6 +204,12 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
     }
     return n.value;
   }) ?? ['standard'];
+  const names = levels(at('names'), '"names"', bad, (n) => {
+    if (n.kind !== 'string') return void bad('STUDY003', `a level of "names" is a string, not ${kindName(n)}`, n.span);
+    if (!(STUDY_NAMES as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown names ${JSON.stringify(n.value)}; known: ${STUDY_NAMES.join(', ')}`, n.span);
+    return n.value as StudyNames;
+  }) ?? ['hv6'];
+  const renameSeed = int(at('renameSeed'), '"renameSeed"', 0) ?? DEFAULT_RENAME_SEED;
   const feedback = levels(at('feedback'), '"feedback"', bad, (n) => {
     if (n.kind !== 'string') return void bad('STUDY003', `a feedback mode is a string, not ${kindName(n)}`, n.span);
     if (!(FEEDBACK_MODES as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown feedback mode ${JSON.stringify(n.value)}; known: ${FEEDBACK_MODES.join(', ')}`, n.span);
@@ -210,6 +230,8 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
     ...(description ? { description } : {}),
     models,
     prompts,
+    names,
+    renameSeed,
     feedback,
     shots,
     samples,
@@ -222,6 +244,15 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
   };
   const tasksNode = at('tasks');
   return { ok: true, study, source: { text, ...(tasksNode ? { tasksSpan: tasksNode.span } : {}) } };
+}
+
+/**
+ * `study` with every cell shown `names` (`osvlab study --rename`, the Study
+ * section's Names selector): the file's own `names` factor is replaced by
+ * this one level; `hv6` is hv6's own names.
+ */
+export function withNames(study: Study, names: StudyNames, seed: number = study.renameSeed): Study {
+  return { ...study, names: [names], renameSeed: seed };
 }
 
 type Report = (code: string, message: string, span: Span, notes?: readonly string[]) => void;

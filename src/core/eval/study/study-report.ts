@@ -60,6 +60,7 @@ function levelsOfRun(run: RunRecord): CellLevels {
   return {
     model: { provider: c.provider, model: c.model, baseUrl: c.baseUrl },
     prompt: c.prompt ?? DEFAULT_PROMPT,
+    ...(c.rename ? { names: c.rename } : {}),
     feedback: c.feedback ?? DEFAULT_FEEDBACK,
     shots: c.shots,
     samples: c.n,
@@ -100,7 +101,7 @@ function factsOf(run: RunRecord, tasks: readonly TaskFacts[]): TaskFacts[] {
   return run.config.tasks.map((id) => byId.get(id) ?? { id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
 }
 
-const FACTOR_HEAD: Readonly<Record<Factor, string>> = { model: 'model', prompt: 'prompt', feedback: 'feedback', shots: 'shots', samples: 'n' };
+const FACTOR_HEAD: Readonly<Record<Factor, string>> = { model: 'model', prompt: 'prompt', names: 'names', feedback: 'feedback', shots: 'shots', samples: 'n' };
 
 /** The factor columns: the varying ones, or the model when nothing varies. */
 function factorColumns(report: StudyReport): readonly Factor[] {
@@ -150,6 +151,42 @@ export function pairTable(report: StudyReport): Table {
   };
 }
 
+/**
+ * The contamination study's report lines (docs/rename.md): for every pair
+ * of cells that differ in their names only, the **memory gap** (pass@1 on
+ * hv6's own names minus on synonym names: what the model gains from names
+ * it may remember) and the **meaning gap** (synonym minus opaque names:
+ * what it gains from names that still mean something), first answers
+ * paired by task, with the pair's 95% CI and McNemar p. A pair of opaque
+ * and hv6 names, or of two seeds, is in the pair table only.
+ */
+export function namesGaps(report: StudyReport): string[] {
+  const rowOf = (i: number) => report.rows.find((r) => r.index === i)!;
+  const out: string[] = [];
+  for (const p of report.pairs) {
+    if (p.factor !== 'names') continue;
+    const [a, b] = [rowOf(p.a), rowOf(p.b)];
+    const style = (r: StudyRow) => r.levels.names?.style ?? 'hv6';
+    const kinds: Record<string, [string, string]> = { memory: ['hv6', 'synonym'], meaning: ['synonym', 'opaque'] };
+    for (const [kind, [from, to]] of Object.entries(kinds)) {
+      const flipped = style(a) === to && style(b) === from;
+      if (!flipped && !(style(a) === from && style(b) === to)) continue;
+      const s = p.byRound[0].stats;
+      // The gap is the first minus the second of its two namings; the pair's diff is B - A.
+      const gap = flipped ? s.diff : -s.diff;
+      const ci = s.ci95 && (flipped ? s.ci95 : ([-s.ci95[1], -s.ci95[0]] as const));
+      const [first, second] = flipped ? [b, a] : [a, b];
+      const [p1, p2] = flipped ? [s.pass1B, s.pass1A] : [s.pass1A, s.pass1B];
+      const others = report.factors.filter((f) => f !== 'names').map((f) => levelText(f, a.levels));
+      out.push(
+        `${kind} gap (${levelText('names', first.levels)} - ${levelText('names', second.levels)}${others.length ? `, ${others.join(' / ')}` : ''}): ` +
+          `${pts(gap)} pts ${ptsInterval(ci)}, McNemar p ${pValue(s.mcnemarP)}; pass@1 ${pct(p1)} vs ${pct(p2)} over ${s.tasks} tasks`,
+      );
+    }
+  }
+  return out;
+}
+
 /** The whole report as terminal text. */
 export function studyReportText(report: StudyReport): string {
   const L: string[] = [];
@@ -160,6 +197,8 @@ export function studyReportText(report: StudyReport): string {
     L.push('', 'cells that differ in one factor (paired by task, sample 0; B - A in points; 95% CI by paired bootstrap over tasks):');
     L.push(...tableText(pairTable(report)));
   }
+  const gaps = namesGaps(report);
+  if (gaps.length) L.push('', 'what the names are worth (first answers; points; docs/rename.md):', ...gaps.map((g) => `  ${g}`));
   L.push('', 'repair curves (pass@1 after each round, its 95% interval over tasks, chains fixed and left open, tokens of the round and per fix):');
   for (const r of report.rows) {
     L.push(`  ${r.index + 1}. ${r.label}   (run ${r.runId}, ${r.status})`);

@@ -56,7 +56,7 @@ export async function planStudy(study: Study, tasks: readonly Task[], source?: S
   }
   const cells: PlannedCell[] = [];
   for (const cell of expandStudy(study)) {
-    const { model, prompt, feedback, shots, samples } = cell.levels;
+    const { model, prompt, names, feedback, shots, samples } = cell.levels;
     const choice: RunChoice = {
       provider: model.provider,
       // The provider's own endpoint when the file names none: the run id is made of the resolved URL.
@@ -72,11 +72,14 @@ export async function planStudy(study: Study, tasks: readonly Task[], source?: S
       grading: study.grading,
       feedback,
       prompt,
+      ...(names ? { rename: names } : {}),
     };
     cells.push({ ...cell, choice, runId: await RunSession.idOf(choice) });
   }
-  const { description: _d, concurrency: _c, gradeConcurrency: _g, ...grid } = study;
-  const id = (await sha256Hex(canonicalJson({ ...grid, tasks: selected }))).slice(0, 12);
+  const { description: _d, concurrency: _c, gradeConcurrency: _g, names, renameSeed, ...grid } = study;
+  // A study of hv6's names alone keeps the id it had before names were a factor.
+  const renamed = names.some((n) => n !== 'hv6') ? { names, renameSeed } : {};
+  const id = (await sha256Hex(canonicalJson({ ...grid, ...renamed, tasks: selected }))).slice(0, 12);
   return { study, id, tasks: selected, cells };
 }
 

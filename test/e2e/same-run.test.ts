@@ -19,11 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../../src/core/eval/run/run-types.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import type { Task } from '../../src/core/tasks/task.ts';
-import { codeAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, type FakeReply, type ReceivedRequest, startFakeProvider } from '../fake-provider/server.ts';
-import { Cli, oracleAnswer, proseAnswer, reportWithoutTimings, roundOf, taskOf } from '../eval/run/cli.ts';
-import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { Cli, oracleAnswer, proseAnswer, reportWithoutTimings, roundOf, taskOf, wrongRunnableAnswer } from '../eval/run/cli.ts';
 import { ARTIFACTS, newPage, screenshot } from './harness.ts';
+import { fillRunForm } from './evaluate-form.ts';
 import { useSite } from './setup.ts';
 import { storedRun } from '../run-dir.ts';
 
@@ -39,13 +38,12 @@ const IDS = [
 
 let fake: FakeProvider;
 let selected: Task[];
-let wrongRunnable: string;
 
 /** The answer for (task, round): the same in every front end. */
 function script(req: ReceivedRequest): FakeReply {
   const t = taskOf(req.prompt, selected);
   const round = roundOf(req.prompt);
-  if (t.id === 'sys_set_runnable-v0' && round === 0) return { kind: 'text', text: codeAnswer(wrongRunnable), usage: { input: 900, output: 200 } };
+  if (t.id === 'sys_set_runnable-v0' && round === 0) return { kind: 'text', text: wrongRunnableAnswer(), usage: { input: 900, output: 200 } };
   if (t.id === 'sys_dup-v0' && round === 0) return { kind: 'text', text: proseAnswer(), usage: { input: 800, output: 40 } };
   if (t.id === 'sys_reclaim_port-v0') return { kind: 'text', text: proseAnswer(), usage: { input: 700, output: 40 } };
   return { kind: 'text', text: oracleAnswer(t.handler), usage: { input: 1000, output: 300 } };
@@ -54,9 +52,6 @@ function script(req: ReceivedRequest): FakeReply {
 beforeAll(async () => {
   const all = await loadTasks();
   selected = IDS.map((id) => all.find((t) => t.id === id)!);
-  const spec = oracleSpec('sys_set_runnable')!;
-  wrongRunnable = spec.replace('dt.proc_state.PROC_RUNNABLE', 'dt.proc_state.PROC_RUNNING');
-  expect(wrongRunnable).not.toBe(spec);
   fake = await startFakeProvider();
   fake.respond(script);
 });
@@ -81,13 +76,7 @@ const byId = (xs: readonly AttemptRecord[]) => [...xs].sort((a, b) => (a.id < b.
 
 /** The Evaluate page set up for this run (the fake needs no key); `shard` is "K/N" or empty. */
 async function startOnPage(page: Page, shard = ''): Promise<void> {
-  await page.goto(env.site.url + '#/evaluate');
-  await page.selectOption('[data-testid="provider"]', 'openai-compatible');
-  await page.fill('[data-testid="base-url"]', `${fake.url}/v1`);
-  await page.fill('[data-testid="model"]', MODEL);
-  await page.fill('[data-testid="selection"]', IDS.join(','));
-  await page.getByLabel('Few-shot examples').fill('0');
-  await page.getByLabel('Repair rounds').fill('1');
+  await fillRunForm(page, { site: env.site.url, provider: fake.url, model: MODEL, ids: IDS, shots: 0, repair: 1 });
   if (shard) {
     await page.click('text=Advanced: run one shard of this run');
     await page.fill('[data-testid="shard"]', shard);

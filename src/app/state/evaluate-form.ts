@@ -18,8 +18,14 @@ export interface EvaluateFields {
   readonly maxTotalTokens: number | null;
 }
 
-/** The base URL (a provider setting) and the run's number fields. */
-export type FieldName = 'baseUrl' | keyof EvaluateFields;
+/** The names the model is shown (docs/rename.md): '' for hv6's own, else a style and its seed. */
+export interface NamesFields {
+  readonly names: string;
+  readonly renameSeed: number | null;
+}
+
+/** The base URL (a provider setting), the run's number fields and the renaming's seed. */
+export type FieldName = 'baseUrl' | keyof EvaluateFields | 'renameSeed';
 
 /** Each field's problem, in words; a field that is fine is absent. */
 export type FieldErrors = Partial<Record<FieldName, string>>;
@@ -71,8 +77,10 @@ function numberError(v: number | null, r: Rule): string | undefined {
   return undefined;
 }
 
-/** Every field's problem: the provider's base URL, then the run's numbers. */
-export function fieldErrors(baseUrl: string, f: EvaluateFields): FieldErrors {
+const SEED_RULE: Rule = { label: 'The names seed', min: 0, whole: true, optional: false };
+
+/** Every field's problem: the provider's base URL, then the run's numbers, then the renaming's seed (only when renamed). */
+export function fieldErrors(baseUrl: string, f: EvaluateFields & Partial<NamesFields>): FieldErrors {
   const out: { -readonly [K in FieldName]?: string } = {};
   const url = baseUrlError(baseUrl);
   if (url) out.baseUrl = url;
@@ -80,6 +88,8 @@ export function fieldErrors(baseUrl: string, f: EvaluateFields): FieldErrors {
     const e = numberError(f[name], RULES[name]);
     if (e) out[name] = e;
   }
+  const seed = f.names ? numberError(f.renameSeed ?? null, SEED_RULE) : undefined;
+  if (seed) out.renameSeed = seed;
   return out;
 }
 

@@ -13,6 +13,7 @@ import { type ShardSpec, parseShard } from '../../core/eval/run/shard.ts';
 import type { RunProgress } from '../../core/eval/run/runner.ts';
 import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
 import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, type RunChoice } from '../../core/eval/session/config.ts';
+import { DEFAULT_RENAME_SEED, type RenameStyle } from '../../core/rename/choice.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { LlmClient } from '../../core/llm/client.ts';
@@ -62,6 +63,9 @@ export class EvaluateState {
   /** What a repair round tells the model, and the prompt variant (the run session stores them; docs/design.md). */
   feedback = $state<FeedbackMode>(DEFAULT_FEEDBACK);
   promptVariant = $state(DEFAULT_PROMPT);
+  /** The names the model is shown (docs/rename.md): '' for hv6's own, or a renaming's style and seed. */
+  names = $state<RenameStyle | ''>('');
+  renameSeed = $state<number | null>(DEFAULT_RENAME_SEED);
   runName = $state('');
   /** Shard K/N of the run (empty: the whole run), to merge with shards made elsewhere (docs/scale.md). */
   shard = $state('');
@@ -195,6 +199,7 @@ export class EvaluateState {
       grading: { strict: this.strict, matrix: this.matrix },
       feedback: this.feedback,
       prompt: this.promptVariant,
+      ...(this.names ? { rename: { style: this.names, seed: this.renameSeed ?? DEFAULT_RENAME_SEED } } : {}),
     };
   }
 

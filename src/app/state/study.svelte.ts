@@ -9,7 +9,7 @@ import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
 import type { RunProgress } from '../../core/eval/run/runner.ts';
 import type { RunRecord, StudyRef } from '../../core/eval/run/run-types.ts';
-import { parseStudy } from '../../core/eval/study/study-file.ts';
+import { type StudyNames, parseStudy, withNames } from '../../core/eval/study/study-file.ts';
 import { type CellRun, type StudyReport, studyReport } from '../../core/eval/study/study-report.ts';
 import { type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
 import { LlmClient } from '../../core/llm/client.ts';
@@ -66,6 +66,9 @@ export class StudyState {
   progress = $state.raw<RunProgress | undefined>(undefined);
   plan = $state.raw<StudyPlan | undefined>(undefined);
   report = $state.raw<StudyReport | undefined>(undefined);
+  /** The names every cell is shown, as `osvlab study --rename` sets them: '' keeps the file's own `names` (docs/rename.md). */
+  names = $state<StudyNames | ''>('');
+  renameSeed = $state<number | null>(1);
   private control?: RunControl;
 
   /**
@@ -94,9 +97,15 @@ export class StudyState {
       return;
     }
     await taskCatalog.load();
+    const seed = this.renameSeed;
+    if (this.names && this.names !== 'hv6' && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0)) {
+      this.problems = ['the names seed is a whole number, 0 or more'];
+      return;
+    }
+    const study = this.names ? withNames(parsed.study, this.names, seed ?? undefined) : parsed.study;
     let plan: StudyPlan;
     try {
-      plan = await planStudy(parsed.study, taskCatalog.tasks, parsed.source);
+      plan = await planStudy(study, taskCatalog.tasks, parsed.source);
     } catch (e) {
       if (!(e instanceof StudyError)) throw e;
       this.problems = e.diagnostics.map((d) => diagnosticText(d, { source: this.text, file: this.fileName }));

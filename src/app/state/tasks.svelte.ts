@@ -1,8 +1,11 @@
 /**
  * The task browser: the benchmark's tasks, filtered by handler, bug class and
  * bug count, and the selected task's description, code and full prompt with
- * its token count (o200k tokenizer, loaded only when a prompt is shown).
+ * its token count (o200k tokenizer, loaded only when a prompt is shown), in
+ * hv6's own names or in a renaming (docs/rename.md; the lens is loaded only
+ * when one is chosen). Task ids are the same in every naming.
  */
+import type { RenameChoice, RenameStyle } from '../../core/rename/choice.ts';
 import type { BugClass, Task } from '../../core/tasks/task.ts';
 import { description } from '../lib/content.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
@@ -17,7 +20,23 @@ export class TasksState {
   shots = $state(0);
   prompt = $state<string | undefined>(undefined);
   tokens = $state<number | undefined>(undefined);
+  /** The names shown: '' for hv6's own, or a renaming's style and seed. */
+  names = $state<RenameStyle | ''>('');
+  renameSeed = $state<number | null>(1);
+  /** The selected task's declaration, description and code in the chosen names (undefined while renaming). */
+  shown = $state.raw<{ readonly declaration: string; readonly description: string; readonly code: string } | undefined>(undefined);
   private seq = 0;
+
+  /** The renaming chosen, or undefined for hv6's own names (or a seed that is no whole number yet). */
+  get rename(): RenameChoice | undefined {
+    const seed = this.renameSeed;
+    return this.names && typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0 ? { style: this.names, seed } : undefined;
+  }
+
+  /** Why the seed cannot be used, when a renaming is chosen. */
+  get seedError(): string | undefined {
+    return this.names && !this.rename ? 'the seed is a whole number, 0 or more' : undefined;
+  }
 
   readonly all = $derived(taskCatalog.tasks);
   readonly handlers = $derived([...new Set(taskCatalog.tasks.map((t) => t.handler))].sort());
@@ -41,12 +60,25 @@ export class TasksState {
     const seq = ++this.seq;
     this.prompt = undefined;
     this.tokens = undefined;
+    this.shown = undefined;
     await taskCatalog.load();
     const t = this.selected;
     if (!t || seq !== this.seq) return;
+    const rename = this.rename;
+    if (!rename) this.shown = { declaration: t.declaration, description: this.descriptionOf(t), code: t.code };
+    else {
+      const { lensFor } = await import('../../core/rename/lens.ts');
+      const lens = lensFor(rename);
+      if (seq !== this.seq) return;
+      this.shown = {
+        declaration: lens.forward.codeText(t.declaration, 'c'),
+        description: lens.forward.markdown(this.descriptionOf(t)),
+        code: lens.forward.codeText(t.code, 'c'),
+      };
+    }
     // The prompt builder is loaded only when a prompt is shown.
     const { buildPrompt } = await import('../../core/eval/prompt/prompt.ts');
-    const built = buildPrompt(t, this.shots, taskCatalog.tasks);
+    const built = buildPrompt(t, this.shots, taskCatalog.tasks, rename ? { rename } : {});
     const text = built.messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');
     if (seq !== this.seq) return;
     this.prompt = text;

@@ -72,6 +72,18 @@ export function oracleAnswer(handler: string): string {
 
 export { proseAnswer };
 
+/**
+ * A wrong answer for sys_set_runnable: its oracle with the child made
+ * RUNNING instead of RUNNABLE (a semantic failure with a counterexample on
+ * procs.state, the same in every front end).
+ */
+export function wrongRunnableAnswer(): string {
+  const spec = oracleSpec('sys_set_runnable');
+  const wrong = spec?.replace('dt.proc_state.PROC_RUNNABLE', 'dt.proc_state.PROC_RUNNING');
+  if (!spec || wrong === spec) throw new Error('the sys_set_runnable oracle no longer sets PROC_RUNNABLE');
+  return codeAnswer(wrong!);
+}
+
 /** Complete lines of a JSONL file a child writes. */
 export function completeLines(path: string): string[] {
   if (!existsSync(path)) return [];

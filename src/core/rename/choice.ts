@@ -26,3 +26,8 @@ export function renameChoiceError(value: unknown): string | undefined {
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return `a renaming seed is a whole number >= 0, got ${JSON.stringify(seed)}`;
   return undefined;
 }
+
+/** How a renaming is named in tables, labels and pages: `synonym #1`, or `hv6` for hv6's own names. */
+export function namesText(choice: RenameChoice | undefined): string {
+  return choice ? `${choice.style} #${choice.seed}` : 'hv6';
+}

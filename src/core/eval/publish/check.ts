@@ -145,12 +145,13 @@ export async function reverifyPublishedRun(
   };
 }
 
-/** "gpt-4o, prompt standard, 5 shots, feedback counterexample, 0 repairs": what a row was. */
+/** "gpt-4o, prompt standard, 5 shots, feedback counterexample, 0 repairs" (and ", names synonym #1" when renamed): what a row was. */
 export function rowLabel(opened: OpenedRun): string {
   const f = rowFacts(opened.file.run);
   const study = opened.entry.study ? ` [${opened.entry.study.name}: ${opened.entry.study.label}]` : '';
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  return `${f.model}, prompt ${f.prompt}, ${plural(f.shots, 'shot')}, feedback ${f.feedback}, ${plural(f.repairRounds, 'repair')}, n ${f.n}${study}`;
+  const names = f.names === 'hv6' ? '' : `, names ${f.names}`;
+  return `${f.model}, prompt ${f.prompt}${names}, ${plural(f.shots, 'shot')}, feedback ${f.feedback}, ${plural(f.repairRounds, 'repair')}, n ${f.n}${study}`;
 }
 
 /** An answer in words: "sys_kill-v0 sample 0 round 0". */

@@ -28,6 +28,7 @@ import { PASS_KS, passAtK } from '../stats/metrics.ts';
 import { OUTCOMES, type TaskFacts, UNCHARGED, attemptOutcome, outcomeOf } from '../stats/outcome.ts';
 import { repairCurve } from '../stats/repair-curve.ts';
 import { pct, pctInterval } from '../stats/table.ts';
+import { namesText } from '../../rename/choice.ts';
 
 export type FigureId = 'pass1' | 'passk' | 'split' | 'strict' | 'repair';
 
@@ -39,6 +40,8 @@ export interface RowFacts {
   readonly provider: string;
   readonly model: string;
   readonly prompt: string;
+  /** The names the model was shown (docs/rename.md): `hv6`, or a renaming such as `synonym #1`. */
+  readonly names: string;
   readonly shots: number;
   readonly feedback: string;
   readonly repairRounds: number;
@@ -56,6 +59,7 @@ export function rowFacts(run: RunRecord): RowFacts {
     provider: c.provider,
     model: c.model,
     prompt: c.prompt ?? DEFAULT_PROMPT,
+    names: namesText(c.rename),
     shots: c.shots,
     feedback: c.feedback ?? DEFAULT_FEEDBACK,
     repairRounds: c.repairRounds,

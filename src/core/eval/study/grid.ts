@@ -5,7 +5,7 @@
  * samples, the last varying fastest), so the same file always gives the
  * same cells.
  */
-import type { RenameChoice } from '../../rename/choice.ts';
+import { type RenameChoice, namesText } from '../../rename/choice.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
 import type { Study, StudyModel } from './study-file.ts';
 
@@ -24,10 +24,6 @@ export interface CellLevels {
   readonly samples: number;
 }
 
-/** A renaming as a study level: `hv6` for hv6's own names, else `synonym #1`. */
-export function namesText(names: RenameChoice | undefined): string {
-  return names ? `${names.style} #${names.seed}` : 'hv6';
-}
 
 export interface StudyCell {
   /** 0-based position in the grid. */

@@ -8,6 +8,7 @@ import { flushed, guardOutput, outputFailure } from './closed-output.ts';
 import { printDiagnostic } from './diagnostics.ts';
 import { COMMANDS, type CommandName, findCommand } from './declarations.ts';
 import { commandHelp, overview } from './help.ts';
+import { errnoWords } from '../store/run-dir-file.ts';
 
 type Command = { run(argv: string[]): Promise<number> };
 
@@ -108,7 +109,22 @@ async function dispatch(argv: string[]): Promise<number> {
       printDiagnostic(process.stderr, d);
       return 4;
     }
-    process.stderr.write(`osvlab ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    const sys = systemError(e);
+    process.stderr.write(`osvlab ${name}: ${sys ?? (e instanceof Error ? e.message : String(e))}\n`);
     return 4;
   }
+}
+
+/** Calls that read: a refusal there is an input's (IN003); any other is a file being written (RUNDIR005). */
+const READ_CALLS = new Set(['open', 'read', 'stat', 'lstat', 'fstat', 'scandir', 'opendir', 'readlink', 'access', 'realpath']);
+
+/**
+ * The system's refusal of a file (ENOENT, EROFS, ENOSPC, EACCES, ...) as a
+ * coded line naming the path, for one that no command caught itself; or
+ * undefined for any other error.
+ */
+function systemError(e: unknown): string | undefined {
+  const { code, path, syscall } = (e ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code) || typeof path !== 'string') return undefined;
+  return READ_CALLS.has(syscall ?? '') ? `IN003 ${path} cannot be read: ${errnoWords(code, true)} (${code})` : `RUNDIR005 ${path} cannot be written: ${errnoWords(code)} (${code})`;
 }

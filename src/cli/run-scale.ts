@@ -108,6 +108,6 @@ export async function usageErrors<T>(f: () => Promise<T>): Promise<T> {
 export function openRunDir(dir: string, options: JsonlOptions = {}): Promise<JsonlRepository> {
   return usageErrors(() => {
     checkWritableRunDir(dir);
-    return JsonlRepository.open(dir, options);
+    return JsonlRepository.open(dir, { ...options, lock: true });
   });
 }

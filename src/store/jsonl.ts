@@ -12,14 +12,15 @@
  * does not get glued to the fragment.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { appendFile, mkdir, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from '../core/hash.ts';
 import { validateAttemptRecord, validateRunRecord } from '../core/eval/files/run-file.ts';
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
-import { APPEND_FLAGS, RUN_DIR_FILES, RunDirError, WRITE_FLAGS, describePath, exists, linkError, readRunFile } from './run-dir-file.ts';
+import { type RunDirLock, checkUnlocked, lockRunDir } from './run-dir-lock.ts';
+import { APPEND_FLAGS, LOCK_FILE, RUN_DIR_FILES, RunDirError, WRITE_FLAGS, describePath, exists, linkError, makeDir, readRunFile, writeError } from './run-dir-file.ts';
 
 export { RunDirError } from './run-dir-file.ts';
 
@@ -94,15 +95,17 @@ class JsonlFile<T> {
   append(row: T): Promise<void> {
     const line = JSON.stringify(row) + '\n';
     const next = this.chain.then(async () => {
-      if (!this.repaired) {
-        const r = await this.read();
-        if (r.goodBytes < r.totalBytes) await truncate(this.path, r.goodBytes);
-        this.repaired = true;
+      try {
+        if (!this.repaired) {
+          const r = await this.read();
+          if (r.goodBytes < r.totalBytes) await truncate(this.path, r.goodBytes);
+          this.repaired = true;
+        }
+        await appendFile(this.path, line, { encoding: 'utf8', flag: APPEND_FLAGS });
+      } catch (e) {
+        // A link put in place after the file was read is refused as reading refuses it.
+        throw (e as NodeJS.ErrnoException).code === 'ELOOP' ? linkError(this.path) : writeError(this.path, e);
       }
-      await appendFile(this.path, line, { encoding: 'utf8', flag: APPEND_FLAGS }).catch((e: NodeJS.ErrnoException) => {
-        // A link put in place after the file was read: refused as reading refuses it.
-        throw e.code === 'ELOOP' ? linkError(this.path) : e;
-      });
     });
     this.chain = next.catch(() => {});
     return next;
@@ -112,10 +115,13 @@ class JsonlFile<T> {
 async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
   // The rename replaces a link at `path` itself, never the file it points to.
-  await writeFile(tmp, JSON.stringify(value, null, 2) + '\n', { encoding: 'utf8', flag: WRITE_FLAGS }).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'ELOOP' ? linkError(tmp) : e;
-  });
-  await rename(tmp, path);
+  try {
+    await writeFile(tmp, JSON.stringify(value, null, 2) + '\n', { encoding: 'utf8', flag: WRITE_FLAGS });
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw (e as NodeJS.ErrnoException).code === 'ELOOP' ? linkError(tmp) : writeError(path, e);
+  }
 }
 
 async function readJson<T>(path: string, check?: (v: unknown) => string | undefined): Promise<T | undefined> {
@@ -147,6 +153,8 @@ export interface JsonlOptions {
   readonly cachePath?: string;
   /** Create the directory when it does not exist (default true); false makes a missing directory an error. */
   readonly create?: boolean;
+  /** Hold the directory's lock while open (src/store/run-dir-lock.ts): for a process that writes the run. */
+  readonly lock?: boolean;
 }
 
 /** A line of a run directory's file that was not loaded. */
@@ -173,7 +181,9 @@ export function checkWritableRunDir(dir: string): void {
     return;
   }
   if (!statSync(dir).isDirectory()) throw new RunDirError('RUNDIR003', `${dir} is ${describePath(dir)}, not a directory; give a new or empty folder for the run`, dir);
-  const names = readdirSync(dir);
+  checkUnlocked(dir);
+  // A lock file left by a killed writer is ours, and stale: the folder is still empty.
+  const names = readdirSync(dir).filter((n) => n !== LOCK_FILE);
   if (names.length === 0 || names.includes('run.json')) return;
   const ours = names.filter((n) => RUN_DIR_FILES.includes(n));
   throw new RunDirError(
@@ -196,6 +206,7 @@ export class JsonlRepository implements Repository {
   readonly skippedLines: Record<string, number> = {};
   /** The same lines, each with its file, line number and reason. */
   readonly damaged: DamagedLine[] = [];
+  private lock: RunDirLock | undefined;
 
   private constructor(
     readonly dir: string,
@@ -217,10 +228,16 @@ export class JsonlRepository implements Repository {
       if (!exists(dir)) throw new RunDirError('RUNDIR001', `${dir}: no such run directory`);
       if (!statSync(dir).isDirectory()) throw new RunDirError('RUNDIR001', `${dir} is not a directory`);
     } else {
-      await mkdir(dir, { recursive: true });
+      makeDir(dir);
     }
     const repo = new JsonlRepository(dir, options);
-    await repo.load();
+    if (options.lock) repo.lock = lockRunDir(dir);
+    try {
+      await repo.load();
+    } catch (e) {
+      repo.lock?.release();
+      throw e;
+    }
     return repo;
   }
 
@@ -314,5 +331,8 @@ export class JsonlRepository implements Repository {
     await this.putRun(bundle.run);
   }
 
-  async close(): Promise<void> {}
+  /** Releases the directory's lock, if this store holds it. */
+  async close(): Promise<void> {
+    this.lock?.release();
+  }
 }

@@ -9,7 +9,8 @@
  * append to one (`grade --out` resuming). Files are opened with O_NOFOLLOW,
  * for reading and for writing, so a link is refused, never followed.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /** A run file larger than this is refused: above it V8 cannot hold the text as one string. */
 const RUN_FILE_CAP = 512 << 20;
@@ -17,7 +18,7 @@ const RUN_FILE_CAP = 512 << 20;
 /** A run directory that cannot be used, with a stable code (docs/design.md lists them). */
 export class RunDirError extends Error {
   constructor(
-    readonly code: 'RUNDIR001' | 'RUNDIR002' | 'RUNDIR003',
+    readonly code: 'RUNDIR001' | 'RUNDIR002' | 'RUNDIR003' | 'RUNDIR004' | 'RUNDIR005',
     message: string,
     /** The file at fault (its path). */
     readonly file?: string,
@@ -38,6 +39,65 @@ export function exists(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** What the system's refusal `code` means for a file osvlab writes (or, `reading`, reads), in words. */
+export function errnoWords(code: string | undefined, reading = false): string {
+  switch (code) {
+    case 'ENOSPC':
+      return 'no space is left on its device';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'EROFS':
+      return 'its file system is read-only';
+    case 'ENOENT':
+      return reading ? 'it does not exist' : 'a folder on its path does not exist or cannot hold files';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission is denied';
+    case 'ENOTDIR':
+      return 'a part of its path is not a folder';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EIO':
+      return 'the device reported an I/O error';
+    case 'ENAMETOOLONG':
+      return 'its name is too long';
+    default:
+      return 'the system refused it';
+  }
+}
+
+/**
+ * A file or folder osvlab writes (a run directory, one of its files, an
+ * export) that the system refuses: RUNDIR005, naming it and saying why in
+ * words, with the system's code (ENOSPC, EROFS, ENOENT, EACCES, ...).
+ */
+export function writeError(path: string, e: unknown): RunDirError {
+  if (e instanceof RunDirError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  return new RunDirError('RUNDIR005', `${path} cannot be written: ${errnoWords(code)}${code ? ` (${code})` : ` (${String(e)})`}`, path);
+}
+
+/**
+ * Makes folder `dir` and each missing folder above it, one at a time
+ * (RUNDIR005 when one cannot be made). Node's recursive mkdir spins forever
+ * where the system answers ENOENT for a folder it cannot hold (under
+ * /proc/sys), so it is not used.
+ */
+export function makeDir(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !exists(p); p = dirname(p)) {
+    missing.push(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of missing.reverse()) {
+    try {
+      mkdirSync(p);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(p, e);
+    }
   }
 }
 
@@ -86,8 +146,11 @@ export function readRunFile(path: string, cap = RUN_FILE_CAP): Buffer | undefine
   }
 }
 
+/** The lock file of a run or study directory that a process writes to (src/store/run-dir-lock.ts). */
+export const LOCK_FILE = 'osvlab.lock';
+
 /** What may be in a run directory: its files, and the temporary file of an interrupted atomic write. */
-export const RUN_DIR_FILES: readonly string[] = ['run.json', 'attempts.jsonl', 'prompts.jsonl', 'cache.jsonl', 'settings.json'];
+export const RUN_DIR_FILES: readonly string[] = ['run.json', 'attempts.jsonl', 'prompts.jsonl', 'cache.jsonl', 'settings.json', LOCK_FILE];
 
 /** The kind of `path` in words, for errors ("a file", "a directory", ...). */
 export function describePath(path: string): string {

@@ -13,6 +13,7 @@ import { MergeError, type ShardInput, mergeShards } from '../../core/eval/run/sh
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { CacheEntry } from '../../core/llm/cache.ts';
 import { type DamagedLine, checkWritableRunDir } from '../../store/jsonl.ts';
+import { writeError } from '../../store/run-dir-file.ts';
 import { exportStoredRun } from '../../store/transfer.ts';
 import { UsageError, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
@@ -43,9 +44,9 @@ export async function run(argv: string[]): Promise<number> {
   const out = args.values.get('out');
   if (!out) throw new UsageError('--out DIR is required (a new directory for the merged run)');
   if (args.positionals.length === 0) throw new UsageError('which shard directories? e.g. osvlab merge shard-1 shard-2 shard-3 --out merged');
-  if (existsSync(join(out, 'run.json'))) throw new UsageError(`${out} already holds a run; choose a new --out`);
-  // Everything that could refuse is checked before anything is written.
+  // Everything that could refuse is checked before anything is written (a directory another process writes to first).
   await usageErrors(async () => checkWritableRunDir(out));
+  if (existsSync(join(out, 'run.json'))) throw new UsageError(`${out} already holds a run; choose a new --out`);
   const file = args.values.get('export');
   if (file !== undefined) checkExportPath(file);
 
@@ -83,7 +84,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (file) {
       const exported = await exportStoredRun(store, merged.run.id, await loadTasks(), new Date(merged.run.updatedAt).toISOString());
-      await writeFile(file, JSON.stringify(exported) + '\n', 'utf8');
+      await writeFile(file, JSON.stringify(exported) + '\n', 'utf8').catch((e: unknown) => {
+        throw writeError(file, e);
+      });
     }
   } finally {
     await store.close();

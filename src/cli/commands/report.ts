@@ -47,7 +47,10 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const selected: TaskFacts[] = run.config.tasks.map((id) => taskFactsOf(id, (x) => byId.get(x)));
   // An answers file may give tasks different numbers of samples: only a benchmark run has a size to miss.
   const m = computeMetrics(selected, attempts, { n: run.source ? undefined : run.config.n, rounds: run.config.repairRounds });
-  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : []), ...[strayAttemptsNote(m.strayAttempts)].filter((n) => n !== undefined)];
+  // A run that has not finished (stopped, interrupted, still running) is partial until it is: its numbers leave out what is not graded yet.
+  const ungraded = attempts.filter((a) => attemptOutcome(a) === undefined).length;
+  const unfinished = run.status === 'done' ? [] : [`the run is not finished (status ${run.status})${ungraded ? `: ${ungraded} of ${attempts.length} answers are not graded yet` : ''}; rerun the command that made it to finish it`];
+  const missingNotes = [...(notes.missing ?? []), ...(run.partial ? [run.partial] : []), ...unfinished, ...[strayAttemptsNote(m.strayAttempts)].filter((n) => n !== undefined)];
   const partial = damaged.length > 0 || m.missingSamples > 0 || missingNotes.length > 0;
   const classes = notes.benchmark ? classTableOfRun(notes.benchmark, attempts, tasks.map((t) => t.id)) : undefined;
   const grading = run.config.grading ?? null;
@@ -131,7 +134,7 @@ export async function run(argv: string[]): Promise<number> {
   const benchPath = args.values.get('benchmark');
   if (benchPath !== undefined) {
     try {
-      benchmark = parseBenchmarkFile(await readInput(benchPath, 'benchmark', RESPONSES_CAP));
+      benchmark = parseBenchmarkFile(await readInput(benchPath, 'benchmark', RESPONSES_CAP, 'decode'));
     } catch (e) {
       if (e instanceof BenchmarkFileError) throw new UsageError(`${benchPath}: ${e.message}`);
       throw e;
@@ -145,7 +148,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     store = await JsonlRepository.open(dir, { create: false });
   } catch (e) {
-    if (e instanceof RunDirError) throw new UsageError(e.message);
+    if (e instanceof RunDirError) throw new UsageError(e.message.slice(e.code.length + 1), e.code);
     throw e;
   }
   try {

@@ -13,7 +13,7 @@
  * to resume), 4 failed or usage error, 2 a bad study file.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
@@ -28,7 +28,8 @@ import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts'
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
-import { WRITE_FLAGS, readRunFile } from '../../store/run-dir-file.ts';
+import { WRITE_FLAGS, makeDir, readRunFile, writeError } from '../../store/run-dir-file.ts';
+import { lockRunDir } from '../../store/run-dir-lock.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { GradePool } from '../node-pool.ts';
@@ -159,16 +160,26 @@ export async function run(argv: string[]): Promise<number> {
   if (args.flags.has('merge')) {
     if (!rest.length) throw new UsageError('which shard study directories? e.g. osvlab study FILE --merge DIR-shard-1-of-2 DIR-shard-2-of-2');
     if (scale.shard) throw new UsageError('--merge puts shards together: give the shard directories, not --shard');
-    await mkdir(dir, { recursive: true });
-    await writeStudyFile(dir, plan, text, file);
-    await mergeStudy(plan, rest, dir);
+    const lock = await usageErrors(async () => (makeDir(dir), lockRunDir(dir)));
+    try {
+      await writeStudyFile(dir, plan, text, file);
+      await mergeStudy(plan, rest, dir);
+    } finally {
+      lock.release();
+    }
     await printStudyReport(plan, dir, tasks, json);
     return 0;
   }
 
   const providers = clientsFor(plan, intOption(args, 'request-timeout'));
-  await mkdir(dir, { recursive: true });
-  await writeStudyFile(dir, plan, text, file);
+  // One study process per study directory: its cells share the directory's response cache.
+  const lock = await usageErrors(async () => (makeDir(dir), lockRunDir(dir)));
+  try {
+    await writeStudyFile(dir, plan, text, file);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   process.stderr.write(`study ${plan.study.name} (${plan.id}): ${plan.cells.length} cells, ${plan.tasks.length} tasks${scale.shard ? `, shard ${formatShard(scale.shard)}` : ''}, in ${dir}\n`);
 
   const size = Math.max(1, ...plan.cells.map((c) => c.choice.gradeConcurrency ?? 2));
@@ -221,6 +232,7 @@ export async function run(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await pool.close();
+    lock.release();
   }
 }
 
@@ -240,5 +252,7 @@ async function writeStudyFile(dir: string, plan: StudyPlan, text: string, file: 
     return;
   }
   const cells = plan.cells.map((c) => ({ cell: c.index + 1, label: c.label, run: c.runId, dir: basename(cellDir(dir, c)) }));
-  await writeFile(path, `${JSON.stringify({ id: plan.id, name: plan.study.name, file: basename(file), tasks: plan.tasks.length, cells, study: JSON.parse(text) }, null, 2)}\n`, { encoding: 'utf8', flag: WRITE_FLAGS });
+  await writeFile(path, `${JSON.stringify({ id: plan.id, name: plan.study.name, file: basename(file), tasks: plan.tasks.length, cells, study: JSON.parse(text) }, null, 2)}\n`, { encoding: 'utf8', flag: WRITE_FLAGS }).catch((e: unknown) => {
+    throw writeError(path, e);
+  });
 }

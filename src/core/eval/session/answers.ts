@@ -42,8 +42,10 @@ export interface GradedItem {
 
 export interface AnswersOutcome {
   readonly run: RunRecord;
-  /** This session's answers (the shard's, or all), in file order. */
+  /** This session's answers (the shard's, or all), in file order; fewer than the session's size when it was stopped. */
   readonly results: readonly GradedItem[];
+  /** The session was stopped before every answer was graded (the run is `cancelled`, and resumable). */
+  readonly stopped: boolean;
 }
 
 /** The answers session: open it, then `grade()` (its grades are stored as they come). */
@@ -104,20 +106,27 @@ export class AnswersSession {
    * Grades every answer not graded yet, `concurrency` at once (the grader's
    * pool limits the real parallelism), storing each grade as it comes, then
    * the run's final status. `onGraded` is told of each answer, kept ones too.
+   * Once `signal` fires, no further answer is graded and a grade the stop
+   * cut short (`internal`: the grader was closed under it) is not stored, so
+   * the answer stays ungraded for the next session; the run is `cancelled`
+   * and `stopped` says so.
    */
-  async gradeAll(opts: { readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
+  async gradeAll(opts: { readonly onGraded?: (r: GradedItem, done: number, total: number) => void; readonly signal?: AbortSignal } = {}): Promise<AnswersOutcome> {
     const { store } = this.ports;
     const clock = this.ports.clock ?? Date.now;
     const grade = neverThrows(gradeClosure(this.run.config, this.ports.grader, this.ports.tasks));
     const attempts = new Map((await store.listAttempts(this.id)).map((a) => [`${a.taskId}|${a.sample}`, a]));
+    const stopped = () => opts.signal?.aborted === true;
     const results: GradedItem[] = [];
     let done = 0;
     await Promise.all(
       this.owned.map(async (item) => {
         const key = `${item.task.id}|${item.sample}`;
         const had = this.kept.get(key);
+        if (!had && stopped()) return;
         const result: GradedItem = had ? { item, grade: had, kept: true } : { item, grade: await grade(item.task, item.response), kept: false };
         if (!result.kept) {
+          if (stopped() && result.grade.category === 'internal') return;
           const a = attempts.get(key) ?? this.fresh.get(key)!;
           await store.putAttempt({ ...a, grade: result.grade, gradedAt: clock() });
         }
@@ -126,10 +135,11 @@ export class AnswersSession {
       }),
     );
     results.sort((a, b) => a.item.line - b.item.line || (a.item.index ?? 0) - (b.item.index ?? 0) || a.item.sample - b.item.sample);
-    const complete = results.every((r) => r.grade.category !== 'internal');
-    const run: RunRecord = { ...this.run, status: complete ? 'done' : 'incomplete', updatedAt: clock() };
+    const complete = results.length === this.owned.length && results.every((r) => r.grade.category !== 'internal');
+    const status = stopped() && results.length < this.owned.length ? 'cancelled' : complete ? 'done' : 'incomplete';
+    const run: RunRecord = { ...this.run, status, updatedAt: clock() };
     await store.putRun(run);
-    return { run, results };
+    return { run, results, stopped: status === 'cancelled' };
   }
 }
 

@@ -162,7 +162,7 @@ const DECLARED = [
       MATRIX,
       JSON_OUT('the results, the bad lines and the summary'),
     ],
-    exit: '0 every line graded, 2 some lines were bad input (the others are graded), 4 usage error.',
+    exit: '0 every line graded, 2 some lines were bad input (the others are graded), 3 stopped (Ctrl+C) before every answer was graded (rerun with the same --out to grade the rest), 4 usage error.',
   },
   {
     name: 'run',

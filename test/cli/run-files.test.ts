@@ -6,7 +6,7 @@
  * answer here is prose (a syntax grade, no solver query), so the suite is
  * quick.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,33 @@ describe('run files', () => {
     expect(r.err).toContain(`RUNDIR002 ${join(dir, 'attempts.jsonl')} is a symbolic link`);
     expect(readFileSync(outside, 'utf8')).toBe('my notes\n');
   }, 120_000);
+
+  it('a run directory the system will not let be written is RUNDIR005 naming the path and the reason, never a hang', () => {
+    // Node's own recursive mkdir spins forever on /proc/sys; ENOENT there, EPERM under /sys.
+    for (const [out, why] of [['/proc/sys/osvlab-x/run', 'a folder on its path does not exist or cannot hold files (ENOENT)'], ['/sys/osvlab-x', '(EPERM)']]) {
+      const r = runCli(['grade', '--responses', answers, '--out', out, '--no-strict'], { timeoutMs: 60_000 });
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toContain(`RUNDIR005 ${out.replace(/\/run$/, '')} cannot be written: `);
+      expect(r.err).toContain(why);
+    }
+    // A full or read-only file system, where this machine lets a test mount one (as root, CI's case).
+    const fs = join(root, 'small-fs');
+    mkdirSync(fs);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', fs]).status !== 0) return;
+    try {
+      const many = join(root, 'many.jsonl');
+      writeFileSync(many, Array.from({ length: 200 }, (_, i) => JSON.stringify({ task_id: 'sys_kill-v0', response: `${prose} (${i}) ${'words '.repeat(40)}` })).join('\n') + '\n');
+      const full = osvlab('grade', '--responses', many, '--out', join(fs, 'run'), '--no-strict');
+      expect(full.code, full.err).toBe(4);
+      expect(full.err).toMatch(new RegExp(`RUNDIR005 ${fs}/run/\\S+ cannot be written: no space is left on its device \\(ENOSPC\\)`));
+      expect(spawnSync('mount', ['-o', 'remount,ro', fs]).status).toBe(0);
+      const ro = osvlab('grade', '--responses', answers, '--out', join(fs, 'other'), '--no-strict');
+      expect(ro.code, ro.err).toBe(4);
+      expect(ro.err).toContain(`RUNDIR005 ${join(fs, 'other')} cannot be written: its file system is read-only (EROFS)`);
+    } finally {
+      spawnSync('umount', [fs]);
+    }
+  }, 180_000);
 
   it('--out into a folder that is not a run directory is refused and its files are untouched (21.4)', () => {
     const mine = join(root, 'mine');

@@ -13,7 +13,9 @@
  * (docs/scale.md).
  *
  * Exit 0 when every line was graded, 2 when some lines were bad input (the
- * good ones are still graded), 4 for usage errors.
+ * good ones are still graded), 3 when stopped (Ctrl+C, SIGTERM) before every
+ * answer was graded (the summary says `partial`; a rerun with the same `--out`
+ * grades the rest), 4 for usage errors.
  */
 import { basename } from 'node:path';
 import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
@@ -29,7 +31,7 @@ import { UsageError, intOption, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { GradePool } from '../node-pool.ts';
 import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
-import { RESPONSES_CAP, readInput } from '../read-input.ts';
+import { InputError, RESPONSES_CAP, readInput } from '../read-input.ts';
 
 /** Parses an answer file of either format against the benchmark tasks. */
 async function parseResponses(text: string): Promise<AnswerFile> {
@@ -41,8 +43,10 @@ function label(item: AnswerItem): string {
   return item.index !== undefined ? `index ${item.index} ${item.syscall} sample ${item.sample}` : `line ${item.line}`;
 }
 
+/** A problem's line, with control characters (a NUL of a damaged file) shown as escapes, never written raw. */
 function problemText(p: InputProblem): string {
-  return `${p.line ? `line ${p.line}: ` : ''}${p.code} ${p.message}`;
+  const message = p.message.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${p.line ? `line ${p.line}: ` : ''}${p.code} ${message}`;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -50,10 +54,14 @@ export async function run(argv: string[]): Promise<number> {
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const file = args.values.get('responses');
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
-  const text = await readInput(file, 'responses', RESPONSES_CAP);
+  const text = await readInput(file, 'responses', RESPONSES_CAP, 'decode');
   const json = args.flags.has('json');
   const parsed = await parseResponses(text);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
+  // Nothing to grade would make a finished run of no task: said instead, and nothing is written.
+  if (parsed.items.length === 0) {
+    throw new InputError('IN004', file, `${file} holds no answer to grade (${text.trim() === '' ? 'it is empty' : `${parsed.problems.length} bad line${parsed.problems.length === 1 ? '' : 's'}, listed above, and no good one`}); a JSONL line is {"task_id": ..., "response": ...}`);
+  }
 
   const grading = gradingOf({ grading: { timeoutMs: intOption(args, 'timeout'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') } });
   const shard = shardOption(args.values.get('shard'));
@@ -62,8 +70,18 @@ export async function run(argv: string[]): Promise<number> {
   // Without --out the run lives in memory: the same session, nothing written.
   const store: RunStore & { close(): Promise<void> } = outDir ? await openRunDir(outDir) : new MemoryStore();
   const pool = new GradePool({ size: optionalInt(args, 'concurrency') || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
+  // Ctrl+C stops grading: what is graded is kept (stored with --out), the rest stays ungraded for a rerun.
+  const stop = new AbortController();
+  const onSignal = () => {
+    process.stderr.write(`\nstopping: grades so far are kept${outDir ? '; rerun the same command to grade the rest' : ''}\n`);
+    stop.abort();
+    void pool.close();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const started = Date.now();
   let results: readonly { item: AnswerItem; grade: GradeResult }[];
+  let total: number;
   try {
     const session = await usageErrors(() =>
       AnswersSession.open(
@@ -72,7 +90,9 @@ export async function run(argv: string[]): Promise<number> {
         outDir,
       ),
     );
+    total = session.size;
     const outcome = await session.gradeAll({
+      signal: stop.signal,
       onGraded: ({ item, grade }) => {
         if (json) return;
         const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
@@ -81,6 +101,8 @@ export async function run(argv: string[]): Promise<number> {
     });
     results = outcome.results;
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await pool.close();
     await store.close();
   }
@@ -96,8 +118,12 @@ export async function run(argv: string[]): Promise<number> {
     if (r.grade.strict === true) strict++;
   }
   const perMinute = results.length ? (results.length / ms) * 60000 : 0;
+  // Stopped before the end: the numbers cover the answers graded so far.
+  const partial = results.length < total;
   const summary = {
     format: parsed.format,
+    partial,
+    ...(partial ? { ungraded: total - results.length } : {}),
     answers: results.length,
     ...counts,
     strict,
@@ -130,9 +156,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(
       `\n${results.length} answers: ${parts}; strict ${strict} of ${counts.pass} passing${grading.strict ? '' : ' (strict off)'}\n` +
         `OSVBench's categories: pass ${osv.pass}, syntax ${osv.syntax}, semantic ${osv.semantic} (timeouts and unknown counted as semantic)\n` +
+        (partial ? `PARTIAL: stopped with ${total - results.length} of ${total} answers not graded${outDir ? '; rerun the same command to grade them' : ''}\n` : '') +
         (parsed.problems.length ? `${parsed.problems.length} bad line${parsed.problems.length > 1 ? 's' : ''} skipped (listed above)\n` : '') +
         `solver time limit ${grading.timeoutMs} ms; ${(ms / 1000).toFixed(1)} s (${summary.answersPerMinute} answers/min)\n`,
     );
   }
-  return parsed.problems.length ? 2 : 0;
+  return partial ? 3 : parsed.problems.length ? 2 : 0;
 }

@@ -124,7 +124,7 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
   const timeoutMs = intOption(args, 'timeout');
   const limit = optionalInt(args, 'limit') ?? Number.MAX_SAFE_INTEGER;
   const json = args.flags.has('json');
-  const text = await readInput(file, 'corpus', RESPONSES_CAP);
+  const text = await readInput(file, 'corpus', RESPONSES_CAP, 'decode');
   // As `osvlab grade` reads it: a {task_id} line against its task, a {handler} line against the correct kernel.
   const parsed = parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
   if (parsed.problems.length) throw new UsageError(`${file}: ${parsed.problems.map((p) => `line ${p.line}: ${p.code} ${p.message}`).join('; ')}`);

@@ -51,7 +51,7 @@ export async function readRunDir(dir: string): Promise<StoredRun> {
 
 /** Reads run file `file`; a file that is not a valid run file is a usage error naming each problem. */
 export async function readRunFile(file: string): Promise<StoredRun> {
-  const parsed = parseRunFile(await readInput(file, 'run', RESPONSES_CAP));
+  const parsed = parseRunFile(await readInput(file, 'run', RESPONSES_CAP, 'decode'));
   if (!parsed.ok) throw new UsageError(`${file} is not a run file (a run directory, or a run file exported from the Runs page or by merge --export):\n${formatValidationErrors(parsed.errors)}`);
   return fromRunFile(parsed.file, file);
 }

@@ -5,7 +5,9 @@
  * WASM stack trace before the worker dies; the pool then grades or reports
  * that job with a coded diagnostic (RES001-RES003, docs/cli-errors.md), so
  * the trace tells a user nothing and looks like a crash of osvlab. Those
- * lines are dropped; every other line the worker writes is passed on as is.
+ * lines are dropped, and so is every stack line (`    at ...`) that follows
+ * one of them, wherever its frame is (z3-solver's glue, Node's internals);
+ * every other line the worker writes is passed on as is.
  */
 import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
@@ -23,10 +25,18 @@ export function isAbortNoise(line: string): boolean {
   return ABORT_NOISE.some((re) => re.test(line));
 }
 
-/** Passes a worker's stderr on to `out`, line by line, without Z3's abort report. */
+const STACK_LINE = /^\s+at /;
+
+/** Passes a worker's stderr on to `out`, line by line, without Z3's abort report and the stack traces that follow its lines. */
 export function forwardWorkerStderr(from: Readable, out: Writable = process.stderr): void {
   const lines = createInterface({ input: from, crlfDelay: Infinity });
+  let inReport = false;
   lines.on('line', (line) => {
-    if (!isAbortNoise(line)) out.write(`${line}\n`);
+    if (isAbortNoise(line)) inReport = true;
+    else if (inReport && STACK_LINE.test(line)) return;
+    else {
+      inReport = false;
+      out.write(`${line}\n`);
+    }
   });
 }

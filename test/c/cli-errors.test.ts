@@ -50,6 +50,22 @@ describe('osvlab verify on bad input', () => {
     );
   });
 
+  it('a UTF-8 byte-order mark opening a C file is accepted as gcc accepts it; a path off the end of a handler is C064 at its closing brace', () => {
+    const body = `#include "kernel.h"\n\nint sys_kill(pid_t pid)\n{\n    struct proc *p;\n\n    if (!is_pid_valid(pid))\n        return -ESRCH;\n    p = get_proc(pid);\n    if (p->state == PROC_UNUSED || p->state == PROC_ZOMBIE)\n        return -EINVAL;\n    p->killed = 1;\n    if (p->state != PROC_RUNNING) {\n        p->state = PROC_ZOMBIE;\n        proc_ready_del(pid);\n    }\n    return 0;\n}\n`;
+    const bom = join(dir, 'bom.c');
+    writeFileSync(bom, `\uFEFF${body}`);
+    const ok = osvlab(['verify', 'sys_kill', '--oracle', '--impl', bom, '--json']);
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(ok.out).verdict.status).toBe('verified');
+
+    const off = join(dir, 'falls-off.c');
+    writeFileSync(off, body.replace('    return 0;\n}', '}'));
+    const r = osvlab(['verify', 'sys_kill', '--oracle', '--impl', off, '--json']);
+    expect(r.code, r.err).toBe(2);
+    expect(JSON.parse(r.out).verdict.error).toMatchObject({ code: 'C064', line: 17, column: 1, file: off });
+    expect(JSON.parse(r.out).verdict.error.message).toMatch(/^control reaches the end of 'sys_kill', which returns int, without a return statement/);
+  });
+
   it('reports a C error found while running the handler (a path explosion), exit 2', () => {
     const impl = join(dir, 'paths.c');
     writeFileSync(impl, `#include "kernel.h"\nint sys_dup(int oldfd, pid_t pid, int newfd)\n{\n    int i;\n    for (i = 0; i < 20000; i++)\n        if (oldfd == i)\n            return i;\n    return 0;\n}\n`);

@@ -4,7 +4,7 @@
  * results format with several samples per task, `--out` + `osvlab report`,
  * and `strict` in the JSON.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,5 +164,72 @@ describe('osvlab tasks --format osvbench', () => {
         expect(e.bug_type.split(', ')).toEqual(t.bug_classes.map((c) => c.replace('-', ' ')));
       }
     });
+  });
+});
+
+describe('grade files that would quietly mean something else (issue 35, item 13)', () => {
+  it('an empty file, or one with no good line, is IN004 and writes nothing', () => {
+    for (const [name, text, says] of [
+      ['empty.jsonl', '', 'it is empty'],
+      ['all-bad.jsonl', 'null\n{"task_id": "nope", "response": "x"}\n', '2 bad lines, listed above, and no good one'],
+    ]) {
+      const out = join(root, `${name}-run`);
+      const r = osvlab('grade', '--responses', file(name, text), '--out', out);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toContain(`IN004 ${join(root, name)} holds no answer to grade (${says})`);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it('a task index given twice is GRADE013 at the earlier line, and the last is graded; a handler that disagrees with task_id is GRADE012', () => {
+    const results = file('twice.json', `{\n "${indexOf('sys_kill-v0')}": {"sys_kill": ["first answer"]},\n "${indexOf('sys_kill-v0')}": {"sys_kill": ["second answer"]}\n}\n`);
+    const a = osvlab('grade', '--responses', results, '--json', '--no-strict');
+    expect(a.code, a.err).toBe(2);
+    const ja = JSON.parse(a.out);
+    expect(ja.bad).toEqual([{ code: 'GRADE013', line: 2, message: `task index "${indexOf('sys_kill-v0')}" is given again at line 3: as upstream's JSON reader does, the last one is graded and this one is not` }]);
+    expect(ja.results.map((x: { line: number }) => x.line)).toEqual([3]);
+
+    const lines = file('disagree.jsonl', [
+      JSON.stringify({ task_id: 'sys_kill-v0', handler: 'sys_dup', response: proseAnswer() }),
+      JSON.stringify({ task_id: 'clone_proc-v0', handler: 'sys_clone', response: proseAnswer() }),
+    ].join('\n'));
+    const b = osvlab('grade', '--responses', lines, '--json', '--no-strict');
+    expect(b.code, b.err).toBe(2);
+    const jb = JSON.parse(b.out);
+    expect(jb.bad).toEqual([{ code: 'GRADE012', line: 1, message: `"handler" "sys_dup" disagrees with task_id 'sys_kill-v0', a task of sys_kill: give one of them, or make them agree` }]);
+    // The hv6 alias of the same handler agrees.
+    expect(jb.results.map((x: { line: number; task_id: string }) => [x.line, x.task_id])).toEqual([[2, 'clone_proc-v0']]);
+  });
+
+  it('a spec in a Markdown list item, and one whose docstring holds a fence, are read whole and pass', () => {
+    const listItem = `Steps:\n\n1. The specification:\n\n${codeAnswer(KILL).split('\n').map((l) => (l ? `   ${l}` : l)).join('\n')}\n2. Nothing else.`;
+    const withDoc = codeAnswer(edit(KILL, 'def sys_kill(old, pid):\n', 'def sys_kill(old, pid):\n    """Kills pid, e.g.\n    ```\n    sys_kill(old, 3)\n    ```\n    """\n'));
+    const path = file('shapes.jsonl', [listItem, withDoc].map((response) => JSON.stringify({ task_id: 'sys_kill-v0', response })).join('\n'));
+    const r = osvlab('grade', '--responses', path, '--json', '--no-strict');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).results.map((x: { category: string }) => x.category)).toEqual(['pass', 'pass']);
+  }, TIMEOUT_MS);
+
+  it('UTF-16 is decoded in a grade file and refused (IN005) in a spec; no NUL byte reaches the output', () => {
+    const jsonl = `${JSON.stringify({ task_id: 'sys_kill-v0', response: proseAnswer() })}\n{"task_id": oops}\n`;
+    const le = join(root, 'utf16le.jsonl');
+    writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(jsonl, 'utf16le')]));
+    const be = Buffer.from(jsonl, 'utf16le');
+    be.swap16();
+    const bePath = join(root, 'utf16be-nobom.jsonl');
+    writeFileSync(bePath, be);
+    for (const p of [le, bePath]) {
+      const r = osvlab('grade', '--responses', p, '--json', '--no-strict');
+      expect(r.code, r.err).toBe(2);
+      expect(JSON.parse(r.out).results.map((x: { task_id: string; category: string }) => [x.task_id, x.category])).toEqual([['sys_kill-v0', 'syntax']]);
+      expect(r.err).toContain('line 2: GRADE001');
+      expect(r.out + r.err).not.toContain('\0');
+    }
+    const spec = join(root, 'utf16.py');
+    writeFileSync(spec, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(KILL, 'utf16le')]));
+    const v = osvlab('verify', 'sys_kill', '--spec', spec);
+    expect(v.code, v.err).toBe(4);
+    expect(v.err).toContain(`IN005 spec '${spec}' is UTF-16 text (little-endian); only UTF-8 is read: save it as UTF-8`);
+    expect(v.out + v.err).not.toContain('\0');
   });
 });

@@ -28,6 +28,16 @@ const OTHER = [
   'Aborted by the user? no: a line that only mentions the word',
 ];
 
+/** An abort whose stack runs through z3-solver's JavaScript and Node's internals, not only its WASM. */
+const Z3_ABORT_JS_STACK = [
+  'RuntimeError: Aborted(Cannot enlarge memory arrays to size 2257457152 bytes (OOM). ...)',
+  '    at abort (/work/main/node_modules/z3-solver/build/z3-built.js:848:11)',
+  '    at Object.check (/work/main/node_modules/z3-solver/build/high-level/high-level.js:1210:43)',
+  '    at MessagePort.<anonymous> (/work/main/node_modules/z3-solver/build/node.js:40:12)',
+  '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+  '    at async Promise.all (index 0)',
+];
+
 describe("a worker's stderr", () => {
   it("loses Z3's abort report and nothing else", async () => {
     expect(Z3_ABORT.filter((l) => !isAbortNoise(l))).toEqual([]);
@@ -40,5 +50,16 @@ describe("a worker's stderr", () => {
     from.end([OTHER[0], ...Z3_ABORT, ...OTHER.slice(1)].join('\n') + '\n');
     await new Promise((r) => setTimeout(r, 50));
     expect(text).toBe(OTHER.map((l) => `${l}\n`).join(''));
+  });
+
+  it('loses the whole stack after an abort line, and keeps a stack that follows a line of its own', async () => {
+    const from = new PassThrough();
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (b: Buffer) => (text += b.toString()));
+    forwardWorkerStderr(from, out);
+    from.end([...Z3_ABORT_JS_STACK, ...OTHER.slice(1), ...Z3_ABORT_JS_STACK].join('\n') + '\n');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text).toBe(OTHER.slice(1).map((l) => `${l}\n`).join(''));
   });
 });

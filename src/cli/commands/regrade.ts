@@ -45,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
       stored = await readRunDir(input);
       for (const d of stored.damaged) process.stderr.write(`osvlab regrade: skipped ${d.file} line ${d.line}: ${d.reason}\n`);
     } else {
-      const text = await readInput(input, 'run', RESPONSES_CAP);
+      const text = await readInput(input, 'run', RESPONSES_CAP, 'decode');
       const file = parseRunFile(text);
       if (file.ok) stored = fromRunFile(file.file, input);
       else {

@@ -2,7 +2,8 @@
  * Every diagnostic the C front end and the symbolic executor can produce,
  * built by the factories below. Codes are stable (docs/c-errors.md lists
  * them): C00x preprocessor, C01x lexer, C02x parser, C03x-C04x names and
- * types, C05x execution, C06x the executor's limits (limits.ts).
+ * types, C05x execution, C06x the executor's limits (limits.ts), and C064
+ * execution again (the C05x codes ran out).
  */
 import type { Diagnostic } from '../diagnostic.ts';
 import { diagnosticText } from '../diagnostic-text.ts';
@@ -132,6 +133,8 @@ export const badPointer = (span: CSpan, why: string) => d('C056', span, why);
 export const internal = (span: CSpan, why: string) => d('C057', span, `internal error: ${why}`);
 export const noSuchFunction = (span: CSpan, name: string) => d('C058', span, `no function named '${name}' with a body`);
 export const badArguments = (span: CSpan, why: string) => d('C059', span, why);
+export const fallsOffEnd = (span: CSpan, name: string, type: string) =>
+  d('C064', span, `control reaches the end of '${name}', which returns ${type}, without a return statement: give every path a return (gcc -Wall -Werror refuses it; the value would be undefined)`);
 
 // ------------------------------------------------------------------ limits (limits.ts)
 

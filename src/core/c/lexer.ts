@@ -125,7 +125,8 @@ export function lex(file: string, raw: string): LexResult {
   let lineNo = 1;
   const tokens: Token[] = [];
   const errors: CDiagnostic[] = [];
-  let i = 0;
+  // A UTF-8 byte-order mark opening the file is skipped, as gcc skips it (an editor's, not C).
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let bol = true;
   let space = false;
   const n = text.length;

@@ -575,9 +575,9 @@ class Parser {
   }
 
   private term(): A.Expr {
-    if (this.isOp('@')) throw unsupportedConstruct(this.tok.span, "the '@' operator");
+    if (this.isOp('@')) throw unsupportedConstruct(this.tok.span, "'@' operators (matrix products, which Python 2 does not have)");
     const e = this.binary(['*', '/', '//', '%'], () => this.factor());
-    if (this.isOp('@')) throw unsupportedConstruct(this.tok.span, "the '@' operator");
+    if (this.isOp('@')) throw unsupportedConstruct(this.tok.span, "'@' operators (matrix products, which Python 2 does not have)");
     return e;
   }
 

@@ -19,6 +19,19 @@ describe('extracting the spec from an answer', () => {
     const a = `Sure.\n\nimport z3\n${SPEC}\nThis spec checks the pid.`;
     expect(extractSpec(a)).toBe(`import z3\n${SPEC}`);
   });
+  it("takes a fence in a Markdown list item without the item's indentation, and only when every line has it", () => {
+    const indented = (t: string, by: string) => t.split('\n').map((l) => (l ? by + l : l)).join('\n');
+    expect(extractSpec(`1. The spec:\n\n   \`\`\`python\n${indented(SPEC, '   ')}   \`\`\`\n2. Done.`)).toBe(SPEC);
+    // A line with less indentation than the fence: nothing is removed, so no line's nesting changes.
+    expect(extractSpec('  ```python\n  def f():\n return 1\n  ```')).toBe('  def f():\n return 1\n');
+  });
+  it('a fence line inside a docstring does not end the block; an unclosed string ends it at the first fence line as before', () => {
+    const doc = 'def sys_kill(old, pid):\n    """For example:\n    ```\n    sys_kill(old, 1)\n    ```\n    """\n    return old.procs[pid].state == 0, old\n';
+    expect(extractSpec(`\`\`\`python\n${doc}\`\`\`\nThat is all.`)).toBe(doc);
+    expect(extractSpec("```python\ndef f():\n    s = '''\n    return 1\n```\nprose")).toBe("def f():\n    s = '''\n    return 1\n");
+    // Upstream's reading stops at the first ```, docstring or not (osvbench mode is unchanged).
+    expect(extractSpec(`\`\`\`python\n${doc}\`\`\``, 'osvbench')).toBe('def sys_kill(old, pid):\n    """For example:\n');
+  });
   it('returns null for prose with no code', () => {
     expect(extractSpec('I cannot write this spec without more information about the kernel.')).toBeNull();
     expect(extractSpec('```text\njust words\n```')).toBeNull();

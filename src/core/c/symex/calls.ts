@@ -6,14 +6,20 @@
  */
 import type { CSpan, Call } from '../ast.ts';
 import type { FunctionInfo } from '../check/sema.ts';
-import { CError, callDepth, recursion, unknownFunction } from '../errors.ts';
+import { CError, callDepth, fallsOffEnd, recursion, unknownFunction } from '../errors.ts';
 import { HOOKS, type HookContext, type HookModel, type Val } from '../hooks.ts';
 import { MAX_CALL_DEPTH } from '../limits.ts';
 import type { CMemory } from '../memory.ts';
+import { typeName } from '../types.ts';
 import { convertValue } from './arith.ts';
 import { mergeExits } from './path-join.ts';
 import { type Frame, PathDied, type State } from './state.ts';
 import { Statements } from './statements.ts';
+
+/** The span of the closing brace of a block whose span is `s`. */
+function closingBrace(s: CSpan): CSpan {
+  return { ...s, line: s.endLine, column: Math.max(1, s.endColumn - 1), offset: Math.max(s.offset, s.endOffset - 1) };
+}
 
 export class Executor extends Statements {
   /** Inlines `fn` on `args` (already converted to the parameter types). */
@@ -29,7 +35,12 @@ export class Executor extends Statements {
     const deaths = this.deaths;
     try {
       this.block(st, fn.body);
-      if (!st.dead) frame.returns.push({ pc: st.pc, asm: st.asm, mem: st.mem });
+      if (!st.dead) {
+        // A path that falls off the end of a function with a value has none: undefined in C, and an
+        // error under gcc -Wall -Werror. Merged with the other paths' returns it would read as theirs.
+        if (fn.type.ret.kind !== 'void') throw new CError(fallsOffEnd(closingBrace(fn.body.span), fn.name, typeName(fn.type.ret)));
+        frame.returns.push({ pc: st.pc, asm: st.asm, mem: st.mem });
+      }
     } finally {
       this.frames.pop();
       st.locals = saved;

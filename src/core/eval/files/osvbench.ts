@@ -105,6 +105,36 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
+/**
+ * The keys of the top-level object of `text` (valid JSON), in order, with
+ * their lines: one pass that skips strings and nested values. JSON.parse
+ * keeps only the last of a key given twice; this sees each.
+ */
+function topLevelKeys(text: string): { key: string; line: number }[] {
+  const keys: { key: string; line: number }[] = [];
+  let depth = 0;
+  let line = 1;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      expectKey = depth === 1 && c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c) expectKey = depth === 1;
+    else if (c === 0x22) {
+      const start = i;
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      if (expectKey) {
+        keys.push({ key: JSON.parse(text.slice(start, i + 1)) as string, line });
+        expectKey = false;
+      }
+    }
+  }
+  return keys;
+}
+
 /** Where JSON.parse stopped, from its message ("... at position N" or "line L column C"). */
 function jsonErrorLine(text: string, message: string): number {
   const lc = /line (\d+) column/.exec(message);
@@ -134,10 +164,16 @@ export function parseOsvbenchResults(text: string, tasks: readonly Task[], stand
     problems.push({ code: 'GRADE002', line: 1, message: 'an OSVBench results file is one JSON object keyed by task index' });
     return { answers, problems };
   }
-  // Key positions, for line numbers: the first `"KEY":` at the object's top level is good enough here.
+  // The line of each top-level key, where the value JSON.parse kept (the last) is; a key given twice is reported.
   const keyLine = new Map<string, number>();
-  const keyRe = /"(\d+)"\s*:/g;
-  for (let m = keyRe.exec(t); m; m = keyRe.exec(t)) if (!keyLine.has(m[1])) keyLine.set(m[1], lineAt(t, m.index));
+  const seen = new Map<string, number[]>();
+  for (const k of topLevelKeys(t)) seen.set(k.key, [...(seen.get(k.key) ?? []), k.line]);
+  for (const [key, lines] of seen) {
+    keyLine.set(key, lines[lines.length - 1]);
+    for (const line of lines.slice(0, -1)) {
+      problems.push({ code: 'GRADE013', line, message: `task index ${JSON.stringify(key)} is given again at line ${lines[lines.length - 1]}: as upstream's JSON reader does, the last one is graded and this one is not` });
+    }
+  }
 
   const keys = Object.keys(doc).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
   const entries: { key: string; line: number; index: number; syscall: string; handler: string; samples: unknown }[] = [];

@@ -69,6 +69,13 @@ function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: Ha
       if (typeof o.task_id === 'string') {
         task = byId.get(o.task_id);
         if (!task) return bad('GRADE005', `unknown task_id '${o.task_id}'`);
+        // Both given: they must name one handler, or which task the answer is for is a guess.
+        if (o.handler !== undefined) {
+          const h = typeof o.handler === 'string' ? findHandler(o.handler) : undefined;
+          if (h?.name !== task.handler) {
+            return bad('GRADE012', `"handler" ${JSON.stringify(o.handler)} disagrees with task_id '${o.task_id}', a task of ${task.handler}: give one of them, or make them agree`);
+          }
+        }
       } else if (typeof o.handler === 'string') {
         const h = findHandler(o.handler);
         if (!h) return bad('GRADE006', `unknown handler '${o.handler}'`);

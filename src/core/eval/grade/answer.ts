@@ -5,7 +5,11 @@
  * supplied. Then the first fenced Python block; failing that, the first
  * untagged fence that contains a `def`; failing that, a bare function (from
  * the first top-level `import`/`from`/`def` line on). An unterminated fence
- * (a truncated answer) yields what is there.
+ * (a truncated answer) yields what is there. A fence indented in a Markdown
+ * list item has that indentation removed from its lines, and a fence line
+ * inside a triple-quoted string (a docstring's example) does not end the
+ * block; upstream's reading (`osvbench` mode) does neither, so an answer
+ * that depends on them may pass here and be syntax there, never the reverse.
  *
  * `osvbench` mode extracts as OSVBench's harness does instead, so a syntax
  * rate compares with upstream's (docs/providers.md "Answer extraction").
@@ -16,6 +20,26 @@ const FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*$/gm;
 interface Block {
   readonly lang: string;
   readonly body: string;
+}
+
+/** The triple-quoted string a line leaves open, given the one open before it (`"""`, `'''` or none). */
+function openTripleQuote(line: string, open: string | undefined): string | undefined {
+  for (const m of line.matchAll(/"""|'''/g)) {
+    if (open === undefined) open = m[0];
+    else if (open === m[0]) open = undefined;
+  }
+  return open;
+}
+
+/**
+ * The body lines of a fence opened with `indent` before its marker, that
+ * indentation removed as Markdown does for a fence in a list item (only
+ * when every line of code has it, so no line's nesting changes).
+ */
+function dedent(lines: readonly string[], indent: string): string {
+  const n = indent.length;
+  if (n > 0 && lines.every((l) => l.trim() === '' || l.startsWith(indent))) return lines.map((l) => l.slice(Math.min(n, l.length))).join('\n');
+  return lines.join('\n');
 }
 
 function fencedBlocks(text: string): Block[] {
@@ -29,16 +53,29 @@ function fencedBlocks(text: string): Block[] {
       i++;
       continue;
     }
+    const indent = /^[ \t]*/.exec(lines[i])![0];
     const marker = open[1];
     const lang = open[2].toLowerCase();
+    const close = new RegExp(`^[ \\t]*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
     const body: string[] = [];
+    // A fence line inside a triple-quoted string (an example in a docstring) is the string's text, not the end of the block.
+    let quote: string | undefined;
     i++;
-    while (i < lines.length && !new RegExp(`^[ \\t]*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`).test(lines[i])) {
+    while (i < lines.length && (quote !== undefined || !close.test(lines[i]))) {
+      quote = openTripleQuote(lines[i], quote);
       body.push(lines[i]);
       i++;
     }
+    if (i >= lines.length && quote !== undefined) {
+      // The string never closed: the block ends at its first fence line after all, as it did before this rule.
+      const first = body.findIndex((l) => close.test(l));
+      if (first >= 0) {
+        i -= body.length - first;
+        body.length = first;
+      }
+    }
     i++; // past the closing fence (or the end)
-    blocks.push({ lang, body: body.join('\n') });
+    blocks.push({ lang, body: dedent(body, indent) });
   }
   return blocks;
 }

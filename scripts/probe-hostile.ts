@@ -78,7 +78,7 @@ function osvlab(args: readonly string[], opts: { limitMs?: number; env?: NodeJS.
 }
 
 /** A code of ours anywhere in the text. */
-const CODE = /\b(ARG|IN|RES|SPEC|C|LLM|RUN|RUNDIR|MERGE|GRADE|SHARD|BUDGET)\d{3}\b/;
+const CODE = /\b(ARG|IN|RES|SPEC|C|LLM|RUN|RUNDIR|MERGE|GRADE|SHARD|BUDGET|SESSION|STUDY)\d{3}\b/;
 /** Signs of an error nobody handled. */
 const CRASH = /^\s+at .+:\d+:\d+\)?$|node:internal|Unhandled|FATAL ERROR|Maximum call stack|is not a function|Cannot read propert|RuntimeError|Aborted\(/m;
 
@@ -617,7 +617,249 @@ const provider: Family = async () => {
   }
 };
 
-const FAMILIES: Readonly<Record<string, Family>> = { cli, spec: specs, c: cImpls, 'grade-file': gradeFiles, 'run-dir': runDirs, provider };
+// ------------------------------------------------------------------ issue 35: keys, run files, work and money (sec)
+
+/** `osvlab ARGS` started in the background: the child, and its result when it exits. */
+function startOsvlab(args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; done: Promise<CliResult> } {
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (err += s));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out, err, ms: Date.now() - started, hung: false });
+    }),
+  );
+  return { child, out: () => out, done };
+}
+
+async function until(cond: () => boolean, ms = 300_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+/** Every file's text under `dir`, joined (to look for a secret written to disk). */
+function allText(dir: string): string {
+  if (!existsSync(dir)) return '';
+  const st = statSync(dir);
+  if (!st.isDirectory()) return st.isFile() ? readFileSync(dir, 'latin1') : '';
+  return readdirSync(dir).map((n) => allText(join(dir, n))).join('\n');
+}
+
+/** Items 2 and 4: redirects to another host (127.0.0.2), and base URLs that hold a secret or garble the path. */
+const keyHosts: Family = async () => {
+  const KEY = 'sk-probe-key-of-the-first-host-4242';
+  const home = await startFakeProvider();
+  const elsewhere = await startFakeProvider({ host: '127.0.0.2' });
+  const rows: Row[] = [];
+  try {
+    elsewhere.respond(() => ({ kind: 'text', text: fence(spec('sys_kill')) }));
+    const env = { ...process.env, OSVLAB_API_KEY: KEY };
+    const run = (provider: string, baseUrl: string, dir: string) =>
+      startOsvlab(['run', '--provider', provider, '--base-url', baseUrl, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-strict', '--out', dir, '--json', '--request-timeout', '20000'], env).done;
+    const host = (u: string) => u.slice('http://'.length);
+    const redirects: [string, string, number, string][] = [
+      ['anthropic 307 to another host', 'anthropic', 307, `${elsewhere.url}/v1/messages`],
+      ['gemini 307 to another host', 'gemini', 307, `${elsewhere.url}/v1/models/m:generateContent`],
+      ['openai 302 to another host', 'openai', 302, `${elsewhere.url}/v1/chat/completions`],
+      ['openai-compatible 308 to another host', 'openai-compatible', 308, `${elsewhere.url}/v1/chat/completions`],
+      ['openai-compatible 307 on the same host', 'openai-compatible', 307, '/v2/chat/completions'],
+    ];
+    for (const [name, provider, status, to] of redirects) {
+      home.reset();
+      elsewhere.reset();
+      elsewhere.respond(() => ({ kind: 'text', text: fence(spec('sys_kill')) }));
+      home.respond(() => ({ kind: 'raw', status, body: '', headers: { location: to } }));
+      const r = await run(provider, `${home.url}/v1`, join(scratch, 'keys', name.replace(/\W+/g, '-')));
+      const arrived = [...elsewhere.requests.map((q) => q.key ?? '-'), ...elsewhere.gets.map((g) => g.headers['x-api-key'] ?? g.headers['x-goog-api-key'] ?? g.headers.authorization ?? '-')];
+      rows.push(judge('key-host', name, r, {
+        check: (res) =>
+          arrived.some((k) => k.includes(KEY)) ? `the key reached ${host(elsewhere.url)}`
+          : arrived.length ? `${arrived.length} request(s) reached ${host(elsewhere.url)}`
+          : res.code !== 4 ? `exit ${res.code}: the redirect was followed or its answer graded` : undefined,
+      }));
+    }
+    home.reset();
+    home.respond(() => ({ kind: 'text', text: 'No code.' }));
+    const hostPort = host(home.url);
+    const bases: [string, string, string, (r: CliResult, dir: string) => string | undefined][] = [
+      ['base URL with user:password', 'openai-compatible', `http://probe-user:pw-probe-secret-77@${hostPort}/v1`, (r, dir) => (`${r.out}${r.err}${allText(dir)}`.includes('pw-probe-secret-77') ? 'the password was printed or written to the run' : r.code !== 4 ? `exit ${r.code}` : undefined)],
+      ['base URL with ?api_key=', 'openai-compatible', `${home.url}/v1?api_key=k-probe-in-url-31`, (r, dir) => (`${r.out}${r.err}${allText(dir)}`.includes('k-probe-in-url-31') ? 'the key in the URL was printed or written to the run' : undefined)],
+      ['base URL with #frag', 'openai-compatible', `${home.url}/v1#frag`, () => (home.requests.some((q) => q.path !== '/v1/chat/completions') ? `request path ${home.requests.map((q) => q.path).join(', ')}` : undefined)],
+      ['base URL with ?api-version=', 'openai-compatible', `${home.url}/v1?api-version=2024-10-21`, (r) => {
+        const got = home.requests.map((q) => `${q.path}${q.query}`);
+        return r.code === 0 && got.length === 1 && got[0] === '/v1/chat/completions?api-version=2024-10-21' ? undefined : `exit ${r.code}, requests ${JSON.stringify(got)}`;
+      }],
+    ];
+    for (const [name, provider, url, check] of bases) {
+      home.reset();
+      home.respond(() => ({ kind: 'text', text: 'No code.' }));
+      const dir = join(scratch, 'keys', name.replace(/\W+/g, '-'));
+      const r = await run(provider, url, dir);
+      rows.push(judge('key-host', name, r, { check: (res) => check(res, dir) }));
+    }
+  } finally {
+    await home.close();
+    await elsewhere.close();
+  }
+  return rows;
+};
+
+/** Item 3: run files that are symbolic links to files outside the directory. */
+const runDirLinks: Family = async () => {
+  const input = file('links.jsonl', ['sys_kill-v0', 'sys_dup-v0'].map((id) => JSON.stringify({ task_id: id, response: 'No code.' })).join('\n'));
+  const base = join(scratch, 'links', 'base');
+  const made = await osvlab(['grade', '--responses', input, '--out', base, '--no-strict'], { limitMs: 300_000 });
+  if (made.code !== 0) return [judge('run-link', 'the base run', made)];
+  const outside = file('outside-notes.txt', 'my-own-line-1 private\nmy-own-line-2\n');
+  let n = 0;
+  const linked = (name: string, target: string): string => {
+    const dir = join(scratch, 'links', `l${++n}`);
+    cpSync(base, dir, { recursive: true });
+    rmSync(join(dir, name));
+    symlinkSync(target, join(dir, name));
+    return dir;
+  };
+  const echoed = (r: CliResult) => (/my-own-line|root:x?:?0/.test(r.out + r.err) ? 'the linked file was printed' : undefined);
+  const cases = [
+    ['report, attempts.jsonl -> a file outside', ['report', linked('attempts.jsonl', outside), '--json'], { check: echoed }],
+    ['report, attempts.jsonl -> /etc/passwd', ['report', linked('attempts.jsonl', '/etc/passwd'), '--json'], { check: echoed }],
+    ['report, run.json -> a file outside', ['report', linked('run.json', outside)], { check: echoed }],
+    ['grade --out, attempts.jsonl -> a file outside', ['grade', '--responses', input, '--out', linked('attempts.jsonl', outside), '--no-strict'], { lost: unchanged(outside) }],
+    ['grade --out, prompts.jsonl -> a file outside', ['grade', '--responses', input, '--out', linked('prompts.jsonl', outside), '--no-strict'], { lost: unchanged(outside) }],
+  ] as const;
+  return many('run-link', cases.map(([name, args, e]) => [name, args, e, { limitMs: 300_000 }] as const), 1);
+};
+
+/** Item 11: two runs on one directory; a killed holder's lock. */
+const runLock: Family = async () => {
+  const fake = await startFakeProvider();
+  const rows: Row[] = [];
+  try {
+    const env = { ...process.env, OSVLAB_API_KEY: '' };
+    fake.respond(() => ({ kind: 'slow', ms: 3000, reply: { kind: 'text', text: 'No code.' } }));
+    const runArgs = (out: string, n = 1) => ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_kill-v0,sys_dup-v0,sys_close-v0', '--n', String(n), '--shots', '0', '--no-strict', '--out', out, '--json'];
+    const args = runArgs(join(scratch, 'lock', 'twice'), 2);
+    const a = startOsvlab(args, env);
+    await until(() => fake.requests.length > 0);
+    const b = startOsvlab(args, env);
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    rows.push(judge('run-lock', 'the first of two runs on one --out', ra, { check: exits(0) }));
+    rows.push(judge('run-lock', 'the second of two runs on one --out', rb, { check: () => (fake.requests.length > 6 ? `${fake.requests.length} requests for 6 samples` : rb.code !== 4 || !/RUNDIR004/.test(rb.err) ? `exit ${rb.code}, no RUNDIR004` : undefined) }));
+    fake.reset();
+    fake.respond(() => ({ kind: 'hang' }));
+    const staleArgs = runArgs(join(scratch, 'lock', 'stale'));
+    const holder = startOsvlab(staleArgs, env);
+    await until(() => fake.requests.length > 0);
+    holder.child.kill('SIGKILL');
+    await holder.done;
+    fake.reset();
+    fake.respond(() => ({ kind: 'text', text: 'No code.' }));
+    const after = await startOsvlab(staleArgs, env).done;
+    rows.push(judge('run-lock', 'a run after the holder was killed (-9)', after, { check: exits(0) }));
+    const sigint = join(scratch, 'lock', 'sigint');
+    fake.reset();
+    fake.respond(() => ({ kind: 'hang' }));
+    const first = startOsvlab(runArgs(sigint), env);
+    await until(() => fake.requests.length > 0);
+    first.child.kill('SIGINT');
+    const rf = await first.done;
+    rows.push(judge('run-lock', 'Ctrl+C leaves no lock', rf, { check: () => (existsSync(join(sigint, 'osvlab.lock')) ? 'the lock file is still there' : undefined) }));
+  } finally {
+    await fake.close();
+  }
+  return rows;
+};
+
+/** Item 12: a grade stopped with Ctrl+C, and what report says of it. */
+const interrupted: Family = async () => {
+  const n = 24;
+  const answers = file('slow-answers.jsonl', Array.from({ length: n }, (_, i) => JSON.stringify({ task_id: 'sys_kill-v0', response: `${spec('sys_kill')}\n# answer ${i}\n` })).join('\n'));
+  const dir = join(scratch, 'interrupted');
+  const g = startOsvlab(['grade', '--responses', answers, '--out', dir, '--concurrency', '1'], process.env);
+  const started = await until(() => (g.out().match(/ pass/g) ?? []).length >= 2, 600_000);
+  g.child.kill('SIGINT');
+  const r = await g.done;
+  if (!started) return [judge('interrupt', 'grade stopped after 2 of 24', r)];
+  const report = await osvlab(['report', dir, '--json']);
+  return [
+    judge('interrupt', 'grade stopped after 2 of 24', r, { check: (res) => (res.code === 0 && !/PARTIAL/.test(res.out) ? 'exit 0 with no word of the answers not graded' : undefined) }),
+    judge('interrupt', 'report of the stopped grade', report, { json: true, check: (_res, j) => (j?.partial === true ? undefined : `partial: ${j?.partial}`) }),
+  ];
+};
+
+/** Item 13: the low ones, each as a user meets it. */
+const lowItems: Family = async () => {
+  const rows: Row[] = [];
+  const KILL = spec('sys_kill');
+  const noNul = (r: CliResult) => (/\0/.test(r.out + r.err) ? 'a NUL byte in the output' : undefined);
+  const line = (id: string, response: string) => JSON.stringify({ task_id: id, response });
+  const kIndex = tasks.findIndex((t) => t.id === 'sys_kill-v0');
+  const utf16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+  const listItem = `1. The spec:\n\n${fence(KILL).split('\n').map((l) => (l ? `   ${l}` : l)).join('\n')}`;
+  const docFence = fence(edit(KILL, 'def sys_kill(old, pid):\n', 'def sys_kill(old, pid):\n    """For example:\n    ```\n    sys_kill(old, 3)\n    ```\n    """\n'));
+  const gradeJson = (name: string, text: string | Buffer, check: (r: CliResult, j: any) => string | undefined, more: string[] = []) =>
+    [name, ['grade', '--responses', file(`low-${name.replace(/\W+/g, '-')}.jsonl`, text), '--json', '--no-strict', ...more], { json: true, check }] as const;
+  const categories = (...want: string[]) => (_r: CliResult, j: any) => {
+    const got = (j?.results ?? []).map((x: { category: string }) => x.category);
+    return JSON.stringify(got) === JSON.stringify(want) ? undefined : `graded ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`;
+  };
+  const own = kernelFunction('sys_kill');
+  const head = '#include "kernel.h"\n';
+  const OOM = edit(KILL, 'is_pid_valid(pid),', "is_pid_valid(pid),\n        z3.BitVec('a', 4096) * z3.BitVec('b', 4096) == z3.BitVecVal((1 << 4095) + 12345, 4096),");
+  rows.push(...(await many('low', [
+    ['grade --out under /proc/sys (ENOENT)', ['grade', '--responses', file('low-one.jsonl', line('sys_kill-v0', 'No code.')), '--out', '/proc/sys/osvlab-probe/run', '--no-strict'], { check: exits(4) }, { limitMs: 60_000 }],
+    ['grade --out under /sys (EPERM)', ['grade', '--responses', file('low-one.jsonl', line('sys_kill-v0', 'No code.')), '--out', '/sys/osvlab-probe', '--no-strict'], { check: exits(4) }, { limitMs: 60_000 }],
+    ['an empty answers file', ['grade', '--responses', file('low-empty.jsonl', ''), '--out', join(scratch, 'low-empty-run')], { check: (r) => (r.code === 0 ? 'a finished run of 0 tasks' : undefined) }],
+    gradeJson('a UTF-16 grade file', utf16(`${line('sys_kill-v0', 'No code.')}\n{"task_id": oops}\n`), (r, j) => noNul(r) ?? categories('syntax')(r, j)),
+    ['a UTF-16 spec', ['verify', 'sys_kill', '--spec', file('low-utf16.py', utf16(KILL))], { check: (r) => noNul(r) ?? exits(2, 4)(r) }],
+    gradeJson('a results file with an index twice', `{"${kIndex}": {"sys_kill": ["first"]},\n "${kIndex}": {"sys_kill": ["second"]}}\n`, (r) => (/GRADE013/.test(r.err) ? undefined : 'the first answer was dropped silently')),
+    gradeJson('a handler that disagrees with task_id', JSON.stringify({ task_id: 'sys_kill-v0', handler: 'sys_dup', response: 'No code.' }), (r) => (/GRADE012/.test(r.err) ? undefined : 'graded, the disagreement unsaid')),
+    gradeJson('code in a Markdown list item', line('sys_kill-v0', listItem), categories('pass')),
+    gradeJson('a fence in a docstring', line('sys_kill-v0', docFence), categories('pass')),
+    ['C falling off the end', ['verify', 'sys_kill', '--oracle', '--impl', file('low-off.c', `${head}${own.replace('    return 0;\n}', '}')}`), '--json'], { json: true, check: (r, j) => verifyExits(2)(r, j) ?? (j?.verdict?.error?.code === 'C064' ? undefined : `error ${j?.verdict?.error?.code}`) }],
+    ['C file with a UTF-8 BOM', ['verify', 'sys_kill', '--oracle', '--impl', file('low-bom.c', `\uFEFF${head}${own}`), '--json'], { json: true, check: status('verified') }],
+    ["the '@' operator", ['verify', 'sys_kill', '--spec', file('low-at.py', edit(KILL, '    return cond,', '    x = pid @ pid\n    return cond,')), '--json'], { json: true, check: (r, j) => (/operator are not/.test(r.out + r.err) ? 'says "operator are not supported"' : verifyExits(2)(r, j)) }],
+    ['verify on a Z3 out-of-memory', ['verify', 'sys_kill', '--spec', file('low-oom.py', OOM), '--json'], { json: true, check: (r) => (/Aborted\(|wasm:\/\/|Pthread/.test(r.err) ? "Emscripten's abort report on stderr" : exits(3)(r)) }, { limitMs: 300_000 }],
+  ])));
+  // A full and a read-only file system, where the probe may mount one (root).
+  const fs = join(scratch, 'low-fs');
+  mkdirSync(fs, { recursive: true });
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', fs]).status === 0) {
+    try {
+      const many200 = file('low-many.jsonl', Array.from({ length: 200 }, (_, i) => line('sys_kill-v0', `No code ${i} ${'words '.repeat(40)}`)).join('\n'));
+      rows.push(judge('low', 'grade --out on a full file system (ENOSPC)', await osvlab(['grade', '--responses', many200, '--out', join(fs, 'run'), '--no-strict']), { check: exits(4) }));
+      spawnSync('mount', ['-o', 'remount,ro', fs]);
+      rows.push(judge('low', 'grade --out on a read-only file system (EROFS)', await osvlab(['grade', '--responses', many200, '--out', join(fs, 'other'), '--no-strict']), { check: exits(4) }));
+    } finally {
+      spawnSync('umount', [fs]);
+    }
+  }
+  return rows;
+};
+
+const FAMILIES: Readonly<Record<string, Family>> = {
+  cli,
+  spec: specs,
+  c: cImpls,
+  'grade-file': gradeFiles,
+  'run-dir': runDirs,
+  provider,
+  // issue 35 (sec): keys, run files, work and money
+  'key-host': keyHosts,
+  'run-link': runDirLinks,
+  'run-lock': runLock,
+  interrupt: interrupted,
+  low: lowItems,
+};
 
 // ------------------------------------------------------------------ main
 

@@ -89,6 +89,30 @@ export interface Z3Memory {
   readonly mib: Z3MemoryMiB;
   /** The size was capped by a setting rather than by what the device granted. */
   readonly capped: boolean;
+  /** Z3 starts threads of its own (false: it runs in the worker's one thread, see `oneThread`). */
+  readonly threads: boolean;
+}
+
+/**
+ * Z3 in the worker's own thread, for engines that cannot share memory with
+ * workers (WebKitGTK). z3-solver runs every check on a thread of its own and
+ * Z3 enforces a query's timeout with a timer thread; neither can start here.
+ * So a check calls Z3's synchronous entry point (the worker blocks, which a
+ * worker may), and the timeout parameter is left unset: a query that runs
+ * too long is stopped by the pool's hard limit, which terminates the worker
+ * (the verdict is then a timeout). Verdicts are otherwise the same.
+ */
+function oneThread(z3: Z3Api): Z3Api {
+  const em = z3.em as { _Z3_solver_check(c: unknown, s: unknown): number };
+  const api = z3.Z3;
+  const Z3: typeof api = {
+    ...api,
+    solver_check: async (c, s) => em._Z3_solver_check(c, s),
+    params_set_uint: (c, p, k, v) => {
+      if (api.get_symbol_string(c, k) !== 'timeout') api.params_set_uint(c, p, k, v);
+    },
+  };
+  return { ...z3, Z3 };
 }
 
 let memoryInUse: Z3Memory | undefined;
@@ -111,12 +135,25 @@ export function loadZ3(): Promise<Z3Api> {
   loading ??= (async () => {
     const browser = browserName(self.navigator.userAgent);
     if (typeof WebAssembly !== 'object') throw new Z3UnavailableError(obstacleSentence('no-wasm', browser, 0));
-    if (!canShareMemory()) throw new Z3UnavailableError(obstacleSentence('no-shared-memory', browser, 0));
+    // Without a memory to share with workers (WebKitGTK), Z3 runs in this worker's one thread.
+    const threads = canShareMemory();
     // The largest memory the device grants (docs/app.md, "Z3's memory"), reserved once and handed to the glue.
     const cap = memoryCap();
     const sizes = sizesToTry(cap);
-    const reserved = reserveLargest(sizes, (pages) => new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }));
-    if (!reserved) throw new Z3UnavailableError(obstacleSentence('too-little-memory', browser, sizes[sizes.length - 1]));
+    let refusal: unknown;
+    const reserved = reserveLargest(sizes, (pages) => {
+      try {
+        return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+      } catch (e) {
+        refusal = e;
+        throw e;
+      }
+    });
+    if (!reserved) {
+      // A TypeError: no shared memories at all; a RangeError: not even the smallest size.
+      const why = refusal instanceof RangeError ? 'too-little-memory' : 'no-shared-memory';
+      throw new Z3UnavailableError(obstacleSentence(why, browser, sizes[sizes.length - 1]));
+    }
     const url = glueUrl();
     const res = await fetch(url);
     if (!res.ok) throw new Error(`Could not fetch the Z3 glue from ${url} (HTTP ${res.status})`);
@@ -138,8 +175,8 @@ export function loadZ3(): Promise<Z3Api> {
       mainScriptUrlOrBlob: url,
       locateFile: (file: string) => (file.endsWith('.wasm') ? wasmBlobUrl : new URL(file, url).href),
     } as never);
-    memoryInUse = { mib: reserved.mib, capped: cap !== undefined };
-    return z3;
+    memoryInUse = { mib: reserved.mib, capped: cap !== undefined, threads };
+    return threads ? z3 : oneThread(z3);
   })();
   loading.catch(() => (loading = undefined));
   return loading;

@@ -11,7 +11,7 @@ import { browserName } from '../../worker/z3-obstacle.ts';
 export type EngineStatus =
   | { readonly kind: 'idle' }
   | { readonly kind: 'loading'; readonly since: number }
-  | { readonly kind: 'ready'; readonly initMs: number; readonly memoryMiB?: number; readonly memoryCapped?: boolean }
+  | { readonly kind: 'ready'; readonly initMs: number; readonly memoryMiB?: number; readonly memoryCapped?: boolean; readonly threads?: boolean }
   | { readonly kind: 'failed'; readonly message: string }
   /** This browser cannot run Z3 (no shared memory, too little memory): the message is one sentence saying why and what to do. */
   | { readonly kind: 'unavailable'; readonly message: string }
@@ -54,7 +54,7 @@ export class VerifierService {
         if (e instanceof Error && e.message.startsWith('the verifier worker crashed')) return this.pool.warm();
         throw e;
       });
-      this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped };
+      this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       // The worker's Z3UnavailableError keeps its name across Comlink (src/worker/z3-browser.ts).

@@ -50,6 +50,8 @@ export interface ReadyInfo {
   readonly memoryMiB?: number;
   /** That size was capped by a setting, not by the device. */
   readonly memoryCapped?: boolean;
+  /** False when Z3 runs in the worker's one thread (no memory to share with workers: WebKitGTK). */
+  readonly threads?: boolean;
 }
 
 export interface VerifierApi {

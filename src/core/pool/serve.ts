@@ -28,7 +28,7 @@ export interface WorkerPlatform {
   /** Can Z3 start its threads here (a cross-origin isolated page; always in Node)? */
   readonly isolated: () => boolean;
   /** The memory the loaded Z3 runs in, when the platform chooses it. */
-  readonly memory?: () => { readonly mib: number; readonly capped: boolean } | undefined;
+  readonly memory?: () => { readonly mib: number; readonly capped: boolean; readonly threads: boolean } | undefined;
 }
 
 /** The worker's API over `platform`'s Z3. */
@@ -62,7 +62,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
         // A kernel that does not compile is reported by verify() itself.
       }
       const memory = platform.memory?.();
-      return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped } : {}) };
+      return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}) };
     },
 
     async selfTest(): Promise<SelfTestResult> {

@@ -4,6 +4,11 @@
  * once to a file of its own under the system's temporary directory (Z3's
  * pthread workers load the glue by its file name), the wasm still read from
  * the package. Glue the patch does not fit is loaded as it ships.
+ *
+ * OSVLAB_Z3_MEMORY=<MiB> (1024, 512 or 256) runs Z3 in that much memory, with
+ * the wasm's memory import rewritten in memory as the build does for the
+ * browser (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"): the same
+ * solver in the memory a phone grants, for tests and measurements.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -14,7 +19,9 @@ import { threadId } from 'node:worker_threads';
 import type { init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
+import { WASM_PAGE, withMemoryPages } from '../worker/wasm-memory.ts';
 import { fastGlue } from '../worker/z3-glue.ts';
+import { FULL_MEMORY_MIB, type Z3MemoryMiB, pagesOf, parseZ3Memory } from '../worker/z3-memory.ts';
 
 type Z3 = Awaited<ReturnType<typeof init>>;
 
@@ -49,12 +56,26 @@ export function glueFile(): { readonly file: string; readonly patched: boolean }
   return { file, patched };
 }
 
+/** The memory Z3 runs in here: OSVLAB_Z3_MEMORY's size, or the 2 GiB the wasm ships with. */
+export function nodeZ3MemoryMiB(): Z3MemoryMiB {
+  const asked = process.env.OSVLAB_Z3_MEMORY;
+  if (asked === undefined || asked === '') return FULL_MEMORY_MIB;
+  const mib = parseZ3Memory(asked);
+  if (mib === undefined) throw new Error(`OSVLAB_Z3_MEMORY=${asked} is not one of Z3's memory sizes (2048, 1024, 512, 256)`);
+  return mib;
+}
+
 async function load(): Promise<Z3> {
   const { file } = glueFile();
   const wasmDir = dirname(SHIPPED);
+  const mib = nodeZ3MemoryMiB();
+  // A smaller memory: the wasm with its import rewritten, and the glue told the size it makes.
+  const smaller =
+    mib === FULL_MEMORY_MIB ? {} : { wasmBinary: withMemoryPages(readFileSync(join(wasmDir, 'z3-built.wasm')), pagesOf(mib)), INITIAL_MEMORY: pagesOf(mib) * WASM_PAGE };
   // What z3-solver's own Node entry does, with our glue: the low-level API over the module, then the high-level one.
   const lowLevel = await (require('z3-solver/build/low-level') as { init: (m: unknown, o: unknown) => Promise<{ Z3: unknown; em: unknown }> }).init(require(file), {
     locateFile: (name: string) => join(wasmDir, name),
+    ...smaller,
   });
   const { createApi } = require('z3-solver/build/high-level') as { createApi: (z3: unknown, em: unknown) => object };
   return { ...lowLevel, ...createApi(lowLevel.Z3, lowLevel.em) } as Z3;
@@ -64,6 +85,22 @@ async function load(): Promise<Z3> {
 export function nodeZ3(): Promise<Z3> {
   module ??= load();
   return module;
+}
+
+/**
+ * The highest byte of Z3's memory ever written, rounded up to a 64 KiB page:
+ * the memory starts zeroed and the allocator only moves its break up, so the
+ * last page that is not all zeros bounds the peak of what Z3 used (its static
+ * data, stacks and heap). For measurements (perf/z3-memory.ts).
+ */
+export async function z3HighWaterBytes(): Promise<number> {
+  const heap = ((await nodeZ3()).em as { HEAPU8: Uint8Array }).HEAPU8;
+  const words = new BigUint64Array(heap.buffer, heap.byteOffset, Math.floor(heap.byteLength / 8));
+  const perPage = WASM_PAGE / 8;
+  for (let page = Math.floor(words.length / perPage) - 1; page >= 0; page--) {
+    for (let i = page * perPage + perPage - 1; i >= page * perPage; i--) if (words[i] !== 0n) return (page + 1) * WASM_PAGE;
+  }
+  return 0;
 }
 
 /** The process-wide engine, initialised (and its threads started) on first use. */

@@ -35,6 +35,8 @@ export interface Tab {
   fill(selector: string, value: string): Promise<void>;
   /** Chooses an option of a `<select>` by value and fires its input and change events. */
   select(selector: string, value: string): Promise<void>;
+  /** Chooses a local file in a file input, as a person picking it would. */
+  upload(selector: string, path: string): Promise<void>;
   /** Sets the viewport (CSS pixels). */
   resize(width: number, height: number): Promise<void>;
   screenshot(path: string): Promise<void>;
@@ -120,6 +122,7 @@ async function chromiumEngine(): Promise<Engine> {
         click: (sel) => page.click(sel),
         fill: (sel, value) => page.fill(sel, value),
         select: async (sel, value) => void (await page.selectOption(sel, value)),
+        upload: (sel, path) => page.setInputFiles(sel, path),
         resize: (w, h) => page.setViewportSize({ width: w, height: h }),
         screenshot: async (path) => void (await page.screenshot({ path })),
         waitFor: (what, cond, timeoutMs = DEFAULT_WAIT_MS, ...args) => pollUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
@@ -167,6 +170,11 @@ async function firefoxEngine(): Promise<Engine> {
         select: async (sel, value) => {
           const got = await page.select(sel, value);
           if (!got.includes(value)) throw new Error(`${sel} has no option ${value}`);
+        },
+        upload: async (sel, path) => {
+          const el = await page.waitForSelector(sel, { timeout: 10_000 });
+          if (!el) throw new Error(`no element ${sel}`);
+          await (el as unknown as { uploadFile(...paths: string[]): Promise<void> }).uploadFile(path);
         },
         resize: (w, h) => page.setViewport({ width: w, height: h }),
         screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
@@ -316,6 +324,11 @@ async function webkitEngine(): Promise<Engine> {
               [sel, value],
             );
             if (!ok) throw new Error(`${sel} has no option ${value}`);
+          },
+          upload: async (sel, path) => {
+            // WebDriver sets a file input's files from the path sent to it as keys.
+            const el = await s.element(sel);
+            await s.command('POST', `/element/${el}/value`, { text: path });
           },
           resize,
           screenshot: async (path) => {

@@ -26,8 +26,18 @@
  * answers are bare functions (no import lines), as OSVBench's are.
  *
  *   npx tsx perf/corpus/make-corpus.ts [--out FILE] [--dry [--show]]
+ *   npx tsx perf/corpus/make-corpus.ts --per-task [--out FILE]
  *
  * (`--dry` lists the candidates without grading them; `--show` prints each.)
+ *
+ * `--per-task` makes an OSVBench-style results corpus instead
+ * (perf/corpus/per-task.jsonl): one answer for each of the 245 tasks, as a
+ * benchmark run with one sample per task holds them, `{task_id, response,
+ * made, grade}`. The five tasks of a handler get five of the same
+ * candidates, taken in turn from each kind (rewrite, near miss, wrong, the
+ * OSVBench-style answers), so every kind keeps about its share of the
+ * corpus above; a handler with fewer candidates than tasks repeats one,
+ * reworded, as models repeat themselves.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,12 +47,14 @@ import { DT_BITVECS, DT_INTS } from '../../src/core/dialect/builtins/dt.ts';
 import { ENUMS, SORTS } from '../../src/core/kernel/constants.ts';
 import { oracleSpec, resolveUses } from '../../src/core/kernel/content.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
+import { loadTasks } from '../../src/core/tasks/load.ts';
 import { ALL_FIELDS } from '../../src/core/kernel/schema.ts';
 import { loadCases } from '../../test/cases/load.ts';
 import { ANSWERS } from '../../test/dialect/osvbench-answers.ts';
 import { closing, params, renameIdentifier, rewriteCalls, splitArgs, stripComments } from './python-text.ts';
 
-const OUT = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : join(import.meta.dirname, 'answers.jsonl');
+const PER_TASK = process.argv.includes('--per-task');
+const OUT = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : join(import.meta.dirname, PER_TASK ? 'per-task.jsonl' : 'answers.jsonl');
 
 /** Rewrites kept per handler (chosen in turn from the list, so each kind appears about as often). */
 const REWRITES_PER_HANDLER = 3;
@@ -417,16 +429,51 @@ function candidates(): Candidate[] {
   return out;
 }
 
+interface Line {
+  readonly handler: string;
+  readonly spec: string;
+  readonly made: string;
+  readonly grade: string;
+}
+
+/**
+ * One line per task: the handler's graded candidates, kinds in turn (each
+ * kind's own order kept), the i-th task of a handler taking the i-th (from
+ * the start again when they run out), worded as the n-th reply.
+ */
+async function perTask(lines: readonly Line[]): Promise<string[]> {
+  const kinds = ['rewrite', 'near-miss', 'wrong', 'osvbench'];
+  const byHandler = new Map<string, Line[]>();
+  for (const h of HANDLERS) {
+    const of = (k: string) => lines.filter((l) => l.handler === h.name && l.made.startsWith(`${k}:`));
+    const queues = kinds.map(of);
+    const turn: Line[] = [];
+    while (queues.some((q) => q.length)) for (const q of queues) if (q.length) turn.push(q.shift()!);
+    byHandler.set(h.name, turn);
+  }
+  const seen = new Map<string, number>();
+  return (await loadTasks()).flatMap((t, n) => {
+    const mine = byHandler.get(t.handler) ?? [];
+    if (!mine.length) return [];
+    const i = seen.get(t.handler) ?? 0;
+    seen.set(t.handler, i + 1);
+    const l = mine[i % mine.length];
+    return [JSON.stringify({ task_id: t.id, response: response(l.spec, n, n % 2 === 0), made: l.made, grade: l.grade })];
+  });
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--dry')) {
     for (const c of candidates()) process.stdout.write(`=== ${c.handler} ${c.made}\n${process.argv.includes('--show') ? `${c.spec}\n` : ''}`);
     return;
   }
   const env = await nodeEnv();
-  const lines: string[] = [];
+  const graded: Line[] = [];
+  let lines: string[] = [];
   const dropped: string[] = [];
   let n = 0;
   for (const a of ANSWERS) {
+    graded.push({ handler: a.handler, spec: a.code, made: `osvbench:${a.id}`, grade: a.osvlab ?? a.expect });
     lines.push(JSON.stringify({ handler: a.handler, response: response(a.code, n++, true), made: `osvbench:${a.id}`, grade: a.osvlab ?? a.expect }));
   }
   for (const c of candidates()) {
@@ -437,16 +484,18 @@ async function main(): Promise<void> {
       continue;
     }
     n++;
+    graded.push({ handler: c.handler, spec: c.spec, made: c.made, grade: g.category });
     lines.push(JSON.stringify({ handler: c.handler, response: text, made: c.made, grade: g.category }));
     process.stdout.write(`${c.handler.padEnd(24)} ${c.made.padEnd(36)} ${g.category}\n`);
   }
+  if (PER_TASK) lines = await perTask(graded);
   writeFileSync(OUT, `${lines.join('\n')}\n`);
   const byKind = new Map<string, number>();
   for (const l of lines) {
     const k = (JSON.parse(l) as { made: string }).made.split(':')[0];
     byKind.set(k, (byKind.get(k) ?? 0) + 1);
   }
-  const handlers = new Set(lines.map((l) => (JSON.parse(l) as { handler: string }).handler));
+  const handlers = new Set(lines.map((l) => { const v = JSON.parse(l) as { handler?: string; task_id?: string }; return v.handler ?? v.task_id!.replace(/-v\d+$/, ''); }));
   process.stdout.write(`\n${lines.length} answers over ${handlers.size} handlers (${[...byKind].map(([k, v]) => `${k} ${v}`).join(', ')}) -> ${OUT}\n`);
   if (dropped.length) process.stdout.write(`dropped ${dropped.length} candidates that do not refine:\n  ${dropped.join('\n  ')}\n`);
 }

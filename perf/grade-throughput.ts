@@ -7,6 +7,15 @@
  * count and the machine's load (the target is under 5 minutes on 2 cores).
  *
  *   npx tsx perf/grade-throughput.ts [--distinct] [--no-strict | --compare] [--concurrency N] [--timeout MS]
+ *   npx tsx perf/grade-throughput.ts --responses FILE [--against DIR] [--rounds N] [--no-strict | --compare] ...
+ *
+ * --responses grades FILE (a JSONL of answers, e.g. perf/corpus/answers.jsonl
+ * or perf/corpus/per-task.jsonl) instead of the oracle answers. --against
+ * DIR also grades it with the osvlab of another checkout (e.g. a worktree of
+ * main at the start of a round), the two alternating, --rounds times each
+ * (default 1), so both meet the same load; each run's time is printed with
+ * its CPU time (user + system, all threads, from /usr/bin/time where it
+ * exists), and at the end the medians and their ratios.
  *
  * --compare grades the same answers twice, without the strict check and then
  * with it, and prints both times and their ratio (strict / without).
@@ -19,9 +28,9 @@
  * they are.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadTasks } from '../src/core/tasks/load.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 
@@ -29,7 +38,16 @@ const ROOT = join(import.meta.dirname, '..');
 const TARGET_MS = 5 * 60_000;
 const distinct = process.argv.includes('--distinct');
 const compare = process.argv.includes('--compare');
-const extra = process.argv.slice(2).filter((a) => a !== '--distinct' && a !== '--compare');
+/** The value of `--name`, taken out of the arguments passed on to osvlab grade. */
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const responses = option('responses');
+const against = option('against');
+const rounds = Number(option('rounds') ?? 1);
+const ours = new Set(['--distinct', '--compare', '--responses', '--against', '--rounds']);
+const extra = process.argv.slice(2).filter((a, i, all) => !ours.has(a) && !['--responses', '--against', '--rounds'].includes(all[i - 1]));
 
 const tasks = await loadTasks();
 const lines = tasks.map((t) => {
@@ -40,28 +58,35 @@ const lines = tasks.map((t) => {
   return JSON.stringify({ task_id: t.id, response });
 });
 const dir = mkdtempSync(join(tmpdir(), 'osvlab-grade-bench-'));
-const file = join(dir, 'responses.jsonl');
-writeFileSync(file, `${lines.join('\n')}\n`);
+const file = responses ? resolve(responses) : join(dir, 'responses.jsonl');
+if (!responses) writeFileSync(file, `${lines.join('\n')}\n`);
+const answers = responses ? readFileSync(file, 'utf8').trim().split('\n').length : lines.length;
 
 const fmtLoad = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' ');
 
 interface Outcome {
   readonly wallMs: number;
   readonly gradingMs: number;
+  /** User + system time of the whole process (ms), where /usr/bin/time could measure it. */
+  readonly cpuMs?: number;
 }
 
-async function gradeAll(gradeArgs: readonly string[]): Promise<Outcome> {
+const TIME = '/usr/bin/time';
+
+async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outcome> {
   const loadBefore = loadavg();
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(loadavg()[0]), 5000);
   const args = ['grade', '--responses', file, '--json', ...gradeArgs];
   process.stdout.write(
-    `\ngrading ${lines.length} oracle answers (${distinct ? 'every one distinct' : `${new Set(tasks.map((t) => t.handler)).size} distinct specs`}): osvlab grade --responses FILE ${args.slice(3).join(' ')}\n`,
+    `\ngrading ${responses ? `${answers} answers of ${responses}` : `${lines.length} oracle answers (${distinct ? 'every one distinct' : `${new Set(tasks.map((t) => t.handler)).size} distinct specs`})`} with ${root}: osvlab grade --responses FILE ${args.slice(3).join(' ')}\n`,
   );
   process.stdout.write(`${cpus().length} cores, load average before: ${fmtLoad(loadBefore)}\n`);
   const started = Date.now();
   const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/osvlab.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const command = [process.execPath, join(root, 'bin/osvlab.mjs'), ...args];
+    const timed = existsSync(TIME) ? [TIME, '-f', 'cpu %U %S', '-o', join(dir, 'cpu.txt'), ...command] : command;
+    const child = spawn(timed[0], timed.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
@@ -71,6 +96,9 @@ async function gradeAll(gradeArgs: readonly string[]): Promise<Outcome> {
   });
   const wallMs = Date.now() - started;
   clearInterval(sampler);
+  const cpu = existsSync(join(dir, 'cpu.txt')) ? /cpu ([\d.]+) ([\d.]+)/.exec(readFileSync(join(dir, 'cpu.txt'), 'utf8')) : null;
+  rmSync(join(dir, 'cpu.txt'), { force: true });
+  const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined;
   const loadAfter = loadavg();
   if (code !== 0) {
     process.stderr.write(`osvlab grade exited with ${code}\n${err}`);
@@ -87,7 +115,7 @@ async function gradeAll(gradeArgs: readonly string[]): Promise<Outcome> {
   process.stdout.write(
     [
       `answers: ${s.answers}   pass ${s.pass}, syntax ${s.syntax}, semantic ${s.semantic}, timeout ${s.timeout}`,
-      `wall time (process start to exit): ${(wallMs / 1000).toFixed(1)} s   ${perMinute.toFixed(1)} answers/min`,
+      `wall time (process start to exit): ${(wallMs / 1000).toFixed(1)} s   ${perMinute.toFixed(1)} answers/min${cpuMs === undefined ? '' : `   CPU ${(cpuMs / 1000).toFixed(1)} s`}`,
       `grading time (as osvlab grade reports it): ${(s.ms / 1000).toFixed(1)} s   ${s.answersPerMinute} answers/min`,
       `load average after: ${fmtLoad(loadAfter)}   mean 1-min load during the run: ${meanLoad.toFixed(2)} (${samples.length} samples)`,
       `target < ${TARGET_MS / 60_000} min: ${wallMs < TARGET_MS ? 'met' : 'MISSED'}`,
@@ -95,11 +123,44 @@ async function gradeAll(gradeArgs: readonly string[]): Promise<Outcome> {
       '',
     ].join('\n'),
   );
-  return { wallMs, gradingMs: s.ms };
+  return { wallMs, gradingMs: s.ms, ...(cpuMs === undefined ? {} : { cpuMs }) };
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const fmt = (o: readonly Outcome[]) =>
+  `${(median(o.map((x) => x.wallMs)) / 1000).toFixed(1)} s wall${o.every((x) => x.cpuMs !== undefined) ? `, ${(median(o.map((x) => x.cpuMs!)) / 1000).toFixed(1)} s CPU` : ''}`;
+
+/** This checkout against `other`, alternating, `rounds` times each; the medians and ratios. */
+async function versus(other: string, gradeArgs: readonly string[]): Promise<void> {
+  const mine: Outcome[] = [];
+  const theirs: Outcome[] = [];
+  for (let r = 0; r < rounds; r++) {
+    // Who goes first alternates too.
+    if (r % 2 === 0) {
+      theirs.push(await gradeAll(gradeArgs, other));
+      mine.push(await gradeAll(gradeArgs));
+    } else {
+      mine.push(await gradeAll(gradeArgs));
+      theirs.push(await gradeAll(gradeArgs, other));
+    }
+  }
+  const ratio = (f: (o: Outcome) => number | undefined) => {
+    const a = theirs.map(f);
+    const b = mine.map(f);
+    return a.every((x) => x !== undefined) && b.every((x) => x !== undefined) ? `${(median(a as number[]) / median(b as number[])).toFixed(2)}x` : '-';
+  };
+  process.stdout.write(
+    `\n${other} (medians of ${rounds}): ${fmt(theirs)}\nthis checkout: ${fmt(mine)}\nspeed-up: ${ratio((o) => o.wallMs)} wall, ${ratio((o) => o.cpuMs)} CPU\n`,
+  );
 }
 
 try {
-  if (compare) {
+  if (against) {
+    if (compare) {
+      await versus(resolve(against), ['--no-strict', ...extra.filter((a) => a !== '--no-strict')]);
+      await versus(resolve(against), extra.filter((a) => a !== '--no-strict'));
+    } else await versus(resolve(against), extra);
+  } else if (compare) {
     const plain = await gradeAll(['--no-strict', ...extra.filter((a) => a !== '--no-strict')]);
     const strict = await gradeAll(extra.filter((a) => a !== '--no-strict'));
     process.stdout.write(

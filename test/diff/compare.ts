@@ -127,7 +127,7 @@ function compareUnguarded(model: Model, layout: Layout, driver: NativeDriver, c:
     // gcc's build traps on an out-of-bounds index, a bad shift, a division by zero or a signed overflow.
     // From a state that keeps the invariants that is a kernel bug. From one broken on purpose it is
     // expected exactly where our executor finds a failing bounds, shift or division condition.
-    const undefinedOp = failed.length > 0 && ['bounds', 'shift', 'div-zero'].includes(failed[0].kind);
+    const undefinedOp = failed.length > 0 && ['bounds', 'shift', 'div-zero', 'div-overflow'].includes(failed[0].kind);
     if (!c.broken || !undefinedOp) {
       bad.push(
         `gcc's build faulted (${nat.status}: out-of-bounds index, bad shift, division by zero or signed overflow)` +

@@ -12,7 +12,7 @@ export { parse, parseExpression } from './parser.ts';
 export * from './types.ts';
 export type { FunctionInfo } from './check/sema.ts';
 export { parseProgram, functionSignature, type CProgram, type Override } from './program.ts';
-export { type CMemory, IOTLBINV, TLBINV, freshMemory, memoryLeaves } from './memory.ts';
+export { type CMemory, IOTLBINV, TLBINV, addressFacts, freshMemory, memoryLeaves } from './memory.ts';
 export { isHook } from './hooks.ts';
 export { execFunction, type ExecResult, type SafetyCondition } from './symex.ts';
 export { printExpr, printStmt } from './print.ts';

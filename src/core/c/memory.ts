@@ -70,9 +70,33 @@ export function freshMemory(program: CProgram, prefix = 'c:'): CMemory {
   return m;
 }
 
-/** The address of global `name`: the free 64-bit constant `&name`. */
+/** The address of global `name`: the 64-bit constant `&name`, free but for `addressFacts`. */
 function globalAddress(name: string): Term {
   return variable(`&${name}`, 64);
+}
+
+const TOP = 1n << 64n;
+
+/**
+ * What C guarantees of each global's address, by the name of its constant
+ * (`&proc_table`): an object's address is not null (C11 6.3.2.3), it is a
+ * multiple of the object's alignment (6.2.8; the largest `aligned(N)` of its
+ * declarations, so a page-aligned table is page-aligned), and the object
+ * lies inside the address space (its last byte does not wrap past 2^64).
+ * A query that mentions `&G` assumes G's fact (docs/c-subset.md, "Memory model").
+ */
+export function addressFacts(program: CProgram): ReadonlyMap<string, Term> {
+  const out = new Map<string, Term>();
+  for (const g of program.globals.values()) {
+    const a = globalAddress(g.name);
+    const align = BigInt(program.globalAlign.get(g.name) ?? 1);
+    const size = BigInt(Math.max(1, sizeOf(g.type) ?? 1));
+    const aligned = (align & (align - 1n)) === 0n
+      ? o.eq(o.bvand(a, bvConst(align - 1n, 64)), bvConst(0n, 64))
+      : o.eq(o.urem(a, bvConst(align, 64)), bvConst(0n, 64));
+    out.set(a.name!, o.and(o.not(o.eq(a, bvConst(0n, 64))), aligned, o.ule(a, bvConst(TOP - size, 64))));
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ map construction

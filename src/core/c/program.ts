@@ -21,6 +21,8 @@ export interface CProgram {
   readonly units: readonly TranslationUnit[];
   /** Every global variable, by name. */
   readonly globals: ReadonlyMap<string, GlobalVar>;
+  /** The alignment of each global's address in bytes: the largest any of its declarations gives (GlobalVar.align). */
+  readonly globalAlign: ReadonlyMap<string, number>;
   /** The function in effect for each name (an override's, or the kernel's definition, or a bare declaration). */
   readonly functions: ReadonlyMap<string, FunctionInfo>;
   /** Struct types by identity: the tag, or `file:offset` of an anonymous definition. */
@@ -49,6 +51,7 @@ class ProgramLinker implements Linker {
   readonly structs = new Map<string, StructType>();
   readonly sites = new Map<string, string>();
   readonly globals = new Map<string, GlobalVar>();
+  readonly globalAlign = new Map<string, number>();
   /** Globals some unit defines (a declaration without `extern` is a tentative definition). */
   readonly definedGlobals = new Set<string>();
   readonly functions = new Map<string, FunctionEntry>();
@@ -70,6 +73,7 @@ class ProgramLinker implements Linker {
 
   declareGlobal(g: GlobalVar, defined: boolean): void {
     if (defined) this.definedGlobals.add(g.name);
+    this.globalAlign.set(g.name, Math.max(this.globalAlign.get(g.name) ?? 1, g.align));
     const old = this.globals.get(g.name);
     if (!old) {
       this.globals.set(g.name, g);
@@ -205,7 +209,7 @@ function link(files: SourceFiles, units: readonly string[], overrides: readonly 
   for (const name of linker.functions.keys()) functions.set(name, linker.effective(name)!);
   return {
     ok: true,
-    program: { files: all, units: parsed.map((p) => p.unit), globals: linker.globals, functions, structs: linker.structs, sema: linker.sema },
+    program: { files: all, units: parsed.map((p) => p.unit), globals: linker.globals, globalAlign: linker.globalAlign, functions, structs: linker.structs, sema: linker.sema },
   };
 }
 

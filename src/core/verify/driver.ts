@@ -112,7 +112,7 @@ export function buildSteps(req: VerifyRequest, env: VerifyEnv): Steps {
     handler: h,
     step: { ...impl, cond: spec.cond, post: spec.post },
     spec,
-    assume: assumeInvariants(impl.mem),
+    assume: assumeInvariants(impl.mem, impl.addresses),
     implKey: `${programKey(implSource, kernel)}\0${h.name}`,
   };
 }

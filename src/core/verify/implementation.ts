@@ -4,7 +4,7 @@
  * C state, impl_h(σ, a) = (ret, σ'). Both are kept in the caller's caches
  * (caches.ts): neither depends on the spec.
  */
-import { type CDiagnostic, type CProgram, execFunction, freshMemory, parseProgram } from '../c/index.ts';
+import { type CDiagnostic, type CProgram, addressFacts, execFunction, freshMemory, parseProgram } from '../c/index.ts';
 import { KERNEL, type KernelContent } from '../kernel/content.ts';
 import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, requireHandler } from '../kernel/handlers.ts';
@@ -47,6 +47,8 @@ export function programKey(implSource: string, kernel: KernelContent): string {
 interface ProgramEntry {
   readonly program: CProgram;
   readonly runs: Map<string, ImplementationStep>;
+  /** The program's address facts (c/memory.ts `addressFacts`), shared by its runs. */
+  readonly addresses: ReadonlyMap<string, Term>;
 }
 
 /** The parsed programs of a cache object (parsing takes about half a second). */
@@ -74,7 +76,7 @@ function programEntry(implSource: string, kernel: KernelContent, caches: Verifie
       r.errors,
     );
   }
-  const entry: ProgramEntry = { program: r.program, runs: new Map() };
+  const entry: ProgramEntry = { program: r.program, runs: new Map(), addresses: addressFacts(r.program) };
   programs.set(key, entry);
   return entry;
 }
@@ -101,7 +103,7 @@ export function implementationStep(implSource: string, kernel: KernelContent, h:
     throw new ImplementationError(`cannot run ${h.name}: ${r.error.message} (${r.error.file}:${r.error.span.line}:${r.error.span.column})`, [r.error]);
   }
   const safety = r.safety.map((s) => ({ label: `${s.kind} at ${s.file}:${s.span.line}: ${s.message}`, ok: s.ok }));
-  const run: ImplementationStep = { mem, pre, args, ret: r.ret, memAfter: r.mem, safety };
+  const run: ImplementationStep = { mem, pre, args, ret: r.ret, memAfter: r.mem, safety, addresses: entry.addresses };
   entry.runs.set(h.name, run);
   return run;
 }

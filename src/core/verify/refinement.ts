@@ -58,7 +58,7 @@ function fieldObligations(step: RefinementStep): FieldObligation[] {
   });
 }
 
-/** No assert fails, no index is out of bounds, no division by zero, no shift too far. */
+/** No assert fails, no index is out of bounds, no division by zero or signed division overflow, no shift too far. */
 function safetyObligation(step: ImplementationStep): Obligation {
   const parts = step.safety.map((s) => ({ label: s.label, goal: s.ok }));
   return { name: 'safety', goal: o.and(...parts.map((p) => p.goal)), parts };
@@ -92,8 +92,32 @@ export function refinementObligations(step: RefinementStep): Obligation[] {
  */
 const INVARIANT_INSTANCES: InstantiateOptions = { limit: 20000, order: 'fact', groundRoots: false };
 
-/** The assumption instances for a query: the representation invariants of σ at the query's terms. */
-export function assumeInvariants(mem: CMemory): (roots: readonly Term[]) => Term[] {
+/**
+ * The assumptions of a query: C's facts about the address of each global
+ * the query mentions (`addresses`, by the name of its constant `&G`), then
+ * the representation invariants of σ at the query's terms. A query that
+ * names no address gets the invariants alone.
+ */
+export function assumeInvariants(mem: CMemory, addresses: ReadonlyMap<string, Term> = new Map()): (roots: readonly Term[]) => Term[] {
   const facts: Quantified[] = implInvariants(mem);
-  return (roots) => instantiate(facts, roots, INVARIANT_INSTANCES);
+  return (roots) => [...constantsIn(roots, addresses), ...instantiate(facts, roots, INVARIANT_INSTANCES)];
+}
+
+/** The values of `byName` for the named constants that occur in `roots`, in the order first met. */
+function constantsIn(roots: readonly Term[], byName: ReadonlyMap<string, Term>): Term[] {
+  if (byName.size === 0) return [];
+  const out: Term[] = [];
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    if (t.op === 'var') {
+      const f = byName.get(t.name!);
+      if (f) out.push(f);
+    }
+    for (const a of t.args) stack.push(a);
+  }
+  return out;
 }

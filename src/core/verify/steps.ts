@@ -24,6 +24,8 @@ export interface ImplementationStep {
   readonly ret: Term;
   readonly memAfter: CMemory;
   readonly safety: readonly { readonly label: string; readonly ok: Term }[];
+  /** What C guarantees of each global's address, by the name of its constant (`&proc_table`): non-null, aligned, in range. */
+  readonly addresses: ReadonlyMap<string, Term>;
 }
 
 /** The spec's side of a step: spec_h(S, a) = (cond, S'). */

@@ -16,7 +16,7 @@ import {
 } from '../errors.ts';
 import {
   BOOL_T, CHAR, type CType, INT, type IntType, LLONG, LONG, SCHAR, SHORT, type StructType, UCHAR, UINT, ULLONG, ULONG,
-  USHORT, VOID, intType, layoutStruct, pointerTo, sameType, sizeOf, typeName,
+  USHORT, VOID, alignOf, intType, layoutStruct, pointerTo, sameType, sizeOf, typeName,
 } from '../types.ts';
 import { normalize } from './const-eval.ts';
 import type { EnumConst, FunctionInfo, GlobalVar, Linker, LocalVar, Sema } from './sema.ts';
@@ -81,7 +81,8 @@ export abstract class Declarations {
       const storage = decl.specs.storage;
       this.declareName(name, nameSpan, 'variable', storage === 'static' ? 'static' : storage === 'extern' ? 'follows' : 'external');
       this.checkGlobalType(type, nameSpan, name);
-      const g: GlobalVar = { kind: 'global', name, type, span: nameSpan, isStatic: decl.specs.storage === 'static' };
+      const align = Math.max(alignOf(type), this.alignedAttr([...decl.specs.attributes, ...d.attributes]) ?? 1);
+      const g: GlobalVar = { kind: 'global', name, type, span: nameSpan, isStatic: decl.specs.storage === 'static', align };
       this.linker.declareGlobal(g, decl.specs.storage !== 'extern');
       this.ordinary.set(name, this.linker.global(name) ?? g);
     }

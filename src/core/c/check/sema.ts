@@ -23,6 +23,8 @@ export interface GlobalVar {
   readonly type: CType;
   readonly span: CSpan;
   readonly isStatic: boolean;
+  /** The alignment this declaration gives the global's address, in bytes: its type's, or a larger `aligned(N)`. */
+  readonly align: number;
 }
 
 export interface FunctionInfo {

@@ -68,6 +68,12 @@ export function arith(
     case '%':
       check('div-zero', o.not(o.eq(y, bvConst(0n, ct.width))), e.span,
         `${op === '/' ? 'division' : 'remainder'} by zero: ${printExpr(right)} may be 0 in ${printExpr(e)}`);
+      // The quotient of the most negative value by -1 does not fit: x86's idiv traps (SIGFPE) for / and % alike.
+      if (ct.signed) {
+        const min = bvConst(1n << BigInt(ct.width - 1), ct.width);
+        check('div-overflow', o.not(o.and(o.eq(x, min), o.eq(y, bvConst(-1n, ct.width)))), e.span,
+          `signed ${op === '/' ? 'division' : 'remainder'} overflow: ${printExpr(e)} may be the most negative ${ct.width}-bit value ${op} -1`);
+      }
       value = op === '/' ? (ct.signed ? o.sdiv(x, y) : o.udiv(x, y)) : ct.signed ? o.srem(x, y) : o.urem(x, y);
       break;
     case '&': value = o.bvand(x, y); break;

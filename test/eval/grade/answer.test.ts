@@ -32,6 +32,17 @@ describe('extracting the spec from an answer', () => {
     // Upstream's reading stops at the first ```, docstring or not (osvbench mode is unchanged).
     expect(extractSpec(`\`\`\`python\n${doc}\`\`\``, 'osvbench')).toBe('def sys_kill(old, pid):\n    """For example:\n');
   });
+  it('reads CRLF and CR line ends as Python does: the fence closes, the code follows (issue 35 item 9)', () => {
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n');
+    const a = crlf(`Here it is:\n\n\`\`\`python\n${SPEC}\`\`\`\n\nThe condition checks the pid.\n`);
+    expect(extractSpec(a)).toBe(SPEC);
+    expect(extractSpec(a.replace(/\r\n/g, '\r'))).toBe(SPEC);
+    expect(extractSpec(crlf(`Sure.\n\nimport z3\n${SPEC}\nThis spec checks the pid.`))).toBe(`import z3\n${SPEC}`);
+    // With the list-item and docstring rules: the line ends are read first, so both still apply.
+    const doc = 'def f():\n    """e.g.\n    ```\n    f()\n    ```\n    """\n    return 1\n';
+    const item = doc.split('\n').map((l) => (l ? `   ${l}` : l)).join('\n');
+    expect(extractSpec(crlf(`1. The spec:\n\n   \`\`\`python\n${item}   \`\`\`\n2. Done.`))).toBe(doc);
+  });
   it('returns null for prose with no code', () => {
     expect(extractSpec('I cannot write this spec without more information about the kernel.')).toBeNull();
     expect(extractSpec('```text\njust words\n```')).toBeNull();

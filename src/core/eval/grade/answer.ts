@@ -145,7 +145,9 @@ export function extractSpec(answer: string, mode: ExtractMode = 'osvlab'): strin
     const code = extractOsvBench(answer);
     return code === null || code.trim() === '' ? null : `${code.replace(/^\n/, '').trimEnd()}\n`;
   }
-  const blocks = fencedBlocks(stripReasoning(answer));
+  // Line ends as Python reads them (CRLF and a lone CR end a line too), so a fence's closing line is found.
+  const text = stripReasoning(answer).replace(/\r\n?/g, '\n');
+  const blocks = fencedBlocks(text);
   const python = blocks.find((b) => b.lang === 'python' || b.lang === 'py' || b.lang === 'python3');
   if (python && python.body.trim()) return `${python.body.trimEnd()}\n`;
   const untagged = blocks.find((b) => b.lang === '' && /\bdef\s+\w+/.test(b.body));
@@ -154,5 +156,5 @@ export function extractSpec(answer: string, mode: ExtractMode = 'osvlab'): strin
     const anyDef = blocks.find((b) => /\bdef\s+\w+/.test(b.body));
     if (anyDef) return `${anyDef.body.trimEnd()}\n`;
   }
-  return bareFunction(stripReasoning(answer));
+  return bareFunction(text);
 }

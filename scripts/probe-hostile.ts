@@ -384,6 +384,85 @@ const specs: Family = async () => {
   });
 };
 
+/**
+ * Answers whose grade Python 2 decides (hv6 evaluates specs with Python 2.7 and z3py): a correct
+ * sys_kill with one construct of the language added, read as a file of its own (docs/spec-errors.md),
+ * each expected grade the one Python 2 gives it: `pass` where the construct evaluates as written
+ * (its assert holds), `syntax` where Python 2 raises.
+ */
+const py2: Family = async () => {
+  const KILL = spec('sys_kill');
+  const beforeReturn = (stmt: string) => edit(KILL, '    return cond,', `    ${stmt.replace(/\n/g, '\n    ')}\n    return cond,`);
+  const PASS = ['pass'];
+  const SYNTAX = ['syntax'];
+  const cases: [string, string, readonly string[]][] = [
+    // __future__ and source encodings (item 7)
+    ['from __future__ import division: 7 / 2 is 3.5', `from __future__ import division\n${beforeReturn('assert 7 / 2 == 3')}`, SYNTAX],
+    ['__future__ import after another statement', edit(KILL, 'import z3\n', 'import z3\nfrom __future__ import division\n'), SYNTAX],
+    ['from __future__ import annotations (not in 2.7)', `from __future__ import annotations\n${KILL}`, SYNTAX],
+    ['from __future__ import braces', `from __future__ import braces\n${KILL}`, SYNTAX],
+    ['# coding: foobar', `# coding: foobar\n${KILL}`, SYNTAX],
+    ['a BOM and a latin-1 coding line', `\ufeff# -*- coding: latin-1 -*-\n${KILL}`, SYNTAX],
+    // identity of z3 wrappers (item 8)
+    ['util.i64(1) is util.i64(1) is False', beforeReturn('if util.i64(1) is util.i64(1):\n    return z3.BoolVal(False), old'), PASS],
+    ['two reads of a field are not the same object', beforeReturn('if old.procs[pid].state is old.procs[pid].state:\n    return z3.BoolVal(False), old'), PASS],
+    // the answer's text (item 9)
+    ['a CRLF answer inside a fence', fence(KILL).replace(/\n/g, '\r\n'), PASS],
+    // Python 2 that hv6 runs (item 10)
+    ["if __name__ == '__main__':", `${KILL}\nif __name__ == '__main__':\n    assert False\n`, PASS],
+    ['% string formatting', beforeReturn("assert 'pid %d of %s, %r %x %5.2s|%-3d|' % (3, 'x', 'y', 255, 'abc', 7) == \"pid 3 of x, 'y' ff    ab|7  |\""), PASS],
+    ['map over states', edit(KILL, '        old.procs[pid].state != dt.proc_state.PROC_UNUSED,\n        # which is not already dead\n        old.procs[pid].state != dt.proc_state.PROC_ZOMBIE,\n',
+      '        *map(lambda s: old.procs[pid].state != s, [dt.proc_state.PROC_UNUSED, dt.proc_state.PROC_ZOMBIE])\n'), PASS],
+    ['filter, reduce, xrange, isinstance, sorted, reversed', beforeReturn('assert filter(lambda x: x % 2, xrange(5)) == [1, 3] and reduce(lambda a, b: a * b, [1, 2, 3, 4]) == 24\nassert isinstance(3, int) and sorted([3, 1, 2], reverse=True) == [3, 2, 1] and list(reversed((1, 2))) == [2, 1]'), PASS],
+    ['next, getattr, pow, divmod, cmp, repr, oct, int(x, base)', beforeReturn("assert next(iter([5])) == 5 and getattr(old, 'copy') is not None and pow(2, 10, 1000) == 24 and divmod(-7, 2) == (-4, 1)\nassert cmp(1, 2) == -1 and repr('a') == \"'a'\" and oct(8) == '010' and int('ff', 16) == 255"), PASS],
+    ['str methods', beforeReturn("assert 'a,b'.split(',') == ['a', 'b'] and '-'.join(['x', 'y']) == 'x-y' and '{0}+{1}'.format(1, 'b') == '1+b'\nassert ' s '.strip() == 's' and 'abc'.index('c') == 2 and 'ab'.upper() == 'AB' and 'aXa'.replace('X', '') == 'aa' and 'abc'.startswith('ab')"), PASS],
+    ['list and tuple methods', beforeReturn('l = [3, 1, 2]\nl.sort()\nl.insert(0, 9)\nassert l == [9, 1, 2, 3] and l.index(2) == 2 and l.pop() == 3 and l.count(9) == 1 and (1, 2, 1).count(1) == 2 and (4, 5).index(5) == 1'), PASS],
+    ['tuple parameters', edit(KILL, '    new = old.copy()', '    def first((a, b)):\n        return a\n    new = first((old.copy(), 0))'), PASS],
+    ['a generator function', edit(KILL, '    new = old.copy()', '    def states():\n        yield dt.proc_state.PROC_UNUSED\n        yield dt.proc_state.PROC_ZOMBIE\n    assert len(list(states())) == 2\n    new = old.copy()'), PASS],
+    ['a generator is iterated once', beforeReturn('g = (x for x in [1, 2])\na = list(g)\nassert list(g) == []'), PASS],
+    ['import sys', edit(KILL, 'import z3\n', 'import z3\nimport sys\n'), PASS],
+    ['from z3 import * inside a function', edit(KILL, '    new = old.copy()', '    from z3 import *\n    assert BoolVal(True) is not None\n    new = old.copy()'), PASS],
+    ['tuple ordering', beforeReturn('assert (1, 2) < (1, 3) and (2,) > (1, 9) and max([(1, 2), (1, 3)]) == (1, 3)'), PASS],
+    ['`10L` and hex(255L) keep the L', beforeReturn("assert `10L` == '10L' and hex(255L) == '0xffL' and repr(2 ** 70)[-1] == 'L'"), PASS],
+    ["a UTF-8 byte string: len('é') is 2", `# -*- coding: utf-8 -*-\n${beforeReturn("assert len('é') == 2 and len(u'é') == 1")}`, PASS],
+    ['a list comprehension leaks its variable', beforeReturn('xs = [q for q in range(3)]\nassert q == 2'), PASS],
+  ];
+  const lines = cases.map(([name, text]) => JSON.stringify({ task_id: 'sys_kill-v0', response: name === 'a CRLF answer inside a fence' ? text : fence(text) }));
+  const input = file('py2.jsonl', `${lines.join('\n')}\n`);
+  const r = await osvlab(['grade', '--responses', input, '--json', '--no-strict', '--timeout', '20000', '--concurrency', '2'], { limitMs: 1_800_000 });
+  const head = judge('py2', 'the whole batch', r, { json: true, lost: unchanged(input) });
+  if (head.column !== 'coded' && head.column !== 'verdict') return [head];
+  const results = (parseJson(r.out) as { results: { line: number; category: string; diagnosis: string }[] }).results;
+  return cases.map(([name, , ok], i) => {
+    const g = results.find((x) => x.line === i + 1);
+    const row = (column: Column, detail: string): Row => ({ family: 'py2', name, column, detail });
+    if (!g) return row('data-loss', 'the answer is missing from the results');
+    if (g.category === 'internal') return row('internal', g.diagnosis.slice(0, 200));
+    if (!ok.includes(g.category)) return row('wrong', `${g.category}, expected ${ok.join(' or ')}: ${g.diagnosis.slice(0, 160)}`);
+    return row(g.category === 'syntax' ? 'coded' : 'verdict', g.category);
+  });
+};
+
+/**
+ * Implementations whose verdict C decides as gcc compiles it for x86-64: a signed division that
+ * overflows traps (SIGFPE), and a global's address is non-null and aligned (docs/c-subset.md).
+ */
+const cSemantics: Family = async () => {
+  const own = kernelFunction('sys_kill');
+  const withGuard = (guard: string) => `#include "kernel.h"\n${own.replace('{\n    struct proc *p;\n', `{\n    struct proc *p;\n\n${guard}\n`)}`;
+  const cases: [string, string, (r: CliResult, j: any) => string | undefined][] = [
+    ['INT_MIN / -1', withGuard('    int m = -2147483647 - 1;\n    if (m / ((int)pid | 1) == 7 && 0)\n        return -1;'), status('refuted')],
+    ['LONG_MIN / -1', withGuard('    long m = -9223372036854775807L - 1;\n    if (m / (pid | 1) == 7 && 0)\n        return -1;'), status('refuted')],
+    ['INT_MIN % -1', withGuard('    int m = -2147483647 - 1;\n    if (m % ((int)pid | 1) == 7 && 0)\n        return -1;'), status('refuted')],
+    ['relies on &proc_table[0] != 0', withGuard('    if ((uintptr_t)&proc_table[0] == 0)\n        return -EINVAL;'), status('verified')],
+    ['relies on proc_table being page-aligned', withGuard('    if ((uintptr_t)proc_table % 4096 != 0)\n        panic("misaligned");'), status('verified')],
+    ['relies on current being 8-byte aligned', withGuard('    if ((uintptr_t)&current % 8 != 0)\n        return -EINVAL;'), status('verified')],
+    ['relies on more alignment than declared', withGuard('    if ((uintptr_t)proc_table % 8192 != 0)\n        return -EINVAL;'), status('refuted')],
+  ];
+  const list = cases.map(([name, text, check], i) => [name, ['verify', 'sys_kill', '--oracle', '--impl', file(`c-sem-${i}.c`, text), '--json', '--timeout', '60000'], { json: true, check }] as const);
+  return many('c-sem', list);
+};
+
 const cImpls: Family = async () => {
   const own = kernelFunction('sys_kill');
   const head = '#include "kernel.h"\n';
@@ -859,6 +938,9 @@ const FAMILIES: Readonly<Record<string, Family>> = {
   'run-lock': runLock,
   interrupt: interrupted,
   low: lowItems,
+  // issue 35 (py2): what Python 2.7 and gcc decide
+  py2,
+  'c-sem': cSemantics,
 };
 
 // ------------------------------------------------------------------ main

@@ -53,8 +53,8 @@ describe('lexer', () => {
       'AA\xff\\u0041\\U00110000\\N{EM DASH}\\q', 'A\u{1F600}A', 'A\\n\\\\u0041', '\\n',
     ]);
     expect(strs(String.raw`u'\N{HANGUL SYLLABLE GA}\N{CJK UNIFIED IDEOGRAPH-4E00}\N{em dash}'` + '\n')).toEqual(['\uac00\u4e00\ufffd']);
-    // unicode_literals makes every literal a unicode one.
-    expect(strs('from __future__ import unicode_literals\nx = \'\\u0041\'\n')).toEqual(['A']);
+    // unicode_literals (read from the module's future statements, future.ts) makes every literal a unicode one.
+    expect(lex("x = '\\u0041'\n", { unicodeLiterals: true }).filter((t) => t.kind === 'string').map((t) => [t.str, t.unicode])).toEqual([['A', true]]);
     const bad = (src: string) => {
       const e = lexError(src);
       return [e.code, e.message, e.span.column, e.span.endColumn];
@@ -69,7 +69,7 @@ describe('lexer', () => {
   it('knows Python 2 tokens: print and exec keywords, <>, backquotes, a leading byte-order mark, ASCII names', () => {
     expect(kinds('print x <> `y`\n')).toEqual(['print', 'x', '<>', '`', 'y', '`', 'newline', 'eof']);
     expect(lex('print x\n')[0].kind).toBe('keyword');
-    expect(lex('from __future__ import print_function\nprint(x)\n').find((t) => t.value === 'print')!.kind).toBe('name');
+    expect(lex('print(x)\n', { printFunction: true }).find((t) => t.value === 'print')!.kind).toBe('name');
     expect(lex('exec x\n')[0].kind).toBe('keyword');
     const bom = lex('\ufeffx = 1\n');
     expect(bom[0].span).toMatchObject({ line: 1, column: 1, offset: 1 });

@@ -42,6 +42,8 @@ function sx(e: A.Expr): string {
       return `(slice ${e.lower ? sx(e.lower) : ''}:${e.upper ? sx(e.upper) : ''})`;
     case 'Repr':
       return `(repr ${sx(e.value)})`;
+    case 'Yield':
+      return `(yield${e.value ? ` ${sx(e.value)}` : ''})`;
   }
 }
 

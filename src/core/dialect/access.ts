@@ -6,9 +6,8 @@
  * `FunctionCaller` that whole-map lambdas run through.
  */
 import { BOOL, type Term } from '../smt/term.ts';
-import type { Span } from '../span.ts';
+import { type Span, TEXT_START } from '../span.ts';
 import { enumMemberPath } from './builtins/dt.ts';
-import { iterate } from './builtins/python.ts';
 import { badArgument, closest, indexOutOfRange, invalidWrite, typeError, unknownAttribute, valueError } from './errors.ts';
 import {
   indexAccessor,
@@ -23,8 +22,9 @@ import {
 import type { FunctionCaller } from './lambda-field.ts';
 import { MAX_SEQ } from './limits.ts';
 import { bumpEpoch } from './maps.ts';
-import { Builtin, PyList, PyTuple, type PyValue, SortValue } from './objects.ts';
-import { describe, intOf, isPyInt, isTerm, typeName } from './values.ts';
+import { sequenceMethod, textMethod } from './methods.ts';
+import { Builtin, PyList, PyLong, PyTuple, PyUnicode, type PyValue, SortValue } from './objects.ts';
+import { codePoints, describe, intOf, isPyInt, isTerm, pyInteger, typeName } from './values.ts';
 
 /** `obj.attr = value`. */
 export function setAttr(obj: PyValue, attr: string, value: PyValue, span: Span, caller: FunctionCaller): void {
@@ -77,9 +77,17 @@ export function setItem(obj: PyValue, idx: PyValue, value: PyValue, span: Span, 
 }
 
 
+/** How `'{0.name}'.format(x)` reads: as `x.name` and `x[key]` do. */
+const FIELDS = {
+  attr: (obj: PyValue, name: string) => getAttr(obj, name, TEXT_START),
+  item: (obj: PyValue, key: PyValue) => getItem(obj, key, TEXT_START),
+};
+
 /** `obj.attr`. */
 export function getAttr(obj: PyValue, attr: string, span: Span): PyValue {
   if (isTerm(obj)) return termAttr(obj, attr, span);
+  if (typeof obj === 'string') return textMethod(obj, attr, span, FIELDS);
+  if (isPyInt(obj)) return intAttr(obj, attr, span);
   if (typeof obj === 'object' && obj !== null) {
     switch (obj.kind) {
       case 'module': {
@@ -104,18 +112,10 @@ export function getAttr(obj: PyValue, attr: string, span: Span): PyValue {
         }
         break;
       case 'list':
-        if (attr === 'append' || attr === 'extend') {
-          const list = obj;
-          return new Builtin(`list.${attr}`, (args, _kw, site) => {
-            if (args.length !== 1) throw badArgument(site.span, `${attr}() takes exactly one argument (${args.length} given)`);
-            bumpEpoch();
-            const more = attr === 'append' ? [args[0]] : iterate(args[0], site);
-            if (list.items.length + more.length > MAX_SEQ) throw valueError(site.span, 'sequence too long');
-            for (const v of [...more]) list.items.push(v);
-            return null;
-          });
-        }
-        break;
+      case 'tuple':
+        return sequenceMethod(obj, attr, span);
+      case 'unicode':
+        return textMethod(obj, attr, span, FIELDS);
       case 'accessor':
         throw unknownAttribute(span, `the Accessor of ${obj.field.path}`, attr, undefined);
       case 'refcnt':
@@ -123,6 +123,29 @@ export function getAttr(obj: PyValue, attr: string, span: Span): PyValue {
     }
   }
   throw unknownAttribute(span, `'${typeName(obj)}' object`, attr, undefined);
+}
+
+/** The attributes of an int, long or bool: its parts as a number, and bit_length(). */
+function intAttr(v: bigint | boolean | PyLong, attr: string, span: Span): PyValue {
+  const n = intOf(v);
+  const same = pyInteger(n, v instanceof PyLong);
+  switch (attr) {
+    case 'real':
+    case 'numerator':
+      return same;
+    case 'imag':
+      return pyInteger(0n, v instanceof PyLong);
+    case 'denominator':
+      return pyInteger(1n, v instanceof PyLong);
+    case 'conjugate':
+      return new Builtin(`${typeName(v)}.conjugate`, () => same);
+    case 'bit_length':
+      return new Builtin(`${typeName(v)}.bit_length`, (args, _kw, site) => {
+        if (args.length) throw badArgument(site.span, `bit_length() takes no arguments (${args.length} given)`);
+        return pyInteger(BigInt((n < 0n ? -n : n).toString(2).replace(/^0$/, '').length), v instanceof PyLong);
+      });
+  }
+  throw unknownAttribute(span, `'${typeName(v)}' object`, attr, closest(attr, ['real', 'imag', 'numerator', 'denominator', 'conjugate', 'bit_length']));
 }
 
 function qualified(prefix: string, name: string | undefined): string | undefined {
@@ -177,6 +200,14 @@ export function getItem(obj: PyValue, idx: PyValue, span: Span): PyValue {
       case 'tuple':
       case 'list':
         return obj.items[seqIndex(obj.items.length, idx, span, obj.kind)];
+      case 'unicode': {
+        const cps = codePoints(obj);
+        return new PyUnicode(cps[seqIndex(cps.length, idx, span, 'string')]);
+      }
+      case 'xrange': {
+        if (obj.length > BigInt(Number.MAX_SAFE_INTEGER)) throw valueError(span, 'xrange object too large to index');
+        return obj.start + BigInt(seqIndex(Number(obj.length), idx, span, 'xrange object')) * obj.step;
+      }
       case 'struct':
         return indexStruct(obj, idx);
       case 'accessor':
@@ -201,11 +232,15 @@ export function sliceOf(obj: PyValue, lo: bigint | undefined, hi: bigint | undef
   const items: readonly PyValue[] =
     typeof obj === 'string'
       ? [...obj]
-      : typeof obj === 'object' && obj !== null && !isTerm(obj) && (obj.kind === 'tuple' || obj.kind === 'list')
-        ? obj.items
-        : (() => {
-            throw typeError(span, `'${typeName(obj)}' object is not subscriptable`);
-          })();
+      : obj instanceof PyUnicode
+        ? codePoints(obj)
+        : typeof obj === 'object' && obj !== null && !isTerm(obj) && (obj.kind === 'tuple' || obj.kind === 'list')
+          ? obj.items
+          : (() => {
+              throw typeError(span, `'${typeName(obj)}' object is not subscriptable`);
+            })();
+  // A whole tuple (or str) sliced is itself, as CPython returns it.
+  if (lo === undefined && hi === undefined && step === 1n && (obj instanceof PyTuple || typeof obj === 'string')) return obj;
   const len = BigInt(items.length);
   const clamp = (v: bigint | undefined, dflt: bigint, low: bigint, high: bigint) => {
     if (v === undefined) return dflt;
@@ -223,6 +258,7 @@ export function sliceOf(obj: PyValue, lo: bigint | undefined, hi: bigint | undef
     for (let i = a; i > b; i += step) out.push(items[Number(i)]);
   }
   if (typeof obj === 'string') return out.join('');
+  if (obj instanceof PyUnicode) return new PyUnicode(out.join(''));
   return typeof obj === 'object' && obj !== null && !isTerm(obj) && obj.kind === 'list' ? new PyList(out) : new PyTuple(out);
 }
 

@@ -4,6 +4,7 @@
  * `kind`; passes switch over them exhaustively.
  */
 import type { Span } from '../span.ts';
+import type { PyLong, PyUnicode } from './objects.ts';
 
 export interface Module {
   readonly kind: 'Module';
@@ -25,10 +26,13 @@ export type Stmt =
   | Print;
 
 export interface Param {
+  /** The parameter's name; a tuple parameter's is `.N`, N its position (as Python 2 names it). */
   readonly name: string;
   readonly default?: Expr;
   /** `*args` collects the remaining positional arguments. */
   readonly star: boolean;
+  /** Python 2's tuple parameter, `def f((a, b)):`: the argument is unpacked into these names. */
+  readonly unpack?: TupleExpr;
   readonly span: Span;
 }
 
@@ -44,6 +48,10 @@ export interface FunctionDef extends Scoped {
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   readonly span: Span;
+  /** A generator function: its body has a `yield` (computed by `check.ts`). */
+  generator?: boolean;
+  /** Its body has `from m import *`, so its names are looked up as it runs (computed by `check.ts`). */
+  starImport?: boolean;
 }
 
 export interface Return {
@@ -66,6 +74,8 @@ export interface AugAssign {
   readonly kind: 'AugAssign';
   readonly target: Expr;
   readonly op: AugOp;
+  /** `/=` is true division (`from __future__ import division`). */
+  readonly trueDivision?: boolean;
   readonly value: Expr;
   readonly span: Span;
 }
@@ -132,6 +142,8 @@ export interface Print {
   readonly kind: 'Print';
   readonly dest?: Expr;
   readonly values: readonly Expr[];
+  /** False after a trailing comma (`print a,`): no newline, the next print goes on the line. */
+  readonly newline: boolean;
   readonly span: Span;
 }
 
@@ -154,7 +166,8 @@ export type Expr =
   | Lambda
   | Comprehension
   | Starred
-  | Repr;
+  | Repr
+  | Yield;
 
 export interface Name {
   readonly kind: 'Name';
@@ -164,7 +177,8 @@ export interface Name {
 
 export interface Constant {
   readonly kind: 'Constant';
-  readonly value: bigint | boolean | null | string;
+  /** A string is a byte string (one character 0-255 per byte); unicode and long literals are their runtime values. */
+  readonly value: bigint | boolean | null | string | PyUnicode | PyLong;
   readonly span: Span;
 }
 
@@ -224,6 +238,8 @@ export type BinaryOp = AugOp;
 export interface BinOp {
   readonly kind: 'BinOp';
   readonly op: BinaryOp;
+  /** `/` is true division (`from __future__ import division`). */
+  readonly trueDivision?: boolean;
   readonly left: Expr;
   readonly right: Expr;
   readonly span: Span;
@@ -278,7 +294,7 @@ export interface ComprehensionFor {
 
 /**
  * `[elt for ...]` (a list comprehension) or `(elt for ...)` (a generator
- * expression, evaluated eagerly to a list). As in Python 2, a list
+ * expression: an iterator that runs as it is read). As in Python 2, a list
  * comprehension binds its names in the enclosing scope, where they stay
  * bound after it (`locals` is undefined); a generator has a scope of its own.
  */
@@ -300,5 +316,16 @@ export interface Starred {
 export interface Repr {
   readonly kind: 'Repr';
   readonly value: Expr;
+  readonly span: Span;
+}
+
+/**
+ * `yield x` (or a bare `yield`): a statement of its own, or the value of an
+ * assignment (`v = yield x`, where v is None: nothing is ever sent).
+ * Anywhere else the checker refuses it (SPEC003).
+ */
+export interface Yield {
+  readonly kind: 'Yield';
+  readonly value?: Expr;
   readonly span: Span;
 }

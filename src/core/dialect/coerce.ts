@@ -7,7 +7,7 @@
 import { BOOL, type Sort, type Term, boolConst, bvConst } from '../smt/term.ts';
 import { type Span, through } from '../span.ts';
 import { accessorNotValue, badArgument, sortMismatch, typeError, valueError } from './errors.ts';
-import { describe, intOf, isTerm, sortLabel } from './values.ts';
+import { describe, intOf, isPyInt, isTerm, sortLabel } from './values.ts';
 import type { CallSite, PyValue } from './objects.ts';
 
 /** "64-bit bit-vector" / "Bool". */
@@ -48,7 +48,7 @@ export function accessorInfo(v: PyValue): { what: string; hint: string } | undef
 export function tryToSort(v: PyValue, sort: Sort): Term | undefined {
   if (isTerm(v)) return v.sort === sort ? v : undefined;
   if (sort === BOOL) return typeof v === 'boolean' ? boolConst(v) : undefined;
-  if (typeof v === 'bigint' || typeof v === 'boolean') return bvConst(intOf(v), sort);
+  if (isPyInt(v)) return bvConst(intOf(v), sort);
   return undefined;
 }
 
@@ -70,7 +70,7 @@ export function toBv(v: PyValue, span: Span, what: string): Term {
     if (v.sort === BOOL) throw sortMismatch(span, `${what} expects a bit-vector, got a Bool`);
     return v;
   }
-  if (typeof v === 'bigint' || typeof v === 'boolean') {
+  if (isPyInt(v)) {
     throw typeError(span, `${what} expects a z3 bit-vector, got ${describe(v)}`, 'wrap Python ints with z3.BitVecVal(k, sort)');
   }
   throw typeError(span, `${what} expects a z3 bit-vector, got ${describe(v)}`);
@@ -101,13 +101,13 @@ export function bvPair(a: PyValue, b: PyValue, spans: readonly [Span, Span], wha
 }
 
 function operandToBv(v: PyValue, width: number, span: Span, what: string): Term {
-  if (typeof v === 'bigint' || typeof v === 'boolean') return bvConst(intOf(v), width);
+  if (isPyInt(v)) return bvConst(intOf(v), width);
   throw typeError(span, `${what} expects a bit-vector or int, got ${describe(v)}`);
 }
 
 /** A concrete Python int argument (Extract bounds, widths, ...). */
 export function pyInt(v: PyValue, span: Span, what: string): bigint {
-  if (typeof v === 'bigint' || typeof v === 'boolean') return intOf(v);
+  if (isPyInt(v)) return intOf(v);
   if (isTerm(v) && v.op === 'const' && typeof v.value === 'bigint') {
     throw typeError(span, `${what} expects a Python int, got a z3 constant`, 'use a plain Python int here');
   }

@@ -83,6 +83,7 @@ export const SPEC_CODES: Readonly<Record<string, string>> = {
   SPEC029: 'accessor used as a value',
   SPEC030: 'bad verifier request',
   SPEC031: 'refuted spec with a quantifier',
+  SPEC032: 'exhausted iterator',
   SPEC099: 'internal error',
 };
 
@@ -111,9 +112,31 @@ export function unsupportedConstruct(span: Span, what: string, hint?: string): S
   return err('SPEC003', span, `${what} are not supported in specs`, hint ? [hint] : []);
 }
 
+/** A Python 2 result the dialect cannot represent: a float (`what` says where it comes from). */
+export function floatResult(span: Span, what: string): SpecError {
+  return err('SPEC003', span, `${what} gives a float, and floats are not supported in specs`);
+}
+
+/** A format that writes a float: `%e`, `{:g}`, ... */
+export function unsupportedFormat(span: Span, what: string): SpecError {
+  return err('SPEC003', span, `${what} formats a float, and floats are not supported in specs`);
+}
+
+/** A `yield` where the dialect cannot run it (`where`: 'inside an expression', 'in a lambda'). */
+export function unsupportedYield(span: Span, where: string): SpecError {
+  return err('SPEC003', span, `a 'yield' ${where} is not supported in specs`, [
+    "write it as a statement of a function (yield x) or as an assignment's value (v = yield x)",
+  ]);
+}
+
+/** A Python 2 builtin the dialect does not have (eval, open, type, ...). */
+export function unsupportedBuiltin(span: Span, name: string, hint?: string): SpecError {
+  return err('SPEC003', span, `the builtin ${name}() is not supported in specs`, hint ? [hint] : []);
+}
+
 export function unknownModule(span: Span, module: string): SpecError {
   return err('SPEC004', span, `unknown module '${module}'`, [
-    'a spec may import z3, util (libirpy), datatypes (dt), helpers, base, types and copy',
+    'a spec may import z3, util (libirpy), datatypes (dt), helpers, base, types, copy, sys and __future__',
   ]);
 }
 
@@ -222,12 +245,22 @@ export function refcntMisuse(span: Span, message: string, hint?: string): SpecEr
   return err('SPEC022', span, message, hint ? [hint] : []);
 }
 
-export function valueError(span: Span, message: string): SpecError {
-  return err('SPEC023', span, message);
+export function valueError(span: Span, message: string, notes: string[] = []): SpecError {
+  return err('SPEC023', span, message, notes);
 }
 
 export function indexOutOfRange(span: Span, typeName: string): SpecError {
   return err('SPEC024', span, `${typeName} index out of range`);
+}
+
+/** Python's IndexError or KeyError with its own message (`tuple index out of range`, `KeyError: 'name'`). */
+export function lookupError(span: Span, message: string): SpecError {
+  return err('SPEC024', span, message);
+}
+
+/** `next()` of an iterator that has nothing more (Python's StopIteration). */
+export function exhausted(span: Span, what: string): SpecError {
+  return err('SPEC032', span, `StopIteration: ${what} has no more items`, ['give next() a default, next(it, None), where the end is expected']);
 }
 
 export function unpackMismatch(span: Span, targets: number, values: number): SpecError {

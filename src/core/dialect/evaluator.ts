@@ -15,7 +15,6 @@ import type { Span } from '../span.ts';
 import { getAttr, getItem, setAttr, setItem, sliceOf } from './access.ts';
 import { bindArguments } from './arguments.ts';
 import type * as A from './ast.ts';
-import { iterate } from './builtins/python.ts';
 import { tryToSort } from './coerce.ts';
 import {
   SpecError,
@@ -35,13 +34,14 @@ import {
   unpackMismatch,
   valueError,
 } from './errors.ts';
+import { collect, itemsOf } from './iteration.ts';
 import { callAccessor, callRefcnt } from './kernelstate.ts';
 import type { FunctionCaller } from './lambda-field.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { MAX_SEQ } from './limits.ts';
 import { bumpEpoch } from './maps.ts';
-import { type CallSite, Env, PyFunction, PyList, PyTuple, type PyValue } from './objects.ts';
-import { binop, compare, unary } from './pyops.ts';
+import { type CallSite, Env, type Output, PyFunction, PyIterator, PyList, PyTuple, type PyValue } from './objects.ts';
+import { binop, compare, trueDivide, unary } from './pyops.ts';
 import { describe, intOf, isPyInt, isTerm, pyRepr, truthy, typeName } from './values.ts';
 
 export interface Limits {
@@ -66,6 +66,8 @@ export abstract class Evaluator implements FunctionCaller {
   protected depth = 0;
   /** The span of the last `return` executed (or of the def that fell off its end). */
   lastReturnSpan: Span | undefined;
+  /** Where `print` writes; a run without one prints nothing (specs have no output). */
+  output: Output | undefined;
 
   constructor(readonly limits: Limits) {}
 
@@ -131,9 +133,8 @@ export abstract class Evaluator implements FunctionCaller {
   }
 
   private unpackable(v: PyValue, span: Span): readonly PyValue[] {
-    if (typeof v === 'object' && v !== null && !isTerm(v) && (v.kind === 'tuple' || v.kind === 'list')) return v.items;
-    if (typeof v === 'string') return [...v];
-    throw typeError(span, `cannot unpack non-iterable ${typeName(v)} object`);
+    if (isTerm(v) || v === null || isPyInt(v)) throw typeError(span, `cannot unpack non-iterable ${typeName(v)} object`);
+    return collect(v, span);
   }
 
   // ------------------------------------------------------------------ expressions
@@ -170,6 +171,7 @@ export abstract class Evaluator implements FunctionCaller {
       case 'Call':
         return this.evalCall(e, env);
       case 'BinOp':
+        if (e.trueDivision) return trueDivide(this.eval(e.left, env), this.eval(e.right, env), e.span);
         return binop(e.op, this.eval(e.left, env), this.eval(e.right, env), e.span);
       case 'UnaryOp': {
         const v = this.eval(e.operand, env);
@@ -208,6 +210,9 @@ export abstract class Evaluator implements FunctionCaller {
         throw syntaxError(e.span, "can't use starred expression here");
       case 'Repr':
         return pyRepr(this.eval(e.value, env), e.span);
+      case 'Yield':
+        // check.ts lets a yield stand only where the interpreter runs it (interp.ts, runGenerator).
+        throw internalError(e.span, 'a yield reached the expression evaluator');
     }
     const never: never = e;
     return never;
@@ -217,7 +222,7 @@ export abstract class Evaluator implements FunctionCaller {
     const out: PyValue[] = [];
     for (const x of elts) {
       if (x.kind === 'Starred') {
-        const more = iterate(this.eval(x.value, env), x);
+        const more = collect(this.eval(x.value, env), x.span);
         if (out.length + more.length > MAX_SEQ) throw valueError(x.span, 'sequence too long');
         for (const v of more) out.push(v);
       } else out.push(this.eval(x, env));
@@ -225,32 +230,50 @@ export abstract class Evaluator implements FunctionCaller {
     return out;
   }
 
-  private comprehension(e: A.Comprehension, env: Env): PyList {
-    const out: PyValue[] = [];
-    // A list comprehension runs in the scope around it (Python 2); a generator in its own.
+  /**
+   * A list comprehension runs at once, in the scope around it (Python 2); a
+   * generator expression is an iterator with a scope of its own, whose
+   * first iterable is read now and the rest as it is consumed.
+   */
+  private comprehension(e: A.Comprehension, env: Env): PyList | PyIterator {
     const inner = e.locals ? new Env(env, e.locals) : env;
-    const loop = (gi: number): void => {
-      if (gi === e.generators.length) {
+    const first = this.eval(e.generators[0].iter, env);
+    if (e.list) {
+      const out: PyValue[] = [];
+      for (const v of this.comprehensionItems(e, inner, first)) {
         if (out.length === MAX_SEQ) throw valueError(e.span, 'sequence too long');
-        out.push(this.eval(e.elt, inner));
+        out.push(v);
+      }
+      return new PyList(out);
+    }
+    return new PyIterator('generator', this.comprehensionItems(e, inner, first));
+  }
+
+  private *comprehensionItems(e: A.Comprehension, inner: Env, first: PyValue): Generator<PyValue, void, undefined> {
+    const self = this;
+    function* loop(gi: number): Generator<PyValue, void, undefined> {
+      if (gi === e.generators.length) {
+        yield self.eval(e.elt, inner);
         return;
       }
       const g = e.generators[gi];
-      const items = iterate(this.eval(g.iter, gi === 0 ? env : inner), g.iter);
-      for (const item of items) {
-        this.tick(g.iter.span);
+      const iterable = gi === 0 ? first : self.eval(g.iter, inner);
+      for (const item of itemsOf(iterable, g.iter.span)) {
+        self.tick(g.iter.span);
         bumpEpoch();
-        this.assign(g.target, item, inner);
-        if (g.ifs.every((c) => truthy(this.eval(c, inner), c.span, "a comprehension's 'if'"))) loop(gi + 1);
+        self.assign(g.target, item, inner);
+        if (g.ifs.every((c) => truthy(self.eval(c, inner), c.span, "a comprehension's 'if'"))) yield* loop(gi + 1);
       }
-    };
-    loop(0);
-    return new PyList(out);
+    }
+    yield* loop(0);
   }
 
   protected lookup(name: string, env: Env, span: Span): PyValue {
     for (let e: Env | undefined = env; e; e = e.parent) {
-      if (e.locals) {
+      if (e.dynamic) {
+        // A function with `import *`: Python 2 looks its names up in a dict, then in the globals.
+        if (e.vars.has(name)) return e.vars.get(name) as PyValue;
+      } else if (e.locals) {
         if (e.locals.has(name)) {
           const v = e.vars.get(name);
           if (v === undefined && !e.vars.has(name)) throw unboundLocal(span, name);
@@ -290,7 +313,7 @@ export abstract class Evaluator implements FunctionCaller {
     const argSpans: Span[] = [];
     for (const a of e.args) {
       if (a.kind === 'Starred') {
-        for (const v of iterate(this.eval(a.value, env), a)) {
+        for (const v of collect(this.eval(a.value, env), a.span)) {
           args.push(v);
           argSpans.push(a.span);
         }
@@ -358,22 +381,34 @@ export abstract class Evaluator implements FunctionCaller {
     if (this.depth >= this.limits.maxDepth) throw depthLimit(span, this.limits.maxDepth);
     this.depth++;
     try {
-      const env = new Env(fn.closure, fn.node.locals);
+      const node = fn.node;
+      const env = new Env(fn.closure, node.locals, node.kind === 'FunctionDef' && node.starImport === true);
       bindArguments(fn, args, kwargs, env.vars, span);
-      if (fn.node.kind === 'Lambda') return this.eval(fn.node.body, env);
-      const r = this.execBlock(fn.node.body, env);
-      if (!r) this.lastReturnSpan = fn.node.nameSpan;
+      for (const p of fn.params) if (p.unpack) this.assign(p.unpack, env.vars.get(p.name)!, env);
+      if (node.kind === 'Lambda') return this.eval(node.body, env);
+      // A generator function's body runs as its generator is read (interp.ts).
+      if (node.generator) return new PyIterator('generator', this.runGenerator(fn, env, span));
+      const r = this.execBlock(node.body, env);
+      if (!r) this.lastReturnSpan = node.nameSpan;
       return r ? r.value : null;
     } catch (e) {
-      const se = this.convert(e, span);
-      // The entry is called "at" its own name: no call site to report.
-      const own = fn.node.kind === 'FunctionDef' && fn.node.nameSpan === span;
-      if (se.trace.length < 20) se.trace.push(own ? `in ${fn.name}` : `in ${fn.name}, called at line ${span.line}`);
-      throw se;
+      throw this.traced(e, fn, span);
     } finally {
       this.depth--;
     }
   }
+
+  /** `e` as a SpecError with this call in its trace. */
+  protected traced(e: unknown, fn: PyFunction, span: Span): SpecError {
+    const se = this.convert(e, span);
+    // The entry is called "at" its own name: no call site to report.
+    const own = fn.node.kind === 'FunctionDef' && fn.node.nameSpan === span;
+    if (se.trace.length < 20) se.trace.push(own ? `in ${fn.name}` : `in ${fn.name}, called at line ${span.line}`);
+    return se;
+  }
+
+  /** The items of a generator function's body (interp.ts), run as they are read. */
+  protected abstract runGenerator(fn: PyFunction, env: Env, span: Span): Generator<PyValue, void, undefined>;
 }
 
 /** A call site: the span of the call, of its arguments, and a way back into the interpreter. */
@@ -383,6 +418,10 @@ class Site implements CallSite {
     readonly span: Span,
     readonly argSpans: readonly Span[],
   ) {}
+
+  get output(): Output | undefined {
+    return this.interp.output;
+  }
 
   invoke(f: PyValue, args: PyValue[], kw?: ReadonlyMap<string, PyValue>): PyValue {
     return this.interp.callValue(f, args, kw, new Site(this.interp, this.span, []));

@@ -13,8 +13,8 @@ import { mustBeValue, sortPhrase } from './coerce.ts';
 import { SpecError, invalidWrite, iteOfPython, sortMismatch, tooManyIndices, typeError } from './errors.ts';
 import { type FunctionCaller, failingField, indexNames, lambdaField } from './lambda-field.ts';
 import { type RawMap, bumpEpoch, rawConstantMap, writeMap, writeRawMap } from './maps.ts';
-import type { PyValue, StructObj } from './objects.ts';
-import { describe, intOf, isTerm } from './values.ts';
+import { PyLong, type PyValue, type StructObj } from './objects.ts';
+import { describe, intOf, isPyInt, isTerm } from './values.ts';
 
 // Where each field was last written (1-based spec line), for the duration of
 // one runSpec: a counterexample links a differing field to this line.
@@ -54,7 +54,7 @@ export function coerceIndex(v: PyValue, field: FieldSchema, i: number, span: Spa
     }
     return v;
   }
-  if (typeof v === 'bigint' || typeof v === 'boolean') return termOfInt(intOf(v), sort);
+  if (isPyInt(v)) return termOfInt(intOf(v), sort);
   const hint =
     typeof v === 'object' && v !== null && v.kind === 'tuple'
       ? `index one position at a time, e.g. old.procs[pid].ofile(fd)`
@@ -78,9 +78,9 @@ export function fieldValue(value: PyValue, field: FieldSchema, span: Span): Term
     }
     return value;
   }
-  if (typeof value === 'bigint') {
+  if (typeof value === 'bigint' || value instanceof PyLong) {
     if (range === BOOL) throw sortMismatch(span, `${field.path} holds Bool values but ${describe(value)} was written`);
-    return value;
+    return intOf(value);
   }
   if (typeof value === 'boolean') {
     if (range !== BOOL) {
@@ -159,7 +159,7 @@ export function coerceOwned(v: PyValue, sort: Sort, field: FieldSchema, span: Sp
     }
     return v;
   }
-  if (typeof v === 'bigint' || typeof v === 'boolean') return termOfInt(intOf(v), sort);
+  if (isPyInt(v)) return termOfInt(intOf(v), sort);
   throw typeError(span, `the object owned through ${field.path} must be a bit-vector or int, got ${describe(v)}`);
 }
 

@@ -1,10 +1,11 @@
 /**
  * The tree-walking interpreter of the spec dialect: a module's statements
  * (definitions, assignments, imports, `if`, `assert`, `print`) over the
- * expressions evaluator.ts evaluates, and the entry points a run uses
- * (`loadModule`, `call`). Whole-map lambdas stored in a state run later,
- * when the map is read (`callLazy`); such a call made after the run gets a
- * fresh step budget.
+ * expressions evaluator.ts evaluates, the bodies of generator functions
+ * (run a statement at a time as their generator is read), and the entry
+ * points a run uses (`loadModule`, `call`). Whole-map lambdas stored in a
+ * state run later, when the map is read (`callLazy`); such a call made
+ * after the run gets a fresh step budget.
  */
 import type { Span } from '../span.ts';
 import { getAttr, getItem, setAttr, setItem } from './access.ts';
@@ -12,12 +13,17 @@ import type * as A from './ast.ts';
 import { pythonBuiltins } from './builtins/python.ts';
 import { assertionFailed, closest, refcntMisuse, syntaxError, unknownAttribute, unknownImportName, unknownModule } from './errors.ts';
 import { DEFAULT_LIMITS, Evaluator, type Limits, Ret } from './evaluator.ts';
+import type { PyFunction } from './objects.ts';
 import { refcntUpdate } from './kernelstate.ts';
 import { bumpEpoch } from './maps.ts';
 import { preludeNames, resolveModule } from './modules.ts';
-import { Env, type PyValue } from './objects.ts';
-import { binop } from './pyops.ts';
-import { isTerm, pyStr, truthy, typeName } from './values.ts';
+import { Env, type Output, PyUnicode, type PyValue } from './objects.ts';
+import { binop, trueDivide } from './pyops.ts';
+import { depthLimit } from './errors.ts';
+import { isTerm, messageText, pyStr, truthy, typeName } from './values.ts';
+
+/** The `__name__` of the module a spec is: hv6's specs module, which its verifier imports (never '__main__'). */
+export const SPEC_MODULE_NAME = 'spec.specs';
 
 /** Statements that may change what a stored lambda sees (see maps.ts `bumpEpoch`). */
 const MUTATING: ReadonlyMap<string, boolean> = new Map(Object.entries({
@@ -56,13 +62,19 @@ export class Interpreter extends Evaluator {
   readonly globals: Env;
   private running = false;
 
+  /** Python 2's softspace of the output: the last print ended without a newline, so the next item starts with a space. */
+  private softspace = false;
+
   constructor(
     readonly source: string,
     readonly module: A.Module,
     limits: Limits = DEFAULT_LIMITS,
+    output?: Output,
   ) {
     super(limits);
+    this.output = output;
     this.globals = new Env(preludeScope());
+    this.globals.vars.set('__name__', SPEC_MODULE_NAME);
   }
 
   /** Runs `body` as the top of a run: fresh budget, SpecErrors carry the source. */
@@ -168,14 +180,18 @@ export class Interpreter extends Evaluator {
       }
       case 'Assert': {
         const ok = truthy(this.eval(s.test, env), s.test.span, "'assert'");
-        if (!ok) throw assertionFailed(s.span, s.msg ? pyStr(this.eval(s.msg, env), s.msg.span) : undefined);
+        if (!ok) throw assertionFailed(s.span, s.msg ? messageText(this.eval(s.msg, env), s.msg.span) : undefined);
         return undefined;
       }
       case 'Print': {
         // `print >>f, x` writes to f.write; None means standard output, and no spec value has a write.
         const dest = s.dest ? this.eval(s.dest, env) : null;
         if (dest !== null) throw unknownAttribute(s.dest!.span, typeName(dest), 'write');
-        for (const v of s.values) pyStr(this.eval(v, env), v.span);
+        for (const v of s.values) this.printItem(this.eval(v, env), v.span);
+        if (s.newline) {
+          this.output?.write('\n');
+          this.softspace = false;
+        }
         return undefined;
       }
     }
@@ -183,12 +199,70 @@ export class Interpreter extends Evaluator {
     return never;
   }
 
+  /**
+   * One item of a print statement as Python 2 writes it: a space first when
+   * the last item left the line open (softspace), then its str() (a unicode
+   * as its text); the line stays open unless the text ends in whitespace
+   * other than a space.
+   */
+  private printItem(v: PyValue, span: Span): void {
+    const text = v instanceof PyUnicode ? v.text : pyStr(v, span);
+    if (this.softspace) this.output?.write(' ');
+    this.output?.write(text);
+    const last = text[text.length - 1];
+    this.softspace = !(typeof v === 'string' || v instanceof PyUnicode) || text === '' || last === ' ' || !/\s/.test(last);
+  }
+
+  protected override *runGenerator(fn: PyFunction, env: Env, span: Span): Generator<PyValue, void, undefined> {
+    // The body runs a piece at a time, as the generator is read: its frame counts in the depth only while it runs.
+    if (this.depth >= this.limits.maxDepth) throw depthLimit(span, this.limits.maxDepth);
+    this.depth++;
+    try {
+      yield* this.generatorBlock(fn.node.body as readonly A.Stmt[], env);
+    } catch (e) {
+      throw this.traced(e, fn, span);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** The statements of a generator function: a `yield` (a statement, or an assignment's value, check.ts) hands out its value. */
+  private *generatorBlock(stmts: readonly A.Stmt[], env: Env): Generator<PyValue, Ret | undefined, undefined> {
+    for (const s of stmts) {
+      const y = s.kind === 'ExprStmt' && s.expr.kind === 'Yield' ? s.expr : s.kind === 'Assign' && s.value.kind === 'Yield' ? s.value : undefined;
+      if (y) {
+        this.tick(s.span);
+        bumpEpoch();
+        const v = y.value ? this.eval(y.value, env) : null;
+        this.depth--;
+        try {
+          yield v;
+        } finally {
+          this.depth++;
+        }
+        // Nothing is ever sent into the generator: `v = yield x` binds None.
+        if (s.kind === 'Assign') for (const t of s.targets) this.assign(t, null, env);
+        continue;
+      }
+      if (s.kind === 'If') {
+        this.tick(s.span);
+        const r = yield* this.generatorBlock(truthy(this.eval(s.test, env), s.test.span, "'if'") ? s.body : s.orelse, env);
+        if (r) return r;
+        continue;
+      }
+      const r = this.exec(s, env);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
   private augAssign(s: A.AugAssign, env: Env): void {
     const t = s.target;
     const rhs = () => this.eval(s.value, env);
+    const op = (cur: PyValue, v: PyValue) => (s.trueDivision ? trueDivide(cur, v, s.span) : binop(s.op, cur, v, s.span));
     if (t.kind === 'Name') {
       const cur = this.lookup(t.id, env, t.span);
-      env.vars.set(t.id, binop(s.op, cur, rhs(), s.span));
+      env.vars.set(t.id, op(cur, rhs()));
       return;
     }
     if (t.kind === 'Attribute') {
@@ -202,7 +276,7 @@ export class Interpreter extends Evaluator {
           f.kind === 'refcnt2' ? `write new.${f.path.replace('.', '[fn].')}[(pid, fd)] ${s.op}= 1` : `write new.${f.path.replace('.', '[owner].')}[obj] ${s.op}= 1`,
         );
       }
-      setAttr(obj, t.attr, binop(s.op, cur, rhs(), s.span), t.span, this);
+      setAttr(obj, t.attr, op(cur, rhs()), t.span, this);
       return;
     }
     if (t.kind === 'Subscript') {
@@ -213,7 +287,7 @@ export class Interpreter extends Evaluator {
         return;
       }
       const cur = getItem(obj, idx, t.span);
-      setItem(obj, idx, binop(s.op, cur, rhs(), s.span), t.span, this);
+      setItem(obj, idx, op(cur, rhs()), t.span, this);
       return;
     }
     throw syntaxError(t.span, 'illegal expression for augmented assignment');

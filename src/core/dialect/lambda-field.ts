@@ -13,8 +13,8 @@ import type { Span } from '../span.ts';
 import { sortPhrase } from './coerce.ts';
 import { SpecError, badArgument, sortMismatch, typeError } from './errors.ts';
 import { failingMap, lazyMap } from './maps.ts';
-import { MapFnValue, type PyValue } from './objects.ts';
-import { describe, isTerm } from './values.ts';
+import { MapFnValue, PyLong, type PyValue } from './objects.ts';
+import { describe, intOf, isTerm } from './values.ts';
 
 /** How the object model calls back into the interpreter (whole-map lambdas run lazily). */
 export interface FunctionCaller {
@@ -82,8 +82,8 @@ export function lambdaField(field: FieldSchema, old: MapFn, fn: PyValue, span: S
       }
       return r;
     }
-    if ((typeof r === 'bigint' && field.value !== BOOL) || (typeof r === 'boolean' && field.value === BOOL)) {
-      return field.value === BOOL ? boolConst(r as boolean) : bvConst(r as bigint, field.value);
+    if (((typeof r === 'bigint' || r instanceof PyLong) && field.value !== BOOL) || (typeof r === 'boolean' && field.value === BOOL)) {
+      return typeof r === 'boolean' ? boolConst(r) : bvConst(intOf(r), field.value);
     }
     throw typeError(at, `the function assigned to ${field.path} returned ${describe(r)}; the field holds ${sortPhrase(field.value)} values`);
   });

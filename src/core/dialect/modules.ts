@@ -10,7 +10,8 @@ import { fn } from './builtins/define.ts';
 import { helpersModule } from './builtins/helpers.ts';
 import { utilModule } from './builtins/util.ts';
 import { z3Module } from './builtins/z3.ts';
-import { arity } from './coerce.ts';
+import { arity, pyInt } from './coerce.ts';
+import { FUTURE_FEATURES } from './future.ts';
 import { copyState } from './kernelstate.ts';
 import { KernelStateObj } from './objects.ts';
 import { isTerm } from './values.ts';
@@ -24,6 +25,7 @@ let base: ModuleValue | undefined;
 let types: ModuleValue | undefined;
 let copy: ModuleValue | undefined;
 let future: ModuleValue | undefined;
+let sys: ModuleValue | undefined;
 
 function baseModule(): ModuleValue {
   return (base ??= classes('base', ['Accessor', 'BaseStruct', 'Struct', 'Map', 'Refcnt', 'Refcnt2']));
@@ -34,10 +36,40 @@ function typesModule(): ModuleValue {
 }
 
 function futureModule(): ModuleValue {
-  return (future ??= new ModuleValue(
-    '__future__',
-    new Map(['absolute_import', 'division', 'print_function', 'unicode_literals', 'annotations'].map((n) => [n, null])),
-  ));
+  return (future ??= new ModuleValue('__future__', new Map([...FUTURE_FEATURES].map((n) => [n, null]))));
+}
+
+/**
+ * Python 2.7's `sys` as far as a spec can use it without reaching outside:
+ * the limits of its ints, its version, and a recursion limit to read or
+ * set (which changes nothing: the dialect's own depth limit stays, SPEC019).
+ */
+function sysModule(): ModuleValue {
+  if (sys) return sys;
+  const maxint = (1n << 63n) - 1n;
+  sys = new ModuleValue(
+    'sys',
+    new Map<string, PyValue>([
+      ['maxint', maxint],
+      ['maxsize', maxint],
+      ['maxunicode', 0x10ffffn],
+      ['byteorder', 'little'],
+      ['platform', 'linux2'],
+      ['version', '2.7.18'],
+      ['hexversion', 0x020712f0n],
+      ['version_info', new PyTuple([2n, 7n, 18n, 'final', 0n])],
+      ['getrecursionlimit', fn('sys.getrecursionlimit', 'getrecursionlimit()', "Python's default recursion limit, 1000.", (args, _kw, site) => {
+        arity(site, 'getrecursionlimit', args, 0);
+        return 1000n;
+      })],
+      ['setrecursionlimit', fn('sys.setrecursionlimit', 'setrecursionlimit(n)', "Accepted and ignored: a spec's calls nest at most 100 deep (SPEC019).", (args, _kw, site) => {
+        arity(site, 'setrecursionlimit', args, 1);
+        pyInt(args[0], site.span, 'setrecursionlimit');
+        return null;
+      })],
+    ]),
+  );
+  return sys;
 }
 
 /** copy.deepcopy(old) is old.copy(); copy.copy(old) shares old's tables, as a shallow Python copy does. */
@@ -80,6 +112,7 @@ const MODULES: Record<string, () => ModuleValue> = {
   types: typesModule,
   copy: copyModule,
   __future__: futureModule,
+  sys: sysModule,
 };
 
 /** Packages: a dotted prefix whose attributes are its sub-modules. */

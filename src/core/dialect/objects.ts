@@ -28,6 +28,10 @@ export type PyValue = bigint | boolean | null | string | Term | PyObject;
 export type PyObject =
   | PyTuple
   | PyList
+  | PyUnicode
+  | PyLong
+  | PyIterator
+  | PyXrange
   | PyFunction
   | Builtin
   | ModuleValue
@@ -50,9 +54,87 @@ export class PyList {
   constructor(readonly items: PyValue[]) {}
 }
 
+/**
+ * Python 2's `unicode`: text. (Its `str` is a JavaScript string of bytes,
+ * one character 0-255 per byte.) Python 2.7 on Linux counts code points,
+ * so `len()`, indices and slices go by code point, not by UTF-16 unit.
+ */
+export class PyUnicode {
+  readonly kind = 'unicode';
+  constructor(readonly text: string) {}
+}
+
+/** Python 2's `long` (`10L`, or an int that left the 64-bit range): an integer whose repr ends in L. */
+export class PyLong {
+  readonly kind = 'long';
+  constructor(readonly value: bigint) {}
+}
+
+/**
+ * A Python iterator, single pass: a generator (of a generator function or a
+ * generator expression) or the iterator of a sequence (`iter(x)`,
+ * `reversed(x)`). Once exhausted, or once its code raised, it yields
+ * nothing more.
+ */
+export class PyIterator {
+  readonly kind = 'iterator';
+  private finished = false;
+  private running = false;
+
+  constructor(
+    /** Python's type name: 'generator', 'listiterator', ... */
+    readonly typeName: string,
+    private readonly source: Iterator<PyValue, unknown, undefined>,
+  ) {}
+
+  /**
+   * The next item, or undefined when there is none. `reentered` builds the
+   * error for a generator that asks itself for its next item (Python's
+   * "generator already executing").
+   */
+  next(reentered: () => Error): PyValue | undefined {
+    if (this.finished) return undefined;
+    if (this.running) throw reentered();
+    this.running = true;
+    try {
+      const r = this.source.next();
+      if (r.done) this.finished = true;
+      return r.done ? undefined : r.value;
+    } catch (e) {
+      this.finished = true;
+      throw e;
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/** Python 2's `xrange(start, stop, step)`: the ints of a range, made as they are read. */
+export class PyXrange {
+  readonly kind = 'xrange';
+  constructor(
+    readonly start: bigint,
+    readonly stop: bigint,
+    readonly step: bigint,
+  ) {}
+
+  get length(): bigint {
+    const { start, stop, step } = this;
+    if (step > 0n) return stop > start ? (stop - start + step - 1n) / step : 0n;
+    return start > stop ? (start - stop - step - 1n) / -step : 0n;
+  }
+}
+
+/** Where `print` writes (a run that shows no output has none). */
+export interface Output {
+  write(text: string): void;
+}
+
 /** Where a native function was called from, for its error messages. */
 export interface CallSite {
   readonly span: Span;
+  /** Where print() writes, when the run keeps its output. */
+  readonly output?: Output;
   /** One span per positional argument (after unpacking, the starred expression's span). */
   readonly argSpans: readonly Span[];
   /** Calls a Python function value (for natives that take callbacks: util.partial_update, ...). */
@@ -88,6 +170,8 @@ export class Env {
     readonly parent: Env | undefined,
     /** For function and lambda frames: the names that are local (undefined for module and builtins). */
     readonly locals?: ReadonlySet<string>,
+    /** A function with `from m import *`: its names are whatever it has bound so far, then the globals'. */
+    readonly dynamic = false,
   ) {}
 }
 

@@ -8,12 +8,23 @@
 import { type Span, cover } from '../span.ts';
 import type * as A from './ast.ts';
 import { expectedError, nestingLimit, syntaxError, unsupportedConstruct } from './errors.ts';
+import { leadingFeatures } from './future.ts';
 import { lex } from './lexer.ts';
+import { PyLong, PyUnicode } from './objects.ts';
 import { type Token, describeToken } from './tokens.ts';
 
-/** Parses a whole spec file. Throws SpecError. */
+/**
+ * Parses a whole spec file. Throws SpecError. The future statements at its
+ * top decide how the rest reads (future.ts): the text is tokenised again
+ * when they turn on print_function or unicode_literals.
+ */
 export function parseModule(source: string): A.Module {
-  return new Parser(lex(source)).module();
+  let tokens = lex(source);
+  const features = leadingFeatures(tokens);
+  const printFunction = features.has('print_function');
+  const unicodeLiterals = features.has('unicode_literals');
+  if (printFunction || unicodeLiterals) tokens = lex(source, { printFunction, unicodeLiterals });
+  return new Parser(tokens, features.has('division')).module();
 }
 
 const MAX_NESTING = 100;
@@ -36,7 +47,6 @@ const UNSUPPORTED_STMT: ReadonlyMap<string, string> = new Map([
   ['raise', "'raise' statements"],
   ['async', 'async functions'],
   ['await', "'await' expressions"],
-  ['yield', "'yield' expressions"],
   ['break', "'break' statements"],
   ['continue', "'continue' statements"],
   ['exec', "'exec' statements"],
@@ -60,7 +70,11 @@ class Parser {
   private pos = 0;
   private nesting = 0;
 
-  constructor(private readonly toks: Token[]) {}
+  constructor(
+    private readonly toks: Token[],
+    /** `/` is true division (`from __future__ import division`). */
+    private readonly trueDivision = false,
+  ) {}
 
   // -------------------------------------------------------------- token helpers
 
@@ -213,22 +227,40 @@ class Parser {
     let dest: A.Expr | undefined;
     const values: A.Expr[] = [];
     const atEnd = () => this.tok.kind === 'newline' || this.tok.kind === 'eof' || this.isOp(';');
+    const done = (newline: boolean): A.Print => ({ kind: 'Print', dest, values, newline, span: this.from(start) });
     if (this.eatOp('>>')) {
       dest = this.test();
-      if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
+      if (!this.eatOp(',')) return done(true);
       // `print >>f,` needs a value after the comma.
       values.push(this.test());
-      if (!this.eatOp(',')) return { kind: 'Print', dest, values, span: this.from(start) };
+      if (!this.eatOp(',')) return done(true);
+      if (atEnd()) return done(false);
     }
     while (!atEnd()) {
       values.push(this.test());
-      if (!this.eatOp(',')) break;
+      if (!this.eatOp(',')) return done(true);
     }
-    return { kind: 'Print', dest, values, span: this.from(start) };
+    return done(values.length === 0);
+  }
+
+  /** `yield [testlist]`, at the keyword. */
+  private yieldExpr(): A.Yield {
+    const start = this.next().span;
+    const value = this.atExprEnd() || this.isOp(')') ? undefined : this.testList();
+    return { kind: 'Yield', value, span: this.from(start) };
+  }
+
+  /** The right of `=`: a yield or a test list. */
+  private assignedValue(): A.Expr {
+    return this.isKw('yield') ? this.yieldExpr() : this.testList(true);
   }
 
   private exprStatement(): A.Stmt {
     const start = this.tok.span;
+    if (this.isKw('yield')) {
+      const y = this.yieldExpr();
+      return { kind: 'ExprStmt', expr: y, span: this.from(start) };
+    }
     const first = this.testList(true);
     const t = this.tok;
     const aug = t.kind === 'op' ? AUG_OPS.get(t.value) : undefined;
@@ -236,7 +268,7 @@ class Parser {
       this.next();
       this.checkTarget(first, true);
       const value = this.testList();
-      return { kind: 'AugAssign', target: first, op: aug, value, span: this.from(start) };
+      return { kind: 'AugAssign', target: first, op: aug, value, span: this.from(start), ...(aug === '/' && this.trueDivision ? { trueDivision: true } : {}) };
     }
     if (this.isOp(':')) {
       throw unsupportedConstruct(t.span, 'variable annotations');
@@ -249,7 +281,7 @@ class Parser {
     const targets: A.Expr[] = [first];
     let value: A.Expr = first;
     while (this.eatOp('=')) {
-      value = this.testList(true);
+      value = this.assignedValue();
       targets.push(value);
     }
     targets.pop();
@@ -377,7 +409,15 @@ class Parser {
       const star = this.eatOp('*');
       if (star && (this.isOp(',') || this.isOp(end))) throw unsupportedConstruct(t.span, 'keyword-only parameters');
       if (this.isOp('/')) throw unsupportedConstruct(t.span, 'positional-only parameter markers');
-      if (this.isOp('(')) throw unsupportedConstruct(t.span, 'tuple parameters');
+      if (this.isOp('(') && !star) {
+        // Python 2's tuple parameter: the argument is unpacked into the names.
+        const unpack = this.paramTuple();
+        let def: A.Expr | undefined;
+        if (this.eatOp('=')) def = this.test();
+        params.push({ name: `.${params.length}`, default: def, star: false, unpack, span: this.from(t.span) });
+        if (!this.eatOp(',')) break;
+        continue;
+      }
       const n = this.expectName('a parameter name');
       if (allowAnnotations && this.eatOp(':')) this.test(); // annotation: parsed, ignored
       let def: A.Expr | undefined;
@@ -390,6 +430,24 @@ class Parser {
     }
     if (!this.isOp(end)) throw this.expected(`',' or '${end}'`);
     return params;
+  }
+
+  /** `(a, (b, c))` in a parameter list: names and nested tuples, at the '('. */
+  private paramTuple(): A.TupleExpr {
+    const open = this.next();
+    this.enter(open.span);
+    const elts: A.Expr[] = [];
+    while (!this.isOp(')')) {
+      if (this.isOp('(')) elts.push(this.paramTuple());
+      else {
+        const n = this.expectName('a parameter name');
+        elts.push({ kind: 'Name', id: n.value, span: n.span });
+      }
+      if (!this.eatOp(',')) break;
+    }
+    this.expectOp(')', "',' or ')'");
+    this.leave();
+    return { kind: 'Tuple', elts, span: this.from(open.span) };
   }
 
   private ifStmt(): A.If {
@@ -549,7 +607,8 @@ class Parser {
     while (this.tok.kind === 'op' && ops.includes(this.tok.value)) {
       const opTok = this.next();
       const right = sub();
-      left = { kind: 'BinOp', op: opTok.value as A.BinaryOp, left, right, span: this.from(start), opSpan: opTok.span };
+      const op = opTok.value as A.BinaryOp;
+      left = { kind: 'BinOp', op, left, right, span: this.from(start), opSpan: opTok.span, ...(op === '/' && this.trueDivision ? { trueDivision: true } : {}) };
     }
     return left;
   }
@@ -752,16 +811,21 @@ class Parser {
         return { kind: 'Name', id: t.value, span: t.span };
       case 'number':
         this.next();
-        return { kind: 'Constant', value: t.num!, span: t.span };
+        return { kind: 'Constant', value: t.long ? new PyLong(t.num!) : t.num!, span: t.span };
       case 'string': {
-        let s = '';
+        // Adjacent literals join; one unicode part makes the whole unicode (its byte parts must be ASCII).
+        const parts: Token[] = [];
         const start = t.span;
         while (this.tok.kind === 'string') {
           const st = this.next();
           if (st.fstring) throw unsupportedConstruct(st.span, 'f-strings');
-          s += st.str!;
+          parts.push(st);
         }
-        return { kind: 'Constant', value: s, span: this.from(start) };
+        if (!parts.some((p) => p.unicode)) return { kind: 'Constant', value: parts.map((p) => p.str!).join(''), span: this.from(start) };
+        for (const p of parts) {
+          if (!p.unicode && /[^\x00-\x7f]/.test(p.str!)) throw syntaxError(p.span, "(unicode error) 'ascii' codec can't decode a byte of this str literal, joined to a unicode literal");
+        }
+        return { kind: 'Constant', value: new PyUnicode(parts.map((p) => p.str!).join('')), span: this.from(start) };
       }
       case 'keyword':
         if (t.value === 'True' || t.value === 'False') {
@@ -772,7 +836,7 @@ class Parser {
           this.next();
           return { kind: 'Constant', value: null, span: t.span };
         }
-        if (t.value === 'yield') throw unsupportedConstruct(t.span, "'yield' expressions");
+        if (t.value === 'yield') throw syntaxError(t.span, "a 'yield' inside an expression needs parentheses: (yield x)");
         if (t.value === 'await') throw unsupportedConstruct(t.span, "'await' expressions");
         if (t.value === 'lambda') return this.lambda();
         throw this.expected('an expression');
@@ -796,7 +860,11 @@ class Parser {
         this.next();
         return { kind: 'Tuple', elts: [], span: this.from(open.span) };
       }
-      if (this.isKw('yield')) throw unsupportedConstruct(this.tok.span, "'yield' expressions");
+      if (this.isKw('yield')) {
+        const y = this.yieldExpr();
+        this.expectOp(')');
+        return y;
+      }
       const first = this.starOrTest(true);
       if (this.isKw('for')) {
         const comp = this.comprehension(first, open.span, false);

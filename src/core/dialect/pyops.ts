@@ -13,15 +13,18 @@ import { accessorInfo, mustBeValue, sortPhrase } from './coerce.ts';
 import { warn } from './warnings.ts';
 import {
   divisionByZero,
+  floatResult,
   intTooLarge,
   sortMismatch,
   typeError,
   valueError,
 } from './errors.ts';
+import { percentFormat } from './format.ts';
+import { itemsOf } from './iteration.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { Budget, MAX_SEQ, MAX_VISITS } from './limits.ts';
-import { intOf, isPyInt, isTerm, noteEquality, truthy, typeName } from './values.ts';
-import { PyList, PyTuple, type PyValue } from './objects.ts';
+import { asciiDecode, intOf, isPyInt, isTerm, isText, noteEquality, pyInteger, truthy, typeName } from './values.ts';
+import { PyList, PyLong, PyTuple, PyUnicode, type PyValue } from './objects.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
 
@@ -48,51 +51,57 @@ function floorMod(a: bigint, b: bigint): bigint {
   return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
 }
 
-/** Python semantics on two ints (bools count as 0/1; & | ^ of two bools stay bool). */
-function intBinop(op: BinaryOp, x: bigint | boolean, y: bigint | boolean, span: Span): PyValue {
+/**
+ * Python 2 on two ints, longs or bools: bools count as 0/1 (& | ^ of two
+ * bools stay bool); the result is a long when an operand is one or when it
+ * leaves the 64-bit int range, as Python 2 promotes it.
+ */
+function intBinop(op: BinaryOp, x: bigint | boolean | PyLong, y: bigint | boolean | PyLong, span: Span): PyValue {
   if (typeof x === 'boolean' && typeof y === 'boolean' && (op === '&' || op === '|' || op === '^')) {
     return op === '&' ? x && y : op === '|' ? x || y : x !== y;
   }
   const a = intOf(x);
   const b = intOf(y);
+  const long = x instanceof PyLong || y instanceof PyLong;
+  const int = (v: bigint) => pyInteger(v, long);
   switch (op) {
     case '+':
-      return capInt(a + b, span);
+      return int(capInt(a + b, span));
     case '-':
-      return capInt(a - b, span);
+      return int(capInt(a - b, span));
     case '*':
       if (bitLength(a) + bitLength(b) > MAX_INT_BITS + 1) throw intTooLarge(span, MAX_INT_BITS);
-      return capInt(a * b, span);
+      return int(capInt(a * b, span));
     case '/': // Python 2 (hv6's interpreter): int / int is floor division
     case '//':
       if (b === 0n) throw divisionByZero(span);
-      return floorDiv(a, b);
+      return int(floorDiv(a, b));
     case '%':
       if (b === 0n) throw divisionByZero(span);
-      return floorMod(a, b);
+      return int(floorMod(a, b));
     case '&':
-      return a & b;
+      return int(a & b);
     case '|':
-      return a | b;
+      return int(a | b);
     case '^':
-      return a ^ b;
+      return int(a ^ b);
     case '<<':
       if (b < 0n) throw valueError(span, 'negative shift count');
-      if (a === 0n) return 0n;
+      if (a === 0n) return int(0n);
       if (b > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
-      return capInt(a << b, span);
+      return int(capInt(a << b, span));
     case '>>':
       if (b < 0n) throw valueError(span, 'negative shift count');
-      if (b > BigInt(MAX_INT_BITS)) return a < 0n ? -1n : 0n;
-      return a >> b;
+      if (b > BigInt(MAX_INT_BITS)) return int(a < 0n ? -1n : 0n);
+      return int(a >> b);
     case '**': {
       if (b < 0n) throw valueError(span, 'negative exponents give floats, which specs do not support');
-      if (a === 0n || a === 1n) return b === 0n ? 1n : a;
-      if (a === -1n) return b % 2n === 0n ? 1n : -1n;
+      if (a === 0n || a === 1n) return int(b === 0n ? 1n : a);
+      if (a === -1n) return int(b % 2n === 0n ? 1n : -1n);
       // |a| >= 2^(n-1) for n = bitLength(a), so a ** b has at least (n-1)*b + 1 bits: refuse only what
       // surely exceeds the cap before computing (at most twice the cap's bits), then cap exactly.
       if (BigInt(bitLength(a) - 1) * b + 1n > BigInt(MAX_INT_BITS)) throw intTooLarge(span, MAX_INT_BITS);
-      return capInt(a ** b, span);
+      return int(capInt(a ** b, span));
     }
   }
 }
@@ -140,6 +149,19 @@ function termPair(a: PyValue, b: PyValue, op: string, span: Span): [Term, Term] 
   return ta ? [ta, c] : [c, tb!];
 }
 
+/**
+ * `a / b` under `from __future__ import division`: true division, which
+ * z3py's `__truediv__` makes bvsdiv on bit-vectors (the same as `/`) and
+ * Python makes a float on two ints (refused: the dialect has no floats).
+ */
+export function trueDivide(a: PyValue, b: PyValue, span: Span): PyValue {
+  if (isPyInt(a) && isPyInt(b)) {
+    if (intOf(b) === 0n) throw divisionByZero(span);
+    throw floatResult(span, "true division of ints ('/' under from __future__ import division)");
+  }
+  return binop('/', a, b, span);
+}
+
 /** `a op b` for every value kind a spec can combine. */
 export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue {
   if (isPyInt(a) && isPyInt(b)) return intBinop(op, a, b, span);
@@ -159,9 +181,16 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
   }
   // Python sequences
   if (op === '+') {
-    if (typeof a === 'string' && typeof b === 'string') {
-      if (a.length + b.length > MAX_SEQ) throw valueError(span, 'string too long');
-      return a + b;
+    if (isText(a) && isText(b)) {
+      if (typeof a === 'string' && typeof b === 'string') {
+        if (a.length + b.length > MAX_SEQ) throw valueError(span, 'string too long');
+        return a + b;
+      }
+      // A str meeting a unicode is decoded as ASCII (Python 2's coercion).
+      const x = typeof a === 'string' ? asciiDecode(a, span) : a;
+      const y = typeof b === 'string' ? asciiDecode(b, span) : b;
+      if (x.text.length + y.text.length > MAX_SEQ) throw valueError(span, 'string too long');
+      return new PyUnicode(x.text + y.text);
     }
     const both = (isSeq(a, 'tuple') && isSeq(b, 'tuple')) || (isSeq(a, 'list') && isSeq(b, 'list'));
     if (both) {
@@ -172,18 +201,19 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
   }
   if (op === '*') {
     const [s, n] = isPyInt(b) ? [a, intOf(b)] : isPyInt(a) ? [b, intOf(a)] : [undefined, 0n];
-    if (s !== undefined && (typeof s === 'string' || isSeq(s, 'tuple') || isSeq(s, 'list'))) {
-      const len = typeof s === 'string' ? s.length : (s as PyTuple).items.length;
+    if (s !== undefined && (isText(s) || isSeq(s, 'tuple') || isSeq(s, 'list'))) {
+      const len = typeof s === 'string' ? s.length : s instanceof PyUnicode ? s.text.length : (s as PyTuple).items.length;
       // An empty sequence stays empty however often it repeats; any other is bounded before repeating.
       if (len > 0 && BigInt(len) * n > BigInt(MAX_SEQ)) throw valueError(span, 'sequence too long');
       const count = n < 0n || len === 0 ? 0 : Number(n);
       if (typeof s === 'string') return s.repeat(count);
+      if (s instanceof PyUnicode) return new PyUnicode(s.text.repeat(count));
       const items: PyValue[] = [];
       for (let i = 0; i < count; i++) for (const v of (s as PyTuple).items) items.push(v);
       return (s as PyTuple).kind === 'tuple' ? new PyTuple(items) : new PyList(items);
     }
   }
-  if (op === '%' && typeof a === 'string') throw typeError(span, 'string formatting with % is not supported in specs');
+  if (op === '%' && isText(a)) return percentFormat(a, b, span);
   throw typeError(span, `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
@@ -195,7 +225,7 @@ export function unary(op: '-' | '+' | '~' | 'not', v: PyValue, span: Span): PyVa
   if (op === 'not') return !truthy(v, span, "'not'");
   if (isPyInt(v)) {
     const n = intOf(v);
-    return op === '-' ? -n : op === '~' ? ~n : n;
+    return pyInteger(op === '-' ? -n : op === '~' ? ~n : n, v instanceof PyLong);
   }
   mustBeValue(v, span);
   if (isTerm(v) && v.sort !== BOOL) return op === '-' ? o.neg(v) : op === '~' ? o.bvnot(v) : v;
@@ -211,6 +241,7 @@ function pyEquals(a: PyValue, b: PyValue, span: Span, visits = visitBudget(span,
   visits.spend();
   if (isPyInt(a) && isPyInt(b)) return intOf(a) === intOf(b);
   if (a === b) return true;
+  if (isText(a) && isText(b)) return textEquals(a, b);
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (isTerm(a) || isTerm(b)) {
     const r = compare('==', a, b, span);
@@ -223,6 +254,31 @@ function pyEquals(a: PyValue, b: PyValue, span: Span, visits = visitBudget(span,
   }
   if (a.kind === 'sort' && b.kind === 'sort') return a.sort === b.sort;
   return false;
+}
+
+/** str and unicode equality: a str equals a unicode when it decodes as ASCII to the same text (Python 2 warns and says False otherwise). */
+function textEquals(a: string | PyUnicode, b: string | PyUnicode): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  const ta = typeof a === 'string' ? a : a.text;
+  const tb = typeof b === 'string' ? b : b.text;
+  const bytes = typeof a === 'string' ? a : typeof b === 'string' ? b : '';
+  return !/[^\x00-\x7f]/.test(bytes) && ta === tb;
+}
+
+/** Code point order of two texts (JavaScript compares UTF-16 units, which differs past U+FFFF). */
+function textOrder(a: string, b: string): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** Whether `a op b` holds for an order `d` (negative: a < b). */
+function ordered(op: CmpOp, d: number): boolean {
+  return op === '<' ? d < 0 : op === '<=' ? d <= 0 : op === '>' ? d > 0 : d >= 0;
 }
 
 /** The budget of a walk over nested lists and tuples that `what` (a phrase: "comparing these values") makes. */
@@ -242,13 +298,18 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
     case 'in':
     case 'not in': {
       let found: boolean;
-      if (typeof b === 'string') {
-        if (typeof a !== 'string') throw typeError(span, `'in <string>' requires a string as left operand, not ${typeName(a)}`);
-        found = b.includes(a);
-      } else if (isSeq(b, 'tuple') || isSeq(b, 'list')) {
+      if (isText(b)) {
+        if (!isText(a)) throw typeError(span, `'in <string>' requires a string as left operand, not ${typeName(a)}`);
+        if (typeof a === 'string' && typeof b === 'string') found = b.includes(a);
+        else found = (typeof b === 'string' ? asciiDecode(b, span) : b).text.includes((typeof a === 'string' ? asciiDecode(a, span) : a).text);
+      } else if (typeof b === 'object' && b !== null && !isTerm(b) && b.kind === 'xrange') {
+        const n = isPyInt(a) ? intOf(a) : undefined;
+        found = n !== undefined && (b.step > 0n ? n >= b.start && n < b.start + b.length * b.step : n <= b.start && n > b.start + b.length * b.step) && (n - b.start) % b.step === 0n;
+      } else if (isSeq(b, 'tuple') || isSeq(b, 'list') || (typeof b === 'object' && b !== null && !isTerm(b) && b.kind === 'iterator')) {
         found = false;
         const visits = visitBudget(span, "'in'");
-        for (const x of b.items) {
+        // An iterator is read up to the first match, as Python reads it.
+        for (const x of itemsOf(b, span)) {
           const eqv = isTerm(a) || isTerm(x) ? compare('==', a, x, span) : pyEquals(a, x, span, visits);
           if (truthy(eqv, span, "'in'")) {
             found = true;
@@ -290,14 +351,38 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
   }
   if (op === '==') return pyEquals(a, b, span);
   if (op === '!=') return !pyEquals(a, b, span);
+  if ((isSeq(a, 'tuple') && isSeq(b, 'tuple')) || (isSeq(a, 'list') && isSeq(b, 'list'))) {
+    // Python 2: the first pair of items that are not equal decides, by their own comparison (a z3
+    // term's is a z3 Bool, which the comparison returns); otherwise the shorter sequence is less.
+    const x = (a as PyTuple).items;
+    const y = (b as PyTuple).items;
+    const visits = visitBudget(span, 'ordering these values');
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (!pyEquals(x[i], y[i], span, visits)) return compare(op, x[i], y[i], span);
+    }
+    return ordered(op, x.length - y.length);
+  }
+  return ordered(op, order(a, b, op, span));
+}
+
+/**
+ * The order of two Python values of one kind, as Python 2 orders them:
+ * numbers by value, str by bytes, unicode by code point (a str meeting a
+ * unicode is decoded as ASCII). Python 2 also orders values of different
+ * types (by type name); the dialect refuses that (SPEC020,
+ * docs/spec-errors.md).
+ */
+function order(a: PyValue, b: PyValue, op: CmpOp, span: Span): number {
   if (isPyInt(a) && isPyInt(b)) {
     const x = intOf(a);
     const y = intOf(b);
-    return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
+    return x < y ? -1 : x > y ? 1 : 0;
   }
-  if (typeof a === 'string' && typeof b === 'string') {
-    return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+  if (isText(a) && isText(b)) {
+    if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+    return textOrder((typeof a === 'string' ? asciiDecode(a, span) : a).text, (typeof b === 'string' ? asciiDecode(b, span) : b).text);
   }
+  if (a === null && b === null) return 0;
   throw typeError(span, `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
 }
 

@@ -308,6 +308,23 @@ export function callSpecFunction(
 }
 
 /**
+ * Runs a spec's module body as Python 2 runs a file, keeping what its
+ * `print`s write (Python 2's str() of each item; a unicode as its text, a
+ * str as its bytes, one character 0-255 each). For tests and tools that
+ * compare the dialect with Python 2 itself.
+ */
+export function runModule(source: string): { printed: string; error?: Diagnostic } {
+  const out: string[] = [];
+  try {
+    const interp = new Interpreter(source, parseChecked(source), DEFAULT_LIMITS, { write: (t) => void out.push(t) });
+    interp.loadModule();
+    return { printed: out.join('') };
+  } catch (e) {
+    return { printed: out.join(''), error: toDiagnostic(e, source) };
+  }
+}
+
+/**
  * The SPEC031 diagnostic of a spec with a quantifier that the solver
  * refutes, at the first `ForAll(` / `Exists(` of the text (else at line
  * `fallbackLine`, the entry's return). The verifier reports it as a warning

@@ -22,8 +22,12 @@ export interface Token {
   readonly span: Span;
   /** number: the integer value. */
   readonly num?: bigint;
-  /** string: the decoded contents. */
+  /** number: a long literal (`10L`). */
+  readonly long?: boolean;
+  /** string: the decoded contents (bytes, one character 0-255 each, unless `unicode`). */
   readonly str?: string;
+  /** string: a unicode literal (its contents are text). */
+  readonly unicode?: boolean;
   /** string: an f-string (rejected by the parser). */
   readonly fstring?: boolean;
 }

@@ -1,25 +1,72 @@
 /**
  * Operations on the runtime values of the spec dialect (objects.ts): type
- * names and descriptions for messages, Python truthiness, str() and repr().
+ * names and descriptions for messages, Python truthiness, ints and longs,
+ * str() and repr() as Python 2 writes them.
  */
 import { BOOL, type Sort, Term, isFalse, isTrue, show } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import { symbolicBool, valueError } from './errors.ts';
 import { Budget, MAX_SEQ } from './limits.ts';
-import type { PyList, PyTuple, PyValue } from './objects.ts';
+import { type PyList, PyLong, type PyTuple, PyUnicode, type PyValue, type PyXrange } from './objects.ts';
 import { warn } from './warnings.ts';
 
 export function isTerm(v: PyValue): v is Term {
   return v instanceof Term;
 }
 
-export function isPyInt(v: PyValue): v is bigint | boolean {
-  return typeof v === 'bigint' || typeof v === 'boolean';
+/** A Python int, long or bool (bool is a subclass of int). */
+export function isPyInt(v: PyValue): v is bigint | boolean | PyLong {
+  return typeof v === 'bigint' || typeof v === 'boolean' || v instanceof PyLong;
 }
 
-/** The Python int of an int or bool. */
-export function intOf(v: bigint | boolean): bigint {
-  return typeof v === 'boolean' ? (v ? 1n : 0n) : v;
+/** The integer value of an int, long or bool. */
+export function intOf(v: bigint | boolean | PyLong): bigint {
+  return typeof v === 'boolean' ? (v ? 1n : 0n) : typeof v === 'bigint' ? v : v.value;
+}
+
+const INT_MIN = -(1n << 63n);
+const INT_MAX = (1n << 63n) - 1n;
+
+/** An integer result as Python 2 types it: a long when `long` (an operand was one) or when it leaves the 64-bit int range. */
+export function pyInteger(v: bigint, long = false): bigint | PyLong {
+  return long || v < INT_MIN || v > INT_MAX ? new PyLong(v) : v;
+}
+
+/** Whether `v` is a text value: a str (bytes) or a unicode. */
+export function isText(v: PyValue): v is string | PyUnicode {
+  return typeof v === 'string' || v instanceof PyUnicode;
+}
+
+/** A unicode's code points (Python 2.7 on Linux indexes by code point). */
+export function codePoints(u: PyUnicode): string[] {
+  return Array.from(u.text);
+}
+
+/**
+ * A str decoded as ASCII, as Python 2 coerces a str that meets a unicode
+ * (`'a' + u'b'`, `u'x' == 'x'`); a byte past 0x7f is a UnicodeDecodeError
+ * (SPEC023 at `span`).
+ */
+export function asciiDecode(s: string, span: Span): PyUnicode {
+  const bad = s.search(/[^\x00-\x7f]/);
+  if (bad >= 0) {
+    const byte = s.charCodeAt(bad).toString(16);
+    throw valueError(span, `'ascii' codec can't decode byte 0x${byte} in position ${bad}: ordinal not in range(128)`, [
+      'a byte string meets a unicode here; write both as unicode (u\'...\') or both as byte strings',
+    ]);
+  }
+  return new PyUnicode(s);
+}
+
+/** A unicode encoded as ASCII, as Python 2's str() and print do; a character past 0x7f is a UnicodeEncodeError (SPEC023). */
+export function asciiEncode(u: PyUnicode, span: Span): string {
+  const cps = codePoints(u);
+  const bad = cps.findIndex((c) => c > '\x7f');
+  if (bad >= 0) {
+    const hex = cps[bad].codePointAt(0)!.toString(16).padStart(cps[bad].codePointAt(0)! > 0xff ? 4 : 2, '0');
+    throw valueError(span, `'ascii' codec can't encode character u'\\${hex.length > 2 ? 'u' : 'x'}${hex}' in position ${bad}: ordinal not in range(128)`);
+  }
+  return u.text;
 }
 
 export function sortLabel(s: Sort): string {
@@ -39,6 +86,14 @@ export function typeName(v: PyValue): string {
   }
   if (v instanceof Term) return sortLabel(v.sort);
   switch (v.kind) {
+    case 'unicode':
+      return 'unicode';
+    case 'long':
+      return 'long';
+    case 'iterator':
+      return v.typeName;
+    case 'xrange':
+      return 'xrange';
     case 'tuple':
       return 'tuple';
     case 'list':
@@ -76,6 +131,12 @@ export function describe(v: PyValue): string {
   if (typeof v === 'string') return 'a str';
   if (v instanceof Term) return v.sort === BOOL ? 'a Bool term' : `a ${v.sort}-bit bit-vector`;
   switch (v.kind) {
+    case 'unicode':
+      return 'a unicode';
+    case 'long':
+      return `long ${v.value}`;
+    case 'iterator':
+      return `a ${v.typeName}`;
     case 'tuple':
       return `a tuple of ${v.items.length}`;
     case 'list':
@@ -139,22 +200,73 @@ export function truthy(v: PyValue, span: Span, where: string): boolean {
     }
     throw symbolicBool(span, where);
   }
-  if (v.kind === 'tuple' || v.kind === 'list') return v.items.length > 0;
-  return true;
+  switch (v.kind) {
+    case 'tuple':
+    case 'list':
+      return v.items.length > 0;
+    case 'unicode':
+      return v.text.length > 0;
+    case 'long':
+      return v.value !== 0n;
+    case 'xrange':
+      return v.length > 0n;
+    default:
+      return true;
+  }
 }
 
 /**
- * Python's str() for the values a spec can print or format into messages,
+ * Python 2's str() for the values a spec can print or format into messages,
  * at most MAX_SEQ characters (a longer one is SPEC023 at `span`). A term
  * prints as z3py's printer does, cut short with '…' where it is too large.
+ * A unicode with a character past ASCII is a UnicodeEncodeError, as in
+ * Python 2 (str() encodes it as ASCII).
  */
 export function pyStr(v: PyValue, span: Span): string {
+  if (v instanceof PyUnicode) return asciiEncode(v, span);
   return render(v, false, span);
 }
 
-/** Python's repr(): strings quoted, the rest as str(). */
+/** Python 2's repr(). */
 export function pyRepr(v: PyValue, span: Span): string {
   return render(v, true, span);
+}
+
+/** str() for a message of ours (an assert's message): a unicode shows as its text. */
+export function messageText(v: PyValue, span: Span): string {
+  return v instanceof PyUnicode ? v.text : render(v, false, span);
+}
+
+/**
+ * repr() of a str (bytes) or a unicode, as Python 2 writes it: single
+ * quotes unless the text has a ' and no ", backslash escapes for the
+ * quote, the backslash, tab, newline and return, \xhh for other bytes
+ * outside printable ASCII, and in a unicode \uhhhh or \Uhhhhhhhh past
+ * U+00FF.
+ */
+export function quoteText(v: string | PyUnicode): string {
+  const text = typeof v === 'string' ? v : v.text;
+  const q = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = typeof v === 'string' ? q : `u${q}`;
+  for (const ch of typeof v === 'string' ? text : Array.from(text)) {
+    const c = ch.codePointAt(0)!;
+    if (ch === q || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (c >= 0x10000) out += `\\U${c.toString(16).padStart(8, '0')}`;
+    else if (c >= 0x100) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c < 0x20 || c >= 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out + q;
+}
+
+/** xrange's repr: Python 2.7 writes the stop it would reach (`xrange(1, 11, 2)` for xrange(1, 10, 2)). */
+function xrangeRepr(r: PyXrange): string {
+  const stop = r.start + r.length * r.step;
+  if (r.start === 0n && r.step === 1n) return `xrange(${stop})`;
+  return r.step === 1n ? `xrange(${r.start}, ${stop})` : `xrange(${r.start}, ${stop}, ${r.step})`;
 }
 
 function render(v: PyValue, quoted: boolean, span: Span): string {
@@ -165,12 +277,14 @@ function render(v: PyValue, quoted: boolean, span: Span): string {
     out.push(s);
   };
   const write = (x: PyValue, q: boolean): void => {
-    if (typeof x === 'string') return put(q ? `'${x.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : x);
+    if (typeof x === 'string') return put(q ? quoteText(x) : x);
     if (x instanceof Term) {
       // The printer may pass its length by a piece; what does not fit is cut, as it elides.
       const text = show(x, 6, room.remaining - 1);
       return put(text.length <= room.remaining ? text : `${text.slice(0, Math.max(0, room.remaining - 1))}…`);
     }
+    if (x instanceof PyUnicode) return put(q ? quoteText(x) : x.text);
+    if (x instanceof PyLong) return put(q ? `${x.value}L` : `${x.value}`);
     if (x === null || typeof x !== 'object' || (x.kind !== 'tuple' && x.kind !== 'list')) return put(scalarStr(x));
     put(x.kind === 'tuple' ? '(' : '[');
     x.items.forEach((item, i) => {
@@ -183,9 +297,10 @@ function render(v: PyValue, quoted: boolean, span: Span): string {
   return out.join('');
 }
 
-function scalarStr(v: Exclude<PyValue, string | Term | PyTuple | PyList>): string {
+function scalarStr(v: Exclude<PyValue, string | Term | PyTuple | PyList | PyUnicode | PyLong>): string {
   if (v === null) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'bigint') return v.toString();
+  if (v.kind === 'xrange') return xrangeRepr(v);
   return `<${typeName(v)}>`;
 }

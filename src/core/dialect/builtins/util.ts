@@ -12,7 +12,7 @@ import { arity, argSpan, mustBeValue, pyInt, sortPhrase, toBool, tryToSort, widt
 import { iteOfPython, sortMismatch, typeError, valueError } from '../errors.ts';
 import { iteObjects } from '../state-ite.ts';
 import { compare, visitBudget } from '../pyops.ts';
-import { describe, isTerm, typeName } from '../values.ts';
+import { describe, isPyInt, isTerm, typeName } from '../values.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple } from '../objects.ts';
 import { fn, sortTag, userSymbol } from './define.ts';
 
@@ -29,7 +29,7 @@ function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite, visits = visitB
   const span = site.span;
   mustBeValue(a, argSpan(site, 1));
   mustBeValue(b, argSpan(site, 2));
-  if (typeof a === 'bigint' || typeof a === 'boolean') throw iteOfPython(span, typeof a === 'bigint' ? 'int' : 'bool');
+  if (isPyInt(a)) throw iteOfPython(span, typeName(a));
   if (isTerm(a)) {
     const bt = tryToSort(b, a.sort);
     if (!bt) {

@@ -10,7 +10,7 @@ import { BOOL, type Sort, type Term, boolConst, boundVar, bvConst, freshName, is
 import { ufMap } from '../../smt/fn.ts';
 import { MAX_WIDTH, arity, argSpan, bvPair, mustBeValue, pyInt, smallInt, sortPhrase, toBool, toBv, tryToSort, widthArg } from '../coerce.ts';
 import { sortMismatch, typeError, unsupportedConstruct, valueError } from '../errors.ts';
-import { describe, isPyInt, isTerm } from '../values.ts';
+import { describe, intOf, isPyInt, isTerm } from '../values.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue } from '../objects.ts';
 import { fn, flatArgs, sortTag, userSymbol } from './define.ts';
 
@@ -131,7 +131,7 @@ def('BitVecVal', 'BitVecVal(v, width_or_sort)', 'The constant v (a Python int, r
 def('BoolVal', 'BoolVal(b)', 'The z3 Bool constant True or False.', (args, site) => {
   arity(site, 'BoolVal', args, 1);
   const v = args[0];
-  if (isPyInt(v)) return boolConst(typeof v === 'boolean' ? v : v !== 0n);
+  if (isPyInt(v)) return boolConst(intOf(v) !== 0n);
   throw typeError(argSpan(site, 0), `z3.BoolVal expects a Python bool, got ${describe(v)}`);
 });
 

@@ -185,6 +185,15 @@ const PROGRAMS: readonly (readonly [string, string, Expect?])[] = [
   ['a duplicate name in a tuple parameter', lines('def f(a, (b, a)):', '    return a')],
   // ---------------------------------------------------------------- print
   ['print and softspace', lines("print 'a',", "print 'b'", "print 'c\\n',", "print 'd'", "print 1, 'e\\t',", "print 'f'", 'print', 'print (1, 2)', "print 'x', ;print 'y'")],
+  // ---------------------------------------------------------------- identity of z3 terms
+  ['is on z3 terms: a new object per operation, as z3py makes', lines(
+    'a = util.i64(1)', 'b = a', 'l = [a, a]', 't = (a,)',
+    'print util.i64(1) is util.i64(1), a is a, a is b, l[0] is l[1], t[0] is a, a is not util.i64(1), (a + 0) is a, (+a) is a',
+    'def ident(x):', '    return x',
+    'print ident(a) is a, z3.BitVecVal(3, 8) is z3.BitVecVal(3, 8), z3.BoolVal(True) is z3.BoolVal(True), a in [util.i64(1)], [a].index(a), z3.simplify(a) is a',
+    'f = lambda x=a: x',
+    'print f() is a, f(util.i64(1)) is a, z3.eq(a, util.i64(1)), z3.is_true(z3.simplify(a == a))',
+  )],
 ];
 
 describe('the dialect against Python 2.7 and z3py', () => {

@@ -9,7 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { toolAvailable } from '../artefacts.ts';
 import { describe, expect, it } from 'vitest';
-import { type Term, bvValue } from '../../src/core/smt/term.ts';
+import { bvValue } from '../../src/core/smt/term.ts';
+import { termOf } from '../../src/core/dialect/values.ts';
 import { callSpecFunction } from '../../src/core/dialect/index.ts';
 import { seeded } from '../../src/core/rng.ts';
 
@@ -113,7 +114,7 @@ function ours(exprs: string[]): string[] {
   return exprs.map((_, i) => {
     const r = callSpecFunction(src, `e${i}`);
     if (!r.ok) return `!${r.error.code}: ${r.error.message}`;
-    const v = r.value as Term;
+    const v = termOf(r.value)!;
     if (v.op !== 'const') return `?${v.toString()}`;
     return typeof v.value === 'boolean' ? (v.value ? 'True' : 'False') : String(bvValue(v));
   });

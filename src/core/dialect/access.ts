@@ -24,7 +24,7 @@ import { MAX_SEQ } from './limits.ts';
 import { bumpEpoch } from './maps.ts';
 import { sequenceMethod, textMethod } from './methods.ts';
 import { Builtin, PyList, PyLong, PyTuple, PyUnicode, type PyValue, SortValue } from './objects.ts';
-import { codePoints, describe, intOf, isPyInt, isTerm, pyInteger, typeName } from './values.ts';
+import { codePoints, describe, intOf, isPyInt, isTerm, pyInteger, sortLabel, termOf, typeName } from './values.ts';
 
 /** `obj.attr = value`. */
 export function setAttr(obj: PyValue, attr: string, value: PyValue, span: Span, caller: FunctionCaller): void {
@@ -85,7 +85,7 @@ const FIELDS = {
 
 /** `obj.attr`. */
 export function getAttr(obj: PyValue, attr: string, span: Span): PyValue {
-  if (isTerm(obj)) return termAttr(obj, attr, span);
+  if (isTerm(obj)) return termAttr(obj.term, attr, span);
   if (typeof obj === 'string') return textMethod(obj, attr, span, FIELDS);
   if (isPyInt(obj)) return intAttr(obj, attr, span);
   if (typeof obj === 'object' && obj !== null) {
@@ -178,10 +178,10 @@ function termAttr(t: Term, attr: string, span: Span): PyValue {
     case 'eq':
       return new Builtin('expr.eq', (args, _kw, site) => {
         if (args.length !== 1) throw badArgument(site.span, `eq() takes exactly one argument (${args.length} given)`);
-        return args[0] === t;
+        return termOf(args[0]) === t;
       });
   }
-  throw unknownAttribute(span, `a ${typeName(t)} term`, attr, closest(attr, ['size', 'sort', 'as_long', 'as_signed_long', 'eq']));
+  throw unknownAttribute(span, `a ${sortLabel(t.sort)} term`, attr, closest(attr, ['size', 'sort', 'as_long', 'as_signed_long', 'eq']));
 }
 
 function seqIndex(len: number, idx: PyValue, span: Span, what: string): number {

@@ -7,7 +7,7 @@
 import { BOOL, type Sort, type Term, boolConst, bvConst } from '../smt/term.ts';
 import { type Span, through } from '../span.ts';
 import { accessorNotValue, badArgument, sortMismatch, typeError, valueError } from './errors.ts';
-import { describe, intOf, isPyInt, isTerm, sortLabel } from './values.ts';
+import { describe, intOf, isPyInt, isTerm, sortLabel, termOf } from './values.ts';
 import type { CallSite, PyValue } from './objects.ts';
 
 /** "64-bit bit-vector" / "Bool". */
@@ -46,7 +46,7 @@ export function accessorInfo(v: PyValue): { what: string; hint: string } | undef
 
 /** Converts `v` to a term of sort `sort`, or returns undefined if z3py would not. */
 export function tryToSort(v: PyValue, sort: Sort): Term | undefined {
-  if (isTerm(v)) return v.sort === sort ? v : undefined;
+  if (isTerm(v)) return v.term.sort === sort ? v.term : undefined;
   if (sort === BOOL) return typeof v === 'boolean' ? boolConst(v) : undefined;
   if (isPyInt(v)) return bvConst(intOf(v), sort);
   return undefined;
@@ -56,8 +56,8 @@ export function tryToSort(v: PyValue, sort: Sort): Term | undefined {
 export function toBool(v: PyValue, span: Span, what: string): Term {
   mustBeValue(v, span);
   if (isTerm(v)) {
-    if (v.sort !== BOOL) throw sortMismatch(span, `${what} expects a Bool, got a ${v.sort}-bit bit-vector`);
-    return v;
+    if (v.term.sort !== BOOL) throw sortMismatch(span, `${what} expects a Bool, got a ${v.term.sort}-bit bit-vector`);
+    return v.term;
   }
   if (typeof v === 'boolean') return boolConst(v);
   throw typeError(span, `${what} expects a Bool, got ${describe(v)}`);
@@ -67,8 +67,8 @@ export function toBool(v: PyValue, span: Span, what: string): Term {
 export function toBv(v: PyValue, span: Span, what: string): Term {
   mustBeValue(v, span);
   if (isTerm(v)) {
-    if (v.sort === BOOL) throw sortMismatch(span, `${what} expects a bit-vector, got a Bool`);
-    return v;
+    if (v.term.sort === BOOL) throw sortMismatch(span, `${what} expects a bit-vector, got a Bool`);
+    return v.term;
   }
   if (isPyInt(v)) {
     throw typeError(span, `${what} expects a z3 bit-vector, got ${describe(v)}`, 'wrap Python ints with z3.BitVecVal(k, sort)');
@@ -80,12 +80,14 @@ export function toBv(v: PyValue, span: Span, what: string): Term {
  * Two operands of one bit-vector operation: at least one must be a
  * bit-vector; a Python int on the other side takes its width.
  */
-export function bvPair(a: PyValue, b: PyValue, spans: readonly [Span, Span], what: string): [Term, Term] {
-  mustBeValue(a, spans[0]);
-  mustBeValue(b, spans[1]);
-  if (isTerm(a) && a.sort === BOOL) throw sortMismatch(spans[0], `${what} expects bit-vectors, got a Bool`);
-  if (isTerm(b) && b.sort === BOOL) throw sortMismatch(spans[1], `${what} expects bit-vectors, got a Bool`);
-  if (isTerm(a) && isTerm(b)) {
+export function bvPair(pa: PyValue, pb: PyValue, spans: readonly [Span, Span], what: string): [Term, Term] {
+  mustBeValue(pa, spans[0]);
+  mustBeValue(pb, spans[1]);
+  const a = termOf(pa);
+  const b = termOf(pb);
+  if (a && a.sort === BOOL) throw sortMismatch(spans[0], `${what} expects bit-vectors, got a Bool`);
+  if (b && b.sort === BOOL) throw sortMismatch(spans[1], `${what} expects bit-vectors, got a Bool`);
+  if (a && b) {
     if (a.sort !== b.sort) {
       throw sortMismatch(
         through(spans[0], spans[1]),
@@ -95,9 +97,9 @@ export function bvPair(a: PyValue, b: PyValue, spans: readonly [Span, Span], wha
     }
     return [a, b];
   }
-  if (isTerm(a)) return [a, operandToBv(b, a.sort, spans[1], what)];
-  if (isTerm(b)) return [operandToBv(a, b.sort, spans[0], what), b];
-  throw typeError(through(spans[0], spans[1]), `${what} needs at least one z3 bit-vector, got ${describe(a)} and ${describe(b)}`);
+  if (a) return [a, operandToBv(pb, a.sort, spans[1], what)];
+  if (b) return [operandToBv(pa, b.sort, spans[0], what), b];
+  throw typeError(through(spans[0], spans[1]), `${what} needs at least one z3 bit-vector, got ${describe(pa)} and ${describe(pb)}`);
 }
 
 function operandToBv(v: PyValue, width: number, span: Span, what: string): Term {
@@ -108,7 +110,7 @@ function operandToBv(v: PyValue, width: number, span: Span, what: string): Term 
 /** A concrete Python int argument (Extract bounds, widths, ...). */
 export function pyInt(v: PyValue, span: Span, what: string): bigint {
   if (isPyInt(v)) return intOf(v);
-  if (isTerm(v) && v.op === 'const' && typeof v.value === 'bigint') {
+  if (isTerm(v) && v.term.op === 'const' && typeof v.term.value === 'bigint') {
     throw typeError(span, `${what} expects a Python int, got a z3 constant`, 'use a plain Python int here');
   }
   throw typeError(span, `${what} expects a Python int, got ${describe(v)}`);

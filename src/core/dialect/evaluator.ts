@@ -42,7 +42,7 @@ import { MAX_SEQ } from './limits.ts';
 import { bumpEpoch } from './maps.ts';
 import { type CallSite, Env, type Output, PyFunction, PyIterator, PyList, PyTuple, type PyValue } from './objects.ts';
 import { binop, compare, trueDivide, unary } from './pyops.ts';
-import { describe, intOf, isPyInt, isTerm, pyRepr, truthy, typeName } from './values.ts';
+import { describe, expr, intOf, isPyInt, isTerm, pyRepr, truthy, typeName } from './values.ts';
 
 export interface Limits {
   /** Statements plus expressions evaluated (default 200000). */
@@ -356,7 +356,7 @@ export abstract class Evaluator implements FunctionCaller {
             if (!t) throw sortMismatch(site.argSpans[i] ?? site.span, `argument ${i + 1} of ${f.name} must be a ${d[i] === BOOL ? 'Bool' : `${d[i]}-bit bit-vector`}, got ${describe(a)}`);
             return t;
           });
-          return f.fn.apply(ts);
+          return expr(f.fn.apply(ts));
         }
         case 'accessor':
           noKw(f.field.path);

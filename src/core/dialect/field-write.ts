@@ -45,14 +45,14 @@ export function coerceIndex(v: PyValue, field: FieldSchema, i: number, span: Spa
   mustBeValue(v, span);
   const sort = field.index[i];
   if (isTerm(v)) {
-    if (v.sort !== sort) {
+    if (v.term.sort !== sort) {
       throw sortMismatch(
         span,
         `index ${i + 1} of ${field.path} must be a ${sortPhrase(sort)}, got ${describe(v)}`,
         'use ZeroExt, SignExt or Extract to change the width',
       );
     }
-    return v;
+    return v.term;
   }
   if (isPyInt(v)) return termOfInt(intOf(v), sort);
   const hint =
@@ -73,10 +73,10 @@ function termOfInt(v: bigint, sort: Sort): Term {
 export function fieldValue(value: PyValue, field: FieldSchema, span: Span): Term | bigint | boolean {
   const range = field.value;
   if (isTerm(value)) {
-    if (value.sort !== range) {
+    if (value.term.sort !== range) {
       throw sortMismatch(span, `${field.path} holds ${sortPhrase(range)} values but ${describe(value)} was written`);
     }
-    return value;
+    return value.term;
   }
   if (typeof value === 'bigint' || value instanceof PyLong) {
     if (range === BOOL) throw sortMismatch(span, `${field.path} holds Bool values but ${describe(value)} was written`);
@@ -154,10 +154,10 @@ export function failsOnRead(e: unknown): e is SpecError {
 export function coerceOwned(v: PyValue, sort: Sort, field: FieldSchema, span: Span): Term {
   mustBeValue(v, span);
   if (isTerm(v)) {
-    if (v.sort !== sort) {
+    if (v.term.sort !== sort) {
       throw sortMismatch(span, `the object owned through ${field.path} must be a ${sortPhrase(sort)}, got ${describe(v)}`);
     }
-    return v;
+    return v.term;
   }
   if (isPyInt(v)) return termOfInt(intOf(v), sort);
   throw typeError(span, `the object owned through ${field.path} must be a bit-vector or int, got ${describe(v)}`);

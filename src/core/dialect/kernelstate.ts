@@ -16,7 +16,7 @@ import { type FunctionCaller, failingField } from './lambda-field.ts';
 import { bumpEpoch, constantMap, rawConstantMap, writeMap } from './maps.ts';
 import { Accessor, Builtin, KernelStateObj, type PyValue, RefcntAccessor, StructObj } from './objects.ts';
 import { refcnt2Step, refcntStep } from './refcnt.ts';
-import { describe, isTerm } from './values.ts';
+import { describe, expr, intOf, isPyInt, isTerm } from './values.ts';
 import { warn } from './warnings.ts';
 
 const SCALAR_BY_NAME = new Map(SCALARS.map((f) => [f.name, f]));
@@ -66,7 +66,7 @@ export function copyState(ks: KernelStateObj): KernelStateObj {
 
 export function stateAttr(ks: KernelStateObj, name: string, span: Span): PyValue {
   const scalar = ks.scalars.get(name);
-  if (scalar) return scalar.apply([]);
+  if (scalar) return expr(scalar.apply([]));
   const st = ks.structs.get(name);
   if (st) return st;
   switch (name) {
@@ -182,7 +182,7 @@ function readPath(s: StructObj, field: FieldSchema, path: readonly PyValue[], sp
   if (path.length > n) throw tooManyIndices(span, field.path, n, path.length);
   if (path.length < n) return new Accessor(s, field, path);
   const args = path.map((p, i) => coerceIndex(p, field, i, span));
-  return (s.fields.get(field.name) as MapFn).apply(args);
+  return expr((s.fields.get(field.name) as MapFn).apply(args));
 }
 
 // ------------------------------------------------------------------ Refcnt
@@ -194,7 +194,7 @@ export function callRefcnt(acc: RefcntAccessor, args: readonly PyValue[], span: 
   if (path.length < 1) throw tooFewIndices(span, `${acc.field.path}()`, 1, 0);
   const v = acc.struct.fields.get(acc.field.name)!;
   if (!isRefcnt(v)) throw new Error(`${acc.field.path} is not a Refcnt`);
-  return v.ref.apply([coerceIndex(path[0], acc.field, 0, span)]);
+  return expr(v.ref.apply([coerceIndex(path[0], acc.field, 0, span)]));
 }
 
 export function indexRefcnt(acc: RefcntAccessor, index: PyValue, span: Span): RefcntAccessor {
@@ -217,7 +217,7 @@ export function refcntUpdate(acc: RefcntAccessor, item: PyValue, op: string, del
   if (op !== '+' && op !== '-') {
     throw refcntMisuse(span, `a Refcnt field changes only with += 1 or -= 1, not ${op}=`, `write ${form}`);
   }
-  const one = delta === 1n || (isTerm(delta) && bvValue(delta) === 1n);
+  const one = (isPyInt(delta) && typeof delta !== 'boolean' && intOf(delta) === 1n) || (isTerm(delta) && bvValue(delta.term) === 1n);
   if (!one) throw refcntMisuse(span, `a Refcnt field changes by exactly 1, not by ${describe(delta)}`, `write ${form}`);
   if (acc.path.length !== 1) {
     throw refcntMisuse(span, `${field.path} ${op}= 1 needs the owner and the owned object`, `write ${form}`);

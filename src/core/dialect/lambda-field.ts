@@ -14,7 +14,7 @@ import { sortPhrase } from './coerce.ts';
 import { SpecError, badArgument, sortMismatch, typeError } from './errors.ts';
 import { failingMap, lazyMap } from './maps.ts';
 import { MapFnValue, PyLong, type PyValue } from './objects.ts';
-import { describe, intOf, isTerm } from './values.ts';
+import { describe, expr, intOf, isTerm } from './values.ts';
 
 /** How the object model calls back into the interpreter (whole-map lambdas run lazily). */
 export interface FunctionCaller {
@@ -69,7 +69,8 @@ export function lambdaField(field: FieldSchema, old: MapFn, fn: PyValue, span: S
   return lazyMap(old.domain, old.range, (args) => {
     let r: PyValue;
     try {
-      r = caller.callLazy(fn, [...args], kwargs, span);
+      // The lambda's indices are z3 expressions, one new object each, as z3py passes them.
+      r = caller.callLazy(fn, args.map(expr), kwargs, span);
     } catch (e) {
       if (e instanceof SpecError && !e.trace.some((t) => t.startsWith('evaluated lazily'))) {
         e.trace.push(`evaluated lazily, when ${field.path} is read (assigned at line ${span.line})`);
@@ -77,10 +78,10 @@ export function lambdaField(field: FieldSchema, old: MapFn, fn: PyValue, span: S
       throw e;
     }
     if (isTerm(r)) {
-      if (r.sort !== field.value) {
+      if (r.term.sort !== field.value) {
         throw sortMismatch(at, `the function assigned to ${field.path} returned ${describe(r)}; the field holds ${sortPhrase(field.value)} values`);
       }
-      return r;
+      return r.term;
     }
     if (((typeof r === 'bigint' || r instanceof PyLong) && field.value !== BOOL) || (typeof r === 'boolean' && field.value === BOOL)) {
       return typeof r === 'boolean' ? boolConst(r) : bvConst(intOf(r), field.value);

@@ -1,7 +1,9 @@
 /**
  * The runtime values of the spec dialect, as data: Python's own values use
  * JavaScript primitives (int = bigint, bool = boolean, None = null, str =
- * string), z3 expressions are `Term`s, and everything else is one of the
+ * string), a z3 expression is an `ExprRef` around a hash-consed `Term`
+ * (a new one per operation, as z3py makes a new Python object for each),
+ * and everything else is one of the
  * object classes below, tagged by `kind`: tuples, lists, functions,
  * modules, sorts, enums, and the kernel-state object model (a
  * `KernelState`, `Struct` views with an index path, `Accessor`s and Refcnt
@@ -23,9 +25,10 @@ import type { Sort, Term } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import type * as A from './ast.ts';
 
-export type PyValue = bigint | boolean | null | string | Term | PyObject;
+export type PyValue = bigint | boolean | null | string | PyObject;
 
 export type PyObject =
+  | ExprRef
   | PyTuple
   | PyList
   | PyUnicode
@@ -43,6 +46,22 @@ export type PyObject =
   | StructObj
   | Accessor
   | RefcntAccessor;
+
+/**
+ * A z3 expression as z3py hands it out: each operation that makes an
+ * expression (`util.i64(1)`, `x + 1`, a read of `old.procs[pid].state`)
+ * makes a new Python object, so `util.i64(1) is util.i64(1)` is False while
+ * `a is a` is True, as in z3py. Underneath, equal terms are one hash-consed
+ * `Term`, which is what every operation works on.
+ */
+export class ExprRef {
+  readonly kind = 'expr';
+  constructor(readonly term: Term) {}
+
+  toString(): string {
+    return this.term.toString();
+  }
+}
 
 export class PyTuple {
   readonly kind = 'tuple';
@@ -232,7 +251,8 @@ export class EnumClass {
   readonly kind = 'enum';
   constructor(
     readonly name: string,
-    readonly members: ReadonlyMap<string, Term>,
+    /** The members, one object each: `dt.proc_state.PROC_RUNNING is dt.proc_state.PROC_RUNNING`. */
+    readonly members: ReadonlyMap<string, ExprRef>,
   ) {}
 }
 

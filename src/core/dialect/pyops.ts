@@ -23,7 +23,7 @@ import { percentFormat } from './format.ts';
 import { itemsOf } from './iteration.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { Budget, MAX_SEQ, MAX_VISITS } from './limits.ts';
-import { asciiDecode, intOf, isPyInt, isTerm, isText, noteEquality, pyInteger, truthy, typeName } from './values.ts';
+import { asciiDecode, expr, intOf, isPyInt, isTerm, isText, noteEquality, pyInteger, termOf, truthy, typeName } from './values.ts';
 import { PyList, PyLong, PyTuple, PyUnicode, type PyValue } from './objects.ts';
 
 /** Longest string, tuple or list a spec may build (doubling a list in a recursion must not exhaust memory). */
@@ -121,8 +121,8 @@ const BV_OPS: ReadonlyMap<string, (a: Term, b: Term) => Term> = new Map(Object.e
 
 /** The operands of a z3 operation as terms of one sort, or an error naming both sorts. */
 function termPair(a: PyValue, b: PyValue, op: string, span: Span): [Term, Term] | undefined {
-  const ta = isTerm(a) ? a : undefined;
-  const tb = isTerm(b) ? b : undefined;
+  const ta = termOf(a);
+  const tb = termOf(b);
   if (ta && tb) {
     if (ta.sort !== tb.sort) {
       throw sortMismatch(
@@ -139,7 +139,7 @@ function termPair(a: PyValue, b: PyValue, op: string, span: Span): [Term, Term] 
   let c: Term | undefined;
   if (t.sort === BOOL) {
     if (typeof other === 'boolean') c = other ? o.TRUE : o.FALSE;
-    else if (typeof other === 'bigint') {
+    else if (isPyInt(other)) {
       throw sortMismatch(span, `sort mismatch in '${op}': Bool and int ${other}`, 'use z3.BoolVal(True) or z3.BoolVal(False)');
     }
   } else if (isPyInt(other)) {
@@ -176,7 +176,7 @@ export function binop(op: BinaryOp, a: PyValue, b: PyValue, span: Span): PyValue
         const hint = x.sort === BOOL ? 'use z3.And, z3.Or, z3.Not or z3.Xor on Bool terms' : op === '//' ? 'use UDiv for unsigned or / for signed division' : undefined;
         throw typeError(span, `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, hint);
       }
-      return f(x, y);
+      return expr(f(x, y));
     }
   }
   // Python sequences
@@ -228,7 +228,8 @@ export function unary(op: '-' | '+' | '~' | 'not', v: PyValue, span: Span): PyVa
     return pyInteger(op === '-' ? -n : op === '~' ? ~n : n, v instanceof PyLong);
   }
   mustBeValue(v, span);
-  if (isTerm(v) && v.sort !== BOOL) return op === '-' ? o.neg(v) : op === '~' ? o.bvnot(v) : v;
+  // z3py's __pos__ returns the expression itself.
+  if (isTerm(v) && v.term.sort !== BOOL) return op === '-' ? expr(o.neg(v.term)) : op === '~' ? expr(o.bvnot(v.term)) : v;
   throw typeError(span, `bad operand type for unary ${op}: '${typeName(v)}'`, isTerm(v) ? 'use z3.Not on Bool terms' : undefined);
 }
 
@@ -333,20 +334,20 @@ export function compare(op: CmpOp, a: PyValue, b: PyValue, span: Span): PyValue 
     const [x, y] = pair;
     switch (op) {
       case '==':
-        return noteEquality(o.eq(x, y));
+        return expr(noteEquality(o.eq(x, y)));
       case '!=':
-        return o.not(o.eq(x, y));
+        return expr(o.not(o.eq(x, y)));
     }
     if (x.sort === BOOL) throw typeError(span, `unsupported comparison ${op} between Bool terms`);
     switch (op) {
       case '<':
-        return o.slt(x, y);
+        return expr(o.slt(x, y));
       case '<=':
-        return o.sle(x, y);
+        return expr(o.sle(x, y));
       case '>':
-        return o.sgt(x, y);
+        return expr(o.sgt(x, y));
       case '>=':
-        return o.sge(x, y);
+        return expr(o.sge(x, y));
     }
   }
   if (op === '==') return pyEquals(a, b, span);

@@ -8,7 +8,7 @@ import { BACKED_FIELDS } from '../kernel/equiv.ts';
 import { type AbstractState, type FieldValue, fieldMaps, freshState, isRefcnt } from '../kernel/state.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import type { MapFn } from '../smt/fn.ts';
-import { BOOL, type Term, boolConst, variable } from '../smt/term.ts';
+import { BOOL, Term, boolConst, variable } from '../smt/term.ts';
 import { type Span, TEXT_START } from '../span.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type * as A from './ast.ts';
@@ -22,7 +22,7 @@ import type { KernelStateObj } from './objects.ts';
 import { checkTreeDepth } from './depth.ts';
 import { parseModule } from './parser.ts';
 import { warn, withWarnings } from './warnings.ts';
-import { describe, isTerm } from './values.ts';
+import { describe, expr, isTerm } from './values.ts';
 import type { PyValue } from './objects.ts';
 
 export type ParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
@@ -211,7 +211,7 @@ function runSpecNow(source: string, entry: string, pre: AbstractState, args: Ter
   checkEntry(fn, entryName, h);
   const old = fromAbstract(pre);
   interp.lastReturnSpan = undefined;
-  const { result, writes } = recordingWrites(() => interp.call(fn, [old, ...args], entrySpan(fn)));
+  const { result, writes } = recordingWrites(() => interp.call(fn, [old, ...args.map(expr)], entrySpan(fn)));
   const steps = interp.stepsUsed;
   const at = interp.lastReturnSpan ?? entrySpan(fn);
   const { cond, state } = unpackResult(result, entryName, at);
@@ -257,7 +257,7 @@ function unpackResult(r: PyValue, name: string, at: Span): { cond: Term; state: 
   if (r.items.length !== 2) throw badReturn(at, name, describe(r));
   const [c, s] = r.items;
   let cond: Term;
-  if (isTerm(c) && c.sort === BOOL) cond = c;
+  if (isTerm(c) && c.term.sort === BOOL) cond = c.term;
   else if (typeof c === 'boolean') cond = boolConst(c);
   else throw badReturn(at, name, `(${describe(c)}, ...): the condition must be a z3 Bool`);
   if (!(typeof s === 'object' && s !== null && !isTerm(s) && s.kind === 'kstate')) {
@@ -288,20 +288,21 @@ export function checkSpec(source: string, handler: string): Diagnostic[] {
 }
 
 /**
- * Calls function `name` of a spec with plain values (Python ints, terms);
- * for tests and tools that evaluate dialect expressions.
+ * Calls function `name` of a spec with plain values (Python ints, terms,
+ * which become z3 expression objects); for tests and tools that evaluate
+ * dialect expressions.
  */
 export function callSpecFunction(
   source: string,
   name: string,
-  args: PyValue[] = [],
+  args: readonly (PyValue | Term)[] = [],
 ): { ok: true; value: PyValue } | { ok: false; error: Diagnostic } {
   try {
     const interp = new Interpreter(source, parseChecked(source));
     interp.loadModule();
     const fn = interp.globals.vars.get(name);
     if (fn === undefined) throw badRequest(`no function '${name}' in the spec`);
-    return { ok: true, value: interp.call(fn, args, TEXT_START) };
+    return { ok: true, value: interp.call(fn, args.map((a) => (a instanceof Term ? expr(a) : a)), TEXT_START) };
   } catch (e) {
     return { ok: false, error: toDiagnostic(e, source) };
   }

@@ -3,15 +3,26 @@
  * names and descriptions for messages, Python truthiness, ints and longs,
  * str() and repr() as Python 2 writes them.
  */
-import { BOOL, type Sort, Term, isFalse, isTrue, show } from '../smt/term.ts';
+import { BOOL, type Sort, type Term, isFalse, isTrue, show } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import { symbolicBool, valueError } from './errors.ts';
 import { Budget, MAX_SEQ } from './limits.ts';
-import { type PyList, PyLong, type PyTuple, PyUnicode, type PyValue, type PyXrange } from './objects.ts';
+import { ExprRef, type PyList, PyLong, type PyTuple, PyUnicode, type PyValue, type PyXrange } from './objects.ts';
 import { warn } from './warnings.ts';
 
-export function isTerm(v: PyValue): v is Term {
-  return v instanceof Term;
+/** Whether `v` is a z3 expression. */
+export function isTerm(v: PyValue): v is ExprRef {
+  return v instanceof ExprRef;
+}
+
+/** The term of a z3 expression, or undefined for any other value. */
+export function termOf(v: PyValue): Term | undefined {
+  return v instanceof ExprRef ? v.term : undefined;
+}
+
+/** A new z3 expression object of `t` (z3py makes one per operation). */
+export function expr(t: Term): ExprRef {
+  return new ExprRef(t);
 }
 
 /** A Python int, long or bool (bool is a subclass of int). */
@@ -84,7 +95,7 @@ export function typeName(v: PyValue): string {
     case 'string':
       return 'str';
   }
-  if (v instanceof Term) return sortLabel(v.sort);
+  if (v instanceof ExprRef) return sortLabel(v.term.sort);
   switch (v.kind) {
     case 'unicode':
       return 'unicode';
@@ -129,7 +140,7 @@ export function describe(v: PyValue): string {
   if (typeof v === 'bigint') return `int ${v}`;
   if (typeof v === 'boolean') return `bool ${v ? 'True' : 'False'}`;
   if (typeof v === 'string') return 'a str';
-  if (v instanceof Term) return v.sort === BOOL ? 'a Bool term' : `a ${v.sort}-bit bit-vector`;
+  if (v instanceof ExprRef) return v.term.sort === BOOL ? 'a Bool term' : `a ${v.term.sort}-bit bit-vector`;
   switch (v.kind) {
     case 'unicode':
       return 'a unicode';
@@ -186,13 +197,14 @@ export function truthy(v: PyValue, span: Span, where: string): boolean {
     case 'string':
       return v.length > 0;
   }
-  if (v instanceof Term) {
-    if (isTrue(v)) return true;
-    if (isFalse(v)) return false;
+  if (v instanceof ExprRef) {
+    const t = v.term;
+    if (isTrue(t)) return true;
+    if (isFalse(t)) return false;
     // z3py's __bool__ (__nonzero__ in Python 2) on an equality a == b is
     // a.eq(b): True only for the same AST. Ours folds identical operands to
     // True already, so an equality left symbolic is two different terms.
-    if ((v.op === 'eq' && v.args.length === 2) || foldedEqualities.has(v)) {
+    if ((t.op === 'eq' && t.args.length === 2) || foldedEqualities.has(t)) {
       warn('SPEC203', span, `a z3 equality used as a Python bool in ${where} is False here (z3py compares the two expressions structurally, not their values)`, [
         'use util.If, z3.And, z3.Or or z3.Not to branch on the value of a z3 condition',
       ]);
@@ -278,9 +290,9 @@ function render(v: PyValue, quoted: boolean, span: Span): string {
   };
   const write = (x: PyValue, q: boolean): void => {
     if (typeof x === 'string') return put(q ? quoteText(x) : x);
-    if (x instanceof Term) {
+    if (x instanceof ExprRef) {
       // The printer may pass its length by a piece; what does not fit is cut, as it elides.
-      const text = show(x, 6, room.remaining - 1);
+      const text = show(x.term, 6, room.remaining - 1);
       return put(text.length <= room.remaining ? text : `${text.slice(0, Math.max(0, room.remaining - 1))}…`);
     }
     if (x instanceof PyUnicode) return put(q ? quoteText(x) : x.text);
@@ -297,7 +309,7 @@ function render(v: PyValue, quoted: boolean, span: Span): string {
   return out.join('');
 }
 
-function scalarStr(v: Exclude<PyValue, string | Term | PyTuple | PyList | PyUnicode | PyLong>): string {
+function scalarStr(v: Exclude<PyValue, string | ExprRef | PyTuple | PyList | PyUnicode | PyLong>): string {
   if (v === null) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'bigint') return v.toString();

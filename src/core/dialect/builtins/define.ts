@@ -3,12 +3,23 @@
  * signature and documentation (shown by the editor catalog), and the
  * flattening of z3py's variadic-or-list arguments.
  */
-import { isTerm } from '../values.ts';
-import { Builtin, type NativeFn, type PyValue } from '../objects.ts';
+import type { Term } from '../../smt/term.ts';
+import { expr, isTerm } from '../values.ts';
+import { Builtin, type CallSite, type NativeFn, type PyValue } from '../objects.ts';
 
 /** A documented built-in function named `qualified` (e.g. "z3.ULT"). */
 export function fn(qualified: string, sig: string, doc: string, impl: NativeFn, acceptsKeywords = false): Builtin {
   return new Builtin(qualified, impl, acceptsKeywords, { sig, doc });
+}
+
+/** A documented built-in whose result is a term: each call hands out a new expression object, as z3py does. */
+export function termFn(
+  qualified: string,
+  sig: string,
+  doc: string,
+  impl: (args: PyValue[], kwargs: ReadonlyMap<string, PyValue> | undefined, site: CallSite) => Term,
+): Builtin {
+  return fn(qualified, sig, doc, (args, kw, site) => expr(impl(args, kw, site)));
 }
 
 /** z3py's `_get_args`: `f(a, b)` and `f([a, b])` mean the same. */

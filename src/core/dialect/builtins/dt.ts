@@ -9,9 +9,9 @@ import { STRUCTS } from '../../kernel/schema.ts';
 import * as o from '../../smt/ops.ts';
 import { type Term, bvConst, freshName, variable } from '../../smt/term.ts';
 import { arity, argSpan, bvPair, smallInt, toBv } from '../coerce.ts';
-import { isTerm } from '../values.ts';
+import { expr, isTerm } from '../values.ts';
 import { EnumClass, ModuleValue, OpaqueClass, PyList, type PyValue, SortValue } from '../objects.ts';
-import { fn } from './define.ts';
+import { fn, termFn } from './define.ts';
 
 const W = 64;
 const bv = (v: bigint) => bvConst(v, W);
@@ -56,16 +56,17 @@ export function dtModule(): ModuleValue {
   if (cached) return cached;
   const attrs = new Map<string, PyValue>();
   for (const [k, v] of Object.entries(DT_INTS)) attrs.set(k, v);
-  for (const [k, v] of Object.entries(DT_BITVECS)) attrs.set(k, bv(v));
+  // One object per constant, as a module attribute is: dt.NPROC is dt.NPROC.
+  for (const [k, v] of Object.entries(DT_BITVECS)) attrs.set(k, expr(bv(v)));
   for (const [k, w] of Object.entries(K.SORTS)) attrs.set(k, new SortValue(w));
   for (const [e, members] of Object.entries(K.ENUMS)) {
-    attrs.set(e, new EnumClass(e, new Map(Object.entries(members).map(([m, v]) => [m, bv(v)]))));
+    attrs.set(e, new EnumClass(e, new Map(Object.entries(members).map(([m, v]) => [m, expr(bv(v))]))));
   }
   attrs.set('KernelState', new OpaqueClass('KernelState'));
   for (const s of STRUCTS) attrs.set(s.className, new OpaqueClass(s.className));
   attrs.set(
     'BIT64',
-    fn('dt.BIT64', 'BIT64(b)', 'The 64-bit value with only bit b set.', (args, _kw, site) => {
+    termFn('dt.BIT64', 'BIT64(b)', 'The 64-bit value with only bit b set.', (args, _kw, site) => {
       arity(site, 'BIT64', args, 1);
       const b = args[0];
       if (isTerm(b)) return o.shl(bv(1n), toBv(b, argSpan(site, 0), 'dt.BIT64'));
@@ -74,10 +75,10 @@ export function dtModule(): ModuleValue {
   );
   attrs.set(
     'has_bit',
-    fn('dt.has_bit', 'has_bit(v, bit)', 'The z3 Bool (v & bit) != 0.', (args, _kw, site) => {
+    termFn('dt.has_bit', 'has_bit(v, bit)', 'The z3 Bool (v & bit) != 0.', (args, _kw, site) => {
       arity(site, 'has_bit', args, 2);
-      const v = toBv(args[0], argSpan(site, 0), 'dt.has_bit');
-      const [x, m] = bvPair(v, args[1], [argSpan(site, 0), argSpan(site, 1)], 'dt.has_bit');
+      toBv(args[0], argSpan(site, 0), 'dt.has_bit');
+      const [x, m] = bvPair(args[0], args[1], [argSpan(site, 0), argSpan(site, 1)], 'dt.has_bit');
       return o.not(o.eq(o.bvand(x, m), bvConst(0n, x.sort)));
     }),
   );
@@ -87,7 +88,7 @@ export function dtModule(): ModuleValue {
       arity(site, 'FreshVA', args, 0);
       const vs: Term[] = [];
       for (let i = 0; i < 4; i++) vs.push(variable(freshName(`va${i}`), W));
-      return new PyList(vs);
+      return new PyList(vs.map(expr));
     }),
   );
   cached = new ModuleValue('dt', attrs, enumMemberPath);

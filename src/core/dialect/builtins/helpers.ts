@@ -13,9 +13,9 @@ import { arity, argSpan, toBv } from '../coerce.ts';
 import { typeError } from '../errors.ts';
 import { stateAttr } from '../kernelstate.ts';
 import type { KernelStateObj } from '../objects.ts';
-import { describe, intOf, isPyInt, isTerm } from '../values.ts';
+import { describe, intOf, isPyInt, isTerm, termOf } from '../values.ts';
 import { type Builtin, type CallSite, ModuleValue, type PyValue } from '../objects.ts';
-import { fn } from './define.ts';
+import { termFn } from './define.ts';
 
 const c = (v: bigint | number, w: number) => bvConst(BigInt(v), w);
 
@@ -26,7 +26,7 @@ function arg(v: PyValue, width: number, span: Span, what: string): Term {
 }
 
 function predicate(name: string, width: number, doc: string, body: (x: Term) => Term): Builtin {
-  return fn(`helpers.${name}`, `${name}(x)`, doc, (args, _kw, site) => {
+  return termFn(`helpers.${name}`, `${name}(x)`, doc, (args, _kw, site) => {
     arity(site, name, args, 1);
     return body(arg(args[0], width, argSpan(site, 0), name));
   });
@@ -79,7 +79,7 @@ export function helpersModule(): ModuleValue {
     predicate('is_status_live', 64, 'The state is EMBRYO, RUNNABLE, RUNNING or SLEEPING.', (x) =>
       oneOf(x, LIVE.map((s) => K.ENUMS.proc_state[s])),
     ),
-    fn('helpers.is_va_valid', 'is_va_valid(va)', 'Every element of the list va is <u 512.', (args, _kw, site) => {
+    termFn('helpers.is_va_valid', 'is_va_valid(va)', 'Every element of the list va is <u 512.', (args, _kw, site) => {
       arity(site, 'is_va_valid', args, 1);
       const va = args[0];
       if (!(typeof va === 'object' && va !== null && !isTerm(va) && (va.kind === 'list' || va.kind === 'tuple'))) {
@@ -106,13 +106,13 @@ export function helpersModule(): ModuleValue {
         [PT.PAGE_TYPE_IOMMU_PT, PT.PAGE_TYPE_IOMMU_FRAME],
       ], 'iommu_sub_type'),
     ),
-    fn('helpers.pgentry2pfn', 'pgentry2pfn(ks, off, perm, type)', 'The page-table entry ((base/4096 + off) << 12) | perm, base chosen by the PGTYPE_* type.', (args, _kw, site) => {
+    termFn('helpers.pgentry2pfn', 'pgentry2pfn(ks, off, perm, type)', 'The page-table entry ((base/4096 + off) << 12) | perm, base chosen by the PGTYPE_* type.', (args, _kw, site) => {
       arity(site, 'pgentry2pfn', args, 4);
       const ks = ksArg(args[0], site);
       const off = arg(args[1], 64, argSpan(site, 1), 'pgentry2pfn');
       const perm = arg(args[2], 64, argSpan(site, 2), 'pgentry2pfn');
       const type = arg(args[3], 64, argSpan(site, 3), 'pgentry2pfn');
-      const base = (name: string) => stateAttr(ks, name, site.span) as Term;
+      const base = (name: string) => termOf(stateAttr(ks, name, site.span))!;
       const G = K.PGTYPE;
       const bases: Array<[bigint, Term]> = [
         [G.PGTYPE_PAGE, base('pages_ptr_to_int')],

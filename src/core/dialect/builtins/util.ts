@@ -12,7 +12,7 @@ import { arity, argSpan, mustBeValue, pyInt, sortPhrase, toBool, tryToSort, widt
 import { iteOfPython, sortMismatch, typeError, valueError } from '../errors.ts';
 import { iteObjects } from '../state-ite.ts';
 import { compare, visitBudget } from '../pyops.ts';
-import { describe, isPyInt, isTerm, typeName } from '../values.ts';
+import { describe, expr, isPyInt, isTerm, termOf, typeName } from '../values.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyTuple } from '../objects.ts';
 import { fn, sortTag, userSymbol } from './define.ts';
 
@@ -31,12 +31,12 @@ function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite, visits = visitB
   mustBeValue(b, argSpan(site, 2));
   if (isPyInt(a)) throw iteOfPython(span, typeName(a));
   if (isTerm(a)) {
-    const bt = tryToSort(b, a.sort);
+    const bt = tryToSort(b, a.term.sort);
     if (!bt) {
-      if (isTerm(b)) throw sortMismatch(span, `util.If branches differ in sort: ${sortPhrase(a.sort)} and ${sortPhrase(b.sort)}`);
-      throw typeError(span, `util.If branches differ in type: ${sortPhrase(a.sort)} and ${describe(b)}`);
+      if (isTerm(b)) throw sortMismatch(span, `util.If branches differ in sort: ${sortPhrase(a.term.sort)} and ${sortPhrase(b.term.sort)}`);
+      throw typeError(span, `util.If branches differ in type: ${sortPhrase(a.term.sort)} and ${describe(b)}`);
     }
-    return o.ite(c, a, bt);
+    return expr(o.ite(c, a.term, bt));
   }
   if (a === null || typeof a === 'string') throw iteOfPython(span, typeName(a));
   switch (a.kind) {
@@ -63,7 +63,7 @@ function utilIf(c: Term, a: PyValue, b: PyValue, site: CallSite, visits = visitB
 function intFn(width: number) {
   return fn(`util.i${width}`, `i${width}(k)`, `The ${width}-bit constant k (BitVecVal(k, ${width})).`, (args, _kw, site) => {
     arity(site, `i${width}`, args, 1);
-    return bvConst(pyInt(args[0], argSpan(site, 0), `util.i${width}`), width);
+    return expr(bvConst(pyInt(args[0], argSpan(site, 0), `util.i${width}`), width));
   });
 }
 
@@ -97,12 +97,12 @@ export function utilModule(): ModuleValue {
         throw typeError(argSpan(site, 1), `util.In expects a list, got ${describe(xs)}`);
       }
       if (xs.items.length === 0) throw valueError(argSpan(site, 1), 'util.In needs a non-empty list');
-      return o.or(...xs.items.map((x) => toBool(compare('==', args[0], x, site.span), site.span, 'util.In')));
+      return expr(o.or(...xs.items.map((x) => toBool(compare('==', args[0], x, site.span), site.span, 'util.In'))));
     }),
     fn('util.Implies', 'Implies(a, b, *more)', 'Implies(a, And(b, *more)).', (args, _kw, site) => {
       arity(site, 'Implies', args, 2, Infinity);
       const [a, ...rest] = args.map((x, i) => toBool(x, argSpan(site, i), 'util.Implies'));
-      return o.implies(a, o.and(...rest));
+      return expr(o.implies(a, o.and(...rest)));
     }),
     fn('util.partial_update', 'partial_update(f, args, v)', 'The function equal to f except where its first len(args) arguments equal args, where it is v.', (args, _kw, site) => {
       arity(site, 'partial_update', args, 3);
@@ -119,11 +119,11 @@ export function utilModule(): ModuleValue {
       arity(site, 'FreshBitVec', args, 2);
       const name = typeof args[0] === 'string' ? args[0] : 'fresh';
       const w = sortOrWidth(args[1], argSpan(site, 1), 'util.FreshBitVec');
-      return variable(freshName(userSymbol(name, sortTag(w))), w);
+      return expr(variable(freshName(userSymbol(name, sortTag(w))), w));
     }),
     fn('util.FreshBool', 'FreshBool(name)', 'A new Bool constant whose name is made unique.', (args, _kw, site) => {
       arity(site, 'FreshBool', args, 1);
-      return variable(freshName(userSymbol(typeof args[0] === 'string' ? args[0] : 'fresh', sortTag(BOOL))), BOOL);
+      return expr(variable(freshName(userSymbol(typeof args[0] === 'string' ? args[0] : 'fresh', sortTag(BOOL))), BOOL));
     }),
     fn('util.FreshFunction', 'FreshFunction(name, *sorts)', 'A new uninterpreted function; the last sort is the range.', (args, _kw, site) => {
       arity(site, 'FreshFunction', args, 2, Infinity);
@@ -132,9 +132,10 @@ export function utilModule(): ModuleValue {
       const shown = typeof args[0] === 'string' ? args[0] : 'fn';
       return new MapFnValue(ufMap(freshName(userSymbol(shown, [...sorts, range].map(sortTag).join('>'))), sorts, range), shown);
     }),
-    fn('util.simplify', 'simplify(e)', 'Returns e; terms are already simplified as they are built.', (args, _kw, site) => {
+    fn('util.simplify', 'simplify(e)', 'Returns e (a new object of the same term): terms are already simplified as they are built.', (args, _kw, site) => {
       arity(site, 'simplify', args, 1);
-      return args[0];
+      const t = termOf(args[0]);
+      return t ? expr(t) : args[0];
     }),
   ];
   const attrs = new Map<string, PyValue>(entries.map((b) => [b.name.slice('util.'.length), b]));

@@ -6,15 +6,16 @@
  */
 import * as o from '../../smt/ops.ts';
 import { substitute } from '../../smt/subst.ts';
-import { BOOL, type Sort, type Term, boolConst, boundVar, bvConst, freshName, isFalse, isTrue, variable } from '../../smt/term.ts';
+import { BOOL, type Sort, Term, boolConst, boundVar, bvConst, freshName, isFalse, isTrue, variable } from '../../smt/term.ts';
 import { ufMap } from '../../smt/fn.ts';
 import { MAX_WIDTH, arity, argSpan, bvPair, mustBeValue, pyInt, smallInt, sortPhrase, toBool, toBv, tryToSort, widthArg } from '../coerce.ts';
 import { sortMismatch, typeError, unsupportedConstruct, valueError } from '../errors.ts';
-import { describe, intOf, isPyInt, isTerm } from '../values.ts';
+import { describe, expr, intOf, isPyInt, isTerm, termOf } from '../values.ts';
 import { Builtin, type CallSite, MapFnValue, ModuleValue, type PyValue, PyList, SortValue } from '../objects.ts';
 import { fn, flatArgs, sortTag, userSymbol } from './define.ts';
 
-type Impl = (args: PyValue[], site: CallSite) => PyValue;
+/** A z3 function; a term it returns becomes a new expression object (ExprRef), as z3py makes one per call. */
+type Impl = (args: PyValue[], site: CallSite) => PyValue | Term;
 
 const defs: Array<[string, string, string, Impl]> = [];
 const def = (name: string, sig: string, doc: string, impl: Impl) => defs.push([name, sig, doc, impl]);
@@ -46,13 +47,15 @@ def('Xor', 'Xor(a, b)', 'Exclusive or of two z3 Bools.', (args, site) => {
 function sameSort(a: PyValue, b: PyValue, site: CallSite, i: number, j: number, what: string): [Term, Term] {
   mustBeValue(a, argSpan(site, i));
   mustBeValue(b, argSpan(site, j));
-  if (isTerm(a) && isTerm(b)) {
-    if (a.sort !== b.sort) {
-      throw sortMismatch(site.span, `sort mismatch in ${what}: ${sortPhrase(a.sort)} and ${sortPhrase(b.sort)}`);
+  const ta = termOf(a);
+  const tb = termOf(b);
+  if (ta && tb) {
+    if (ta.sort !== tb.sort) {
+      throw sortMismatch(site.span, `sort mismatch in ${what}: ${sortPhrase(ta.sort)} and ${sortPhrase(tb.sort)}`);
     }
-    return [a, b];
+    return [ta, tb];
   }
-  const t = isTerm(a) ? a : isTerm(b) ? b : undefined;
+  const t = ta ?? tb;
   if (!t) {
     if (typeof a === 'boolean' && typeof b === 'boolean') return [boolConst(a), boolConst(b)];
     if (isPyInt(a) && isPyInt(b)) {
@@ -67,7 +70,7 @@ function sameSort(a: PyValue, b: PyValue, site: CallSite, i: number, j: number, 
     if (isTerm(other)) throw sortMismatch(at, `sort mismatch in ${what}: ${sortPhrase(t.sort)} and ${describe(other)}`);
     throw typeError(at, `${what} cannot combine ${sortPhrase(t.sort)} with ${describe(other)}`);
   }
-  return isTerm(a) ? [a, c] : [c, b as Term];
+  return ta ? [ta, c] : [c, tb!];
 }
 
 def('If', 'If(c, a, b)', 'z3 if-then-else on terms; Python ints in either branch take the other branch\'s sort.', (args, site) => {
@@ -150,7 +153,7 @@ def('BitVecs', 'BitVecs(names, width_or_sort)', 'Several bit-vector constants fr
   arity(site, 'BitVecs', args, 2);
   const w = widthArg(args[1], argSpan(site, 1), 'z3.BitVecs');
   const names = symbolName(args[0], site, 'z3.BitVecs').split(/\s+/).filter(Boolean);
-  return new PyList(names.map((n) => variable(userSymbol(n, sortTag(w)), w)));
+  return new PyList(names.map((n) => expr(variable(userSymbol(n, sortTag(w)), w))));
 });
 def('Bool', 'Bool(name)', 'A Bool constant named name.', (args, site) => {
   arity(site, 'Bool', args, 1);
@@ -158,7 +161,7 @@ def('Bool', 'Bool(name)', 'A Bool constant named name.', (args, site) => {
 });
 def('Bools', 'Bools(names)', 'Several Bool constants from a space-separated string of names.', (args, site) => {
   arity(site, 'Bools', args, 1);
-  return new PyList(symbolName(args[0], site, 'z3.Bools').split(/\s+/).filter(Boolean).map((n) => variable(userSymbol(n, sortTag(BOOL)), BOOL)));
+  return new PyList(symbolName(args[0], site, 'z3.Bools').split(/\s+/).filter(Boolean).map((n) => expr(variable(userSymbol(n, sortTag(BOOL)), BOOL))));
 });
 def('Const', 'Const(name, sort)', 'A constant of the given sort.', (args, site) => {
   arity(site, 'Const', args, 2);
@@ -179,14 +182,14 @@ def('BoolSort', 'BoolSort()', 'The sort of z3 Bool terms.', (args, site) => {
 
 def('Distinct', 'Distinct(*xs)', 'True when all arguments are pairwise different.', (args, site) => {
   const xs = flatArgs(args);
-  const t = xs.find(isTerm) as Term | undefined;
+  const t = xs.map(termOf).find((x) => x !== undefined);
   if (!t) throw typeError(site.span, 'z3.Distinct needs at least one z3 term');
   const terms = xs.map((x, i) => {
     mustBeValue(x, argSpan(site, i));
     const c = tryToSort(x, t.sort);
     if (!c) {
       throw isTerm(x)
-        ? sortMismatch(argSpan(site, i), `sort mismatch in z3.Distinct: ${sortPhrase(t.sort)} and ${sortPhrase(x.sort)}`)
+        ? sortMismatch(argSpan(site, i), `sort mismatch in z3.Distinct: ${sortPhrase(t.sort)} and ${sortPhrase(x.term.sort)}`)
         : typeError(argSpan(site, i), `z3.Distinct cannot compare ${describe(x)} with ${sortPhrase(t.sort)}`);
     }
     return c;
@@ -200,9 +203,10 @@ function quantifier(name: 'ForAll' | 'Exists', build: (vs: Term[], body: Term) =
     const vs = flatArgs([args[0]]);
     const map = new Map<Term, Term>();
     const bound: Term[] = [];
-    vs.forEach((v) => {
-      if (!isTerm(v) || v.op !== 'var' || v.hasBound) {
-        throw typeError(argSpan(site, 0), `z3.${name} binds constants made with z3.BitVec, got ${describe(v)}`);
+    vs.forEach((pv) => {
+      const v = termOf(pv);
+      if (!v || v.op !== 'var' || v.hasBound) {
+        throw typeError(argSpan(site, 0), `z3.${name} binds constants made with z3.BitVec, got ${describe(pv)}`);
       }
       const b = boundVar(freshName(v.name!), v.sort);
       map.set(v, b);
@@ -215,29 +219,30 @@ function quantifier(name: 'ForAll' | 'Exists', build: (vs: Term[], body: Term) =
 quantifier('ForAll', o.forall);
 quantifier('Exists', o.exists);
 
-def('simplify', 'simplify(e)', 'Returns e; terms are already simplified as they are built.', (args, site) => {
+def('simplify', 'simplify(e)', 'Returns e (a new object of the same term): terms are already simplified as they are built.', (args, site) => {
   if (args.length < 1) arity(site, 'simplify', args, 1);
-  return args[0];
+  return termOf(args[0]) ?? args[0];
 });
 def('is_true', 'is_true(e)', 'Python True when e is the z3 constant True.', (args, site) => {
   arity(site, 'is_true', args, 1);
-  return isTerm(args[0]) && isTrue(args[0]);
+  return isTerm(args[0]) && isTrue(args[0].term);
 });
 def('is_false', 'is_false(e)', 'Python True when e is the z3 constant False.', (args, site) => {
   arity(site, 'is_false', args, 1);
-  return isTerm(args[0]) && isFalse(args[0]);
+  return isTerm(args[0]) && isFalse(args[0].term);
 });
 def('is_bool', 'is_bool(e)', 'Python True when e is a z3 Bool term.', (args, site) => {
   arity(site, 'is_bool', args, 1);
-  return isTerm(args[0]) && args[0].sort === BOOL;
+  return isTerm(args[0]) && args[0].term.sort === BOOL;
 });
 def('is_bv', 'is_bv(e)', 'Python True when e is a z3 bit-vector term.', (args, site) => {
   arity(site, 'is_bv', args, 1);
-  return isTerm(args[0]) && args[0].sort !== BOOL;
+  return isTerm(args[0]) && args[0].term.sort !== BOOL;
 });
 def('eq', 'eq(a, b)', 'Python True when a and b are the same term (structural equality, not a z3 ==).', (args, site) => {
   arity(site, 'eq', args, 2);
-  return args[0] === args[1];
+  const [a, b] = args;
+  return a === b || (isTerm(a) && isTerm(b) && a.term === b.term);
 });
 def('Function', 'Function(name, *sorts)', 'An uninterpreted function; the last sort is the range.', (args, site) => {
   if (args.length < 2) arity(site, 'Function', args, 2, Infinity);
@@ -258,7 +263,12 @@ let cached: ModuleValue | undefined;
 export function z3Module(): ModuleValue {
   if (cached) return cached;
   const attrs = new Map<string, PyValue>();
-  for (const [name, sig, doc, impl] of defs) attrs.set(name, fn(`z3.${name}`, sig, doc, (args, _kw, site) => impl(args, site)));
+  for (const [name, sig, doc, impl] of defs) {
+    attrs.set(name, fn(`z3.${name}`, sig, doc, (args, _kw, site) => {
+      const r = impl(args, site);
+      return r instanceof Term ? expr(r) : r;
+    }));
+  }
   for (const name of unsupportedZ3) {
     // No catalog info: these are names to refuse helpfully, not part of the dialect.
     attrs.set(

@@ -4,7 +4,6 @@
  * `kind`; passes switch over them exhaustively.
  */
 import type { Span } from '../span.ts';
-import type { PyLong, PyUnicode } from './objects.ts';
 
 export interface Module {
   readonly kind: 'Module';
@@ -177,8 +176,10 @@ export interface Name {
 
 export interface Constant {
   readonly kind: 'Constant';
-  /** A string is a byte string (one character 0-255 per byte); unicode and long literals are their runtime values. */
-  readonly value: bigint | boolean | null | string | PyUnicode | PyLong;
+  /** A string is a byte string (one character 0-255 per byte) unless `literal` says unicode. */
+  readonly value: bigint | boolean | null | string;
+  /** A unicode literal (`u'...'`, its value is the text) or a long literal (`10L`). */
+  readonly literal?: 'unicode' | 'long';
   readonly span: Span;
 }
 

@@ -40,7 +40,7 @@ import type { FunctionCaller } from './lambda-field.ts';
 import { MAX_INT_BITS } from './lexer.ts';
 import { MAX_SEQ } from './limits.ts';
 import { bumpEpoch } from './maps.ts';
-import { type CallSite, Env, type Output, PyFunction, PyIterator, PyList, PyTuple, type PyValue } from './objects.ts';
+import { type CallSite, Env, type Output, PyFunction, PyIterator, PyList, PyLong, PyTuple, PyUnicode, type PyValue } from './objects.ts';
 import { binop, compare, trueDivide, unary } from './pyops.ts';
 import { describe, expr, intOf, isPyInt, isTerm, pyRepr, truthy, typeName } from './values.ts';
 
@@ -52,6 +52,18 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = { maxSteps: 200_000, maxDepth: 100 };
+
+/** The object of each unicode and long literal: one per literal, as Python keeps a code object's constants. */
+const literals = new WeakMap<A.Constant, PyValue>();
+
+function literalValue(e: A.Constant): PyValue {
+  let v = literals.get(e);
+  if (v === undefined) {
+    v = e.literal === 'long' ? new PyLong(e.value as bigint) : new PyUnicode(e.value as string);
+    literals.set(e, v);
+  }
+  return v;
+}
 
 /** What a `return` carries out of the blocks it leaves. */
 export class Ret {
@@ -154,7 +166,7 @@ export abstract class Evaluator implements FunctionCaller {
       case 'Name':
         return this.lookup(e.id, env, e.span);
       case 'Constant':
-        return e.value;
+        return e.literal ? literalValue(e) : e.value;
       case 'Tuple':
         return new PyTuple(this.evalItems(e.elts, env));
       case 'List':

@@ -72,14 +72,10 @@ export function checkFutureStatements(mod: A.Module): void {
       }
       return;
     }
-    if (i === 0 && s.kind === 'ExprStmt' && s.expr.kind === 'Constant' && isText(s.expr.value)) return;
+    if (i === 0 && s.kind === 'ExprStmt' && s.expr.kind === 'Constant' && typeof s.expr.value === 'string') return;
     leading = false;
   });
   for (const s of mod.body) nested(s);
-}
-
-function isText(v: A.Constant['value']): boolean {
-  return typeof v === 'string' || (typeof v === 'object' && v !== null && v.kind === 'unicode');
 }
 
 function isFuture(s: A.Stmt): s is A.ImportFrom {

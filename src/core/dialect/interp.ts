@@ -23,7 +23,7 @@ import { depthLimit } from './errors.ts';
 import { isTerm, messageText, pyStr, truthy, typeName } from './values.ts';
 
 /** The `__name__` of the module a spec is: hv6's specs module, which its verifier imports (never '__main__'). */
-export const SPEC_MODULE_NAME = 'spec.specs';
+const SPEC_MODULE_NAME = 'spec.specs';
 
 /** Statements that may change what a stored lambda sees (see maps.ts `bumpEpoch`). */
 const MUTATING: ReadonlyMap<string, boolean> = new Map(Object.entries({

@@ -18,7 +18,7 @@ import { bumpEpoch } from './maps.ts';
 import { Builtin, type CallSite, PyList, PyTuple, PyUnicode, type PyValue } from './objects.ts';
 import { compare } from './pyops.ts';
 import { asciiDecode, asciiEncode, intOf, isPyInt, isText, truthy, typeName } from './values.ts';
-import { positional, sortItems } from './builtins/python.ts';
+import { sortArguments, sortItems } from './sort.ts';
 
 /** Python's `x == y` as list.index, count and remove test it: the same object, or equal. */
 function same(a: PyValue, b: PyValue, span: Span): boolean {
@@ -527,7 +527,7 @@ export function sequenceMethod(self: PyList | PyTuple, attr: string, span: Span)
       case 'sort':
         return method((args, site, kw) => {
           arity(site, attr, args, 0, 3);
-          const sorted = sortItems([...list.items], positional(args, ['cmp', 'key', 'reverse'], kw, 'sort', site), 'sort', site);
+          const sorted = sortItems([...list.items], sortArguments(args, kw, 'sort', site), 'sort', site);
           bumpEpoch();
           list.items.splice(0, list.items.length, ...sorted);
           return null;

@@ -10,7 +10,6 @@ import type * as A from './ast.ts';
 import { expectedError, nestingLimit, syntaxError, unsupportedConstruct } from './errors.ts';
 import { leadingFeatures } from './future.ts';
 import { lex } from './lexer.ts';
-import { PyLong, PyUnicode } from './objects.ts';
 import { type Token, describeToken } from './tokens.ts';
 
 /**
@@ -811,7 +810,7 @@ class Parser {
         return { kind: 'Name', id: t.value, span: t.span };
       case 'number':
         this.next();
-        return { kind: 'Constant', value: t.long ? new PyLong(t.num!) : t.num!, span: t.span };
+        return { kind: 'Constant', value: t.num!, ...(t.long ? { literal: 'long' as const } : {}), span: t.span };
       case 'string': {
         // Adjacent literals join; one unicode part makes the whole unicode (its byte parts must be ASCII).
         const parts: Token[] = [];
@@ -825,7 +824,7 @@ class Parser {
         for (const p of parts) {
           if (!p.unicode && /[^\x00-\x7f]/.test(p.str!)) throw syntaxError(p.span, "(unicode error) 'ascii' codec can't decode a byte of this str literal, joined to a unicode literal");
         }
-        return { kind: 'Constant', value: new PyUnicode(parts.map((p) => p.str!).join('')), span: this.from(start) };
+        return { kind: 'Constant', value: parts.map((p) => p.str!).join(''), literal: 'unicode', span: this.from(start) };
       }
       case 'keyword':
         if (t.value === 'True' || t.value === 'False') {

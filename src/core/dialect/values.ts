@@ -256,7 +256,7 @@ export function messageText(v: PyValue, span: Span): string {
  * outside printable ASCII, and in a unicode \uhhhh or \Uhhhhhhhh past
  * U+00FF.
  */
-export function quoteText(v: string | PyUnicode): string {
+function quoteText(v: string | PyUnicode): string {
   const text = typeof v === 'string' ? v : v.text;
   const q = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = typeof v === 'string' ? q : `u${q}`;

@@ -13,6 +13,7 @@ import { getAttr } from '../access.ts';
 import { arity, argSpan, pyInt } from '../coerce.ts';
 import { SpecError, exhausted, floatResult, typeError, unsupportedBuiltin, valueError } from '../errors.ts';
 import { formatValue } from '../format.ts';
+import { sortArguments, sortItems } from '../sort.ts';
 import { collect, isIterable, itemsOf, iteratorOf, nextItem } from '../iteration.ts';
 import { MAX_SEQ } from '../limits.ts';
 import { binop, compare } from '../pyops.ts';
@@ -116,16 +117,6 @@ function keywords(kw: ReadonlyMap<string, PyValue> | undefined, name: string, si
   return kw ?? new Map();
 }
 
-/** Positional arguments after the first as the keywords they stand for (`sorted(xs, f)` is `sorted(xs, cmp=f)`). */
-export function positional(args: readonly PyValue[], names: readonly string[], kw: ReadonlyMap<string, PyValue> | undefined, fnName: string, site: CallSite): ReadonlyMap<string, PyValue> {
-  const out = new Map(kw ?? []);
-  args.forEach((v, i) => {
-    if (out.has(names[i])) throw typeError(site.span, `${fnName}() got multiple values for keyword argument '${names[i]}'`);
-    out.set(names[i], v);
-  });
-  return out;
-}
-
 /** An int from `text` in `base` as int() reads it (0: the literal's own prefix decides), or undefined. */
 function parseInt2(text: string, base: number): bigint | undefined {
   let s = text.trim();
@@ -186,30 +177,6 @@ function sameKind(of: PyValue, items: PyValue[]): PyValue {
   if (of instanceof PyUnicode) return new PyUnicode(items.map((x) => (x as PyUnicode).text).join(''));
   if (of instanceof PyTuple) return new PyTuple(items);
   return new PyList(items);
-}
-
-/** A stable sort with Python's `<` (or a cmp function), as list.sort and sorted do. */
-export function sortItems(items: PyValue[], kw: ReadonlyMap<string, PyValue> | undefined, name: string, site: CallSite): PyValue[] {
-  const opts = keywords(kw, name, site, ['cmp', 'key', 'reverse']);
-  const cmpFn = opts.get('cmp') ?? null;
-  const key = opts.get('key') ?? null;
-  const reverse = truthy(opts.get('reverse') ?? false, site.span, `${name}()`);
-  const keyed = items.map((v) => ({ v, k: key === null ? v : site.invoke(key, [v]) }));
-  const less = (a: PyValue, b: PyValue): number => {
-    if (cmpFn !== null) {
-      const r = site.invoke(cmpFn, [a, b]);
-      if (!isPyInt(r)) throw typeError(site.span, 'comparison function must return int');
-      const n = intOf(r);
-      return n < 0n ? -1 : n > 0n ? 1 : 0;
-    }
-    if (truthy(compare('<', a, b, site.span), site.span, `${name}()`)) return -1;
-    return truthy(compare('<', b, a, site.span), site.span, `${name}()`) ? 1 : 0;
-  };
-  // Python reverses, sorts stably, reverses again: equal items keep their order either way.
-  if (reverse) keyed.reverse();
-  keyed.sort((a, b) => less(a.k, b.k));
-  if (reverse) keyed.reverse();
-  return keyed.map((x) => x.v);
 }
 
 /** chr, unichr and ord. */
@@ -310,7 +277,7 @@ export function pythonBuiltins(): Builtin[] {
     }),
     fn('sorted', 'sorted(s, cmp=None, key=None, reverse=False)', 'A new sorted list (stable).', (args, kw, site) => {
       arity(site, 'sorted', args, 1, 4);
-      return new PyList(sortItems([...collect(args[0], site.span)], positional(args.slice(1), ['cmp', 'key', 'reverse'], kw, 'sorted', site), 'sorted', site));
+      return new PyList(sortItems([...collect(args[0], site.span)], sortArguments(args.slice(1), kw, 'sorted', site), 'sorted', site));
     }, true),
     fn('reversed', 'reversed(seq)', 'An iterator over a sequence from its end.', (args, _kw, site) => {
       arity(site, 'reversed', args, 1);

@@ -74,14 +74,16 @@ describe('committed refinement proofs', () => {
     const steps = buildSteps({ handler: HANDLER, spec: oracle }, env);
     if (!steps.ok) throw new Error('the oracle does not run');
     const obligations = implObligations(steps.step);
-    const key = refinementProofKey(HANDLER, 'impl', steps.step.mem, obligations);
+    const key = refinementProofKey(HANDLER, 'impl', steps.step, obligations);
     expect(storedRefinementProof(HANDLER, 'impl', key)).toBeDefined();
     const safety = obligations[0];
     const weaker = [{ ...safety, parts: safety.parts!.slice(1) }, obligations[1]];
     const otherGoal = [{ ...safety, goal: obligations[1].goal }, obligations[1]];
-    for (const changed of [weaker, otherGoal]) expect(refinementProofKey(HANDLER, 'impl', steps.step.mem, changed)).not.toBe(key);
+    for (const changed of [weaker, otherGoal]) expect(refinementProofKey(HANDLER, 'impl', steps.step, changed)).not.toBe(key);
     // The same obligations as the other side, or of another handler, are other proofs.
-    expect(refinementProofKey(HANDLER, 'spec', steps.step.mem, obligations)).not.toBe(key);
-    expect(refinementProofKey('sys_kill', 'impl', steps.step.mem, obligations)).not.toBe(key);
+    expect(refinementProofKey(HANDLER, 'spec', steps.step, obligations)).not.toBe(key);
+    expect(refinementProofKey('sys_kill', 'impl', steps.step, obligations)).not.toBe(key);
+    // So is a proof that assumed other facts about the globals' addresses (another aligned(N)).
+    expect(refinementProofKey(HANDLER, 'impl', { mem: steps.step.mem, addresses: new Map() }, obligations)).not.toBe(key);
   }, 60_000);
 });

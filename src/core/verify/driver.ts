@@ -183,7 +183,7 @@ function isShippedKernel(req: VerifyRequest, env: VerifyEnv): boolean {
 
 /** Is there a committed proof of exactly these obligations of `steps`' handler (refinement-proofs.ts)? */
 function isStored(steps: Extract<Steps, { ok: true }>, side: RefinementSide, obligations: readonly Obligation[]): boolean {
-  return storedRefinementProof(steps.handler.name, side, refinementProofKey(steps.handler.name, side, steps.step.mem, obligations)) !== undefined;
+  return storedRefinementProof(steps.handler.name, side, refinementProofKey(steps.handler.name, side, steps.step, obligations)) !== undefined;
 }
 
 /** Every obligation proved, without a query. */
@@ -318,7 +318,7 @@ function oracleSides(handler: string, env: VerifyEnv): { steps: Extract<Steps, {
   if (spec === undefined) return `${h.name}: no oracle spec`;
   const steps = buildSteps({ handler: h.name, spec }, { ...env, kernel: KERNEL });
   if (!steps.ok) return `${h.name}: the oracle spec does not run: ${steps.error.code} ${steps.error.message}`;
-  const side = (name: RefinementSide, obligations: Obligation[]) => ({ side: name, obligations, key: refinementProofKey(h.name, name, steps.step.mem, obligations) });
+  const side = (name: RefinementSide, obligations: Obligation[]) => ({ side: name, obligations, key: refinementProofKey(h.name, name, steps.step, obligations) });
   return { steps, sides: [side('impl', implObligations(steps.step)), side('spec', specObligations(steps.step))] };
 }
 

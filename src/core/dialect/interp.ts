@@ -200,13 +200,14 @@ export class Interpreter extends Evaluator {
   }
 
   /**
-   * One item of a print statement as Python 2 writes it: a space first when
-   * the last item left the line open (softspace), then its str() (a unicode
-   * as its text); the line stays open unless the text ends in whitespace
-   * other than a space.
+   * One item of a print statement as Python 2 writes it to a file (hv6's
+   * output is a pipe, with no encoding): a space first when the last item
+   * left the line open (softspace), then its str() (a unicode encoded as
+   * ASCII, or Python's UnicodeEncodeError); the line stays open unless the
+   * text ends in whitespace other than a space.
    */
   private printItem(v: PyValue, span: Span): void {
-    const text = v instanceof PyUnicode ? v.text : pyStr(v, span);
+    const text = pyStr(v, span);
     if (this.softspace) this.output?.write(' ');
     this.output?.write(text);
     const last = text[text.length - 1];

@@ -310,9 +310,9 @@ export function callSpecFunction(
 
 /**
  * Runs a spec's module body as Python 2 runs a file, keeping what its
- * `print`s write (Python 2's str() of each item; a unicode as its text, a
- * str as its bytes, one character 0-255 each). For tests and tools that
- * compare the dialect with Python 2 itself.
+ * `print`s write to standard output (a pipe: Python 2's str() of each
+ * item, bytes, one character 0-255 each; a unicode is encoded as ASCII).
+ * For tests and tools that compare the dialect with Python 2 itself.
  */
 export function runModule(source: string): { printed: string; error?: Diagnostic } {
   const out: string[] = [];

@@ -435,7 +435,7 @@ export function pythonBuiltins(): Builtin[] {
         if (!isText(v)) throw typeError(site.span, `${k} must be None, str or unicode, not ${typeName(v)}`);
         return typeof v === 'string' ? v : v.text;
       };
-      site.output?.write(args.map((a) => (a instanceof PyUnicode ? a.text : pyStr(a, site.span))).join(text('sep', ' ')) + text('end', '\n'));
+      site.output?.write(args.map((a) => pyStr(a, site.span)).join(text('sep', ' ')) + text('end', '\n'));
       return null;
     }, true),
   ];

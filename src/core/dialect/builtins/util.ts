@@ -132,7 +132,7 @@ export function utilModule(): ModuleValue {
       const shown = typeof args[0] === 'string' ? args[0] : 'fn';
       return new MapFnValue(ufMap(freshName(userSymbol(shown, [...sorts, range].map(sortTag).join('>'))), sorts, range), shown);
     }),
-    fn('util.simplify', 'simplify(e)', 'Returns e (a new object of the same term): terms are already simplified as they are built.', (args, _kw, site) => {
+    fn('util.simplify', 'simplify(e)', 'Returns e; terms are already simplified as they are built.', (args, _kw, site) => {
       arity(site, 'simplify', args, 1);
       const t = termOf(args[0]);
       return t ? expr(t) : args[0];

@@ -219,7 +219,7 @@ function quantifier(name: 'ForAll' | 'Exists', build: (vs: Term[], body: Term) =
 quantifier('ForAll', o.forall);
 quantifier('Exists', o.exists);
 
-def('simplify', 'simplify(e)', 'Returns e (a new object of the same term): terms are already simplified as they are built.', (args, site) => {
+def('simplify', 'simplify(e)', 'Returns e; terms are already simplified as they are built.', (args, site) => {
   if (args.length < 1) arity(site, 'simplify', args, 1);
   return termOf(args[0]) ?? args[0];
 });

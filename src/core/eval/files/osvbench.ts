@@ -148,7 +148,7 @@ function jsonErrorLine(text: string, message: string): number {
  * its index. Bad entries are reported (with their line) and skipped; the
  * good ones are kept.
  */
-export function parseOsvbenchResults(text: string, tasks: readonly Task[], standIn: StandIn): OsvbenchResults {
+export function parseOsvbenchResults(text: string, tasks: readonly Task[], standIn: StandIn, handlerName: (named: string) => string = (n) => n): OsvbenchResults {
   const t = stripBom(text);
   const problems: InputProblem[] = [];
   const answers: OsvbenchAnswer[] = [];
@@ -190,7 +190,7 @@ export function parseOsvbenchResults(text: string, tasks: readonly Task[], stand
       continue;
     }
     const [syscall] = Object.keys(entry);
-    const h = findHandler(syscall);
+    const h = findHandler(handlerName(syscall));
     if (!h) {
       bad('GRADE011', `names "${syscall}", which is not a handler OSVLab knows (osvlab tasks lists them)`);
       continue;

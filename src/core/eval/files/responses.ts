@@ -31,13 +31,19 @@ export interface AnswerFile {
 /** The stand-in task of a handler-only line: the correct implementation (with `id` when given). */
 export type HandlerTask = (handler: string, id?: string) => Task;
 
+/**
+ * The hv6 name of a handler a file names: itself, or for answers written in
+ * a renaming (docs/rename.md) the name renamed back.
+ */
+export type HandlerName = (named: string) => string;
+
 /** Parses an answer file of either format. `tasks` in loadTasks() order. */
-export function parseAnswerFile(text: string, tasks: readonly Task[], handlerTask: HandlerTask): AnswerFile {
+export function parseAnswerFile(text: string, tasks: readonly Task[], handlerTask: HandlerTask, handlerName: HandlerName = (n) => n): AnswerFile {
   if (looksLikeOsvbenchResults(text)) {
-    const r = parseOsvbenchResults(text, tasks, handlerTask);
+    const r = parseOsvbenchResults(text, tasks, handlerTask, handlerName);
     return { format: 'osvbench', items: r.answers.map((a) => ({ line: a.line, task: a.task, response: a.response, sample: a.sample, index: a.index, syscall: a.syscall })), problems: r.problems };
   }
-  return { format: 'jsonl', ...parseJsonlAnswers(text, tasks, handlerTask) };
+  return { format: 'jsonl', ...parseJsonlAnswers(text, tasks, handlerTask, handlerName) };
 }
 
 function describe(v: unknown): string {
@@ -45,7 +51,7 @@ function describe(v: unknown): string {
 }
 
 /** The JSONL format, line by line. */
-function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: HandlerTask): { items: AnswerItem[]; problems: InputProblem[] } {
+function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: HandlerTask, handlerName: HandlerName): { items: AnswerItem[]; problems: InputProblem[] } {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const items: AnswerItem[] = [];
   const problems: InputProblem[] = [];
@@ -77,7 +83,7 @@ function parseJsonlAnswers(text: string, tasks: readonly Task[], handlerTask: Ha
           }
         }
       } else if (typeof o.handler === 'string') {
-        const h = findHandler(o.handler);
+        const h = findHandler(handlerName(o.handler));
         if (!h) return bad('GRADE006', `unknown handler '${o.handler}'`);
         task = byId.get(`${h.name}-v0`) ?? handlerTask(h.name);
       } else {

@@ -2,7 +2,7 @@
  * Prompt sizes over the task set: for each few-shot count k, the
  * distribution of prompt tokens (o200k_base) over all tasks.
  */
-import { SHOT_COUNTS, buildPrompt } from './prompt.ts';
+import { type PromptOptions, SHOT_COUNTS, buildPrompt } from './prompt.ts';
 import type { Task } from '../../tasks/task.ts';
 import { type Distribution, distribution, promptTokens } from './tokens.ts';
 
@@ -10,9 +10,9 @@ export interface ShotStats extends Distribution {
   readonly shots: number;
 }
 
-/** Token statistics of every task's prompt, per k. */
-export function promptTokenStats(tasks: readonly Task[], shots: readonly number[] = SHOT_COUNTS): ShotStats[] {
-  return shots.map((k) => ({ shots: k, ...distribution(tasks.map((t) => promptTokens(buildPrompt(t, k, tasks).messages))) }));
+/** Token statistics of every task's prompt, per k (in a renaming when `options` names one). */
+export function promptTokenStats(tasks: readonly Task[], shots: readonly number[] = SHOT_COUNTS, options: PromptOptions = {}): ShotStats[] {
+  return shots.map((k) => ({ shots: k, ...distribution(tasks.map((t) => promptTokens(buildPrompt(t, k, tasks, options).messages))) }));
 }
 
 /** The statistics as a fixed-width text table. */

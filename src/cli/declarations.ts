@@ -19,6 +19,7 @@ import { DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS } from '../core/eval/prompt/var
 import { DEFAULT_FEEDBACK, FEEDBACK_MODES, RUN_DEFAULTS } from '../core/eval/session/config.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_KINDS, REASONING_EFFORTS } from '../core/llm/types.ts';
 import { DEFAULT_BUDGET_MS } from '../core/verify/index.ts';
+import { DEFAULT_RENAME_SEED, RENAME_STYLES } from '../core/rename/choice.ts';
 import { MAX_TIME_LIMIT_MS, type OptionDecl } from './args.ts';
 
 export interface CommandDecl {
@@ -54,6 +55,9 @@ const REQUEST_TIMEOUT: OptionDecl = { name: 'request-timeout', value: 'MS', mean
 const WORKERS: OptionDecl = { name: 'concurrency', value: 'N', meaning: 'verifier worker threads (default one per core; at most two per core and one per GiB of memory)' };
 const OUT_RUN = (what: string): OptionDecl => ({ name: 'out', value: 'DIR', meaning: what });
 const NAME: OptionDecl = { name: 'name', value: 'NAME', meaning: 'a label for the run (compare shows it in place of the run id)' };
+/** A renaming (docs/rename.md), with what it does to this command. */
+const RENAME = (what: string): OptionDecl => ({ name: 'rename', value: 'STYLE', meaning: `${what} (no --rename: hv6's own names; docs/rename.md)`, choices: RENAME_STYLES });
+const RENAME_SEED: OptionDecl = { name: 'rename-seed', value: 'N', meaning: 'the seed of the renaming, a whole number (with --rename)', default: DEFAULT_RENAME_SEED };
 const KEY = "The API key comes from the environment, never from a flag: OSVLAB_API_KEY, or the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), which is sent only to that provider's own host (docs/providers.md).";
 
 const DECLARED = [
@@ -90,7 +94,7 @@ const DECLARED = [
   },
   {
     name: 'tasks',
-    synopsis: ['tasks [--json | --format osvbench]'],
+    synopsis: ['tasks [--json | --format osvbench] [--rename STYLE [--rename-seed N]]'],
     purpose: 'Lists the benchmark tasks: id, number of injected bugs and bug classes.',
     options: [
       { name: 'json', meaning: 'print every task as one JSON array of task objects (tasks/README.md)' },
@@ -101,6 +105,8 @@ const DECLARED = [
         choices: ['osvbench'],
         note: "(OSVBench's benchmark.json, for OSVBench's own harness; docs/osvbench.md)",
       },
+      RENAME("print each task's declaration, description, code, bugs and override in a renaming, under the same id"),
+      RENAME_SEED,
     ],
     exit: '0 listed, 4 usage error or no tasks.',
   },
@@ -117,7 +123,7 @@ const DECLARED = [
   },
   {
     name: 'prompt',
-    synopsis: ['prompt <task-id> [--shots N] [--prompt VARIANT] [--stats] [--json]', 'prompt --stats --all [--shots N] [--json]'],
+    synopsis: ['prompt <task-id> [--shots N] [--prompt VARIANT] [--rename STYLE [--rename-seed N]] [--stats] [--json]', 'prompt --stats --all [--shots N] [--rename STYLE [--rename-seed N]] [--json]'],
     purpose: 'Prints the benchmark prompt of one task, or its size in tokens; with --stats --all, prompt sizes over all tasks.',
     args: [['<task-id>', 'a task id, e.g. sys_dup-v1']],
     options: [
@@ -125,6 +131,8 @@ const DECLARED = [
       { name: 'prompt', value: 'VARIANT', meaning: 'prompt variant (not with --all)', choices: PROMPT_VARIANTS, default: DEFAULT_PROMPT_VARIANT, note: '(docs/research.md)' },
       { name: 'stats', meaning: "print the prompt's size in tokens (o200k tokenizer), per message, instead of its text" },
       { name: 'all', meaning: 'with --stats: token statistics over all tasks, per shot count (median, p10, p90, ...)' },
+      RENAME('the prompt in a renaming, as a renamed run sends it'),
+      RENAME_SEED,
       JSON_OUT('the prompt or its statistics'),
     ],
     exit: '0 printed, 4 usage error.',
@@ -148,7 +156,7 @@ const DECLARED = [
   },
   {
     name: 'grade',
-    synopsis: ['grade --responses FILE [--out DIR] [--shard K/N] [--model NAME] [--name NAME] [--concurrency N] [--timeout MS] [--no-strict] [--matrix] [--json]'],
+    synopsis: ['grade --responses FILE [--out DIR] [--shard K/N] [--model NAME] [--name NAME] [--concurrency N] [--timeout MS] [--no-strict] [--matrix] [--rename STYLE [--rename-seed N]] [--json]'],
     purpose: 'Grades answers obtained elsewhere with the verifier, and prints one line per answer and a summary.',
     options: [
       { name: 'responses', value: 'FILE', meaning: 'the answers (required; - reads standard input): JSONL with {"task_id", "response"} or {"handler", "response"} per line, or an OSVBench results file' },
@@ -160,13 +168,15 @@ const DECLARED = [
       { name: 'timeout', value: 'MS', meaning: `time limit of each answer's check, refinement then strict with what is left, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS },
       NO_STRICT,
       MATRIX,
+      RENAME('the answers are written in a renaming (a model was shown its names): each spec is renamed back before it is graded'),
+      RENAME_SEED,
       JSON_OUT('the results, the bad lines and the summary'),
     ],
     exit: '0 every line graded, 2 some lines were bad input (the others are graded), 3 stopped (Ctrl+C) before every answer was graded (rerun with the same --out to grade the rest), 4 usage error.',
   },
   {
     name: 'run',
-    synopsis: ['run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--out DIR] [options]'],
+    synopsis: ['run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--rename STYLE [--rename-seed N]] [--out DIR] [options]'],
     purpose: "Evaluates a model on the benchmark: asks it for each task's spec, grades every answer, runs the repair rounds, keeps everything in a run directory and prints its report; rerunning the same command resumes.",
     options: [
       { name: 'provider', value: 'P', meaning: 'the provider kind (required)', choices: PROVIDER_KINDS },
@@ -178,6 +188,8 @@ const DECLARED = [
       { name: 'repair', value: 'R', meaning: 'repair rounds after a failed answer', default: RUN_DEFAULTS.repairRounds },
       { name: 'feedback', value: 'MODE', meaning: 'what a repair round tells the model', choices: FEEDBACK_MODES, default: DEFAULT_FEEDBACK, note: '(docs/research.md)' },
       { name: 'prompt', value: 'VARIANT', meaning: 'prompt variant', choices: PROMPT_VARIANTS, default: DEFAULT_PROMPT_VARIANT, note: '(docs/research.md)' },
+      RENAME('show the model every name renamed (prompt, code, descriptions, examples, feedback) and rename its answers back before grading; part of the run id'),
+      RENAME_SEED,
       OUT_RUN('the run directory (default .osvlab/runs/MODEL-ID, with -shard-K-of-N for a shard)'),
       NAME,
       { name: 'concurrency', value: 'C', meaning: 'requests in flight at most; fewer while the provider rate-limits', default: RUN_DEFAULTS.concurrency },
@@ -246,7 +258,11 @@ const DECLARED = [
   },
   {
     name: 'study',
-    synopsis: ['study FILE.json [--out DIR] [--shard K/N] [--request-timeout MS] [--json]', 'study FILE.json --report [--out DIR] [--json]', 'study FILE.json --merge DIR... [--out DIR] [--json]'],
+    synopsis: [
+      'study FILE.json [--out DIR] [--shard K/N] [--rename STYLE [--rename-seed N]] [--request-timeout MS] [--json]',
+      'study FILE.json --report [--out DIR] [--rename STYLE [--rename-seed N]] [--json]',
+      'study FILE.json --merge DIR... [--out DIR] [--rename STYLE [--rename-seed N]] [--json]',
+    ],
     purpose: "Runs a study's grid of configurations as one resumable job, one run per cell, and prints the study report (docs/research.md).",
     args: [
       ['FILE.json', 'the study file'],
@@ -257,6 +273,8 @@ const DECLARED = [
       SHARD('run part K of N of every cell'),
       { name: 'report', meaning: 'only print the report of what the study directory holds' },
       { name: 'merge', meaning: 'put the shard study directories named after FILE.json together, cell by cell, into the study directory' },
+      RENAME('show every cell renamed names, in place of the file\'s "names" (a study of its own)'),
+      RENAME_SEED,
       REQUEST_TIMEOUT,
       JSON_OUT('the study report'),
     ],
@@ -265,10 +283,16 @@ const DECLARED = [
   },
   {
     name: 'regrade',
-    synopsis: ['regrade DIR|FILE [--out DIR] [--concurrency N] [--json]'],
+    synopsis: ['regrade DIR|FILE [--out DIR] [--concurrency N] [--rename STYLE [--rename-seed N]] [--json]'],
     purpose: "Grades every stored answer of a run again with this verifier and the run's own grading settings, and lists each grade that changed.",
     args: [['DIR|FILE', 'a run directory, an exported run file, or an answers file (JSONL or OSVBench results; its answers count as new)']],
-    options: [OUT_RUN('write the re-verified run to a new run directory'), WORKERS, JSON_OUT('the comparison of the grades')],
+    options: [
+      OUT_RUN('write the re-verified run to a new run directory'),
+      WORKERS,
+      RENAME("for an answers file: its answers are written in a renaming; a run records its own, which this must match"),
+      RENAME_SEED,
+      JSON_OUT('the comparison of the grades'),
+    ],
     exit: '0 every grade unchanged, 1 some changed, 4 usage error.',
   },
   {

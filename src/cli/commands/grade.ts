@@ -29,13 +29,20 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import { MemoryStore } from '../../store/memory.ts';
 import { UsageError, intOption, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
+import { renameOption } from '../rename-option.ts';
+import type { RenameChoice } from '../../core/rename/choice.ts';
+import { lensFor } from '../../core/rename/lens.ts';
 import { GradePool } from '../node-pool.ts';
 import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { InputError, RESPONSES_CAP, readInput } from '../read-input.ts';
 
-/** Parses an answer file of either format against the benchmark tasks. */
-async function parseResponses(text: string): Promise<AnswerFile> {
-  return parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
+/**
+ * Parses an answer file of either format against the benchmark tasks; in a
+ * renaming, the handlers it names are renamed back (docs/rename.md).
+ */
+async function parseResponses(text: string, rename: RenameChoice | undefined): Promise<AnswerFile> {
+  const hv6Name = rename ? (n: string) => lensFor(rename).inverse.name(n) : undefined;
+  return parseAnswerFile(text, await loadTasks(), handlerOnlyTask, hv6Name);
 }
 
 /** How an answer is named in the output: its line, or its OSVBench index, syscall and sample. */
@@ -56,7 +63,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
   const text = await readInput(file, 'responses', RESPONSES_CAP, 'decode');
   const json = args.flags.has('json');
-  const parsed = await parseResponses(text);
+  const rename = renameOption(args);
+  const parsed = await parseResponses(text, rename);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
   // Nothing to grade would make a finished run of no task: said instead, and nothing is written.
   if (parsed.items.length === 0) {
@@ -85,7 +93,15 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const session = await usageErrors(() =>
       AnswersSession.open(
-        { file: parsed, source: { format: parsed.format, file: basename(file) }, model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''), name: args.values.get('name'), grading, shard },
+        {
+          file: parsed,
+          source: { format: parsed.format, file: basename(file) },
+          model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''),
+          name: args.values.get('name'),
+          grading,
+          shard,
+          ...(rename ? { rename } : {}),
+        },
         { tasks, store, grader: (task, text, options) => pool.gradeWith(task, text, options) },
         outDir,
       ),

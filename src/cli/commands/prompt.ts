@@ -10,6 +10,7 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/tokens.ts';
 import { UsageError, choiceOption, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
+import { renameOption } from '../rename-option.ts';
 
 /** Runs `f`; a prompt that cannot have that many examples (the only way building one fails) is a usage error. */
 function withShots<T>(shots: string, f: () => T): T {
@@ -23,6 +24,7 @@ function withShots<T>(shots: string, f: () => T): T {
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('prompt'));
   const variant = choiceOption(args, 'prompt')!;
+  const rename = renameOption(args);
   const tasks = await loadTasks();
   if (!tasks.length) {
     process.stderr.write('osvlab prompt: no tasks yet (run `npm run tasks`)\n');
@@ -32,7 +34,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!args.flags.has('stats')) throw new UsageError('--all goes with --stats (the prompts of all tasks would be millions of tokens)');
     if (args.positionals.length) throw new UsageError('give a task id or --all, not both');
     const ks = args.values.has('shots') ? [intOption(args, 'shots')] : [...SHOT_COUNTS];
-    const rows = withShots(ks.join(', '), () => promptTokenStats(tasks, ks));
+    const rows = withShots(ks.join(', '), () => promptTokenStats(tasks, ks, rename ? { rename } : {}));
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ encoding: ENCODING, rows })}\n`);
     else process.stdout.write(`prompt tokens (${ENCODING}) over ${tasks.length} tasks\n${formatStats(rows)}`);
     return 0;
@@ -43,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   const task = tasks.find((t) => t.id === id);
   if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   const shots = intOption(args, 'shots');
-  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks, { variant }));
+  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks, { variant, ...(rename ? { rename } : {}) }));
   if (args.flags.has('stats')) {
     const stats = {
       task: task.id,

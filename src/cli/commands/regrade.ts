@@ -6,6 +6,9 @@
  * versions. An answers file (JSONL or an OSVBench results file) has no
  * stored grades: its answers are graded, and counted as new. `--out DIR`
  * writes the re-verified run (this verifier's provenance) as a run directory.
+ * A run regrades in the names it records (docs/rename.md); `--rename STYLE`
+ * says which names an answers file is written in, and for a run must be the
+ * one it records.
  *
  * Exit 0 when every grade is unchanged, 1 when some changed, 4 for usage errors.
  */
@@ -21,6 +24,9 @@ import { PROVENANCE } from '../../core/version.ts';
 import { MemoryStore } from '../../store/memory.ts';
 import { UsageError, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
+import { renameOption } from '../rename-option.ts';
+import { namesText } from '../../core/rename/choice.ts';
+import { lensFor } from '../../core/rename/lens.ts';
 import { GradePool } from '../node-pool.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { openRunDir } from '../run-scale.ts';
@@ -32,6 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!input) throw new UsageError('which run? e.g. osvlab regrade .osvlab/runs/gpt-4o-1a2b3c4d5e6f (a run directory, a run file or an answers file)');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const json = args.flags.has('json');
+  const rename = renameOption(args);
   const tasks = await loadTasks();
   const pool = new GradePool({ size: optionalInt(args, 'concurrency') || undefined });
   const ports = { tasks, grader: pool.gradeWith.bind(pool) };
@@ -49,12 +56,13 @@ export async function run(argv: string[]): Promise<number> {
       const file = parseRunFile(text);
       if (file.ok) stored = fromRunFile(file.file, input);
       else {
-        const answers = parseAnswerFile(text, tasks, handlerOnlyTask);
+        const answers = parseAnswerFile(text, tasks, handlerOnlyTask, rename ? (n) => lensFor(rename).inverse.name(n) : undefined);
         if (answers.items.length === 0) throw new UsageError(`${input} is neither a run file nor a file of answers:\n${formatValidationErrors(file.errors)}`);
         for (const p of answers.problems) process.stderr.write(`${input}: ${p.line ? `line ${p.line}: ` : ''}${p.code} ${p.message}\n`);
         // Answers without grades: the session grades them (nothing stored yet), then nothing is "changed".
         const store = new MemoryStore();
-        const session = await AnswersSession.open({ file: answers, source: { format: answers.format, file: basename(input) }, model: basename(input).replace(/\.[^.]*$/, '') }, { ...ports, store });
+        const source = { format: answers.format, file: basename(input) };
+        const session = await AnswersSession.open({ file: answers, source, model: basename(input).replace(/\.[^.]*$/, ''), ...(rename ? { rename } : {}) }, { ...ports, store });
         const runRecord = session.run;
         const ungraded = await store.listAttempts(runRecord.id);
         stored = { source: input, run: runRecord, attempts: ungraded, prompts: [], cache: [], damaged: [] };
@@ -62,6 +70,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (!stored.run) throw new UsageError(`RUNDIR001 ${input} holds no run (no run.json)`);
     run = stored.run;
+    if (rename && namesText(run.config.rename) !== namesText(rename)) {
+      throw new UsageError(`${input} records its answers in ${namesText(run.config.rename)} names, not ${namesText(rename)}: a run regrades in the names it records (leave out --rename)`);
+    }
     report = await regradeRun(run, stored.attempts, ports, { onProgress });
     if (live) process.stderr.write('\n');
   } finally {

@@ -25,6 +25,7 @@ import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import { matrixText, variantMatrix } from '../../core/eval/stats/variant-matrix.ts';
 import { strayAttemptsNote } from '../../core/eval/stats/stray-attempts.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
+import { namesText } from '../../core/rename/choice.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -76,6 +77,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   }
   const lines: string[] = [];
   lines.push(`run ${run.id}: ${run.config.provider}/${run.config.model}, ${m.tasks} tasks, ${m.samples} first answers graded, ${run.config.shots}-shot, status ${run.status}${run.source ? ` (answers from ${run.source.file})` : ''}`);
+  if (run.config.rename) lines.push(`names: ${namesText(run.config.rename)} (the model saw renamed names; its answers were graded renamed back, docs/rename.md)`);
   if (partial) {
     lines.push('PARTIAL REPORT: the numbers below cover only what the directory holds.');
     for (const d of damaged) lines.push(`  skipped ${d.file} line ${d.line}: ${d.reason}`);

@@ -24,6 +24,7 @@ import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
 import { UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
+import { renameOption } from '../rename-option.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { GradePool } from '../node-pool.ts';
 import { progressReporter } from '../progress.ts';
@@ -78,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
     }).filter(([, v]) => v !== undefined),
   );
   const extract = choiceOption<ExtractMode>(args, 'extract');
+  const rename = renameOption(args);
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
   const choice: RunChoice = {
     provider,
@@ -94,6 +96,7 @@ export async function run(argv: string[]): Promise<number> {
     grading: { timeoutMs: intOption(args, 'timeout'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
     feedback: choiceOption<FeedbackMode>(args, 'feedback'),
     prompt: args.values.get('prompt'),
+    ...(rename ? { rename } : {}),
   };
   const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);

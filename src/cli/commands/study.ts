@@ -22,7 +22,7 @@ import { RunControl } from '../../core/eval/run/run-control.ts';
 import { formatShard } from '../../core/eval/run/shard.ts';
 import { type CellRun, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
 import { type PlannedCell, type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
-import { parseStudy } from '../../core/eval/study/study-file.ts';
+import { parseStudy, withNames } from '../../core/eval/study/study-file.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
@@ -32,6 +32,7 @@ import { WRITE_FLAGS, makeDir, readRunFile, writeError } from '../../store/run-d
 import { lockRunDir } from '../../store/run-dir-lock.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
+import { renameOption } from '../rename-option.ts';
 import { GradePool } from '../node-pool.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
@@ -139,9 +140,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const tasks = await loadTasks();
+  const rename = renameOption(args);
+  // --rename makes every cell renamed: the study of the file's grid in those names, a study of its own.
+  const study = rename ? withNames(parsed.study, rename.style, rename.seed) : parsed.study;
   let plan: StudyPlan;
   try {
-    plan = await planStudy(parsed.study, tasks, parsed.source);
+    plan = await planStudy(study, tasks, parsed.source);
   } catch (e) {
     if (!(e instanceof StudyError)) throw e;
     printStudyErrors(e.diagnostics, text, file);

@@ -5,17 +5,22 @@
  * of {syscall, declaration, description, code, bug_type, bug_num}, in task
  * index order; see docs/osvbench.md), so OSVBench's own harness can ask
  * models for our tasks and `osvlab grade` can grade its results file.
+ * `--rename STYLE` prints them in a renaming (docs/rename.md), for a harness
+ * whose answers `osvlab grade --rename STYLE` then grades.
  */
 import { toOsvbenchBenchmark } from '../../core/eval/files/osvbench.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
+import { renamedTask } from '../../core/rename/task.ts';
 import { UsageError, choiceOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
+import { renameOption } from '../rename-option.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('tasks'));
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const format = choiceOption(args, 'format');
-  const tasks = await loadTasks();
+  const rename = renameOption(args);
+  const tasks = rename ? (await loadTasks()).map((t) => renamedTask(t, rename)) : await loadTasks();
   if (format === 'osvbench') {
     process.stdout.write(`${JSON.stringify(toOsvbenchBenchmark(tasks), null, 4)}\n`);
     return 0;

@@ -8,7 +8,12 @@
  * offline after one visit. A second copy has one answer of run A edited
  * (flagged altered, its cells changed) and one stored grade of run B edited
  * (exactly that cell changed); the page and `osvlab publish --check` name
- * the same. Every wait is on the page's state.
+ * the same. The same published site in Firefox: every cell reproduced; in
+ * WebKitGTK, on a phone's width, the edited copy's table with the altered
+ * answer flagged (re-verifying there is left out, as in test/e2e/smoke.ts:
+ * WebKitGTK's Z3 runs in one thread, too slow for CI's time). Where service
+ * workers are blocked (no isolation, so no Z3) the table is there and the
+ * page says why nothing can be re-verified. Every wait is on the page's state.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +26,7 @@ import { type CliResult, startCli } from '../cli-process.ts';
 import { oracleAnswer, proseAnswer, roundOf, taskOf } from '../eval/run/cli.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 import { violations } from './axe.ts';
+import { launchEngine } from './driver.ts';
 import { sticksOut } from './fit.ts';
 import { ARTIFACTS, ensureBuilt, launch, screenshot, serveStatic } from './harness.ts';
 
@@ -203,6 +209,23 @@ describe('a published site', () => {
     await phone.close();
   }, TIMEOUT);
 
+  it('where Z3 cannot run (no service worker, so no isolation): the table and the altered flag, the reason, Re-verify off', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(`${host.url.replace(/\/$/, '')}${EDITED}`);
+    await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]', { timeout: 60_000 });
+    expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+    expect(await rowOrder(page)).toEqual([runA, runB]);
+    expect(await page.textContent(`[data-testid="result-row"][data-run="${runA}"] [data-testid="altered-flag"]`)).toBe('⚠ 1 altered');
+    await page.waitForSelector('[data-testid="reverify-blocked"]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid="isolation-problem"]')).toMatch(/the service worker that adds them could not take over this page/);
+    expect(await page.locator('[data-testid="reverify-all"]').isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="reverify-row"]').evaluateAll((bs) => bs.map((b) => (b as HTMLButtonElement).disabled))).toEqual([true, true]);
+    // No cell is given a verdict: without Z3 every answer would grade `internal`.
+    expect(await page.locator('[data-testid="result-cell"]').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-verdict')))).toEqual(Array(7).fill(''));
+    await context.close();
+  }, TIMEOUT);
+
   it('works offline after one visit: the table, and Re-verify', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
@@ -265,6 +288,44 @@ describe('a published site', () => {
     expect(await violations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await close();
+  }, TIMEOUT);
+
+  it('Firefox re-verifies every cell; WebKitGTK shows the table and flags the altered answer', async () => {
+    const url = `${host.url.replace(/\/$/, '')}${SUB}`;
+    const ready = () => document.querySelector('[data-testid="results-page"]')?.getAttribute('data-loading') === 'ready';
+    const rows = () => [...document.querySelectorAll('[data-testid="result-row"]')].map((r) => r.getAttribute('data-run'));
+    const firefox = await launchEngine('firefox');
+    try {
+      const tab = await firefox.open(1400, 900);
+      await tab.goto(url);
+      await tab.waitFor('the published table', ready, 120_000);
+      expect(await tab.eval(rows)).toEqual([runA, runB]);
+      await tab.click('[data-testid="reverify-all"]');
+      await tab.waitFor('every row re-verified', () => [...document.querySelectorAll('[data-testid="result-row"]')].every((r) => ['reproduced', 'changed'].includes(r.getAttribute('data-status')!)), 180_000);
+      const verdicts = await tab.eval(() => [...document.querySelectorAll('[data-testid="result-cell"]')].map((c) => c.getAttribute('data-verdict')));
+      expect(verdicts).toEqual(Array(7).fill('reproduced'));
+      await tab.screenshot(join(ARTIFACTS, 'results-firefox-1400.png'));
+      expect(tab.errors).toEqual([]);
+      await tab.close();
+    } finally {
+      await firefox.close();
+    }
+    const webkit = await launchEngine('webkit');
+    try {
+      const tab = await webkit.open(390, 844);
+      await tab.goto(`${host.url.replace(/\/$/, '')}${EDITED}`);
+      await tab.waitFor('the published table', ready, 120_000);
+      expect(await tab.eval(rows)).toEqual([runA, runB]);
+      const flags = () => [...document.querySelectorAll('[data-testid="altered-flag"]')].map((f) => [f.closest('[data-testid="result-row"]')?.getAttribute('data-run'), f.textContent]);
+      expect(await tab.eval(flags)).toEqual([[runA, '⚠ 1 altered']]);
+      await tab.click(`[data-testid="result-row"][data-run="${runA}"] [data-testid="row-link"]`);
+      await tab.waitFor('the altered answer listed', () => [...document.querySelectorAll('[data-testid="altered-answer"]')].map((a) => a.getAttribute('data-attempt')).join(','), 30_000);
+      expect(await tab.eval(() => [...document.querySelectorAll('[data-testid="altered-answer"]')].map((a) => a.getAttribute('data-attempt')))).toEqual([alteredAnswer]);
+      await tab.screenshot(join(ARTIFACTS, 'results-webkit-390.png'));
+      await tab.close();
+    } finally {
+      await webkit.close();
+    }
   }, TIMEOUT);
 
   it('osvlab publish --check: the pristine site reproduced (exit 0), the edited one names the same answer and cells (exit 1)', async () => {

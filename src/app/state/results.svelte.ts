@@ -59,10 +59,12 @@ async function fetchBytes(path: string): Promise<Uint8Array> {
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
-/** Why this page cannot re-verify, or undefined when it can. */
+/** Why this page cannot re-verify (the verifier's own words), or undefined when it can, as far as is known yet. */
 function cannotVerify(): string | undefined {
+  const s = verifier.status;
+  if (s.kind === 'failed') return `Z3 could not start: ${s.message}`;
+  if (s.kind === 'unavailable' || s.kind === 'no-isolation') return s.message;
   if (!verifier.isolated) return 'This page is not cross-origin isolated, so Z3 cannot run here (see the notice at the top).';
-  if (verifier.status.kind === 'failed') return `Z3 could not start: ${verifier.status.message}`;
   return undefined;
 }
 
@@ -117,6 +119,11 @@ class ResultsState {
       // crypto.subtle exists only in secure contexts (HTTPS, localhost).
       this.loading = { kind: 'failed', message: typeof crypto === 'undefined' || !crypto.subtle ? `${message} This page is not a secure context (HTTPS or localhost), so it cannot check hashes.` : message };
     }
+  }
+
+  /** Why this browser cannot re-verify, once that is known (Z3 unavailable, no isolation); undefined otherwise. */
+  get blocked(): string | undefined {
+    return cannotVerify();
   }
 
   /** The rows in the order the reader chose (the index's order until a column is clicked). */
@@ -186,7 +193,7 @@ class ResultsState {
     this.problem = '';
     const why = cannotVerify();
     if (why) {
-      this.problem = why;
+      this.problem = `Nothing can be re-verified in this browser. ${why}`;
       return;
     }
     const todo = ids.filter((id) => this.rows.find((r) => r.id === id)?.opened.ok);
@@ -200,7 +207,7 @@ class ResultsState {
       await Promise.all([verifier.settled, taskCatalog.load()]);
       if (verifier.status.kind !== 'ready') {
         // Without Z3 every answer would grade `internal`, and every cell read as changed.
-        this.problem = cannotVerify() ?? `Z3 is not ready (${verifier.status.kind}).`;
+        this.problem = `Nothing can be re-verified in this browser. ${cannotVerify() ?? `Z3 is not ready (${verifier.status.kind}).`}`;
         for (const id of todo) this.setCheck(id, { kind: 'idle' });
         return;
       }

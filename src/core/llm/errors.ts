@@ -246,7 +246,7 @@ export function redirectError(from: string, to: string | undefined, init: LlmErr
   const a = host(from);
   const b = to === undefined ? undefined : host(to);
   const where =
-    to === undefined ? 'to an address the browser does not show'
+    to === undefined ? `from ${a?.host ?? from} to an address the browser does not show (a page cannot read where a redirect points)`
     : a && b && a.origin === b.origin ? `to ${b.pathname} on the same host (${a.host})`
     : `from ${a?.host ?? from} to ${b?.host ?? to}, another host`;
   return new LlmError(

@@ -26,7 +26,7 @@ export class ConnectionTest {
   async run(settings: ProviderSettings, params: SamplingParams): Promise<void> {
     this.status = { kind: 'testing' };
     try {
-      const provider = createProvider({ kind: settings.provider, baseUrl: settings.baseUrl, apiKey: settings.apiKey || undefined, timeoutMs: 120_000 });
+      const provider = createProvider({ kind: settings.provider, baseUrl: settings.baseUrl, apiKey: settings.keyFor(settings.provider, settings.baseUrl), timeoutMs: 120_000 });
       const c = await provider.complete({ model: settings.model, messages: [{ role: 'user', content: 'Reply with the word OK.' }], ...params });
       this.status = { kind: 'ok', model: c.model, latencyMs: c.latencyMs };
     } catch (e) {

@@ -27,6 +27,7 @@ import type { VerifierService } from './verifier.svelte.ts';
 import { AttemptsTable } from './attempts-table.svelte.ts';
 import { ConnectionTest } from './connection-test.svelte.ts';
 import { ProviderSettings } from './provider-settings.svelte.ts';
+import { destinationOf, sendApproval } from './send-approval.svelte.ts';
 
 export type RunPhase =
   | { readonly kind: 'idle' }
@@ -79,6 +80,8 @@ export class EvaluateState {
   progress = $state<RunProgress | undefined>(undefined);
   /** Stored runs that did not finish (e.g. the tab was closed): they can be resumed. */
   unfinished = $state.raw<{ id: string; name?: string; model: string }[]>([]);
+  /** Why the last Resume sent nothing (the user said no to its host). */
+  notice = $state('');
   private control?: RunControl;
 
   /** ETA (ms) of the running run (attempts-table.svelte.ts). */
@@ -159,6 +162,7 @@ export class EvaluateState {
 
   /** Tests the connection with exactly the sampling parameters a run will send. */
   testConnection(): Promise<void> {
+    this.notice = '';
     return this.connection.run(this.settings, this.samplingParams());
   }
 
@@ -203,7 +207,11 @@ export class EvaluateState {
     };
   }
 
-  /** The run session's ports in this page: the IndexedDB store, the verifier pool, a client with the key in memory. */
+  /**
+   * The run session's ports in this page: the IndexedDB store, the verifier
+   * pool, and a client with the key entered for the run's provider and base
+   * URL's origin, and no other (docs/providers.md, "Keys in the browser").
+   */
   private async ports(): Promise<SessionPorts> {
     await taskCatalog.load();
     return {
@@ -211,7 +219,11 @@ export class EvaluateState {
       store: repository(),
       grader: (task, text, options) => this.verifier.pool.grade(task, text, options),
       client: (config: RunConfig) =>
-        new LlmClient({ provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.settings.apiKey || undefined }), cache: repository(), concurrency: config.concurrency }),
+        new LlmClient({
+          provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.settings.keyFor(config.provider, config.baseUrl) }),
+          cache: repository(),
+          concurrency: config.concurrency,
+        }),
     };
   }
 
@@ -223,12 +235,37 @@ export class EvaluateState {
     // checked again here, a click before the tasks are counted never starts a run of no tasks.
     const lacking = await this.missing();
     if (lacking.length > 0) throw new Error(`A run needs ${lacking.join(', ')}.`);
-    const session = await RunSession.open(this.choice(), await this.ports(), { name: this.runName || undefined, shard, where: 'this browser' });
+    const choice = this.choice();
+    const session = await RunSession.open(choice, await this.ports(), { name: this.runName || undefined, shard, where: 'this browser' });
+    // The user chose this host here: its runs resume without asking.
+    const to = destinationOf(choice.provider, choice.baseUrl, () => undefined);
+    if (to) sendApproval.approve(to.origin);
     await this.continueRun(session.id);
   }
 
-  /** Runs (or continues) stored run `id`; stored attempts are reused, nothing is sent twice. */
+  /**
+   * Whether requests may go to `origin` without asking: the host in the
+   * page's Base URL field is the one the user chose (docs/providers.md,
+   * "Keys in the browser"); any other must be approved on this device.
+   */
+  trusted(origin: string): boolean {
+    return origin === this.settings.origin;
+  }
+
+  /**
+   * Runs (or continues) stored run `id`; stored attempts are reused, nothing
+   * is sent twice. A run whose host is neither the page's nor approved on
+   * this device (a run imported from a file) first asks the user, showing
+   * the host and whether their key goes there; nothing is sent before a yes.
+   */
   async continueRun(id: string): Promise<void> {
+    this.notice = '';
+    const run = await repository().getRun(id);
+    const to = run && destinationOf(run.config.provider, run.config.baseUrl, (k, u) => this.settings.keyFor(k, u));
+    if (to && !(await sendApproval.confirm(`Resume run ${run.name ?? run.id}`, [to], (o) => this.trusted(o)))) {
+      this.notice = `Run ${run.name ?? run.id} was not resumed: nothing was sent to ${to.origin}.`;
+      return;
+    }
     const ports = await this.ports();
     const session = await RunSession.resume(id, ports);
     const stored = session.run;
@@ -251,7 +288,7 @@ export class EvaluateState {
         onAttempt: (e) => this.table.fold(e),
       });
       const spent = budget ? budgetLines(budget, outcome.progress).join('; ') : undefined;
-      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: [outcome.error?.message, spent].filter(Boolean).join('; ') || undefined };
+      this.phase = { kind: 'finished', runId: id, status: outcome.status, message: [outcome.error && `${outcome.error.code}: ${outcome.error.message}`, spent].filter(Boolean).join('; ') || undefined };
       this.progress = outcome.progress;
     } catch (e) {
       this.phase = { kind: 'finished', runId: id, status: 'failed', message: e instanceof Error ? e.message : String(e) };

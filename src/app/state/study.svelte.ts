@@ -17,6 +17,7 @@ import { createProvider } from '../../core/llm/provider.ts';
 import type { ProviderKind } from '../../core/llm/types.ts';
 import { pagePorts, repository, taskFacts } from './runs.svelte.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
+import { type Destination, destinationOf } from './send-approval.svelte.ts';
 
 /** A study as the Runs page lists it: the runs that are its cells. */
 export interface StudyGroup {
@@ -69,17 +70,23 @@ export class StudyState {
   /** The names every cell is shown, as `osvlab study --rename` sets them: '' keeps the file's own `names` (docs/rename.md). */
   names = $state<StudyNames | ''>('');
   renameSeed = $state<number | null>(1);
+  /** Why the last Run sent nothing (the user said no to a host the file names). */
+  notice = $state('');
   private control?: RunControl;
 
   /**
-   * @param keyFor the key for a provider: the page's own settings hold them
-   * (in memory, or remembered on this device); none for a local server.
+   * @param keyFor the key for a provider at a base URL: the page's own
+   * settings hold them (in memory, or remembered on this device), each for
+   * the origin it was entered for; none for any other origin.
    * @param baseUrlFor the base URL the page's settings give a provider, used
    * for a model the file gives no "baseUrl" (undefined: the file must).
+   * @param confirm asks the user before requests go to hosts a study file
+   * names (docs/providers.md, "Keys in the browser"); false: send nothing.
    */
   constructor(
-    private readonly keyFor: (kind: ProviderKind) => string | undefined,
+    private readonly keyFor: (kind: ProviderKind, baseUrl: string) => string | undefined,
     private readonly baseUrlFor: (kind: ProviderKind) => string | undefined = () => undefined,
+    private readonly confirm: (what: string, to: readonly Destination[]) => Promise<boolean> = async () => true,
   ) {}
 
   async load(file: File): Promise<void> {
@@ -91,6 +98,7 @@ export class StudyState {
   /** Runs (or continues) the study in the text, cell by cell, then shows its report. */
   async run(): Promise<void> {
     this.problems = [];
+    this.notice = '';
     const parsed = parseStudy(this.text, { baseUrlFor: this.baseUrlFor });
     if (!parsed.ok) {
       this.problems = parsed.diagnostics.map((d) => diagnosticText(d, { source: this.text, file: this.fileName }));
@@ -111,6 +119,11 @@ export class StudyState {
       this.problems = e.diagnostics.map((d) => diagnosticText(d, { source: this.text, file: this.fileName }));
       return;
     }
+    const hosts = plan.cells.map((c) => destinationOf(c.choice.provider, c.choice.baseUrl, this.keyFor)).filter((d) => d !== undefined);
+    if (!(await this.confirm(`Run the study ${plan.study.name}`, hosts))) {
+      this.notice = `The study was not run: nothing was sent to ${[...new Set(hosts.map((h) => h.origin))].join(', ')}.`;
+      return;
+    }
     this.plan = plan;
     this.report = undefined;
     this.control = new RunControl();
@@ -122,7 +135,7 @@ export class StudyState {
           ...base,
           client: (config) =>
             new LlmClient({
-              provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.keyFor(config.provider) || undefined }),
+              provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.keyFor(config.provider, config.baseUrl) }),
               cache: repository(),
               concurrency: config.concurrency,
             }),

@@ -64,3 +64,34 @@ export async function makeRunFile(allPass = false): Promise<{ path: string; runI
   return { path, runId };
 }
 
+
+/**
+ * A run file whose run stopped before its first answer (`cancelled`, no
+ * attempts), made elsewhere: its provider and base URL are the file's. Its
+ * tasks are the bundle's own (tasks/hv6/tasks.json), so Resume can send them.
+ */
+export function makeStoppedRunFile(opts: { readonly provider: 'openai' | 'openai-compatible' | 'anthropic' | 'gemini'; readonly baseUrl: string; readonly name: string; readonly tasks: readonly string[] }): { path: string; runId: string } {
+  const runId = `e2e-stopped-${opts.name}-${Date.now()}`;
+  const bundle = (JSON.parse(readFileSync(join(ROOT, 'tasks/hv6/tasks.json'), 'utf8')) as { tasks: { id: string; handler: string; hash: string }[] }).tasks;
+  const tasks = opts.tasks.map((id) => {
+    const t = bundle.find((x) => x.id === id);
+    if (!t) throw new Error(`no task ${id} in tasks/hv6/tasks.json`);
+    return { id, handler: t.handler, bug_classes: [], bug_count: 0, hash: t.hash };
+  });
+  const run = {
+    ...createRun({
+      id: runId,
+      name: opts.name,
+      config: { provider: opts.provider, baseUrl: opts.baseUrl, model: 'fake-model', params: {}, tasks: [...opts.tasks], shots: 0, n: 1, repairRounds: 0, concurrency: 1, gradeConcurrency: 1 },
+      provenance: { app: 'elsewhere', verifier: 'elsewhere' },
+      tasks,
+      now: 1_700_000_000_000,
+    }),
+    status: 'cancelled' as const,
+  };
+  const file = exportRun({ run, tasks, prompts: [], attempts: [], exportedAt: new Date(0).toISOString() });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${runId}.json`);
+  writeFileSync(path, JSON.stringify(file));
+  return { path, runId };
+}

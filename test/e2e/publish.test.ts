@@ -159,6 +159,7 @@ describe('a published site', () => {
     expect(await rowB.locator('[data-cell="passk"] .fig').textContent()).toBe('50.0% (k=3)');
     expect(await rowB.locator('[data-cell="repair"] .fig').textContent()).toBe('100.0%');
     expect(await page.locator('[data-testid="altered-flag"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="not-reverified"]').count()).toBe(2);
     await screenshot(page, 'results-1400');
 
     // Cancel while run B waits behind run A: B never starts, nothing is marked reproduced.
@@ -262,6 +263,13 @@ describe('a published site', () => {
     const changed = (await cells(page)).filter(([, , v]) => v === 'changed').map(([run, cell]) => `${run === runA ? 'A' : 'B'}:${cell}`);
     // The answer passed and is now prose: run A's pass@1, split and strict; the grade: run B's split alone.
     expect(changed).toEqual(['A:pass1', 'A:split', 'A:strict', 'B:split']);
+    // A changed cell shows what this verifier derived; the published figure only struck through beside it.
+    const cellA = (id: string) => page.locator(`[data-testid="result-row"][data-run="${runA}"] [data-cell="${id}"]`);
+    expect(await cellA('pass1').locator('.fig').textContent()).toBe('33.3%');
+    expect(await cellA('pass1').locator('[data-testid="published-figure"]').textContent()).toBe('published: 66.7% [0.0%, 100.0%]');
+    expect(await cellA('split').locator('.fig').textContent()).toBe('pass 1, syntax 2');
+    expect(await page.locator(`[data-testid="result-row"][data-run="${runB}"] [data-cell="split"] .fig`).textContent()).toBe('pass 3, syntax 3');
+    expect(await page.locator('[data-testid="not-reverified"]').count()).toBe(0);
 
     await page.click(`[data-testid="result-row"][data-run="${runA}"] [data-testid="row-link"]`);
     await page.waitForSelector(`[data-testid="result-detail"][data-run="${runA}"] [data-testid="row-verdict"][data-status="changed"]`);

@@ -1,10 +1,11 @@
 /**
  * The Evaluate form's renaming seed (src/app/state/evaluate-form.ts,
  * docs/rename.md): checked only when the model is shown renamed names, a
- * whole number of 0 or more.
+ * whole number of 0 or more; and the run form kept on this device comes
+ * back after a reload with its renaming, a value that does not fit dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { fieldErrors } from '../../src/app/state/evaluate-form.ts';
+import { fieldErrors, restoredFields } from '../../src/app/state/evaluate-form.ts';
 
 const fields = { n: 1, shots: 0, repairRounds: 0, concurrency: 4, temperature: null, maxTokens: null, maxCost: null, maxTotalTokens: null };
 const URL = 'https://api.openai.com/v1';
@@ -19,5 +20,25 @@ describe('the names seed', () => {
     expect(fieldErrors(URL, { ...fields, names: 'opaque', renameSeed: null }).renameSeed).toMatch(/names seed is needed/);
     expect(fieldErrors(URL, { ...fields, names: 'opaque', renameSeed: 2.5 }).renameSeed).toMatch(/whole number/);
     expect(fieldErrors(URL, { ...fields, names: 'opaque', renameSeed: -1 }).renameSeed).toMatch(/at least 0/);
+  });
+});
+
+describe('the run form kept on this device', () => {
+  const current = { selection: 'first:5', n: 1, temperature: null as number | null, strict: true, names: '', renameSeed: 1 as number | null, feedback: 'counterexample' };
+  const choices = { names: ['', 'synonym', 'opaque'], feedback: ['counterexample', 'verdict', 'none'] };
+
+  it('brings back the renaming with its seed, and every other field that fits', () => {
+    const saved = JSON.parse(JSON.stringify({ ...current, selection: 'first:3', n: 2, temperature: 0.5, strict: false, names: 'opaque', renameSeed: 7, feedback: 'none' }));
+    expect(restoredFields(saved, current, choices)).toEqual({ selection: 'first:3', n: 2, temperature: 0.5, strict: false, names: 'opaque', renameSeed: 7, feedback: 'none' });
+    // An emptied seed field comes back empty (the form then says the seed is needed).
+    expect(restoredFields({ names: 'synonym', renameSeed: null }, current, choices)).toEqual({ names: 'synonym', renameSeed: null });
+  });
+
+  it('drops a value of another type or outside its choices, and reads nothing from what is not a saved form', () => {
+    const saved = { n: '2', strict: 'yes', names: 'rot13', renameSeed: '3', feedback: 'hints', selection: 5, unknown: 1 };
+    expect(restoredFields(saved, current, choices)).toEqual({});
+    for (const junk of [null, 3, 'names', ['synonym'], undefined]) expect(restoredFields(junk, current, choices)).toEqual({});
+    // An own property only: a saved form cannot reach a field through its prototype.
+    expect(restoredFields(Object.create({ names: 'opaque' }), current, choices)).toEqual({});
   });
 });

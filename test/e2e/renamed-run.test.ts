@@ -5,8 +5,9 @@
  * names it was shown. The two runs grade alike, attempt for attempt
  * (categories and strict); the renamed run stores the answers as written
  * and graded them renamed back; its repair prompt names only renamed
- * fields and handlers; the run page says which names the model saw; and
- * the Tasks page shows a task in the chosen names with the same id.
+ * fields and handlers; the run page says which names the model saw; the
+ * Tasks page shows a task in the chosen names with the same id; and the
+ * Evaluate form keeps its names and seed across a reload.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -133,6 +134,26 @@ describe('a renamed run in the browser', () => {
     await screenshot(page, 'renamed-tasks');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'renamed-tasks-390');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, TIMEOUT_MS);
+
+  it('the Evaluate form keeps its names and seed across a reload', async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/evaluate');
+    await page.selectOption('[data-testid="run-names-style"]', 'opaque');
+    await page.fill('[data-testid="run-names-seed"]', '5');
+    await page.locator('[data-testid="run-names-seed"]').dispatchEvent('change');
+    await page.reload();
+    await page.waitForSelector('[data-testid="start-run"]');
+    expect(await page.inputValue('[data-testid="run-names-style"]')).toBe('opaque');
+    expect(await page.inputValue('[data-testid="run-names-seed"]')).toBe('5');
+    // Back to hv6's own names, which come back too (no seed field).
+    await page.selectOption('[data-testid="run-names-style"]', '');
+    await page.reload();
+    await page.waitForSelector('[data-testid="start-run"]');
+    expect(await page.inputValue('[data-testid="run-names-style"]')).toBe('');
+    expect(await page.locator('[data-testid="run-names-seed"]').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   }, TIMEOUT_MS);

@@ -100,3 +100,28 @@ export function startLabel(tasks: number, n: number | null): string {
   const t = `${tasks} ${tasks === 1 ? 'task' : 'tasks'}`;
   return samples === 1 ? `Start: ${t}` : `Start: ${t} × ${samples} samples = ${tasks * samples} answers`;
 }
+
+/**
+ * The values of a run form saved on this device that may come back after a
+ * reload: a field keeps its default (is absent here) when its saved value
+ * has another type than the field holds now, or, for a field with a fixed
+ * set of choices, is none of them (an older build's choice, a hand-edited
+ * store). null is the value of an empty number field: it may replace a
+ * number, and a number may fill an empty one.
+ */
+export function restoredFields<K extends string>(
+  saved: unknown,
+  current: Readonly<Record<K, unknown>>,
+  choices: Partial<Record<K, readonly unknown[]>> = {},
+): Partial<Record<K, unknown>> {
+  if (!saved || typeof saved !== 'object' || Array.isArray(saved)) return {};
+  const out: Partial<Record<K, unknown>> = {};
+  for (const f of Object.keys(current) as K[]) {
+    if (!Object.hasOwn(saved, f)) continue;
+    const v = (saved as Record<string, unknown>)[f];
+    const now = current[f];
+    const fits = typeof v === typeof now || (v === null && (now === null || typeof now === 'number')) || (typeof v === 'number' && now === null);
+    if (fits && (choices[f]?.includes(v) ?? true)) out[f] = v;
+  }
+  return out;
+}

@@ -12,14 +12,16 @@ import { selectTasks } from '../../core/eval/run/run-setup.ts';
 import { type ShardSpec, parseShard } from '../../core/eval/run/shard.ts';
 import type { RunProgress } from '../../core/eval/run/runner.ts';
 import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
-import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, type RunChoice } from '../../core/eval/session/config.ts';
-import { DEFAULT_RENAME_SEED, type RenameStyle } from '../../core/rename/choice.ts';
+import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, FEEDBACK_MODES, type RunChoice } from '../../core/eval/session/config.ts';
+import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../core/rename/choice.ts';
+import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { LlmClient } from '../../core/llm/client.ts';
 import { createProvider } from '../../core/llm/provider.ts';
-import { type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
-import type { ExtractMode } from '../../core/eval/grade/answer.ts';
+import { type ProviderKind, REASONING_EFFORTS, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
+import { EXTRACT_MODES, type ExtractMode } from '../../core/eval/grade/answer.ts';
+import { restoredFields } from './evaluate-form.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { repository } from './runs.svelte.ts';
 import { loadPrices } from '../../store/repository.ts';
@@ -38,9 +40,17 @@ export type RunPhase =
 const FORM_KEY = 'osvlab.run-form';
 const FORM_FIELDS = [
   'selection', 'n', 'shots', 'repairRounds', 'concurrency', 'temperature', 'maxTokens', 'reasoningEffort',
-  'extract', 'strict', 'matrix', 'feedback', 'promptVariant', 'shard', 'maxCost', 'maxTotalTokens',
+  'extract', 'strict', 'matrix', 'feedback', 'promptVariant', 'names', 'renameSeed', 'shard', 'maxCost', 'maxTotalTokens',
 ] as const;
 type FormField = (typeof FORM_FIELDS)[number];
+/** The fields with a fixed set of values: a saved value outside it is dropped. */
+const FORM_CHOICES: Partial<Record<FormField, readonly unknown[]>> = {
+  reasoningEffort: ['', ...REASONING_EFFORTS],
+  extract: EXTRACT_MODES,
+  feedback: FEEDBACK_MODES,
+  promptVariant: PROMPT_VARIANTS,
+  names: ['', ...RENAME_STYLES],
+};
 
 export class EvaluateState {
   readonly settings = new ProviderSettings();
@@ -112,23 +122,18 @@ export class EvaluateState {
     this.restoreForm();
   }
 
-  /** The run form as it was last left on this device; a field whose saved value has another type keeps its default. */
+  /** The run form as it was last left on this device; a saved value that does not fit its field is dropped (evaluate-form.ts). */
   private restoreForm(): void {
     if (typeof localStorage === 'undefined') return;
-    let saved: Record<string, unknown>;
+    let saved: unknown;
     try {
-      saved = JSON.parse(localStorage.getItem(FORM_KEY) ?? '{}') as Record<string, unknown>;
+      saved = JSON.parse(localStorage.getItem(FORM_KEY) ?? '{}');
     } catch {
       return;
     }
-    if (!saved || typeof saved !== 'object') return;
     const self = this as unknown as Record<FormField, unknown>;
-    for (const f of FORM_FIELDS) {
-      const v = saved[f];
-      const now = self[f];
-      // null is the value of an empty number field (temperature, budgets).
-      if (v !== undefined && (typeof v === typeof now || (v === null && (now === null || typeof now === 'number')) || (typeof v === 'number' && now === null))) self[f] = v;
-    }
+    const current = Object.fromEntries(FORM_FIELDS.map((f) => [f, self[f]])) as Record<FormField, unknown>;
+    Object.assign(self, restoredFields(saved, current, FORM_CHOICES));
   }
 
   /** Keeps the run form on this device (the page calls it whenever a field changes). */

@@ -3,12 +3,13 @@
  * `names` factor names the memory gap (hv6's names minus synonym names)
  * and the meaning gap (synonym minus opaque) from the paired comparison of
  * first answers, with its CI and McNemar p, whichever order the file lists
- * the names in; a study without the factor has no such line.
+ * the names in; a study without the factor has no such line. The report
+ * names the renaming its cells saw, one for every cell or by cell.
  */
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord, RunRecord } from '../../../src/core/eval/run/run-types.ts';
 import { canonicalConfig } from '../../../src/core/eval/session/config.ts';
-import { type CellRun, namesGaps, studyReport, studyReportText } from '../../../src/core/eval/study/study-report.ts';
+import { type CellRun, namesGaps, namesLine, studyReport, studyReportText } from '../../../src/core/eval/study/study-report.ts';
 import type { RenameChoice } from '../../../src/core/rename/choice.ts';
 
 const TASKS = Array.from({ length: 10 }, (_, i) => `sys_dup-v${i % 5}`).slice(0, 5).concat(Array.from({ length: 5 }, (_, i) => `sys_kill-v${i}`));
@@ -49,5 +50,17 @@ describe('names gaps', () => {
     const report = studyReport({ name: 'c', id: 'x' }, [cell(0, undefined, 8), cell(1, undefined, 5)], facts, { resamples: 200 });
     expect(namesGaps(report)).toEqual([]);
     expect(studyReportText(report)).not.toContain('gap');
+  });
+
+  it('names the renaming every cell saw, or the namings by cell; nothing for hv6 names alone', () => {
+    const all = studyReport({ name: 'c', id: 'x' }, [cell(0, { style: 'opaque', seed: 3 }, 4), cell(1, { style: 'opaque', seed: 3 }, 5)], facts, { resamples: 200 });
+    expect(all.factors).toEqual([]);
+    expect(namesLine(all)).toMatch(/^names: opaque #3 in every cell \(the model saw renamed names/);
+    expect(studyReportText(all).split('\n')[1]).toBe(namesLine(all));
+    const mixed = studyReport({ name: 'c', id: 'x' }, [cell(0, undefined, 8), cell(1, { style: 'synonym', seed: 2 }, 5)], facts, { resamples: 200 });
+    expect(namesLine(mixed)).toMatch(/^names: hv6, synonym #2 by cell /);
+    const plain = studyReport({ name: 'c', id: 'x' }, [cell(0, undefined, 8), cell(1, undefined, 5)], facts, { resamples: 200 });
+    expect(namesLine(plain)).toBeUndefined();
+    expect(studyReportText(plain)).not.toContain('names:');
   });
 });

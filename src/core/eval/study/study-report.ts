@@ -187,10 +187,25 @@ export function namesGaps(report: StudyReport): string[] {
   return out;
 }
 
+/**
+ * Which names the cells' model saw (docs/rename.md), when any cell saw a
+ * renaming: one renaming for every cell (a study run with `--rename`, or a
+ * file with one renamed level of `names`), or the namings the cells vary
+ * over. undefined when every cell saw hv6's own names.
+ */
+export function namesLine(report: StudyReport): string | undefined {
+  if (report.rows.every((r) => !r.levels.names)) return undefined;
+  const levels = [...new Set(report.rows.map((r) => levelText('names', r.levels)))];
+  const how = 'the model saw renamed names; its answers were graded renamed back, docs/rename.md';
+  return levels.length === 1 ? `names: ${levels[0]} in every cell (${how})` : `names: ${levels.join(', ')} by cell (${how})`;
+}
+
 /** The whole report as terminal text. */
 export function studyReportText(report: StudyReport): string {
   const L: string[] = [];
   L.push(`study ${report.name} (${report.id}): ${report.rows.length} cells${report.factors.length ? `, varying ${report.factors.map((f) => FACTOR_HEAD[f]).join(', ')}` : ''}`);
+  const names = namesLine(report);
+  if (names) L.push(names);
   L.push('', 'cells (pass@1 after the first answer and after the last repair round; fixed: chains the repairs fixed; tokens/fix: repair tokens per fix):');
   L.push(...tableText(cellTable(report)));
   if (report.pairs.length) {

@@ -88,6 +88,22 @@ describe('the shared worker pool', () => {
     await pool.dispose();
   });
 
+  it("a worker's slow start does not count against its job's limit; a start that hangs is an overrun", async () => {
+    const { spawn } = inProcess();
+    // A start of 200 ms (Z3 loading in a slow engine), then a job of 200 ms: each within the limit of 300 ms, together past it.
+    const slow = new WorkerPool<TestApi>({ spawn, size: 1, init: () => new Promise((r) => setTimeout(r, 200)) });
+    const job = () => new Promise<number>((r) => setTimeout(() => r(7), 200));
+    expect(await slow.submit(job, { hardTimeoutMs: 300 })).toEqual({ kind: 'done', value: 7 });
+    // The same job past the limit, once started, is stopped.
+    expect(await slow.submit(() => new Promise(() => undefined), { hardTimeoutMs: 300 })).toEqual({ kind: 'overrun', ms: 300 });
+    expect(slow.overruns).toBe(1);
+    await slow.dispose();
+    const hung = new WorkerPool<TestApi>({ spawn, size: 1, init: () => new Promise(() => undefined) });
+    expect(await hung.submit(job, { hardTimeoutMs: 120 })).toEqual({ kind: 'overrun', ms: 120 });
+    expect(hung.overruns).toBe(1);
+    await hung.dispose();
+  });
+
   it('a crash fails only its job; a throw replaces the worker only when the job asks', async () => {
     const { workers, spawn } = inProcess();
     const pool = new WorkerPool<TestApi>({ spawn, size: 1 });

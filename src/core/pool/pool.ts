@@ -72,7 +72,10 @@ export interface JobOptions {
   readonly lane?: string;
   /** Prefer the worker whose last job had this key. */
   readonly affinity?: string;
-  /** Past this many ms (counted from the hand-over to a worker, its start included) the worker is terminated. */
+  /**
+   * Past this many ms the worker is terminated: counted from the hand-over to a
+   * worker while it starts, and again from its start's end for the job itself.
+   */
   readonly hardTimeoutMs?: number;
   readonly signal?: AbortSignal;
   /** A throw leaves the worker in an unknown state (a grading's Z3): replace it. */
@@ -251,9 +254,19 @@ export class WorkerPool<Api> {
     if (job.opts.affinity !== undefined) slot.lastKey = job.opts.affinity;
     slot.handle.hold?.(true);
     const limit = job.opts.hardTimeoutMs;
-    if (limit) job.timer = setTimeout(() => this.overrun(job, limit), Math.min(limit, MAX_TIMER_MS));
+    const arm = () => {
+      clearTimeout(job.timer);
+      job.timer = setTimeout(() => this.overrun(job, limit!), Math.min(limit!, MAX_TIMER_MS));
+    };
+    // The limit bounds the worker's start (a start that hangs is an overrun too), then the job
+    // afresh: a slow start (Z3 loading in a slow engine) does not eat the job's own time.
+    if (limit) arm();
     this.readyOf(slot)
-      .then(() => (job.done ? undefined : job.run(slot.handle.api)))
+      .then(() => {
+        if (job.done) return undefined;
+        if (limit) arm();
+        return job.run(slot.handle.api);
+      })
       .then(
         (value) => this.finish(job, { kind: 'done', value }),
         (error) => {

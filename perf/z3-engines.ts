@@ -2,8 +2,8 @@
  * The same Z3 queries in Node (V8) and in each browser engine, to tell where
  * an engine's verification time goes (docs/app.md, "Browser support").
  *
- * 1. In Node, one verification of a handler's oracle and of a wrong spec is
- *    recorded query by query: each query's SMT-LIB text and the tactics its
+ * 1. In Node, the verifications of a handler's oracle against its four buggy
+ *    variants are recorded query by query: each query's SMT-LIB text and the tactics its
  *    solver was made of (as src/core/smt/native.ts builds it).
  * 2. Those queries are replayed in Node and in a worker of each browser,
  *    with Z3's own exports only (no z3-solver wrapper, no pool, no core):

@@ -50,11 +50,21 @@ function glueUrl(): string {
 /** The cache public/sw.js serves from; the name must match CACHE there. */
 const OFFLINE_CACHE = 'osvlab-v2';
 
-async function fetchWasm(url: string): Promise<Blob> {
+/**
+ * Downloads Z3's wasm and compiles it as the bytes arrive. Compiling from the
+ * response, rather than from a finished download (or a Blob fetched again),
+ * overlaps the two; in WebKitGTK the download alone took about 6 s and the
+ * compile 8 s of a 17 s load (docs/app.md, "Browser support"). Resolves with
+ * the module and a copy of the response for the offline cache.
+ */
+async function compileWasm(url: string): Promise<{ module: WebAssembly.Module; copy: Response }> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`Could not fetch the Z3 wasm from ${url} (HTTP ${res.status})`);
-  // The type matters: WebAssembly's streaming compile insists on application/wasm.
-  return new Blob([await res.arrayBuffer()], { type: 'application/wasm' });
+  const copy = res.clone();
+  // Streaming compilation insists on the wasm's media type; a host that sends another one gets a plain compile.
+  const streamable = typeof WebAssembly.compileStreaming === 'function' && (res.headers.get('Content-Type') ?? '').startsWith('application/wasm');
+  const module = streamable ? await WebAssembly.compileStreaming(res) : await WebAssembly.compile(await res.arrayBuffer());
+  return { module, copy };
 }
 
 /**
@@ -64,12 +74,13 @@ async function fetchWasm(url: string): Promise<Blob> {
  * another memory size, kept from an earlier visit, goes: only the size in use
  * is kept.
  */
-async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wasm: Blob): Promise<void> {
+async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wasm: Response): Promise<void> {
   if (typeof caches === 'undefined') return;
   try {
     const cache = await caches.open(OFFLINE_CACHE);
     await cache.put(glueUrl, new Response(glue, { headers: { 'Content-Type': 'text/javascript' } }));
-    await cache.put(wasmUrl, new Response(wasm, { headers: { 'Content-Type': 'application/wasm' } }));
+    // The media type matters: streaming compilation of the cached copy insists on application/wasm.
+    await cache.put(wasmUrl, new Response(wasm.body, { headers: { 'Content-Type': 'application/wasm' } }));
     for (const mib of Z3_MEMORY_MIB) {
       const other = new URL(z3WasmFile(mib), glueUrl).href;
       if (other !== wasmUrl) await cache.delete(other, { ignoreSearch: true });
@@ -155,6 +166,10 @@ export function loadZ3(): Promise<Z3Api> {
       throw new Z3UnavailableError(obstacleSentence(why, browser, sizes[sizes.length - 1]));
     }
     const url = glueUrl();
+    // One URL per memory size, so each is cached on its own; it downloads and compiles while the glue loads.
+    const wasmUrl = new URL(z3WasmFile(reserved.mib), url).href;
+    const compiling = compileWasm(wasmUrl);
+    compiling.catch(() => undefined);
     const res = await fetch(url);
     if (!res.ok) throw new Error(`Could not fetch the Z3 glue from ${url} (HTTP ${res.status})`);
     const glue = await res.text();
@@ -164,17 +179,17 @@ export function loadZ3(): Promise<Z3Api> {
     // Indirect eval runs the glue at global scope, so its `var initZ3` becomes a global.
     (0, eval)(glue);
     if (typeof g.initZ3 !== 'function') throw new Error('The Z3 glue did not define initZ3');
-    // One URL per memory size, so each is cached (and, later, compiled) on its own.
-    const wasmUrl = new URL(z3WasmFile(reserved.mib), url).href;
-    const wasm = await fetchWasm(wasmUrl);
-    void keepForOffline(url, glue, wasmUrl, wasm);
-    const wasmBlobUrl = URL.createObjectURL(wasm);
-    const z3 = await init({
-      printErr,
-      wasmMemory: reserved.memory,
-      mainScriptUrlOrBlob: url,
-      locateFile: (file: string) => (file.endsWith('.wasm') ? wasmBlobUrl : new URL(file, url).href),
-    } as never);
+    const { module, copy } = await compiling;
+    void keepForOffline(url, glue, wasmUrl, copy);
+    // The glue instantiates the module compiled above through this hook (and hands it to its pthread workers).
+    // The hook must answer later, not within the call; a failure there would otherwise leave init() waiting forever.
+    let instantiationFailed!: (e: unknown) => void;
+    const failure = new Promise<never>((_, reject) => (instantiationFailed = reject));
+    const instantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), instantiationFailed);
+      return {};
+    };
+    const z3 = await Promise.race([init({ printErr, wasmMemory: reserved.memory, mainScriptUrlOrBlob: url, locateFile: (file: string) => new URL(file, url).href, instantiateWasm } as never), failure]);
     memoryInUse = { mib: reserved.mib, capped: cap !== undefined, threads };
     return threads ? z3 : oneThread(z3);
   })();

@@ -1,7 +1,8 @@
 /**
  * The full sweep behind test/rename/same-grades.test.ts (docs/rename.md):
  * every answer of perf/corpus/answers.jsonl graded by the real verifier
- * (one Z3 engine in this process, strict on, 60 s budget) in a plain run,
+ * (one Z3 engine in this process, strict on, 60 s budget; each pass with
+ * verifier caches of its own, so no grade is a cached one) in a plain run,
  * then renamed forward (as a model shown renamed names would write it) and
  * graded by a renamed run's grade closure, in both styles. Prints the
  * grades that differ (there must be none), the tallies, and the time of
@@ -18,6 +19,7 @@ import type { Grader } from '../src/core/eval/session/ports.ts';
 import { RENAME_STYLES, type RenameChoice } from '../src/core/rename/choice.ts';
 import { lensFor } from '../src/core/rename/lens.ts';
 import { loadTasks } from '../src/core/tasks/load.ts';
+import { VerifierCaches } from '../src/core/verify/caches.ts';
 import { corpus } from '../test/corpus.ts';
 
 const option = (name: string, fallback: number) => {
@@ -27,12 +29,15 @@ const option = (name: string, fallback: number) => {
 const seed = option('--seed', 1);
 const answers = corpus().slice(0, option('--limit', Infinity));
 const tasks = await loadTasks();
-const env = await nodeEnv();
-const grader: Grader = (task, text, o) => gradeResponse(task, text, { ...env, timeoutMs: o.timeoutMs, ...(o.strict ? { strictCheck: strictChecker(env, o.timeoutMs) } : {}) });
+const { engine } = await nodeEnv();
+const graderWith = (caches: VerifierCaches): Grader => (task, text, o) => {
+  const env = { engine, caches };
+  return gradeResponse(task, text, { ...env, timeoutMs: o.timeoutMs, ...(o.strict ? { strictCheck: strictChecker(env, o.timeoutMs) } : {}) });
+};
 const summary = (g: GradeResult) => `${g.category}${g.strict === undefined ? '' : g.strict ? '+strict' : '-strict'}`;
 
 async function pass(rename?: RenameChoice): Promise<string[]> {
-  const grade = gradeClosure({ grading: { timeoutMs: 60_000, strict: true }, ...(rename ? { rename } : {}) }, grader, tasks);
+  const grade = gradeClosure({ grading: { timeoutMs: 60_000, strict: true }, ...(rename ? { rename } : {}) }, graderWith(new VerifierCaches()), tasks);
   const lens = rename ? lensFor(rename) : undefined;
   const started = performance.now();
   const out: string[] = [];

@@ -16,6 +16,7 @@ import { proseAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 import { generatedTasks } from '../artefacts.ts';
 import { violations } from './axe.ts';
+import { sticksOut } from './fit.ts';
 import { screenshot } from './harness.ts';
 import { makeStoppedRunFile } from './run-file.ts';
 import { useSite } from './setup.ts';
@@ -216,6 +217,11 @@ describe('keys and hosts in the browser', () => {
     await page.waitForSelector('[data-testid="connection"][data-kind="ok"]');
     expect(other.requests.length).toBe(1);
     expect(keysAt(other)).toEqual([]);
+    // The longest default host, in the key's label and the study panel's base URL, fits a phone.
+    await page.selectOption('[data-testid="provider"]', 'gemini');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.textContent('[data-testid="key-host"]')).toBe('https://generativelanguage.googleapis.com');
+    expect(await sticksOut(page)).toEqual([]);
     await close();
   }, 120_000);
 

@@ -48,9 +48,16 @@ function memorySetting(): string {
   return size ? ` z3-memory=${size}` : '';
 }
 
+/** `?z3-threads=0` (or 1) in the address: Z3 in the worker's one thread, or with its own threads, instead of the engine's default (docs/app.md, "Browser support"). */
+function threadsSetting(): string {
+  if (typeof location === 'undefined') return '';
+  const v = new URLSearchParams(location.search).get('z3-threads');
+  return v === '0' || v === '1' ? ` z3-threads=${v}` : '';
+}
+
 function defaultFactory(): Worker {
-  // The worker reads the setting from its name (src/worker/z3-browser.ts): it has no localStorage.
-  return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: `osvlab-verifier${memorySetting()}` });
+  // The worker reads the settings from its name (src/worker/z3-browser.ts): it has no localStorage.
+  return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: `osvlab-verifier${memorySetting()}${threadsSetting()}` });
 }
 
 /** One Web Worker as the pool's spawn adapter sees it. */

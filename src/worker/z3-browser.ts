@@ -95,6 +95,21 @@ function memoryCap(): Z3MemoryMiB | undefined {
   return parseZ3Memory(/\bz3-memory=(\S+)/.exec(self.name)?.[1]);
 }
 
+/**
+ * Whether Z3 should start threads of its own: the page's `z3-threads` setting
+ * if it has one (src/worker/web-pool.ts), else yes where memory can be shared,
+ * except in Firefox. There a check on Z3's threads now and then never answers
+ * until the pool's hard limit stops the worker, while the same checks in the
+ * worker's one thread do not stall and are as fast (docs/app.md, "Browser
+ * support", measured by perf/z3-threads.ts). No feature tells the stall
+ * apart, so the engine is named.
+ */
+function wantThreads(): boolean {
+  const asked = /\bz3-threads=([01])\b/.exec(self.name)?.[1];
+  if (asked !== undefined) return asked === '1' && canShareMemory();
+  return canShareMemory() && !/\bFirefox\//.test(self.navigator.userAgent);
+}
+
 /** What the loaded Z3 runs in, for the About page. */
 export interface Z3Memory {
   readonly mib: Z3MemoryMiB;
@@ -147,7 +162,7 @@ export function loadZ3(): Promise<Z3Api> {
     const browser = browserName(self.navigator.userAgent);
     if (typeof WebAssembly !== 'object') throw new Z3UnavailableError(obstacleSentence('no-wasm', browser, 0));
     // Without a memory to share with workers (WebKitGTK), Z3 runs in this worker's one thread.
-    const threads = canShareMemory();
+    const threads = wantThreads();
     // The largest memory the device grants (docs/app.md, "Z3's memory"), reserved once and handed to the glue.
     const cap = memoryCap();
     const sizes = sizesToTry(cap);

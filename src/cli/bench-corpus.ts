@@ -16,7 +16,10 @@
  * reachable state or subset query; caches of its own) on every answer that
  * passed refinement, and counts where its result differs from the strict
  * grade's: the shortcuts' soundness on the whole corpus, not the test's
- * sample (exit 1 on any).
+ * sample (exit 1 on any). Where the time goes is printed by phase
+ * (src/core/phases.ts: parsing the spec, running it, the C executor,
+ * building terms, printing SMT-LIB, Z3 itself, reading models back, and the
+ * rest) for each side and for the handlers' starts.
  */
 import { type StrictCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
@@ -31,6 +34,7 @@ import type { QueryInfo } from '../core/verify/fact-prover.ts';
 import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../core/verify/index.ts';
 import { STORED_PROOFS, storedProof } from '../core/verify/proof-cache.ts';
 import { VERIFIER_VERSION } from '../core/version.ts';
+import { PHASES, type PhaseTimes, phaseClock } from '../core/phases.ts';
 import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';
 import { RESPONSES_CAP, readInput } from './read-input.ts';
 import { nodeEngine } from './z3-node.ts';
@@ -156,6 +160,8 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
   const rows: Row[] = [];
   const warm = new Set<string>();
   const started = Date.now();
+  const profile = { starts: new PhaseTotal(), plain: new PhaseTotal(), strict: new PhaseTotal() };
+  phaseClock.start(() => performance.now());
   for (const [n, item] of items.entries()) {
     const task = handlerOnlyTask(item.task.handler);
     // Nor is the implementation's side of a handler, which a worker proves once
@@ -164,11 +170,11 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
     if (!warm.has(task.handler)) {
       warm.add(task.handler);
       const oracle = oracleSpec(task.handler);
-      if (oracle) await verify({ handler: task.handler, spec: oracle, timeoutMs }, env);
+      if (oracle) await profile.starts.add(() => verify({ handler: task.handler, spec: oracle, timeoutMs }, env));
     }
     const grade = async (strict: boolean) => {
       const t0 = performance.now();
-      const g = await gradeResponse(task, item.response, { ...env, timeoutMs, ...(strict ? { strictCheck } : {}) });
+      const g = await (strict ? profile.strict : profile.plain).add(() => gradeResponse(task, item.response, { ...env, timeoutMs, ...(strict ? { strictCheck } : {}) }));
       return { g, ms: performance.now() - t0 };
     };
     const [first, second] = n % 2 === 0 ? [false, true] : [true, false];
@@ -199,10 +205,63 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
         '\n',
     );
   }
+  phaseClock.stop();
   const summary = summarise(rows);
-  if (json) process.stdout.write(`${JSON.stringify({ file, verifier: VERIFIER_VERSION, proofs, wallMs: Date.now() - started, rows, summary })}\n`);
-  else process.stdout.write(`\n${table(summary, proofs)}\n`);
+  const phases = { starts: profile.starts.value(), plain: profile.plain.value(), strict: profile.strict.value() };
+  if (json) process.stdout.write(`${JSON.stringify({ file, verifier: VERIFIER_VERSION, proofs, wallMs: Date.now() - started, rows, summary, phases })}\n`);
+  else process.stdout.write(`\n${table(summary, proofs)}\n\n${phaseTable(phases)}\n`);
   return summary.full && summary.full.differs.length ? 1 : 0;
+}
+
+/** Wall time and time by phase (ms) summed over the jobs run through `add`; `other` is what no phase took. */
+interface PhaseProfile extends PhaseTimes {
+  readonly jobs: number;
+  readonly wall: number;
+  readonly other: number;
+}
+
+/** Sums the phase clock's time over jobs (the clock runs throughout; each job's share is what it added). */
+class PhaseTotal {
+  private jobs = 0;
+  private wall = 0;
+  private readonly times = Object.fromEntries(PHASES.map((p) => [p, 0])) as PhaseTimes;
+
+  async add<T>(job: () => Promise<T>): Promise<T> {
+    const before = phaseClock.read();
+    const t0 = performance.now();
+    try {
+      return await job();
+    } finally {
+      this.wall += performance.now() - t0;
+      this.jobs++;
+      const after = phaseClock.read();
+      for (const p of PHASES) this.times[p] += after[p] - before[p];
+    }
+  }
+
+  value(): PhaseProfile {
+    const phased = PHASES.reduce((a, p) => a + this.times[p], 0);
+    return { jobs: this.jobs, wall: this.wall, ...this.times, other: Math.max(0, this.wall - phased) };
+  }
+}
+
+/** The phase profile: one line per side, seconds per phase and each phase's share of the wall time. */
+function phaseTable(phases: Record<'starts' | 'plain' | 'strict', PhaseProfile>): string {
+  const names: Record<keyof typeof phases, string> = { starts: "handlers' starts", plain: 'grade without strict', strict: 'grade with strict' };
+  const cols = [...PHASES, 'other'] as const;
+  const head = `${'where the time goes (s)'.padEnd(24)} ${'wall'.padStart(7)} ${cols.map((c) => c.padStart(13)).join(' ')}`;
+  const line = (k: keyof typeof phases) => {
+    const p = phases[k];
+    const cell = (ms: number) => `${(ms / 1000).toFixed(2)} ${p.wall > 0 ? `${Math.round((100 * ms) / p.wall)}%`.padStart(4) : ''}`.padStart(13);
+    return `${`${names[k]} (${p.jobs})`.padEnd(24)} ${(p.wall / 1000).toFixed(2).padStart(7)} ${cols.map((c) => cell(p[c])).join(' ')}`;
+  };
+  return [
+    head,
+    line('starts'),
+    line('plain'),
+    line('strict'),
+    "(parse: the spec's text; spec: running it; c: the kernel's parse and the handler's symbolic run; terms: obligations, facts and their instances; smtlib: printing queries; solver: Z3 itself; replay: reading models back; other: the rest)",
+  ].join('\n');
 }
 
 /** The full check came to a result (not a timeout or an unknown). */

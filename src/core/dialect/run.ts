@@ -7,6 +7,7 @@ import { type HandlerInfo, UnknownHandlerError, entryNames, requireHandler } fro
 import { BACKED_FIELDS } from '../kernel/equiv.ts';
 import { type AbstractState, type FieldValue, fieldMaps, freshState, isRefcnt } from '../kernel/state.ts';
 import { BoundedMap } from '../bounded-map.ts';
+import { phaseClock } from '../phases.ts';
 import type { MapFn } from '../smt/fn.ts';
 import { BOOL, Term, boolConst, variable } from '../smt/term.ts';
 import { type Span, TEXT_START } from '../span.ts';
@@ -181,7 +182,7 @@ function probeChanged(interp: Interpreter, post: AbstractState, pre: AbstractSta
 export function runSpec(source: string, entry: string, pre: AbstractState, args: Term[], opts: RunOptions = {}): RunResult {
   const warnings: Diagnostic[] = [];
   try {
-    return withWarnings(source, warnings, () => runSpecNow(source, entry, pre, args, opts, warnings));
+    return phaseClock.timed('spec', () => withWarnings(source, warnings, () => runSpecNow(source, entry, pre, args, opts, warnings)));
   } catch (e) {
     return { ok: false, error: toDiagnostic(e, source), warnings };
   }
@@ -197,7 +198,7 @@ function runSpecNow(source: string, entry: string, pre: AbstractState, args: Ter
       throw badRequest(`argument ${a.name} of ${h.name} must be a ${a.width}-bit bit-vector (${a.sort}), got sort ${args[i].sort === BOOL ? 'Bool' : args[i].sort}`);
     }
   });
-  const mod = parseChecked(source, opts.parseCache);
+  const mod = phaseClock.timed('parse', () => parseChecked(source, opts.parseCache));
   const limits: Limits = {
     maxSteps: opts.maxSteps ?? DEFAULT_LIMITS.maxSteps,
     maxDepth: opts.maxDepth ?? DEFAULT_LIMITS.maxDepth,

@@ -13,6 +13,7 @@ import type { Interpretation } from './eval.ts';
 import { type FinalizerGate, finalizerGate } from './finalizer-gate.ts';
 import { HomeModel, HomeSorts, NativeContext, QuerySolver } from './native.ts';
 import { toSmtLib } from './smtlib.ts';
+import { phaseClock } from '../phases.ts';
 import { eq } from './ops.ts';
 import { type Term, bvConst, variable } from './term.ts';
 
@@ -148,7 +149,7 @@ export function createEngine(z3: { readonly Z3: Z3Core }, { watchdogGraceMs = WA
       idle('a second query started');
       inFlight = true;
       try {
-        return await checkNow(assertions, options);
+        return await phaseClock.timedAsync('solver', () => checkNow(assertions, options));
       } finally {
         inFlight = false;
       }
@@ -186,7 +187,7 @@ export function createEngine(z3: { readonly Z3: Z3Core }, { watchdogGraceMs = WA
 
   async function checkNow(assertions: readonly Term[], options: CheckOptions): Promise<CheckResult> {
     const started = Date.now();
-    const script = toSmtLib(assertions);
+    const script = phaseClock.timed('smtlib', () => toSmtLib(assertions));
     // Z3's default strategy for these logics bit-blasts after Ackermannising
     // the uninterpreted functions; our queries are small but full of UF
     // applications at 64-bit indices, and the SMT core (lazy congruence,

@@ -35,6 +35,7 @@ import { implementationStep, programKey, requireHandler } from './implementation
 import { type Outcome, worst } from './outcome.ts';
 import { type Obligation, type ProofOutcome, disposeOutcome, prove } from './prove.ts';
 import { PROVED_GOALS } from './proved-goals.ts';
+import { phaseClock } from '../phases.ts';
 import { checkQuery } from './query.ts';
 import { assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
 import { type RefinementSide, refinementProofKey, storedRefinementProof } from './refinement-proofs.ts';
@@ -152,7 +153,7 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   const shipped = isShippedKernel(req, env);
   if (shipped) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
 
-  const obligations = specObligations(step);
+  const obligations = phaseClock.timed('terms', () => specObligations(step));
   const specSide = await prove(obligations, env.engine, { assume, timeoutMs, deadline, known: (g) => known.has(steps.implKey, g) });
   known.add(steps.implKey, provedGoals(obligations, specSide));
   try {
@@ -161,7 +162,7 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
     // or taken from the committed proof for the kernel as shipped.
     // The cache owns that outcome's model; this verification owns the spec side's.
     const implSide = await implProofs.get(steps.implKey, () => {
-      const obligations = implObligations(step);
+      const obligations = phaseClock.timed('terms', () => implObligations(step));
       if (shipped && isStored(steps, 'impl', obligations)) return Promise.resolve(provedOutcome(obligations));
       return prove(obligations, env.engine, { assume, timeoutMs, deadline });
     });

@@ -9,6 +9,7 @@ import { KERNEL, type KernelContent } from '../kernel/content.ts';
 import { abstractOf } from '../kernel/equiv.ts';
 import { type HandlerArg, type HandlerInfo, requireHandler } from '../kernel/handlers.ts';
 import { type Term, variable } from '../smt/term.ts';
+import { phaseClock } from '../phases.ts';
 import { type CacheStats, SlotMap, type VerifierCaches, cacheSlot } from './caches.ts';
 import type { ImplementationStep } from './steps.ts';
 
@@ -68,7 +69,7 @@ function programEntry(implSource: string, kernel: KernelContent, caches: Verifie
   const hit = programs.get(key);
   if (hit) return hit;
   const overrides = implSource.trim() ? [{ path: 'override.c', text: implSource }] : [];
-  const r = parseProgram(kernel.files, kernel.units, overrides);
+  const r = phaseClock.timed('c', () => parseProgram(kernel.files, kernel.units, overrides));
   if (!r.ok) {
     const first = r.errors[0];
     throw new ImplementationError(
@@ -98,7 +99,7 @@ export function implementationStep(implSource: string, kernel: KernelContent, h:
   const mem = freshMemory(entry.program);
   const pre = abstractOf(mem);
   const args = handlerArgs(h);
-  const r = execFunction(entry.program, h.name, mem, args.map((a) => a.term));
+  const r = phaseClock.timed('c', () => execFunction(entry.program, h.name, mem, args.map((a) => a.term)));
   if (!r.ok) {
     throw new ImplementationError(`cannot run ${h.name}: ${r.error.message} (${r.error.file}:${r.error.span.line}:${r.error.span.column})`, [r.error]);
   }

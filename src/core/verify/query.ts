@@ -17,6 +17,7 @@ import * as o from '../smt/ops.ts';
 import type { SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
 import { undecided } from './outcome.ts';
+import { phaseClock } from '../phases.ts';
 
 export interface Query {
   /** The query asks for a state in which at least one of these is false. */
@@ -96,31 +97,36 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   const limit = queryLimit(q.timeoutMs, q.deadline);
   if (limit === 'spent') return { kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT };
   const negated = negation(q.goals);
-  const asserted = q.assume(negated);
+  const asserted = phaseClock.timed('terms', () => q.assume(negated));
   const r = await engine.check([...asserted, negated], { timeoutMs: limit, solveEqs: q.solveEqs });
   if (r.status === 'unsat') return { kind: 'proved', ms: r.ms };
   if (r.status === 'unknown') return { kind: 'undecided', ms: r.ms, outcome: undecided(r.reason), reason: r.reason };
   let kept = false;
   try {
-    const snapshot = new Snapshot();
-    const value = valuesUnder(snapshot.record(r.model));
-    const assumed = asserted.map(value);
-    const goals = q.goals.map(value);
-    // A false assertion, or no goal that may be false: the model is not what Z3 says it is.
-    if (assumed.includes(false) || !goals.some((g) => g !== true)) return { kind: 'inconsistent', ms: r.ms };
-    const onWord = assumed.includes('quantified') || !goals.includes(false);
-    const lease: Lease = {
-      model: r.model,
-      replayed: !onWord,
-      value,
-      keep: () => ((kept = true), r.model),
-      snapshot: () => snapshot,
-    };
-    const v = use ? use(lease) : (undefined as T);
-    return { kind: onWord ? 'on-word' : 'refuted', ms: r.ms, value: v };
+    return phaseClock.timed('replay', () => replay(r.model, r.ms, q, asserted, use, () => (kept = true)));
   } finally {
     if (!kept) r.model.dispose();
   }
+}
+
+/** The checked result of a sat query (`ms` its time): its model replayed by our evaluator, then lent to `use`. */
+function replay<T>(model: SmtModel, ms: number, q: Query, asserted: readonly Term[], use: ((lease: Lease) => T) | undefined, keep: () => void): Checked<T> {
+  const snapshot = new Snapshot();
+  const value = valuesUnder(snapshot.record(model));
+  const assumed = asserted.map(value);
+  const goals = q.goals.map(value);
+  // A false assertion, or no goal that may be false: the model is not what Z3 says it is.
+  if (assumed.includes(false) || !goals.some((g) => g !== true)) return { kind: 'inconsistent', ms };
+  const onWord = assumed.includes('quantified') || !goals.includes(false);
+  const lease: Lease = {
+    model,
+    replayed: !onWord,
+    value,
+    keep: () => (keep(), model),
+    snapshot: () => snapshot,
+  };
+  const v = use ? use(lease) : (undefined as T);
+  return { kind: onWord ? 'on-word' : 'refuted', ms, value: v };
 }
 
 /** What the solver answered a checked query (a model's validity aside). */
@@ -184,8 +190,10 @@ export async function checkFromSubset<T>(
  * False where a quantifier stops the evaluation.
  */
 export function refutes(q: Pick<Query, 'goals' | 'assume'>, interp: Interpretation): boolean {
-  const value = valuesUnder(interp);
-  return q.goals.some((g) => value(g) === false) && q.assume(negation(q.goals)).every((t) => value(t) === true);
+  return phaseClock.timed('replay', () => {
+    const value = valuesUnder(interp);
+    return q.goals.some((g) => value(g) === false) && phaseClock.timed('terms', () => q.assume(negation(q.goals))).every((t) => value(t) === true);
+  });
 }
 
 /** Terms' values under `interp` (one memo for all), or 'quantified' where a quantifier stops our evaluator. */

@@ -19,7 +19,11 @@
  * sample (exit 1 on any). Where the time goes is printed by phase
  * (src/core/phases.ts: parsing the spec, running it, the C executor,
  * building terms, printing SMT-LIB, Z3 itself, reading models back, and the
- * rest) for each side and for the handlers' starts.
+ * rest) for each side and for the handlers' starts. Last, every answer is
+ * graded once more without strict in a worker thread of the grading pool,
+ * as `osvlab grade` grades it (cold: the worker's caches start empty), with
+ * the worker's phases and the time the requests and answers spent between
+ * the pool and the worker (IPC).
  */
 import { type StrictCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
@@ -35,8 +39,12 @@ import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../core/ver
 import { STORED_PROOFS, storedProof } from '../core/verify/proof-cache.ts';
 import { VERIFIER_VERSION } from '../core/version.ts';
 import { PHASES, type PhaseTimes, phaseClock } from '../core/phases.ts';
+import type { VerifierApi } from '../core/pool/contract.ts';
+import { WorkerPool } from '../core/pool/pool.ts';
+import type { AnswerItem } from '../core/eval/files/responses.ts';
 import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';
 import { RESPONSES_CAP, readInput } from './read-input.ts';
+import { workerThread } from './node-pool.ts';
 import { nodeEngine } from './z3-node.ts';
 
 /** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
@@ -207,16 +215,67 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
   }
   phaseClock.stop();
   const summary = summarise(rows);
-  const phases = { starts: profile.starts.value(), plain: profile.plain.value(), strict: profile.strict.value() };
+  const inProcess = { starts: profile.starts.value(), plain: profile.plain.value(), strict: profile.strict.value() };
+  log('\ngrading each answer once more without strict, in a worker thread of the grading pool...\n');
+  const worker = await throughWorker(items, timeoutMs);
+  const phases = { ...inProcess, worker };
   if (json) process.stdout.write(`${JSON.stringify({ file, verifier: VERIFIER_VERSION, proofs, wallMs: Date.now() - started, rows, summary, phases })}\n`);
   else process.stdout.write(`\n${table(summary, proofs)}\n\n${phaseTable(phases)}\n`);
   return summary.full && summary.full.differs.length ? 1 : 0;
 }
 
-/** Wall time and time by phase (ms) summed over the jobs run through `add`; `other` is what no phase took. */
+/** Milliseconds since the epoch, comparable with a worker thread's `now` (serve.ts). */
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Grades `items` without strict, one after the other, in one worker thread
+ * of the grading pool (node-pool.ts), as `osvlab grade` sends them: the
+ * worker's phases, and the time each request took to reach the worker and
+ * each answer to come back (`ipc`, with `send` and `back` apart). The worker
+ * is started (Z3 loaded, the kernel parsed) before the clock starts.
+ */
+async function throughWorker(items: readonly AnswerItem[], timeoutMs: number): Promise<PhaseProfile & { readonly send: number; readonly back: number }> {
+  const pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: 1, init: (api) => api.init() });
+  const call = async <T>(run: (api: VerifierApi) => Promise<T>): Promise<T> => {
+    const o = await pool.submit(run);
+    if (o.kind !== 'done') throw new Error(`the benchmark's worker did not answer: ${o.kind === 'failed' || o.kind === 'crashed' ? o.message : o.kind}`);
+    return o.value;
+  };
+  try {
+    await call((api) => api.clock(true));
+    const sent: { sent: number; got: number }[] = [];
+    for (const item of items) {
+      const task = handlerOnlyTask(item.task.handler);
+      let at = 0;
+      await call((api) => {
+        at = epochNow();
+        return api.grade(task, item.response, { timeoutMs, strict: false });
+      });
+      sent.push({ sent: at, got: epochNow() });
+    }
+    const measured = await call((api) => api.clock(false));
+    if (measured.requests.length !== sent.length) throw new Error(`the worker timed ${measured.requests.length} requests, not ${sent.length}`);
+    let send = 0;
+    let back = 0;
+    let wall = 0;
+    sent.forEach((s, i) => {
+      const r = measured.requests[i];
+      send += r.arrived - s.sent;
+      back += s.got - r.answered;
+      wall += s.got - s.sent;
+    });
+    const phased = PHASES.reduce((a, p) => a + measured.phases[p], 0);
+    return { jobs: sent.length, wall, ...measured.phases, ipc: send + back, send, back, other: Math.max(0, wall - phased - send - back) };
+  } finally {
+    await pool.dispose();
+  }
+}
+
+/** Wall time and time by phase (ms) summed over jobs; `ipc` the time between the pool and a worker (none in this process); `other` is what no phase took. */
 interface PhaseProfile extends PhaseTimes {
   readonly jobs: number;
   readonly wall: number;
+  readonly ipc: number;
   readonly other: number;
 }
 
@@ -241,26 +300,30 @@ class PhaseTotal {
 
   value(): PhaseProfile {
     const phased = PHASES.reduce((a, p) => a + this.times[p], 0);
-    return { jobs: this.jobs, wall: this.wall, ...this.times, other: Math.max(0, this.wall - phased) };
+    return { jobs: this.jobs, wall: this.wall, ...this.times, ipc: 0, other: Math.max(0, this.wall - phased) };
   }
 }
 
 /** The phase profile: one line per side, seconds per phase and each phase's share of the wall time. */
-function phaseTable(phases: Record<'starts' | 'plain' | 'strict', PhaseProfile>): string {
-  const names: Record<keyof typeof phases, string> = { starts: "handlers' starts", plain: 'grade without strict', strict: 'grade with strict' };
-  const cols = [...PHASES, 'other'] as const;
-  const head = `${'where the time goes (s)'.padEnd(24)} ${'wall'.padStart(7)} ${cols.map((c) => c.padStart(13)).join(' ')}`;
+function phaseTable(phases: Record<'starts' | 'plain' | 'strict', PhaseProfile> & { readonly worker: PhaseProfile & { readonly send: number; readonly back: number } }): string {
+  const names: Record<keyof typeof phases, string> = { starts: "handlers' starts", plain: 'grade without strict', strict: 'grade with strict', worker: 'in a worker, no strict' };
+  const cols = [...PHASES, 'ipc', 'other'] as const;
+  const head = `${'where the time goes (s)'.padEnd(26)} ${'wall'.padStart(7)} ${cols.map((c) => c.padStart(13)).join(' ')}`;
   const line = (k: keyof typeof phases) => {
     const p = phases[k];
     const cell = (ms: number) => `${(ms / 1000).toFixed(2)} ${p.wall > 0 ? `${Math.round((100 * ms) / p.wall)}%`.padStart(4) : ''}`.padStart(13);
-    return `${`${names[k]} (${p.jobs})`.padEnd(24)} ${(p.wall / 1000).toFixed(2).padStart(7)} ${cols.map((c) => cell(p[c])).join(' ')}`;
+    return `${`${names[k]} (${p.jobs})`.padEnd(26)} ${(p.wall / 1000).toFixed(2).padStart(7)} ${cols.map((c) => (c === 'ipc' && k !== 'worker' ? '-'.padStart(13) : cell(p[c]))).join(' ')}`;
   };
+  const w = phases.worker;
+  const each = (ms: number) => `${(ms / Math.max(1, w.jobs)).toFixed(2)} ms each`;
   return [
     head,
     line('starts'),
     line('plain'),
     line('strict'),
-    "(parse: the spec's text; spec: running it; c: the kernel's parse and the handler's symbolic run; terms: obligations, facts and their instances; smtlib: printing queries; solver: Z3 itself; replay: reading models back; other: the rest)",
+    line('worker'),
+    `(in a worker: ipc is ${(w.send / 1000).toFixed(2)} s from the pool's hand-over to the worker's start of a request, ${each(w.send)}, and ${(w.back / 1000).toFixed(2)} s from its answer to the pool, ${each(w.back)}; the worker's handlers' starts are in its phases)`,
+    "(parse: the spec's text; spec: running it; c: the kernel's parse and the handler's symbolic run; terms: obligations, facts and their instances; smtlib: printing queries; solver: Z3 itself; replay: reading models back; ipc: between the pool and its worker; other: the rest)",
   ].join('\n');
 }
 

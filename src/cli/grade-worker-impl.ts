@@ -25,4 +25,4 @@ Comlink.transferHandlers.set('throw', {
   },
 });
 
-Comlink.expose(serveVerifier({ loadEngine: nodeEngine, isolated: () => true }), nodeEndpoint(parentPort!));
+Comlink.expose(serveVerifier({ loadEngine: nodeEngine, isolated: () => true, now: () => performance.timeOrigin + performance.now() }), nodeEndpoint(parentPort!));

@@ -17,5 +17,6 @@ Comlink.expose(
     loadEngine: async () => createEngine(await loadZ3()),
     isolated: () => self.crossOriginIsolated === true,
     memory: z3Memory,
+    now: () => performance.timeOrigin + performance.now(),
   }),
 );

@@ -161,6 +161,25 @@ describe('a grading job on the pool', () => {
     const answer = `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\`\`\``;
     const pass = await gradeOnPool(pool, task, answer, { timeoutMs: 60_000, strict: false });
     expect(pass.category).toBe('pass');
+    // The worker's clock (osvlab bench --corpus): each request's arrival and answer, and the time by phase.
+    const clock = async (run: boolean) => {
+      const o = await pool.submit((api) => api.clock(run));
+      if (o.kind !== 'done') throw new Error(o.kind);
+      return o.value;
+    };
+    await clock(true);
+    const before = Date.now();
+    const again = await gradeOnPool(pool, task, `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\n# reworded\n\`\`\``, { timeoutMs: 60_000, strict: false });
+    const measured = await clock(false);
+    expect(again.category).toBe('pass');
+    expect(measured.requests).toHaveLength(1);
+    const [r] = measured.requests;
+    expect(r.arrived).toBeGreaterThanOrEqual(before - 1);
+    expect(r.answered).toBeGreaterThanOrEqual(r.arrived);
+    expect(measured.phases.parse).toBeGreaterThan(0);
+    // Stopped, the clock counts nothing more.
+    await gradeOnPool(pool, task, `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\n# reworded twice\n\`\`\``, { timeoutMs: 60_000, strict: false });
+    expect((await clock(false)).requests).toHaveLength(0);
     await pool.dispose();
     // A worker that never finishes starting: the job overruns.
     const hung = new WorkerPool<VerifierApi>({

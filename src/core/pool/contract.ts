@@ -5,6 +5,7 @@
  * (`pool.ts`). Everything that crosses is plain, structured-cloneable data.
  */
 import type { Diagnostic } from '../diagnostic.ts';
+import type { PhaseTimes } from '../phases.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { DeclarativeResult } from '../verify/declarative.ts';
@@ -54,6 +55,18 @@ export interface ReadyInfo {
   readonly threads?: boolean;
 }
 
+/** What a worker's phase clock measured while it ran (`VerifierApi.clock`). */
+export interface WorkerClock {
+  /** Milliseconds per phase (core/phases.ts). */
+  readonly phases: PhaseTimes;
+  /**
+   * Each grade request served while it ran, in order: when the request
+   * reached the worker and when its answer was handed back to be sent (ms
+   * since the epoch, as the pool's side measures them too).
+   */
+  readonly requests: readonly { readonly arrived: number; readonly answered: number }[];
+}
+
 export interface VerifierApi {
   /** Loads Z3 (once per worker); resolves when the worker can solve. */
   init(): Promise<ReadyInfo>;
@@ -78,6 +91,12 @@ export interface VerifierApi {
    * matrix when `variants` are given.
    */
   grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult>;
+  /**
+   * Starts (`true`) or stops this worker's phase clock (core/phases.ts), for
+   * benchmarks (`osvlab bench --corpus`); returns what it measured since it
+   * started.
+   */
+  clock(run: boolean): Promise<WorkerClock>;
   /** Live diagnostics for the editor; fast and Z3-free. */
   check(source: string, handler: string): Promise<Diagnostic[]>;
   catalog(): Promise<CatalogEntry[]>;

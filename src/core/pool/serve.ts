@@ -19,7 +19,8 @@ import type { Task } from '../tasks/task.ts';
 import { proveSpecLemmas } from '../verify/declarative.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
-import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi } from './contract.ts';
+import { phaseClock } from '../phases.ts';
+import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 
 export interface WorkerPlatform {
@@ -29,10 +30,13 @@ export interface WorkerPlatform {
   readonly isolated: () => boolean;
   /** The memory the loaded Z3 runs in, when the platform chooses it. */
   readonly memory?: () => { readonly mib: number; readonly capped: boolean; readonly threads: boolean } | undefined;
+  /** Milliseconds since the epoch, as finely as the platform measures (`performance.timeOrigin + performance.now()`; default `Date.now`). */
+  readonly now?: () => number;
 }
 
 /** The worker's API over `platform`'s Z3. */
 export function serveVerifier(platform: WorkerPlatform): VerifierApi {
+  const now = platform.now ?? (() => Date.now());
   let engine: Promise<SmtEngine> | undefined;
   let initMs = 0;
   /** This worker's verdicts, reused when it grades a spec it has graded before. */
@@ -40,6 +44,8 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   /** What this worker's verifier keeps between verifications: built once, for every request it serves. */
   const caches = new VerifierCaches();
   const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
+  /** While the phase clock runs, when each grade request arrived and was answered (`clock`). */
+  let requests: { arrived: number; answered: number }[] | undefined;
 
   function getEngine(): Promise<SmtEngine> {
     engine ??= (async () => {
@@ -130,7 +136,25 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
-      return gradeJob(await env(), memo, task, response, options);
+      const timed = requests;
+      const arrived = timed ? now() : 0;
+      try {
+        return await gradeJob(await env(), memo, task, response, options);
+      } finally {
+        timed?.push({ arrived, answered: now() });
+      }
+    },
+
+    async clock(run: boolean): Promise<WorkerClock> {
+      const measured: WorkerClock = { phases: phaseClock.read(), requests: requests ?? [] };
+      if (run) {
+        phaseClock.start(now);
+        requests = [];
+      } else {
+        phaseClock.stop();
+        requests = undefined;
+      }
+      return measured;
     },
 
     async check(source: string, handler: string): Promise<Diagnostic[]> {

@@ -21,7 +21,8 @@
  * building terms, printing SMT-LIB, Z3 itself, reading models back, and the
  * rest) for each side and for the handlers' starts. Last, every answer is
  * graded once more without strict in a worker thread of the grading pool,
- * as `osvlab grade` grades it (cold: the worker's caches start empty), with
+ * as `osvlab grade` grades it (cold: the worker's caches start empty; a
+ * task_id line against its task, so with bug-following on a buggy variant), with
  * the worker's phases and the time the requests and answers spent between
  * the pool and the worker (IPC).
  */
@@ -236,8 +237,8 @@ const epochNow = (): number => performance.timeOrigin + performance.now();
  */
 async function throughWorker(items: readonly AnswerItem[], timeoutMs: number): Promise<PhaseProfile & { readonly send: number; readonly back: number }> {
   const pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: 1, init: (api) => api.init() });
-  const call = async <T>(run: (api: VerifierApi) => Promise<T>): Promise<T> => {
-    const o = await pool.submit(run);
+  const call = async <T>(run: (api: VerifierApi) => Promise<T>, affinity?: string): Promise<T> => {
+    const o = await pool.submit(run, { affinity });
     if (o.kind !== 'done') throw new Error(`the benchmark's worker did not answer: ${o.kind === 'failed' || o.kind === 'crashed' ? o.message : o.kind}`);
     return o.value;
   };
@@ -245,12 +246,13 @@ async function throughWorker(items: readonly AnswerItem[], timeoutMs: number): P
     await call((api) => api.clock(true));
     const sent: { sent: number; got: number }[] = [];
     for (const item of items) {
-      const task = handlerOnlyTask(item.task.handler);
+      // As osvlab grade grades it: a task_id line against its task (bug-following on a buggy variant).
+      const task = item.task;
       let at = 0;
       await call((api) => {
         at = epochNow();
         return api.grade(task, item.response, { timeoutMs, strict: false });
-      });
+      }, task.handler);
       sent.push({ sent: at, got: epochNow() });
     }
     const measured = await call((api) => api.clock(false));

@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// Entry point of `npx osvlab`: registers tsx so the TypeScript CLI runs as is.
-import { register } from 'tsx/esm/api';
+// Entry point of `npx osvlab`: the TypeScript CLI compiled once and reused
+// (bin/compiled-cli.mjs), or run through tsx as it is.
+import { compiledEntry } from './compiled-cli.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const compiled = await compiledEntry('main');
+let main;
+if (compiled) ({ main } = await import(compiled));
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,11 @@
-// Worker-thread entry for the grading pool: TypeScript via tsx, then the real worker.
-import { register } from 'tsx/esm/api';
+// Worker-thread entry for the grading pool: the compiled CLI's worker
+// (bin/compiled-cli.mjs), or the TypeScript through tsx.
+import { compiledEntry } from '../../bin/compiled-cli.mjs';
 
-register();
-await import('./grade-worker-impl.ts');
+const compiled = await compiledEntry('grade-worker-impl');
+if (compiled) await import(compiled);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./grade-worker-impl.ts');
+}

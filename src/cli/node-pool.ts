@@ -8,7 +8,7 @@
  * may be left in any state: one bad answer never affects another's grade.
  */
 import { cpus, totalmem } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult } from '../core/eval/grade/grade-types.ts';
 import type { GradeOptions, VerifierApi } from '../core/pool/contract.ts';
@@ -17,6 +17,7 @@ import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool
 import type { Task } from '../core/tasks/task.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
 import { forwardWorkerStderr } from './worker-stderr.ts';
+import { compiledZ3 } from './z3-node.ts';
 
 /**
  * The most worker threads a pool starts, whatever is asked: two per core
@@ -43,7 +44,14 @@ export interface GradePoolOptions {
 /** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
 export function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
   // Its stderr comes through a filter: Z3's abort report is replaced by the pool's coded diagnostic.
-  const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url), { stderr: true });
+  // Z3's wasm is compiled once per process and posted to each worker (z3-node.ts, compiledZ3).
+  const z3 = new MessageChannel();
+  const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url), { stderr: true, workerData: { z3Module: z3.port2 }, transferList: [z3.port2] });
+  z3.port1.unref();
+  compiledZ3().then(
+    (module) => z3.port1.postMessage(module),
+    () => z3.port1.postMessage(undefined),
+  );
   forwardWorkerStderr(worker.stderr);
   worker.on('error', (e) => crashed(`the verifier worker crashed: ${e.message}`));
   worker.on('exit', (code) => crashed(`the verifier worker exited (code ${code})`));

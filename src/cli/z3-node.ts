@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { type MessagePort, threadId, workerData } from 'node:worker_threads';
 import type { init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
@@ -65,13 +65,57 @@ export function nodeZ3MemoryMiB(): Z3MemoryMiB {
   return mib;
 }
 
+/** The wasm's bytes for a memory size: as shipped, or with its memory import rewritten. */
+function wasmBytes(mib: Z3MemoryMiB): Uint8Array<ArrayBuffer> {
+  const shipped = readFileSync(join(dirname(SHIPPED), 'z3-built.wasm'));
+  return mib === FULL_MEMORY_MIB ? shipped : withMemoryPages(shipped, pagesOf(mib));
+}
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * Z3's wasm compiled once for the process, for its worker threads
+ * (node-pool.ts posts it to each): they share V8's compiled code, so a
+ * worker neither validates the 35 MB again nor compiles again the functions
+ * another worker already ran (V8 compiles a wasm function on its first call,
+ * and again, optimised, once it is hot).
+ */
+export function compiledZ3(): Promise<WebAssembly.Module> {
+  compiled ??= WebAssembly.compile(wasmBytes(nodeZ3MemoryMiB()));
+  return compiled;
+}
+
+/** The compiled wasm the thread that started this one posts (workerThread in node-pool.ts), if it does. */
+function postedModule(): Promise<WebAssembly.Module | undefined> {
+  const port = (workerData as { readonly z3Module?: MessagePort } | null)?.z3Module;
+  if (!port) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    port.once('message', (m: unknown) => {
+      port.close();
+      resolve(m instanceof WebAssembly.Module ? m : undefined);
+    });
+  });
+}
+
 async function load(): Promise<Z3> {
   const { file } = glueFile();
   const wasmDir = dirname(SHIPPED);
   const mib = nodeZ3MemoryMiB();
+  const posted = await postedModule();
   // A smaller memory: the wasm with its import rewritten, and the glue told the size it makes.
-  const smaller =
-    mib === FULL_MEMORY_MIB ? {} : { wasmBinary: withMemoryPages(readFileSync(join(wasmDir, 'z3-built.wasm')), pagesOf(mib)), INITIAL_MEMORY: pagesOf(mib) * WASM_PAGE };
+  const size = mib === FULL_MEMORY_MIB ? {} : { INITIAL_MEMORY: pagesOf(mib) * WASM_PAGE };
+  const smaller = posted
+    ? {
+        ...size,
+        // The glue's own hook for a module compiled elsewhere; its pthreads get the same module.
+        instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+          void WebAssembly.instantiate(posted, imports).then((instance) => done(instance, posted));
+          return {};
+        },
+      }
+    : mib === FULL_MEMORY_MIB
+      ? {}
+      : { ...size, wasmBinary: wasmBytes(mib) };
   // What z3-solver's own Node entry does, with our glue: the low-level API over the module, then the high-level one.
   const lowLevel = await (require('z3-solver/build/low-level') as { init: (m: unknown, o: unknown) => Promise<{ Z3: unknown; em: unknown }> }).init(require(file), {
     locateFile: (name: string) => join(wasmDir, name),

@@ -6,6 +6,8 @@
  * seed, with no new name an original or reserved one.
  */
 import { describe, expect, it } from 'vitest';
+import { pythonBuiltins } from '../../src/core/dialect/builtins/python.ts';
+import type { NativeFn } from '../../src/core/dialect/objects.ts';
 import { z3Module } from '../../src/core/dialect/builtins/z3.ts';
 import { ERRNO } from '../../src/core/kernel/constants.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
@@ -13,7 +15,7 @@ import { STRUCTS } from '../../src/core/kernel/schema.ts';
 import { RENAME_STYLES } from '../../src/core/rename/choice.ts';
 import { NamingError, missingSynonyms, newNames, synonymKey, synonymOf } from '../../src/core/rename/naming.ts';
 import { KEPT_PARTS, PROSE_WORDS, SYNONYMS } from '../../src/core/rename/synonyms.ts';
-import { NAME_KINDS, vocabulary, vocabularySizes } from '../../src/core/rename/vocabulary.ts';
+import { NAME_KINDS, REFUSED_BUILTINS, vocabulary, vocabularySizes } from '../../src/core/rename/vocabulary.ts';
 
 const vocab = vocabulary();
 const SEEDS = [1, 2, 3];
@@ -39,6 +41,19 @@ describe('vocabulary', () => {
       expect(vocab.reserved.has(r), r).toBe(true);
     }
     expect(vocab.kept).toContain('size');
+  });
+
+  it("renames the builtins no spec can call that are hv6 names (file, type), and keeps next, which a spec can call", () => {
+    const builtins = new Map(pythonBuiltins().map((b) => [b.name, b]));
+    const span = { line: 1, column: 1, endLine: 1, endColumn: 2, offset: 0, endOffset: 1 };
+    for (const name of REFUSED_BUILTINS) {
+      expect(vocab.names.has(name), name).toBe(true);
+      // Python 2 has it, and the dialect refuses every call of it.
+      expect(() => builtins.get(name)!.fn([], undefined, { span, argSpans: [] } as unknown as Parameters<NativeFn>[2]), name).toThrow(expect.objectContaining({ code: 'SPEC003' }));
+    }
+    expect(builtins.has('next')).toBe(true);
+    expect(vocab.reserved.has('next')).toBe(true);
+    expect(vocab.kept).toContain('next');
   });
 });
 

@@ -247,7 +247,7 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
  * word; everywhere else they are renamed like any name.
  */
 export const PROSE_WORDS: ReadonlySet<string> = new Set([
-  'current', 'data', 'devices', 'file', 'files', 'frame', 'index', 'interface', 'kernel', 'killed', 'launched', 'link', 'name', 'next',
+  'current', 'data', 'devices', 'file', 'files', 'frame', 'index', 'interface', 'kernel', 'killed', 'launched', 'link', 'name',
   'offset', 'owner', 'pages', 'port', 'prev', 'product', 'ready', 'revision', 'spec', 'stack', 'state', 'to', 'type', 'valid', 'value',
   'vector', 'vectors', 'vendor', 'helpers', 'n', 'Page', 'File', 'Map', 'Struct', 'Accessor', 'Vectors', 'PCI', 'IO',
 ]);

@@ -78,7 +78,7 @@ export function passKOf(n: number): number | undefined {
 /** The cells a run's row has: pass@k with enough samples, strict when graded strict, after repair with repair rounds. */
 export function figureIdsOf(run: RunRecord): FigureId[] {
   const c = run.config;
-  return FIGURE_IDS.filter((id) => (id === 'passk' ? passKOf(c.n) !== undefined : id === 'strict' ? gradingOf(c).strict : id === 'repair' ? c.repairRounds > 0 : true));
+  return FIGURE_IDS.filter((id) => (id === 'passk' ? passKOf(c.n) !== undefined : id === 'strict' ? gradingOf(c.grading).strict : id === 'repair' ? c.repairRounds > 0 : true));
 }
 
 /** A share with its 95% interval; `value` null when nothing was counted. */

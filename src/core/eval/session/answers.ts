@@ -15,7 +15,7 @@ import type { AttemptRecord, RunRecord, RunSource } from '../run/run-types.ts';
 import { type ShardSpec, ownsChain } from '../run/shard.ts';
 import { canonicalJson } from '../../hash.ts';
 import { type RenameChoice, renameChoiceError } from '../../rename/choice.ts';
-import { gradingOf } from './config.ts';
+import { gradingOf, recordedGrading } from './config.ts';
 import { gradeClosure, neverThrows } from './grading.ts';
 import { SessionError, type SessionPorts } from './ports.ts';
 import { checkSameShard } from './session.ts';
@@ -62,8 +62,8 @@ export class AnswersSession {
   /** Opens the run of these answers in the store: new (every answer stored ungraded) or continued. */
   static async open(choice: AnswersChoice, ports: SessionPorts, where = 'the store'): Promise<AnswersSession> {
     const now = (ports.clock ?? Date.now)();
-    const policy = gradingOf({ grading: { ...gradingOf({}), ...choice.grading } });
-    const grading: GradingSettings = policy.matrix ? policy : { timeoutMs: policy.timeoutMs, strict: policy.strict };
+    const policy = gradingOf(choice.grading);
+    const grading = recordedGrading(choice.grading);
     const badRename = choice.rename && renameChoiceError(choice.rename);
     if (badRename) throw new SessionError('SESSION003', badRename);
     const id = await answersRunId(choice.file.items, choice.rename);
@@ -79,8 +79,8 @@ export class AnswersSession {
     const existing = await ports.store.getRun(id);
     if (existing) {
       checkSameShard(existing, choice.shard, where);
-      if (canonicalJson(gradingOf(existing.config)) !== canonicalJson(policy)) {
-        throw new SessionError('SESSION002', `${where} holds these answers graded with other settings (${JSON.stringify(gradingOf(existing.config))})`);
+      if (canonicalJson(gradingOf(existing.config.grading)) !== canonicalJson(policy)) {
+        throw new SessionError('SESSION002', `${where} holds these answers graded with other settings (${JSON.stringify(gradingOf(existing.config.grading))})`);
       }
       for (const a of await ports.store.listAttempts(id)) if (a.grade && a.grade.category !== 'internal') kept.set(`${a.taskId}|${a.sample}`, a.grade);
       return new AnswersSession(existing, owned, kept, freshOf(whole.attempts), ports);

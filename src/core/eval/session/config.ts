@@ -16,10 +16,19 @@ export const DEFAULT_FEEDBACK: FeedbackMode = 'counterexample';
 /** The prompt variant every run used before variants existed, and a config without one means. */
 export const DEFAULT_PROMPT = DEFAULT_PROMPT_VARIANT;
 
-/** The grading policy of a run, with the defaults both front ends share. */
-export function gradingOf(config: Pick<RunConfig, 'grading'>): Required<GradingSettings> {
-  const g = config.grading;
-  return { timeoutMs: g?.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS, strict: g?.strict ?? true, matrix: g?.matrix ?? false };
+/**
+ * The grading policy `grading` describes, every default filled in: the one
+ * place the defaults are (the time limit, strict on, the matrix off), for
+ * both front ends, a run's config and a file of answers alike.
+ */
+export function gradingOf(grading: Partial<GradingSettings> | undefined): Required<GradingSettings> {
+  return { timeoutMs: grading?.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS, strict: grading?.strict ?? true, matrix: grading?.matrix ?? false };
+}
+
+/** The policy as a config records it: `gradingOf`'s, the matrix written only when on, as runs made before it existed read. */
+export function recordedGrading(grading: Partial<GradingSettings> | undefined): GradingSettings {
+  const g = gradingOf(grading);
+  return g.matrix ? g : { timeoutMs: g.timeoutMs, strict: g.strict };
 }
 
 /** What a run does when its front end leaves these out (`canonicalConfig`; the CLI's declarations show them). */
@@ -33,7 +42,6 @@ export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'sho
 
 /** The config with every default written out, in one key order. */
 export function canonicalConfig(choice: RunChoice): RunConfig {
-  const grading = gradingOf({ grading: { timeoutMs: DEFAULT_GRADE_TIMEOUT_MS, strict: true, ...choice.grading } });
   return {
     provider: choice.provider,
     baseUrl: choice.baseUrl,
@@ -46,8 +54,7 @@ export function canonicalConfig(choice: RunChoice): RunConfig {
     concurrency: Math.max(1, choice.concurrency ?? RUN_DEFAULTS.concurrency),
     gradeConcurrency: Math.max(1, choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency),
     ...(choice.extract === 'osvbench' ? { extract: 'osvbench' as const } : {}),
-    // The matrix is written only when on, as runs made before it existed read.
-    grading: grading.matrix ? grading : { timeoutMs: grading.timeoutMs, strict: grading.strict },
+    grading: recordedGrading(choice.grading),
     feedback: choice.feedback ?? DEFAULT_FEEDBACK,
     prompt: choice.prompt ?? DEFAULT_PROMPT,
     // Written only when the model sees renamed names, as runs made before renamings existed read (their ids stay).

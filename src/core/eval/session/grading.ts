@@ -24,7 +24,7 @@ export type GradeAnswer = (task: Task, response: string) => Promise<GradeResult>
  * queued or running.
  */
 export function gradeClosure(config: Pick<RunConfig, 'grading' | 'extract' | 'rename'>, grader: Grader, tasks: readonly Task[], signal?: AbortSignal): GradeAnswer {
-  const policy = gradingOf(config);
+  const policy = gradingOf(config.grading);
   const rename = config.rename;
   return async (task, response) => {
     const read = answerForGrading(response, config.extract);

@@ -10,9 +10,9 @@
 import { cpus, totalmem } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import { DEFAULT_GRADE_TIMEOUT_MS, type GradeResult } from '../core/eval/grade/grade-types.ts';
+import type { GradeResult } from '../core/eval/grade/grade-types.ts';
 import type { GradeOptions, VerifierApi } from '../core/pool/contract.ts';
-import { gradeHardLimitMs, gradeOnPool } from '../core/pool/grade-job.ts';
+import { gradeOnPool } from '../core/pool/grade-job.ts';
 import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool.ts';
 import type { Task } from '../core/tasks/task.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
@@ -33,12 +33,6 @@ export function maxWorkers(cores = cpus().length, memoryBytes = totalmem()): num
 export interface GradePoolOptions {
   /** Worker threads (default: number of cores; at most `maxWorkers()`). */
   readonly size?: number;
-  /** Solver timeout per query inside a worker (ms). */
-  readonly timeoutMs?: number;
-  /** Wall-clock limit per job before the worker is killed (ms; default `gradeHardLimitMs`). */
-  readonly jobLimitMs?: number;
-  /** Run the declarative checks on passing answers (default true). */
-  readonly strict?: boolean;
 }
 
 /** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
@@ -66,14 +60,8 @@ export function workerThread(crashed: (message: string) => void): WorkerHandle<V
 
 export class GradePool {
   private readonly pool: WorkerPool<VerifierApi>;
-  readonly timeoutMs: number;
-  readonly jobLimitMs: number;
-  readonly strict: boolean;
 
   constructor(opts: GradePoolOptions = {}) {
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS;
-    this.jobLimitMs = opts.jobLimitMs ?? gradeHardLimitMs(this.timeoutMs);
-    this.strict = opts.strict ?? true;
     this.pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: Math.min(opts.size ?? cpus().length, maxWorkers()), init: (api) => api.init() });
   }
 
@@ -92,22 +80,15 @@ export class GradePool {
     return this.pool.failures;
   }
 
-  /** Grades one answer in a worker. */
-  async grade(task: Task, response: string, variants?: readonly Task[]): Promise<GradeResult> {
-    try {
-      return await gradeOnPool(this.pool, task, response, { timeoutMs: this.timeoutMs, variants, strict: this.strict, hardTimeoutMs: this.jobLimitMs });
-    } catch (e) {
-      if (e instanceof CancelledError) throw new Error('the grading pool is closed');
-      throw e;
-    }
-  }
-
   /**
-   * Grades one answer with `options` (a run session's grade closure sets
-   * them; src/core/eval/session/grading.ts); aborting `options.signal`
-   * cancels it, and it throws `CancelledError`.
+   * Grades one answer in a worker with `options` (a run session's grade
+   * closure sets them; src/core/eval/session/grading.ts). The job's
+   * wall-clock limit is `gradeHardLimitMs` of its options unless
+   * `hardTimeoutMs` is given; past it the worker is replaced and the grade is
+   * `timeout`. Aborting `options.signal` cancels it (it throws
+   * `CancelledError`); on a closed pool it throws.
    */
-  async gradeWith(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal }): Promise<GradeResult> {
+  async grade(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal; readonly hardTimeoutMs?: number } = {}): Promise<GradeResult> {
     try {
       return await gradeOnPool(this.pool, task, response, options);
     } catch (e) {

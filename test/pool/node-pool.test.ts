@@ -13,7 +13,7 @@ describe('grading pool of worker threads', () => {
       response: `\`\`\`python\n${oracleSpec(h)}\`\`\``,
     }));
     answers.push({ task: handlerOnlyTask('sys_alloc_port'), response: 'no code here' });
-    const results = await Promise.all(answers.map((a) => pool.grade(a.task, a.response)));
+    const results = await Promise.all(answers.map((a) => pool.grade(a.task, a.response, { strict: true })));
     expect(results.map((r) => r.category)).toEqual(['pass', 'pass', 'pass', 'syntax']);
   }, 300_000);
 
@@ -23,7 +23,7 @@ describe('grading pool of worker threads', () => {
     // throws (UnknownHandlerError) inside the worker, which is the pool's
     // "worker failed" path (a grader failure, never the model's).
     const broken = { ...handlerOnlyTask('sys_kill'), id: 'sys_nonexistent-v0', handler: 'sys_nonexistent' };
-    const one = new GradePool({ size: 1, strict: false });
+    const one = new GradePool({ size: 1 });
     try {
       const fence = (s: string) => `\`\`\`python\n${s}\`\`\``;
       const tasks = [handlerOnlyTask('sys_kill'), broken, handlerOnlyTask('sys_kill')];
@@ -37,9 +37,9 @@ describe('grading pool of worker threads', () => {
   }, 300_000);
 
   it('kills a worker that exceeds the job limit, records a timeout and keeps serving', async () => {
-    const tight = new GradePool({ size: 1, jobLimitMs: 1 });
+    const tight = new GradePool({ size: 1 });
     try {
-      const r = await tight.grade(handlerOnlyTask('sys_kill'), `\`\`\`python\n${oracleSpec('sys_kill')}\`\`\``);
+      const r = await tight.grade(handlerOnlyTask('sys_kill'), `\`\`\`python\n${oracleSpec('sys_kill')}\`\`\``, { hardTimeoutMs: 1 });
       expect(r.category).toBe('timeout');
       expect(tight.killed).toBe(1);
     } finally {

@@ -32,7 +32,7 @@ import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
 import type { RenameChoice } from '../../core/rename/choice.ts';
 import { lensFor } from '../../core/rename/lens.ts';
-import { GradePool } from '../node-pool.ts';
+import { sessionPorts, withGrading } from '../session-ports.ts';
 import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { InputError, RESPONSES_CAP, readInput } from '../read-input.ts';
 
@@ -77,49 +77,31 @@ export async function run(argv: string[]): Promise<number> {
   const outDir = args.values.get('out');
   // Without --out the run lives in memory: the same session, nothing written.
   const store: RunStore & { close(): Promise<void> } = outDir ? await openRunDir(outDir) : new MemoryStore();
-  const pool = new GradePool({ size: optionalInt(args, 'concurrency') || undefined, timeoutMs: grading.timeoutMs, strict: grading.strict });
-  // Ctrl+C stops grading: what is graded is kept (stored with --out), the rest stays ungraded for a rerun.
-  const stop = new AbortController();
-  const onSignal = () => {
-    process.stderr.write(`\nstopping: grades so far are kept${outDir ? '; rerun the same command to grade the rest' : ''}\n`);
-    stop.abort();
-    void pool.close();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   const started = Date.now();
   let results: readonly { item: AnswerItem; grade: GradeResult }[];
   let total: number;
   try {
-    const session = await usageErrors(() =>
-      AnswersSession.open(
-        {
-          file: parsed,
-          source: { format: parsed.format, file: basename(file) },
-          model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''),
-          name: args.values.get('name'),
-          grading,
-          shard,
-          ...(rename ? { rename } : {}),
+    // Ctrl+C stops grading: what is graded is kept (stored with --out), the rest stays ungraded for a rerun.
+    const stopping = `stopping: grades so far are kept${outDir ? '; rerun the same command to grade the rest' : ''}`;
+    ({ results, total } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined, stopping }, async ({ grader, control }) => {
+      const session = await usageErrors(() =>
+        AnswersSession.open(
+          { file: parsed, source: { format: parsed.format, file: basename(file) }, model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''), name: args.values.get('name'), grading, shard, ...(rename ? { rename } : {}) },
+          sessionPorts(tasks, store, grader),
+          outDir,
+        ),
+      );
+      const outcome = await session.gradeAll({
+        signal: control.signal,
+        onGraded: ({ item, grade }) => {
+          if (json) return;
+          const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
+          process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
         },
-        { tasks, store, grader: (task, text, options) => pool.gradeWith(task, text, options) },
-        outDir,
-      ),
-    );
-    total = session.size;
-    const outcome = await session.gradeAll({
-      signal: stop.signal,
-      onGraded: ({ item, grade }) => {
-        if (json) return;
-        const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
-        process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
-      },
-    });
-    results = outcome.results;
+      });
+      return { results: outcome.results, total: session.size };
+    }));
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await pool.close();
     await store.close();
   }
   const ms = Date.now() - started;

@@ -27,7 +27,7 @@ import { PROVENANCE } from '../../core/version.ts';
 import { readRunFile as readFileBytes } from '../../store/run-dir-file.ts';
 import { UsageError, optionalInt, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import { GradePool } from '../node-pool.ts';
+import { withGrading } from '../session-ports.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { isDirectory, readRunDir } from '../stored-run.ts';
 
@@ -249,11 +249,10 @@ async function checkPublished(dir: string, concurrency: number | undefined, json
   const site = await checkSite(indexBytes, idx.index, man.manifest);
 
   const tasks = await loadTasks();
-  const pool = new GradePool({ size: concurrency });
-  const ports = { tasks, grader: pool.gradeWith.bind(pool) };
   const live = !json && process.stderr.isTTY;
   const rows: { opened: Opened; verdict?: RowVerdict }[] = [];
-  try {
+  await withGrading({ workers: concurrency }, async ({ grader }) => {
+    const ports = { tasks, grader };
     for (const entry of idx.index.runs) {
       const bytes = siteFile(dir, entry.file);
       const opened: Opened = bytes ? await openPublishedRun(entry, bytes, man.manifest) : { ok: false, entry, message: `${entry.file} is missing` };
@@ -266,9 +265,7 @@ async function checkPublished(dir: string, concurrency: number | undefined, json
       if (live) process.stderr.write('\n');
       rows.push({ opened, verdict });
     }
-  } finally {
-    await pool.close();
-  }
+  });
 
   const reproduced = rows.filter((r) => r.verdict?.status === 'reproduced').length;
   const ok = reproduced === rows.length && site.missingRuns.length === 0;

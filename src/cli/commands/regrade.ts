@@ -16,9 +16,8 @@ import { basename } from 'node:path';
 import { handlerOnlyTask } from '../../core/eval/grade/grade.ts';
 import { parseRunFile, formatValidationErrors } from '../../core/eval/files/run-file.ts';
 import { parseAnswerFile } from '../../core/eval/files/responses.ts';
-import type { RunRecord } from '../../core/eval/run/run-types.ts';
 import { AnswersSession } from '../../core/eval/session/answers.ts';
-import { type RegradeReport, regradeRun, regradeText } from '../../core/eval/session/regrade.ts';
+import { regradeRun, regradeText } from '../../core/eval/session/regrade.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { PROVENANCE } from '../../core/version.ts';
 import { MemoryStore } from '../../store/memory.ts';
@@ -27,7 +26,7 @@ import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
 import { namesText } from '../../core/rename/choice.ts';
 import { lensFor } from '../../core/rename/lens.ts';
-import { GradePool } from '../node-pool.ts';
+import { sessionPorts, withGrading } from '../session-ports.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { openRunDir } from '../run-scale.ts';
 import { type StoredRun, fromRunFile, isDirectory, readRunDir } from '../stored-run.ts';
@@ -40,14 +39,10 @@ export async function run(argv: string[]): Promise<number> {
   const json = args.flags.has('json');
   const rename = renameOption(args);
   const tasks = await loadTasks();
-  const pool = new GradePool({ size: optionalInt(args, 'concurrency') || undefined });
-  const ports = { tasks, grader: pool.gradeWith.bind(pool) };
   const live = !json && process.stderr.isTTY;
   const onProgress = (done: number, total: number) => live && process.stderr.write(`\rre-verified ${done} of ${total} answers`);
-  let stored: StoredRun;
-  let run: RunRecord;
-  let report: RegradeReport;
-  try {
+  const { stored, run, report } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined }, async ({ grader }) => {
+    let stored: StoredRun;
     if (isDirectory(input)) {
       stored = await readRunDir(input);
       for (const d of stored.damaged) process.stderr.write(`osvlab regrade: skipped ${d.file} line ${d.line}: ${d.reason}\n`);
@@ -61,23 +56,21 @@ export async function run(argv: string[]): Promise<number> {
         for (const p of answers.problems) process.stderr.write(`${input}: ${p.line ? `line ${p.line}: ` : ''}${p.code} ${p.message}\n`);
         // Answers without grades: the session grades them (nothing stored yet), then nothing is "changed".
         const store = new MemoryStore();
-        const source = { format: answers.format, file: basename(input) };
-        const session = await AnswersSession.open({ file: answers, source, model: basename(input).replace(/\.[^.]*$/, ''), ...(rename ? { rename } : {}) }, { ...ports, store });
+        const session = await AnswersSession.open({ file: answers, source: { format: answers.format, file: basename(input) }, model: basename(input).replace(/\.[^.]*$/, ''), ...(rename ? { rename } : {}) }, sessionPorts(tasks, store, grader));
         const runRecord = session.run;
         const ungraded = await store.listAttempts(runRecord.id);
         stored = { source: input, run: runRecord, attempts: ungraded, prompts: [], cache: [], damaged: [] };
       }
     }
-    if (!stored.run) throw new UsageError(`RUNDIR001 ${input} holds no run (no run.json)`);
-    run = stored.run;
+    const run = stored.run;
+    if (!run) throw new UsageError(`RUNDIR001 ${input} holds no run (no run.json)`);
     if (rename && namesText(run.config.rename) !== namesText(rename)) {
       throw new UsageError(`${input} records its answers in ${namesText(run.config.rename)} names, not ${namesText(rename)}: a run regrades in the names it records (leave out --rename)`);
     }
-    report = await regradeRun(run, stored.attempts, ports, { onProgress });
+    const report = await regradeRun(run, stored.attempts, { tasks, grader }, { onProgress });
     if (live) process.stderr.write('\n');
-  } finally {
-    await pool.close();
-  }
+    return { stored, run, report };
+  });
 
   const out = args.values.get('out');
   if (out) {

@@ -9,13 +9,11 @@
  * cancelled or incomplete (rerun to resume), 4 failed or usage error.
  */
 import { join } from 'node:path';
-import { RunControl } from '../../core/eval/run/run-control.ts';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
 import type { RunChoice } from '../../core/eval/session/config.ts';
 import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { LlmClient } from '../../core/llm/client.ts';
 import { requestDiagnostic } from '../../core/llm/errors.ts';
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
@@ -26,7 +24,7 @@ import { UsageError, choiceOption, intOption, parseArgs, textOption } from '../a
 import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
 import { printDiagnostic } from '../diagnostics.ts';
-import { GradePool } from '../node-pool.ts';
+import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
@@ -101,39 +99,31 @@ export async function run(argv: string[]): Promise<number> {
   const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await openRunDir(dir);
-  const pool = new GradePool({ size: Math.max(1, choice.gradeConcurrency ?? 2) });
-  const ports = { tasks, store, grader: pool.gradeWith.bind(pool), client: () => new LlmClient({ provider: providerObj, cache: store, concurrency: Math.max(1, choice.concurrency ?? 4) }) };
-  const control = new RunControl();
-  const onSignal = () => {
-    process.stderr.write('\nstopping: answers already received are kept; rerun the same command to resume\n');
-    control.cancel();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopping = 'stopping: answers already received are kept; rerun the same command to resume';
   try {
-    const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
-    process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);
-    const prices = pricesWith(scale, await loadPrices(store), model);
-    const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id));
-    const bar = progressReporter();
-    const outcome = await session.execute({ prices, control, budget, onProgress: (p) => bar.update(p) });
-    bar.done();
-    if (outcome.status === 'failed') {
-      process.stderr.write('run failed: ');
-      if (outcome.error) printDiagnostic(process.stderr, requestDiagnostic(outcome.error));
-      else process.stderr.write('unknown error\n');
-    }
-    if (budget) for (const l of budgetLines(budget, outcome.progress)) process.stderr.write(`${l}\n`);
-    for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
-    if (outcome.status === 'incomplete') {
-      process.stderr.write(`run incomplete: ${outcome.progress.errors} answers missing (requests that failed for good, or gradings that failed); rerun the same command to retry them\n`);
-    }
-    await printReport(store, id, tasks, args.flags.has('json'), store.damaged);
-    return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' || outcome.status === 'incomplete' ? 3 : 4;
+    return await withGrading({ workers: Math.max(1, choice.gradeConcurrency!), stopping }, async ({ grader, control }) => {
+      const ports = sessionPorts(tasks, store, grader, { provider: providerObj, cache: store, requests: choice.concurrency });
+      const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
+      process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);
+      const prices = pricesWith(scale, await loadPrices(store), model);
+      const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id));
+      const bar = progressReporter();
+      const outcome = await session.execute({ prices, control, budget, onProgress: (p) => bar.update(p) });
+      bar.done();
+      if (outcome.status === 'failed') {
+        process.stderr.write('run failed: ');
+        if (outcome.error) printDiagnostic(process.stderr, requestDiagnostic(outcome.error));
+        else process.stderr.write('unknown error\n');
+      }
+      if (budget) for (const l of budgetLines(budget, outcome.progress)) process.stderr.write(`${l}\n`);
+      for (const g of outcome.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
+      if (outcome.status === 'incomplete') {
+        process.stderr.write(`run incomplete: ${outcome.progress.errors} answers missing (requests that failed for good, or gradings that failed); rerun the same command to retry them\n`);
+      }
+      await printReport(store, id, tasks, args.flags.has('json'), store.damaged);
+      return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' || outcome.status === 'incomplete' ? 3 : 4;
+    });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await pool.close();
     await store.close();
   }
 }

@@ -18,12 +18,11 @@ import { basename, join } from 'node:path';
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import { MergeError, mergeShards } from '../../core/eval/run/shard-merge.ts';
-import { RunControl } from '../../core/eval/run/run-control.ts';
+import { RUN_DEFAULTS } from '../../core/eval/session/config.ts';
 import { formatShard } from '../../core/eval/run/shard.ts';
 import { type CellRun, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
 import { type PlannedCell, type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
 import { parseStudy, withNames } from '../../core/eval/study/study-file.ts';
-import { LlmClient } from '../../core/llm/client.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { Task } from '../../core/tasks/task.ts';
@@ -33,7 +32,7 @@ import { lockRunDir } from '../../store/run-dir-lock.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
-import { GradePool } from '../node-pool.ts';
+import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
 import { readShard } from './merge.ts';
@@ -186,56 +185,41 @@ export async function run(argv: string[]): Promise<number> {
   }
   process.stderr.write(`study ${plan.study.name} (${plan.id}): ${plan.cells.length} cells, ${plan.tasks.length} tasks${scale.shard ? `, shard ${formatShard(scale.shard)}` : ''}, in ${dir}\n`);
 
-  const size = Math.max(1, ...plan.cells.map((c) => c.choice.gradeConcurrency ?? 2));
-  const pool = new GradePool({ size });
-  const control = new RunControl();
-  const onSignal = () => {
-    process.stderr.write('\nstopping: answers already received are kept; rerun the same command to resume the study\n');
-    control.cancel();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const workers = Math.max(1, ...plan.cells.map((c) => c.choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency));
+  const stopping = 'stopping: answers already received are kept; rerun the same command to resume the study';
   let bar = progressReporter();
   try {
-    const outcome = await usageErrors(() =>
-      runStudy(
-        plan,
-        async (cell) => {
-          const where = cellDir(dir, cell);
-          const store = await openRunDir(where, { cachePath: join(dir, 'cache.jsonl') });
-          const provider = providers.get(`${cell.choice.provider} ${cell.choice.baseUrl}`)!;
-          return {
-            tasks,
-            store,
-            grader: pool.gradeWith.bind(pool),
-            client: (config) => new LlmClient({ provider, cache: store, concurrency: Math.max(1, config.concurrency) }),
-            close: () => store.close(),
-            where,
-          };
-        },
-        {
-          control,
-          shard: scale.shard,
-          onCellStart: (cell, created) => {
-            process.stderr.write(`cell ${cell.index + 1}/${plan.cells.length} ${cell.label}: ${created ? 'new' : 'resuming'} run ${cell.runId} in ${cellDir(dir, cell)}\n`);
-            bar = progressReporter();
+    return await withGrading({ workers, stopping }, async ({ grader, control }) => {
+      const outcome = await usageErrors(() =>
+        runStudy(
+          plan,
+          async (cell) => {
+            const where = cellDir(dir, cell);
+            const store = await openRunDir(where, { cachePath: join(dir, 'cache.jsonl') });
+            const provider = providers.get(`${cell.choice.provider} ${cell.choice.baseUrl}`)!;
+            return { ...sessionPorts(tasks, store, grader, { provider, cache: store }), close: () => store.close(), where };
           },
-          onProgress: (_cell, p) => bar.update(p),
-          onCellEnd: (_cell, o) => {
-            bar.done();
-            for (const g of o.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
-            if (o.status !== 'done') process.stderr.write(`cell ended ${o.status}${o.error ? `: ${o.error.code} ${o.error.message}` : ''}\n`);
+          {
+            control,
+            shard: scale.shard,
+            onCellStart: (cell, created) => {
+              process.stderr.write(`cell ${cell.index + 1}/${plan.cells.length} ${cell.label}: ${created ? 'new' : 'resuming'} run ${cell.runId} in ${cellDir(dir, cell)}\n`);
+              bar = progressReporter();
+            },
+            onProgress: (_cell, p) => bar.update(p),
+            onCellEnd: (_cell, o) => {
+              bar.done();
+              for (const g of o.gradeErrors) process.stderr.write(`grading error on ${g.attemptId}: ${g.message}\n`);
+              if (o.status !== 'done') process.stderr.write(`cell ended ${o.status}${o.error ? `: ${o.error.code} ${o.error.message}` : ''}\n`);
+            },
           },
-        },
-      ),
-    );
-    await printStudyReport(plan, dir, tasks, json);
-    if (outcome.status !== 'done') process.stderr.write(`study ${outcome.status}: rerun the same command to resume it\n`);
-    return outcome.status === 'done' ? 0 : outcome.status === 'failed' ? 4 : 3;
+        ),
+      );
+      await printStudyReport(plan, dir, tasks, json);
+      if (outcome.status !== 'done') process.stderr.write(`study ${outcome.status}: rerun the same command to resume it\n`);
+      return outcome.status === 'done' ? 0 : outcome.status === 'failed' ? 4 : 3;
+    });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await pool.close();
     lock.release();
   }
 }

@@ -107,14 +107,14 @@ export class AnswersSession {
    * pool limits the real parallelism), storing each grade as it comes, then
    * the run's final status. `onGraded` is told of each answer, kept ones too.
    * Once `signal` fires, no further answer is graded and a grade the stop
-   * cut short (`internal`: the grader was closed under it) is not stored, so
-   * the answer stays ungraded for the next session; the run is `cancelled`
-   * and `stopped` says so.
+   * cut short (`internal`: the signal cancelled it in the grader) is not
+   * stored, so the answer stays ungraded for the next session; the run is
+   * `cancelled` and `stopped` says so.
    */
   async gradeAll(opts: { readonly onGraded?: (r: GradedItem, done: number, total: number) => void; readonly signal?: AbortSignal } = {}): Promise<AnswersOutcome> {
     const { store } = this.ports;
     const clock = this.ports.clock ?? Date.now;
-    const grade = neverThrows(gradeClosure(this.run.config, this.ports.grader, this.ports.tasks));
+    const grade = neverThrows(gradeClosure(this.run.config, this.ports.grader, this.ports.tasks, opts.signal));
     const attempts = new Map((await store.listAttempts(this.id)).map((a) => [`${a.taskId}|${a.sample}`, a]));
     const stopped = () => opts.signal?.aborted === true;
     const results: GradedItem[] = [];

@@ -17,13 +17,12 @@ import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../core
 import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
-import { LlmClient } from '../../core/llm/client.ts';
 import { createProvider } from '../../core/llm/provider.ts';
 import { type ProviderKind, REASONING_EFFORTS, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import { EXTRACT_MODES, type ExtractMode } from '../../core/eval/grade/answer.ts';
 import { restoredFields } from './evaluate-form.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
-import { repository } from './runs.svelte.ts';
+import { pagePorts, repository } from './page-ports.ts';
 import { loadPrices } from '../../store/repository.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 import { AttemptsTable } from './attempts-table.svelte.ts';
@@ -213,23 +212,12 @@ export class EvaluateState {
   }
 
   /**
-   * The run session's ports in this page: the IndexedDB store, the verifier
-   * pool, and a client with the key entered for the run's provider and base
-   * URL's origin, and no other (docs/providers.md, "Keys in the browser").
+   * The run session's ports in this page (page-ports.ts): the client gets the
+   * key entered for the run's provider and base URL's origin, and no other
+   * (docs/providers.md, "Keys in the browser").
    */
-  private async ports(): Promise<SessionPorts> {
-    await taskCatalog.load();
-    return {
-      tasks: taskCatalog.tasks,
-      store: repository(),
-      grader: (task, text, options) => this.verifier.pool.grade(task, text, options),
-      client: (config: RunConfig) =>
-        new LlmClient({
-          provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.settings.keyFor(config.provider, config.baseUrl) }),
-          cache: repository(),
-          concurrency: config.concurrency,
-        }),
-    };
+  private ports(): Promise<SessionPorts> {
+    return pagePorts((kind, baseUrl) => this.settings.keyFor(kind, baseUrl));
   }
 
   /** Opens the run of the configuration (the stored one when the same experiment exists) and runs it, or the shard the field names. */

@@ -13,18 +13,10 @@ import type { AttemptRecord, RunRecord } from '../../core/eval/run/run-types.ts'
 import { AnswersSession } from '../../core/eval/session/answers.ts';
 import { type RegradeReport, regradeRun } from '../../core/eval/session/regrade.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
-import type { SessionPorts } from '../../core/eval/session/ports.ts';
-import { DexieRepository } from '../../store/dexie.ts';
 import { exportStoredRun, importRunFile } from '../../store/transfer.ts';
+import { pagePorts, repository } from './page-ports.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
-
-let repo: DexieRepository | undefined;
-/** The browser's run store, opened on first use. */
-export function repository(): DexieRepository {
-  repo ??= new DexieRepository();
-  return repo;
-}
 
 /** What the metrics need about a task; runs imported from elsewhere may name tasks this build lacks. */
 export function taskFacts(id: string): TaskRef {
@@ -45,12 +37,6 @@ async function loadRun(id: string): Promise<LoadedRun | undefined> {
   const attempts = await r.listAttempts(id);
   const facts: TaskFacts[] = run.config.tasks.map(taskFacts);
   return { run, attempts, metrics: computeMetrics(facts, attempts, { n: run.source ? undefined : run.config.n, rounds: run.config.repairRounds }) };
-}
-
-/** The run session's ports in this page: the IndexedDB store and the verifier pool. */
-export async function pagePorts(): Promise<SessionPorts> {
-  await taskCatalog.load();
-  return { tasks: taskCatalog.tasks, store: repository(), grader: (task, text, options) => verifier.pool.grade(task, text, options) };
 }
 
 /** Re-verify on a run's page: every stored answer graded again with this verifier (docs/osvbench.md). */

@@ -12,10 +12,9 @@ import type { RunRecord, StudyRef } from '../../core/eval/run/run-types.ts';
 import { type StudyNames, parseStudy, withNames } from '../../core/eval/study/study-file.ts';
 import { type CellRun, type StudyReport, studyReport } from '../../core/eval/study/study-report.ts';
 import { type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
-import { LlmClient } from '../../core/llm/client.ts';
-import { createProvider } from '../../core/llm/provider.ts';
 import type { ProviderKind } from '../../core/llm/types.ts';
-import { pagePorts, repository, taskFacts } from './runs.svelte.ts';
+import { pagePorts, repository } from './page-ports.ts';
+import { taskFacts } from './runs.svelte.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { type Destination, destinationOf } from './send-approval.svelte.ts';
 
@@ -127,20 +126,11 @@ export class StudyState {
     this.plan = plan;
     this.report = undefined;
     this.control = new RunControl();
-    const base = await pagePorts();
+    const ports = await pagePorts(this.keyFor);
     try {
       const outcome = await runStudy(
         plan,
-        async (cell) => ({
-          ...base,
-          client: (config) =>
-            new LlmClient({
-              provider: createProvider({ kind: config.provider, baseUrl: config.baseUrl, apiKey: this.keyFor(config.provider, config.baseUrl) }),
-              cache: repository(),
-              concurrency: config.concurrency,
-            }),
-          where: `this browser (${cell.label})`,
-        }),
+        async (cell) => ({ ...ports, where: `this browser (${cell.label})` }),
         {
           control: this.control,
           onCellStart: (cell) => (this.phase = { kind: 'running', cell: cell.index + 1, cells: plan.cells.length, label: cell.label }),

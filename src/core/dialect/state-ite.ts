@@ -3,7 +3,7 @@
  * (docs/hv6-model.md §4.7): a new object whose fields are the pointwise If
  * of the two, maps as pointwise Ifs and Refcnts componentwise.
  */
-import { type FieldValue, isRefcnt } from '../kernel/state.ts';
+import { type FieldValue, iteField } from '../kernel/state.ts';
 import type { MapFn } from '../smt/fn.ts';
 import type { Term } from '../smt/term.ts';
 import type { Span } from '../span.ts';
@@ -46,26 +46,7 @@ function iteStruct(c: Term, a: StructObj, b: StructObj, span: Span): StructObj {
   for (const [name, fa] of a.fields) {
     const fb = b.fields.get(name)!;
     const path = `${a.schema.name}.${name}`;
-    fields.set(name, iteFieldValue(c, fa, fb, (f) => () => rawError(span, path, f)));
+    fields.set(name, iteField(fa, fb, (x, y) => iteMaps(c, x, y, () => rawError(span, path, x))));
   }
   return new StructObj(a.schema, fields, a.path);
-}
-
-function iteFieldValue(c: Term, a: FieldValue, b: FieldValue, onRaw: (f: MapFn) => () => ReturnType<typeof iteOfPython>): FieldValue {
-  if (a === b) return a;
-  const m = (x: MapFn, y: MapFn) => iteMaps(c, x, y, onRaw(x));
-  if (!isRefcnt(a) && !isRefcnt(b)) return m(a, b);
-  if (isRefcnt(a) && isRefcnt(b) && a.kind === 'refcnt' && b.kind === 'refcnt') {
-    return { kind: 'refcnt', ref: m(a.ref, b.ref), perm: m(a.perm, b.perm), permInv: m(a.permInv, b.permInv) };
-  }
-  if (isRefcnt(a) && isRefcnt(b) && a.kind === 'refcnt2' && b.kind === 'refcnt2') {
-    return {
-      kind: 'refcnt2',
-      ref: m(a.ref, b.ref),
-      perm1: m(a.perm1, b.perm1),
-      perm2: m(a.perm2, b.perm2),
-      permInv: m(a.permInv, b.permInv),
-    };
-  }
-  throw new Error('If: field kinds differ');
 }

@@ -4,7 +4,7 @@
  * Refcnt field is its count plus the two ghost permutation functions
  * (docs/hv6-model.md §4.6).
  */
-import { type MapFn, iteMap, ufMap } from '../smt/fn.ts';
+import { type MapFn, ufMap } from '../smt/fn.ts';
 import type { Term } from '../smt/term.ts';
 import { ALL_FIELDS, type FieldSchema } from './schema.ts';
 
@@ -77,42 +77,6 @@ export function freshState(prefix = 'old.'): AbstractState {
   return new Map(ALL_FIELDS.map((s) => [s.path, freshField(s, prefix)]));
 }
 
-/** Pointwise If on two field values of the same field. */
-function iteField(c: Term, a: FieldValue, b: FieldValue): FieldValue {
-  if (a === b) return a;
-  if (!isRefcnt(a) || !isRefcnt(b)) {
-    if (isRefcnt(a) || isRefcnt(b)) throw new Error('If: a Refcnt and a map');
-    return iteMap(c, a, b);
-  }
-  if (a.kind === 'refcnt' && b.kind === 'refcnt') {
-    return {
-      kind: 'refcnt',
-      ref: iteMap(c, a.ref, b.ref),
-      perm: iteMap(c, a.perm, b.perm),
-      permInv: iteMap(c, a.permInv, b.permInv),
-    };
-  }
-  if (a.kind === 'refcnt2' && b.kind === 'refcnt2') {
-    return {
-      kind: 'refcnt2',
-      ref: iteMap(c, a.ref, b.ref),
-      perm1: iteMap(c, a.perm1, b.perm1),
-      perm2: iteMap(c, a.perm2, b.perm2),
-      permInv: iteMap(c, a.permInv, b.permInv),
-    };
-  }
-  throw new Error('If: Refcnt kinds differ');
-}
-
-/** Returns a new state that is `a` where `c` holds and `b` elsewhere. */
-export function iteState(c: Term, a: AbstractState, b: AbstractState): AbstractState {
-  if (a === b) return a;
-  if (c.op === 'const') return c.value ? a : b;
-  const out = new Map<string, FieldValue>();
-  for (const [path, va] of a) out.set(path, iteField(c, va, b.get(path)!));
-  return out;
-}
-
 /** The count component of a field (the field itself for a plain map). */
 export function countOf(v: FieldValue): MapFn {
   return isRefcnt(v) ? v.ref : v;
@@ -135,6 +99,19 @@ export function fieldFromParts(like: FieldValue, maps: readonly MapFn[]): FieldV
   if (!isRefcnt(like)) return maps[0];
   if (like.kind === 'refcnt') return { kind: 'refcnt', ref: maps[0], perm: maps[1], permInv: maps[2] };
   return { kind: 'refcnt2', ref: maps[0], perm1: maps[1], perm2: maps[2], permInv: maps[3] };
+}
+
+/**
+ * The pointwise If of two values of one field: a value of their kind whose
+ * every map is `ite` of the two fields' maps (`fieldParts` order): a plain
+ * map's If, a Refcnt's componentwise. The same value twice is itself.
+ */
+export function iteField(a: FieldValue, b: FieldValue, ite: (x: MapFn, y: MapFn) => MapFn): FieldValue {
+  if (a === b) return a;
+  const pa = fieldParts(a);
+  const pb = fieldParts(b);
+  if (pa.length !== pb.length || pa.some((p, i) => p.suffix !== pb[i].suffix)) throw new Error('If: field kinds differ');
+  return fieldFromParts(a, pa.map((p, i) => ite(p.map, pb[i].map)));
 }
 
 /** Every map of a field: a plain map itself; a Refcnt's count first, then its ghost permutations. */

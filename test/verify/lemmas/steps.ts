@@ -3,10 +3,10 @@
  * with the MapFn API (independent of the spec interpreter), including the
  * Refcnt swap of docs/hv6-model.md §4.6.
  */
-import { type MapFn, updateMap } from '../../../src/core/smt/fn.ts';
+import { type MapFn, iteMap, updateMap } from '../../../src/core/smt/fn.ts';
 import * as o from '../../../src/core/smt/ops.ts';
 import { type Term, bvConst } from '../../../src/core/smt/term.ts';
-import { type AbstractState, type FieldValue, type Refcnt2Value, type RefcntValue, iteState } from '../../../src/core/kernel/state.ts';
+import { type AbstractState, type FieldValue, type Refcnt2Value, type RefcntValue, iteField } from '../../../src/core/kernel/state.ts';
 
 export const u64 = (n: number | bigint): Term => bvConst(n, 64);
 
@@ -73,9 +73,10 @@ export class Step {
     return this.with(path, { kind: 'refcnt2', ref, perm1, perm2, permInv });
   }
 
-  /** `util.If(cond, this, old)`. */
+  /** `util.If(cond, this, old)`: field by field (kernel/state.ts, `iteField`). */
   commit(cond: Term, old: AbstractState): AbstractState {
-    return iteState(cond, this.s, old);
+    if (cond.op === 'const') return cond.value ? this.s : old;
+    return new Map([...this.s].map(([path, v]) => [path, iteField(v, old.get(path)!, (x, y) => iteMap(cond, x, y))]));
   }
 }
 

@@ -4,6 +4,7 @@
  * the variant matrix, and autosave. Components only read and call this.
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
+import type { VerifyRequest } from '../../core/verify/index.ts';
 import type { Verdict, VerdictStatus } from '../../core/verify/verdict.ts';
 import { findHandler } from '../../core/kernel/handlers.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
@@ -201,6 +202,11 @@ export class PlaygroundState {
     this.edit(this.skeleton);
   }
 
+  /** The request to verify `spec` against implementation `variant` within this page's time limit (with the declarative checks when `strict` says so). */
+  private request(spec: string, variant: content.Variant | undefined, strict?: boolean): VerifyRequest {
+    return { handler: this.handler, spec, implSource: content.implSourceOf(variant?.task), timeoutMs: this.timeoutMs, ...(strict === undefined ? {} : { strict }) };
+  }
+
   /** Verifies the spec against the selected variant. A newer call supersedes a running one. */
   async verify(): Promise<void> {
     const startedAt = Date.now();
@@ -209,13 +215,7 @@ export class PlaygroundState {
     clearInterval(this.ticker);
     this.ticker = setInterval(() => (this.now = Date.now()), 100);
     const asked = { spec: this.spec, variant: this.variant, strict: this.strict };
-    const req = {
-      handler: this.handler,
-      spec: this.spec,
-      implSource: content.implSourceOf(this.currentVariant?.task),
-      timeoutMs: this.timeoutMs,
-      strict: this.strict,
-    };
+    const req = this.request(this.spec, this.currentVariant, this.strict);
     try {
       await this.verifier.warm();
       if (this.verifier.status.kind === 'no-isolation' || this.verifier.status.kind === 'failed' || this.verifier.status.kind === 'unavailable') {
@@ -261,12 +261,7 @@ export class PlaygroundState {
       const v = cells[i].variant;
       let status: VerdictStatus;
       try {
-        const verdict = await this.verifier.pool.verify({
-          handler: this.handler,
-          spec,
-          implSource: content.implSourceOf(v.task),
-          timeoutMs: this.timeoutMs,
-        });
+        const verdict = await this.verifier.pool.verify(this.request(spec, v));
         status = verdict.status;
       } catch {
         status = 'unknown';

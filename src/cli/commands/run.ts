@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
-import type { RunChoice } from '../../core/eval/session/config.ts';
+import { RUN_DEFAULTS, type RunChoice } from '../../core/eval/session/config.ts';
 import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
@@ -101,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
   const store = await openRunDir(dir);
   const stopping = 'stopping: answers already received are kept; rerun the same command to resume';
   try {
-    return await withGrading({ workers: Math.max(1, choice.gradeConcurrency!), stopping }, async ({ grader, control }) => {
+    return await withGrading({ workers: Math.max(1, choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency), stopping }, async ({ grader, control }) => {
       const ports = sessionPorts(tasks, store, grader, { provider: providerObj, cache: store, requests: choice.concurrency });
       const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
       process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);

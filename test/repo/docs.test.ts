@@ -1,0 +1,158 @@
+/**
+ * The docs are true about the tree and the CLI: every file or folder that
+ * README.md or a docs/*.md names exists, every `osvlab` command line they
+ * show uses a declared command with options that command declares
+ * (src/cli/declarations.ts, which the parser reads), and every `npm run`
+ * script they name is in package.json.
+ *
+ * What counts as a path, read from code spans and fenced blocks:
+ * - one that starts with a top-level entry of the repository (`src/...`,
+ *   `docs/x.md`) must exist; `*`, `<placeholder>` and an upper-case
+ *   placeholder (`NN-name.md`, `FILE`) match any name; paths under the
+ *   ignored build folders (test-artifacts/, dist/, .osvlab/) are not
+ *   checked, nothing commits them;
+ * - a shorter source path (`lib/markdown.ts`, `serve.ts`) must be the end
+ *   of some tracked file's path;
+ * - in a layout block, a line that starts with a folder (`src/worker/  a.ts,
+ *   b.ts`) names files of that folder, and so do the lines indented under it.
+ * Data files a run writes (`run.json`, `my.c`) are examples, not the tree.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/declarations.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const TRACKED = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+const TOP = new Set(TRACKED.map((f) => f.split('/')[0]));
+const IGNORED = new Set(['test-artifacts', 'dist', '.osvlab', 'node_modules']);
+/** Source files, whose short names are checked; data files (json, c, h, py) are too often examples. */
+const SOURCE = /\.(ts|mts|mjs|svelte)$/;
+const SCRIPTS = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+
+/** The code of a Markdown text: fenced blocks (line by line, a `\` continuation joined) and inline spans. */
+function codeOf(md: string): { blocks: string[]; spans: string[] } {
+  const blocks = [...md.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].map((m) => m[1].replace(/\\\n\s*/g, ' '));
+  const prose = md.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '');
+  const spans = [...prose.matchAll(/(`+)([^`]+?)\1/g)].map((m) => m[2]);
+  return { blocks, spans };
+}
+
+/** A path pattern as a regular expression over the tracked files: `*`, `<x>` and upper-case words match a name part. */
+function pattern(path: string): RegExp {
+  const parts = path.split(/(\*|<[^>]*>|\b[A-Z][A-Z0-9_]*\b)/);
+  const body = parts.map((p, i) => (i % 2 ? '[^/]+' : p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}${path.endsWith('/') ? '' : '(/|$)'}`);
+}
+
+/** Is `path` (relative to the repository) a tracked file or folder? */
+function exists(path: string): boolean {
+  const p = path.replace(/^\.\//, '');
+  if (existsSync(join(root, p))) return true;
+  const re = pattern(p);
+  return /[*<A-Z]/.test(p) && TRACKED.some((f) => re.test(f));
+}
+
+const PATH = /(?<![\w.\/<>*-])((?:\.\/)?[\w.<>*-]+(?:\/[\w.<>*-]+)*\/?)/g;
+
+/** The paths that `code` names that do not exist (see the header for the rules). */
+function missingPaths(code: string, isTracked: (p: string) => boolean = exists, tracked: readonly string[] = TRACKED): string[] {
+  const out: string[] = [];
+  const check = (p: string) => {
+    const first = p.replace(/^\.\//, '').split('/')[0];
+    if (IGNORED.has(first)) return;
+    if (TOP.has(first) && p.includes('/')) {
+      if (!isTracked(p)) out.push(p);
+    } else if (SOURCE.test(p) && !/[*<]/.test(p) && !tracked.some((f) => f === p || f.endsWith(`/${p}`))) out.push(p);
+  };
+  for (const m of code.matchAll(PATH)) check(m[1]);
+  // Layout lines: `DIR/  names` and the lines indented under them.
+  const stack: { indent: number; dir: string }[] = [];
+  for (const line of code.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
+    const words = line.replace(/\([^)]*\)/g, '').trim().split(/[\s,]+/).filter(Boolean);
+    const head = words[0] ?? '';
+    const parent = stack[stack.length - 1]?.dir;
+    const dir = head.endsWith('/') ? (TOP.has(head.split('/')[0]) ? head : parent ? parent + head : undefined) : undefined;
+    if (dir) {
+      stack.push({ indent, dir });
+      for (const w of words.slice(1)) if (/\.\w+$/.test(w) && !w.includes('/')) if (!isTracked(dir + w)) out.push(dir + w);
+    } else if (parent && /\.\w+$/.test(head)) {
+      for (const w of words.filter((x) => /^[\w.*-]+(\/[\w.*-]+)*\.\w+$/.test(x))) if (!isTracked(parent + w)) out.push(parent + w);
+    }
+  }
+  return out;
+}
+
+/** Each `osvlab` command line in `code`: at the start of a line or span, after `$ `, `npx ` or a shell operator. */
+function commandLines(code: string): { command: string; options: string[] }[] {
+  const out: { command: string; options: string[] }[] = [];
+  for (const m of code.matchAll(/(?:^|[|;&(]\s*|\$ |npx )(?:[A-Z_]+=\S* )*osvlab\s+([a-z][\w-]*)([^\n|;&`)]*)/gm)) {
+    out.push({ command: m[1], options: [...m[2].matchAll(/(?<![\w-])--([a-z][\w-]*)/g)].map((f) => f[1]) });
+  }
+  return out;
+}
+
+/** What is wrong with an `osvlab` command line, or undefined. */
+function commandProblem(line: { command: string; options: string[] }): string | undefined {
+  if (line.command === 'help') return undefined;
+  const decl = COMMANDS.find((c) => c.name === line.command);
+  if (!decl) return `no command ${line.command}`;
+  const bad = line.options.filter((o) => o !== 'help' && !decl.options.some((d) => d.name === o));
+  return bad.length ? `osvlab ${line.command} has no ${bad.map((b) => `--${b}`).join(', ')}` : undefined;
+}
+
+describe('docs', () => {
+  const code = DOCS.map((d) => ({ doc: d, ...codeOf(readFileSync(join(root, d), 'utf8')) }));
+
+  it('reads the docs it checks', () => {
+    expect(DOCS.length).toBeGreaterThan(15);
+    const lines = code.flatMap((c) => [...c.blocks, ...c.spans].flatMap(commandLines));
+    expect(lines.length).toBeGreaterThan(60);
+    expect(new Set(lines.map((l) => l.command)).size).toBeGreaterThan(10);
+  });
+
+  it('name only paths that exist', () => {
+    const bad = code.flatMap(({ doc, blocks, spans }) => [...blocks, ...spans].flatMap((c) => missingPaths(c).map((p) => `${doc}: ${p}`)));
+    expect([...new Set(bad)]).toEqual([]);
+  });
+
+  it('show only declared commands and options', () => {
+    const bad = code.flatMap(({ doc, blocks, spans }) =>
+      [...blocks, ...spans].flatMap(commandLines).flatMap((l) => {
+        const p = commandProblem(l);
+        return p ? [`${doc}: ${p}`] : [];
+      }),
+    );
+    expect([...new Set(bad)]).toEqual([]);
+  });
+
+  it('run only npm scripts package.json has', () => {
+    const bad = code.flatMap(({ doc, blocks, spans }) =>
+      [...blocks, ...spans].flatMap((c) => [...c.matchAll(/\bnpm run ([\w:-]+)/g)].filter((m) => !SCRIPTS.includes(m[1])).map((m) => `${doc}: npm run ${m[1]}`)),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('finds what is wrong', () => {
+    const tracked = ['src/cli/main.ts', 'src/worker/web-pool.ts', 'src/core/pool/pool.ts', 'src/app/lib/markdown.ts', 'docs/cli.md'];
+    const has = (p: string) => tracked.some((f) => pattern(p.replace(/^\.\//, '')).test(f));
+    expect(missingPaths('see `src/worker/pool.ts` and docs/cli.md', has, tracked)).toEqual(['src/worker/pool.ts']);
+    expect(missingPaths('lib/markdown.ts, lib/marks.ts, docs/*.md, src/app/lib/<x>.ts, test-artifacts/site-x/', has, tracked)).toEqual(['lib/marks.ts']);
+    expect(missingPaths('src/worker/   web-pool.ts, pool.ts (the adapter; src/core/pool/)\nsrc/app/\n  lib/markdown.ts  main.ts   the entry', has, tracked)).toEqual([
+      'src/worker/pool.ts',
+      'src/app/main.ts',
+    ]);
+    const lines = commandLines('$ osvlab verify sys_dup --oracle --jsn\nkilled the osvlab process\nX=1 osvlab nope --a | osvlab lemmas --only a');
+    expect(lines).toEqual([
+      { command: 'verify', options: ['oracle', 'jsn'] },
+      { command: 'nope', options: ['a'] },
+      { command: 'lemmas', options: ['only'] },
+    ]);
+    expect(lines.map(commandProblem)).toEqual(['osvlab verify has no --jsn', 'no command nope', undefined]);
+  });
+});

@@ -1,9 +1,15 @@
 /**
- * No dead exports: every name that a module of src/ exports is imported by
- * some other file of src/, test/, perf/, scripts/ or bin/ (bin/osvlab.mjs is
- * the CLI's entry). An export that only its own file uses should not be
+ * No dead exports: every name that a module of src/ exports has a real user,
+ * another file of src/ (the app, the CLI, the workers), of bin/ (the CLI's
+ * entry), scripts/ (the build) or perf/ (the benchmarks), or a test of its
+ * own module: a test under the folder of test/ that tests the source's
+ * folder (test/<area> for src/core/<area> and src/<area>, test/README.md),
+ * or one above or below it (test/verify/lemmas for src/core/verify). A
+ * function its own file calls is code the product runs, so any test may
+ * import it. An export that only tests of other modules keep alive is code
+ * no product runs; an export that only its own file uses should not be
  * exported; one that nothing uses should not exist. A re-export counts as a
- * use of the original and is itself an export that needs an importer.
+ * use of the original and is itself an export that needs a user.
  *
  * Imports are read from the text, the way layers.test.ts reads them: static
  * imports and re-exports by name, `import * as ns` and dynamic `import()`
@@ -37,6 +43,27 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 const rel = (p: string) => relative(root, p).split('\\').join('/');
+
+/** The folder a source file belongs to, as test/ mirrors it: `src/core/eval/grade/x.ts` -> `eval/grade`; `src/core/hash.ts` -> `hash`. */
+function area(source: string): string {
+  const r = source.replace(/^src\/(core\/)?/, '');
+  return r.includes('/') ? r.slice(0, r.lastIndexOf('/')) : r.replace(/(\.d)?\.ts$/, '');
+}
+
+/** Test folders named after what they do rather than the folder they test: test/diff is the C executor's gcc differential test. */
+const TESTS_OF: Readonly<Record<string, string>> = { diff: 'c' };
+
+/** Is `importer` (a path from the root) a real user of `source`: production code, or a test of the source's own folder? */
+function realUser(importer: string, source: string): boolean {
+  if (!importer.startsWith('test/')) return true;
+  const a = area(source);
+  const t = importer.slice('test/'.length);
+  const dir = t.includes('/') ? t.slice(0, t.lastIndexOf('/')) : '';
+  const folder = TESTS_OF[dir.split('/')[0]] ?? dir;
+  // test/quantile.test.ts tests src/core/quantile.ts; test/diagnostic/ tests src/core/diagnostic*.ts.
+  if (folder === '') return t.startsWith(`${a}.`);
+  return a === folder || a.startsWith(`${folder}/`) || folder.startsWith(`${a}/`) || (!a.includes('/') && a.startsWith(`${folder}-`));
+}
 
 /** `a`, `type a`, `a as b` → [local, exported, type-only]; an empty entry (trailing comma) is dropped. */
 function names(list: string): [string, string, boolean][] {
@@ -77,8 +104,10 @@ interface Module {
 
 interface Scan {
   readonly modules: Map<string, Module>;
-  /** Module file → names imported from it by another file. */
+  /** Module file → names imported from it by a real user (`realUser`). */
   readonly used: Map<string, Set<string>>;
+  /** Module file → names only tests of other folders import. */
+  readonly testUsed: Map<string, Set<string>>;
   /** How many import sites were read (a broken pattern would read none). */
   readonly sites: number;
   readonly unresolved: string[];
@@ -96,12 +125,14 @@ const LOCAL_TYPE = (name: string) => new RegExp(`^\\s*(?:export\\s+)?(?:declare\
 function scan(): Scan {
   const modules = new Map<string, Module>();
   const used = new Map<string, Set<string>>();
+  const testUsed = new Map<string, Set<string>>();
   const unresolved: string[] = [];
   let sites = 0;
   const all = ['src', 'test', 'perf', 'scripts', 'bin'].flatMap((d) => files(join(root, d)));
-  const use = (target: string, name: string) => {
-    let s = used.get(target);
-    if (!s) used.set(target, (s = new Set()));
+  const use = (file: string, target: string, name: string) => {
+    const into = realUser(rel(file), rel(target)) ? used : testUsed;
+    let s = into.get(target);
+    if (!s) into.set(target, (s = new Set()));
     s.add(name);
   };
   const target = (file: string, spec: string): string | undefined => {
@@ -125,7 +156,7 @@ function scan(): Scan {
         for (const [local, exported, typeOnly] of names(m[2])) {
           const type = m[1] !== undefined || typeOnly ? true : from ? undefined : LOCAL_TYPE(local).test(text);
           exports.set(exported, { from, type });
-          if (from) use(from, local);
+          if (from) use(file, from, local);
         }
       }
       for (const m of text.matchAll(STAR)) {
@@ -141,17 +172,17 @@ function scan(): Scan {
     for (const m of text.matchAll(STATIC)) {
       const t = target(file, m[4]);
       if (!t) continue;
-      if (m[1]) use(t, 'default');
-      if (m[2]) for (const [imported] of names(m[2])) use(t, imported);
-      if (m[3]) for (const n of names_()) use(t, n);
+      if (m[1]) use(file, t, 'default');
+      if (m[2]) for (const [imported] of names(m[2])) use(file, t, imported);
+      if (m[3]) for (const n of names_()) use(file, t, n);
     }
     for (const m of text.matchAll(DYNAMIC)) {
       const t = target(file, m[1]);
-      if (t) for (const n of names_()) use(t, n);
+      if (t) for (const n of names_()) use(file, t, n);
     }
     for (const m of text.matchAll(WORKER)) target(file, m[1]);
   }
-  return { modules, used, sites, unresolved };
+  return { modules, used, testUsed, sites, unresolved };
 }
 
 /** Is `name`, exported by `file`, a type? Re-exports take the kind of their origin. */
@@ -170,6 +201,11 @@ function isType(s: Scan, file: string, name: string, seen = new Set<string>()): 
 /** How often `name` occurs as a word in `text`. */
 function occurrences(text: string, name: string): number {
   return text.match(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))?.length ?? 0;
+}
+
+/** `text` without its comments (a use in a comment is no use). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
 /**
@@ -195,6 +231,7 @@ function unusedExports(s: Scan): string[] {
     for (const [name, e] of mod.exports) {
       if (s.used.get(file)?.has(name)) continue;
       if (!e.from && isType(s, file, name) && occurrences(mod.text, name) > 1) continue;
+      if (!e.from && s.testUsed.get(file)?.has(name) && occurrences(code(mod.text), name) > 1) continue;
       out.push(`${rel(file)}#${name}`);
     }
   }
@@ -214,6 +251,21 @@ describe('exports', () => {
     expect(s.used.get(term)?.has('bvConst')).toBe(true);
     expect([isType(s, term, 'Sort'), isType(s, term, 'bvConst')]).toEqual([true, false]);
     expect(s.unresolved, 'relative imports of a source file that does not exist').toEqual([]);
+  });
+
+  it('counts as users production code and the tests of the same folder only', () => {
+    expect(realUser('src/cli/commands/grade.ts', 'src/core/pool/pool.ts')).toBe(true);
+    expect(realUser('scripts/bundle.ts', 'src/core/verify/index.ts')).toBe(true);
+    expect(realUser('test/pool/pool.test.ts', 'src/core/pool/pool.ts')).toBe(true);
+    expect(realUser('test/verify/lemmas/steps.test.ts', 'src/core/verify/lemma-check.ts')).toBe(true);
+    expect(realUser('test/c/x.test.ts', 'src/core/c/symex/exec.ts')).toBe(true);
+    expect(realUser('test/eval/grade/g.test.ts', 'src/core/eval/run/runner.ts')).toBe(false);
+    expect(realUser('test/verify/lemmas/steps.test.ts', 'src/core/kernel/state.ts')).toBe(false);
+    expect(realUser('test/cli-main.ts', 'src/cli/main.ts')).toBe(false);
+    expect(realUser('test/quantile.test.ts', 'src/core/quantile.ts')).toBe(true);
+    expect(realUser('test/diagnostic/text.test.ts', 'src/core/diagnostic-text.ts')).toBe(true);
+    expect(realUser('test/store/fixtures.ts', 'src/store/run-dir.ts')).toBe(true);
+    expect(realUser('test/diff/run.ts', 'src/core/c/index.ts')).toBe(true);
   });
 
   it('has no export that nothing imports', () => {

@@ -91,4 +91,4 @@ export const COROLLARIES: readonly Corollary[] = [
   { name: 'iommu_pgwalk', gloss: "a present IOMMU walk ends in one of the device owner's IOMMU_FRAME DMA pages", lemma: 'iommu_isolation', facts: iommuPgwalk },
 ];
 
-export { bootWitness, initialState } from './initial.ts';
+export { bootWitness } from './initial.ts';

@@ -1,9 +1,9 @@
 /**
- * Initial states (docs/hv6-model.md §4.6, `initial()`). `initialState` is upstream's
- * initial(): every Refcnt's ghost permutation fixed to the identity shifted
- * by the field's offset (the pair numbering for Refcnt2), everything else
- * unconstrained. `bootWitness` is one concrete instance of it, the state just
- * after boot: init (pid 1) runs, owns its root, hvm and stack pages and is its
+ * The initial state (docs/hv6-model.md §4.6, `initial()`). Upstream's
+ * initial() fixes every Refcnt's ghost permutation to the identity shifted
+ * by the field's offset (the pair numbering for Refcnt2) and leaves
+ * everything else unconstrained. `bootWitness` is one concrete instance of
+ * it, those permutations with the state just after boot: init (pid 1) runs, owns its root, hvm and stack pages and is its
  * own parent; nothing else is in use. The witness satisfying the spec
  * invariants and a lemma shows that initial() ∧ invariants ∧ lemma is
  * satisfiable, without asking the solver to find a model of quantified facts.
@@ -13,7 +13,7 @@ import * as o from '../../smt/ops.ts';
 import { BOOL, type Term, bvConst } from '../../smt/term.ts';
 import { ENUMS, INITPID, MAX_INT64, PGTYPE } from '../constants.ts';
 import { ALL_FIELDS, type FieldSchema } from '../schema.ts';
-import { type AbstractState, type FieldValue, freshField } from '../state.ts';
+import type { AbstractState, FieldValue } from '../state.ts';
 
 const SIZE_T = 64;
 
@@ -45,16 +45,6 @@ function initialRefcnt(schema: FieldSchema, ref: MapFn): FieldValue {
     permInv: lambdaMap([owner, o1, o2], SIZE_T, ([, p, f]) =>
       o.add(o.mul(fit(o.sub(p, bvConst(1, o1)), SIZE_T), sixteen), fit(o.smod(f, bvConst(16, o2)), SIZE_T))),
   };
-}
-
-/** Returns upstream's initial(): fresh symbols (named `${prefix}path`) with the initial permutations. */
-export function initialState(prefix = 'init.'): AbstractState {
-  const out = new Map<string, FieldValue>();
-  for (const schema of ALL_FIELDS) {
-    const v = freshField(schema, prefix);
-    out.set(schema.path, schema.kind === 'map' ? v : initialRefcnt(schema, (v as { ref: MapFn }).ref));
-  }
-  return out;
 }
 
 const u64 = (n: number | bigint) => bvConst(n, 64);
@@ -102,7 +92,7 @@ function bootMap(schema: FieldSchema): MapFn {
   return lambdaMap(schema.index, range, (xs) => bootValue(schema.path, xs) ?? zero);
 }
 
-/** Returns the concrete boot state, an instance of `initialState()`. */
+/** Returns the concrete boot state, an instance of upstream's initial(). */
 export function bootWitness(): AbstractState {
   const out = new Map<string, FieldValue>();
   for (const schema of ALL_FIELDS) {

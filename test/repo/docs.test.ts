@@ -16,6 +16,11 @@
  * - in a layout block, a line that starts with a folder (`src/worker/  a.ts,
  *   b.ts`) names files of that folder, and so do the lines indented under it.
  * Data files a run writes (`run.json`, `my.c`) are examples, not the tree.
+ *
+ * README.md's CLI table is the overview a newcomer reads first: it names
+ * every declared command, each option it shows belongs to its row's command
+ * (or to the command its code span starts with), the exit codes it quotes
+ * and the defaults it gives in seconds are the declaration's.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -106,6 +111,33 @@ function commandProblem(line: { command: string; options: string[] }): string | 
   return bad.length ? `osvlab ${line.command} has no ${bad.map((b) => `--${b}`).join(', ')}` : undefined;
 }
 
+/** The rows of the Markdown table under `## heading`: cells, split at `|` that are not `\\|`. */
+function tableRows(md: string, heading: string): string[][] {
+  const section = md.split(/^## /m).find((s) => s.startsWith(`${heading}\n`)) ?? '';
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !/^\|[-| ]+\|$/.test(l))
+    .slice(1)
+    .map((l) => l.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')));
+}
+
+/** The (command, option) pairs of a README CLI table row; `--x` spans belong to the row's first command. */
+function rowOptions(row: string[]): { command: string; options: string[] }[] {
+  const names = new Set(COMMANDS.map((c) => c.name));
+  let rowCommand: string | undefined;
+  const out: { command: string; options: string[] }[] = [];
+  for (const [i, cell] of row.entries()) {
+    for (const [, span] of cell.matchAll(/`([^`]+)`/g)) {
+      const first = span.split(/\s+/)[0];
+      const command = names.has(first) ? first : span.startsWith('--') ? rowCommand : i === 0 ? first : undefined;
+      if (command === undefined) continue;
+      if (i === 0) rowCommand ??= command;
+      out.push({ command, options: [...span.matchAll(/(?<![\w-])--([a-z][\w-]*)/g)].map((m) => m[1]) });
+    }
+  }
+  return out;
+}
+
 describe('docs', () => {
   const code = DOCS.map((d) => ({ doc: d, ...codeOf(readFileSync(join(root, d), 'utf8')) }));
 
@@ -136,6 +168,33 @@ describe('docs', () => {
       [...blocks, ...spans].flatMap((c) => [...c.matchAll(/\bnpm run ([\w:-]+)/g)].filter((m) => !SCRIPTS.includes(m[1])).map((m) => `${doc}: npm run ${m[1]}`)),
     );
     expect(bad).toEqual([]);
+  });
+
+  it("README's CLI table: every command, only its own options, the declared exit codes and defaults", () => {
+    const rows = tableRows(readFileSync(join(root, 'README.md'), 'utf8'), 'The CLI');
+    expect(rows.length).toBeGreaterThan(10);
+    const lines = rows.flatMap(rowOptions);
+    expect(COMMANDS.map((c) => c.name).filter((n) => !lines.some((l) => l.command === n)), 'commands the table leaves out').toEqual([]);
+    expect(lines.map(commandProblem).filter(Boolean)).toEqual([]);
+    for (const row of rows) {
+      const command = rowOptions(row)[0].command;
+      const decl = COMMANDS.find((c) => c.name === command)!;
+      const exit = /Exit codes: ([^|]*?)\s*$/.exec(row[1]);
+      if (exit) expect(exit[1], `${command}'s exit codes`).toBe(decl.exit);
+      for (const m of row[1].matchAll(/`--([a-z][\w-]*)[^`]*`[^`]*?\((\d+) s by default\)/g)) {
+        expect(Number(decl.options.find((o) => o.name === m[1])?.default) / 1000, `${command} --${m[1]}'s default`).toBe(Number(m[2]));
+      }
+    }
+    // What it reads from a row: the first command's options, a span naming another command, the `\|` of a cell.
+    const row = tableRows('## The CLI\n\n| a | b |\n|---|---|\n| `run --n N`, `--shard K/N` | `--seed S`; `tasks --format osvbench`; `regrade DIR\\|FILE` |\n', 'The CLI');
+    expect(row).toEqual([['`run --n N`, `--shard K/N`', '`--seed S`; `tasks --format osvbench`; `regrade DIR|FILE`']]);
+    expect(rowOptions(row[0])).toEqual([
+      { command: 'run', options: ['n'] },
+      { command: 'run', options: ['shard'] },
+      { command: 'run', options: ['seed'] },
+      { command: 'tasks', options: ['format'] },
+      { command: 'regrade', options: [] },
+    ]);
   });
 
   it('finds what is wrong', () => {

@@ -139,6 +139,31 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
  */
 const KNOWN_CYCLES: readonly (readonly string[])[] = [];
 
+/**
+ * The modules docs/design.md's "Layers" block names, in its order: each
+ * line's leading `name.ts` / `name/` words under `src/core/` (`core/smt`), and
+ * the top-level `src/NAME/` lines (`app`); with the subfolders its `eval/`
+ * entry names (`grade/ (...)`).
+ */
+function designLayers(md: string): { modules: string[]; evalFolders: string[] } {
+  const block = /## 1\. Layers\s*\n+```\n([\s\S]*?)```/.exec(md)?.[1] ?? '';
+  const modules: string[] = [];
+  let evalText = '';
+  let inEval = false;
+  for (const line of block.split('\n')) {
+    const top = /^src\/(\w+)\//.exec(line);
+    if (top && top[1] !== 'core') modules.push(top[1]);
+    const entry = /^ {2}(\S.*?)(?: {2,}|$)/.exec(line);
+    if (entry) {
+      const words = entry[1].split(/,\s*/).filter((w) => /^[\w-]+(\.d)?\.ts$|^[\w-]+\/$/.test(w));
+      modules.push(...words.map((w) => `core/${w.replace(/(\.d)?\.ts$|\/$/, '')}`));
+      inEval = entry[1] === 'eval/';
+    }
+    if (inEval && (entry || /^ {3,}/.test(line))) evalText += line;
+  }
+  return { modules, evalFolders: [...evalText.matchAll(/\b([a-z]+)\/ \(/g)].map((m) => m[1]) };
+}
+
 describe('layers', () => {
   const all = edges();
 
@@ -179,6 +204,22 @@ describe('layers', () => {
     const q = "'";
     const text = `import type { A } from ${q}./a.ts${q};\nexport { B } from ${q}../b.ts${q};\nimport {\n  type C,\n} from ${q}./c.ts${q};`;
     expect([...text.matchAll(IMPORT)].map((m) => m[1])).toEqual(['./a.ts', '../b.ts', './c.ts']);
+  });
+
+  it("is the order docs/design.md's Layers block gives, every module and eval folder named", () => {
+    const { modules, evalFolders } = designLayers(readFileSync(join(root, 'docs/design.md'), 'utf8'));
+    expect([...modules].sort(), 'the modules of LAYERS (less the bundle) and of the design').toEqual(
+      LAYERS.flat()
+        .filter((m) => m !== 'hv6')
+        .sort(),
+    );
+    const order = modules.map(layerOf);
+    expect(order, 'the design lists the modules lowest layer first').toEqual([...order].sort((a, b) => a - b));
+    const folders = readdirSync(join(root, 'src/core/eval')).filter((n) => statSync(join(root, 'src/core/eval', n)).isDirectory());
+    expect([...evalFolders].sort()).toEqual(folders.sort());
+    // It reads what it must: a block with a module left out, or out of order, would differ.
+    const sample = '## 1. Layers\n\n```\nsrc/core/   x\n  span.ts, hash.ts  a\n  smt/   b\n  eval/   c: grade/ (d),\n          run/ (e)\nsrc/app/   f\n```\n';
+    expect(designLayers(sample)).toEqual({ modules: ['core/span', 'core/hash', 'core/smt', 'core/eval', 'app'], evalFolders: ['grade', 'run'] });
   });
 
   it('would catch an upward import', () => {

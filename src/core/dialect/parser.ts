@@ -1,6 +1,7 @@
 /**
- * Recursive-descent parser for the spec dialect, following Python 3's
- * grammar for the constructs specs use. Constructs outside the dialect
+ * Recursive-descent parser for the spec dialect, following Python 2's
+ * grammar (hv6's specs are Python 2: the print statement, backquotes) for
+ * the constructs specs use. Constructs outside the dialect
  * (loops, classes, try, ...) are recognised and rejected with SPEC003 so the
  * user learns what to write instead; everything else that does not fit the
  * grammar is a SPEC002 naming what was expected.

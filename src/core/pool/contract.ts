@@ -73,7 +73,7 @@ export interface VerifierApi {
   /** A real Z3 query end to end: proves a bit-vector identity and finds a model. */
   selfTest(): Promise<SelfTestResult>;
   /**
-   * A query that takes Z3 a long time (factoring a 62-bit semiprime), for
+   * A query that takes Z3 a long time (factoring a 124-bit product of two primes in 128 bits), for
    * exercising cancellation and timeouts. Resolves with Z3's answer.
    */
   stress(seconds: number): Promise<'sat' | 'unsat' | 'unknown'>;

@@ -2,8 +2,9 @@
  * What every verifier worker serves (`VerifierApi`): the page's Web Workers
  * (src/worker/verifier.worker.ts) and the CLI's worker threads
  * (src/cli/grade-worker-impl.ts) expose this same object over Comlink and
- * differ only in how they load Z3. One worker owns one Z3 context, loaded on
- * first use; the pool stops a runaway proof by terminating the whole worker.
+ * differ only in how they load Z3. A worker loads Z3 once, on first use, and
+ * each query runs in a Z3 context of its own (src/core/smt/native.ts); the
+ * pool stops a runaway proof by terminating the whole worker.
  * `check` and `catalog` never load Z3, so the page's lint worker, which only
  * calls those, stays light.
  */

@@ -71,7 +71,7 @@ function missingPaths(code: string, isTracked: (p: string) => boolean = exists, 
     if (IGNORED.has(first)) return;
     if (TOP.has(first) && p.includes('/')) {
       if (!isTracked(p)) out.push(p);
-    } else if (SOURCE.test(p) && !/[*<]/.test(p) && !tracked.some((f) => f === p || f.endsWith(`/${p}`))) out.push(p);
+    } else if (SOURCE.test(p) && /^\w/.test(p) && !/[*<]/.test(p) && !tracked.some((f) => f === p || f.endsWith(`/${p}`))) out.push(p);
   };
   for (const m of code.matchAll(PATH)) check(m[1]);
   // Layout lines: `DIR/  names` and the lines indented under them.
@@ -201,7 +201,7 @@ describe('docs', () => {
     const tracked = ['src/cli/main.ts', 'src/worker/web-pool.ts', 'src/core/pool/pool.ts', 'src/app/lib/markdown.ts', 'docs/cli.md'];
     const has = (p: string) => tracked.some((f) => pattern(p.replace(/^\.\//, '')).test(f));
     expect(missingPaths('see `src/worker/pool.ts` and docs/cli.md', has, tracked)).toEqual(['src/worker/pool.ts']);
-    expect(missingPaths('lib/markdown.ts, lib/marks.ts, docs/*.md, src/app/lib/<x>.ts, test-artifacts/site-x/', has, tracked)).toEqual(['lib/marks.ts']);
+    expect(missingPaths('lib/markdown.ts, lib/marks.ts, the `.ts` files, docs/*.md, src/app/lib/<x>.ts, test-artifacts/site-x/', has, tracked)).toEqual(['lib/marks.ts']);
     expect(missingPaths('src/worker/   web-pool.ts, pool.ts (the adapter; src/core/pool/)\nsrc/app/\n  lib/markdown.ts  main.ts   the entry', has, tracked)).toEqual([
       'src/worker/pool.ts',
       'src/app/main.ts',

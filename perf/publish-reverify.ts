@@ -83,6 +83,7 @@ try {
   try {
     for (let r = 1; r <= rounds; r++) {
       const c = await osvlab(['publish', '--check', site, '--json']);
+      // Exit 0: every cell reproduced (a timing of a check that changed cells would compare unlike work).
       if (c.code !== 0) throw new Error(`publish --check exited with ${c.code}\n${c.out}\n${c.err}`);
       const row = (JSON.parse(c.out) as { rows: { ms: number; answers: number }[] }).rows[0];
       times.cli.push(row.ms);
@@ -97,6 +98,8 @@ try {
       await page.click('[data-testid="reverify-row"]');
       await page.waitForSelector('[data-testid="result-row"][data-status="reproduced"], [data-testid="result-row"][data-status="changed"]', { timeout: 3_600_000 });
       const wall = Date.now() - started;
+      const status = await page.getAttribute('[data-testid="result-row"]', 'data-status');
+      if (status !== 'reproduced') throw new Error(`the page re-verified the row as ${status}, not reproduced`);
       await page.click('[data-testid="row-link"]');
       const text = (await page.textContent('[data-testid="row-verdict"]')) ?? '';
       const m = /(\d+) answers graded again .* in (\d+\.\d) s/.exec(text);

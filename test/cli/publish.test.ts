@@ -17,7 +17,9 @@ import { type AttemptRecord, type RunRecord, attemptId } from '../../src/core/ev
 import { PROVENANCE } from '../../src/core/version.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { osvlab as inProcess } from '../cli-main.ts';
-import { runCli } from '../cli-process.ts';
+import { runCli, startCli } from '../cli-process.ts';
+import { proseAnswer } from '../eval/run/cli.ts';
+import { startFakeProvider } from '../fake-provider/server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'osvlab-publish-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -133,6 +135,28 @@ describe('osvlab publish', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toContain(`${join(study, 'cells', '02-b')} has no run yet; the study's cell later is left out`);
     expect(JSON.parse(readFileSync(join(out, 'published', 'index.json'), 'utf8')).runs).toEqual([{ id: 'ccc333', file: 'published/runs/ccc333.json', study: { name: 'ablation', label: 'model-a / verdict' } }]);
+  });
+
+  it('publishes a study that osvlab study ran: each cell a row, with the study name and the cell label', async () => {
+    const fake = await startFakeProvider();
+    try {
+      // Prose answers: each cell's run is graded at once (syntax), so the study costs seconds.
+      fake.respond(() => ({ kind: 'text', text: proseAnswer() }));
+      const file = join(root, 'tiny-study.json');
+      writeFileSync(file, JSON.stringify({ name: 'two models', provider: 'openai-compatible', baseUrl: `${fake.url}/v1`, models: ['fake-a', 'fake-b'], shots: 0, tasks: 'sys_dup-v0', grading: { strict: false } }));
+      const dir = join(root, 'tiny-study');
+      const ran = await startCli(['study', file, '--out', dir], { ...process.env, OSVLAB_API_KEY: 'sk-local-test' }).result;
+      expect(ran.code, ran.err).toBe(0);
+      const cells = (JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8')).cells as { run: string; label: string }[]).map((c) => ({ id: c.run, label: c.label }));
+      expect(cells).toHaveLength(2);
+      const out = join(root, 'tiny-study-site');
+      const r = osvlab('publish', dir, '--out', out, '--app', app('build-tiny-study'));
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/^published 2 runs \(2 answers\)/);
+      expect(JSON.parse(readFileSync(join(out, 'published', 'index.json'), 'utf8')).runs).toEqual(cells.map((c) => ({ id: c.id, file: `published/runs/${c.id}.json`, study: { name: 'two models', label: c.label } })));
+    } finally {
+      await fake.close();
+    }
   });
 
   it('refuses, with its code and before writing anything, what it cannot publish', async () => {

@@ -191,6 +191,16 @@ describe('a published site', () => {
     expect(await rowB.locator('[data-cell="passk"]').getAttribute('class')).toContain('current');
     expect(await page.getAttribute('[data-testid="download-run"]', 'href')).toBe(`published/runs/${runB}.json`);
     expect(await page.getAttribute('[data-testid="file-digest"]', 'data-matches')).toBe('true');
+    // The row's two downloads, fetched as the browser would: the run file is the one the manifest hashed.
+    const got = await page.evaluate(async () => {
+      const href = (id: string) => (document.querySelector(`[data-testid="${id}"]`) as HTMLAnchorElement).href;
+      const manifest = await (await fetch(href('download-manifest-row'))).json();
+      const bytes = await (await fetch(href('download-run'))).arrayBuffer();
+      const hex = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+      return { format: manifest.format, hex, bytes: bytes.byteLength };
+    });
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'site', SUB, 'published', 'manifest.json'), 'utf8'));
+    expect(got).toEqual({ format: 'osvlab-manifest', hex: manifest.files[`published/runs/${runB}.json`].sha256, bytes: manifest.files[`published/runs/${runB}.json`].bytes });
 
     // Two ticks: the paired comparison.
     await page.locator('[data-testid="pair"]').nth(0).check();
@@ -227,7 +237,7 @@ describe('a published site', () => {
     await context.close();
   }, TIMEOUT);
 
-  it('works offline after one visit: the table, and Re-verify', async () => {
+  it('works offline after one visit: the table, and each row re-verified', async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${host.url.replace(/\/$/, '')}${SUB}`);
@@ -249,7 +259,11 @@ describe('a published site', () => {
     await page.reload();
     await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]', { timeout: 60_000 });
     expect(await rowOrder(page)).toEqual([runA, runB]);
-    await reverifyAll(page);
+    // Each row's own Re-verify, one after the other.
+    for (const id of [runA, runB]) {
+      await page.click(`[data-testid="result-row"][data-run="${id}"] [data-testid="reverify-row"]`);
+      await page.waitForSelector(`[data-testid="result-row"][data-run="${id}"][data-status="reproduced"]`, { timeout: 120_000 });
+    }
     expect((await cells(page)).filter(([, , v]) => v !== 'reproduced')).toEqual([]);
     await context.close();
   }, TIMEOUT);

@@ -49,7 +49,7 @@ describe('accessibility', () => {
       const routes = [...ROUTES, ['run', `#/runs/${encodeURIComponent(runId)}`, '[data-testid="metrics"]'] as [string, string, string]];
       for (const [name, hash, ready] of routes.filter(([n]) => scheme === 'light' || DARK.has(n))) {
         await page.goto(env.site.url + hash);
-        await page.waitForSelector(ready, { timeout: 30_000 });
+        await page.waitForSelector(ready);
         const v = await violations(page);
         if (v.length) found[name] = v;
       }

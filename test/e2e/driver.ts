@@ -18,6 +18,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
+import type { Page } from 'playwright-core';
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit';
 
@@ -57,7 +58,14 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-const DEFAULT_WAIT_MS = 60_000;
+/**
+ * How long a wait goes on before it fails, naming what it waited for. Every
+ * wait is for a state (of the page, or of a local server); this bound only
+ * turns a hang into a failure that says where, so it is far above what the
+ * slowest state takes on a loaded machine (test/README.md, "Timing"). A wait
+ * for long work (a proof, a run) passes its own, larger bound.
+ */
+export const WAIT_MS = 60_000;
 
 /**
  * The expression that calls `fn` with `args` (JSON), for every engine's
@@ -73,8 +81,13 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Polls `probe` until it is truthy; its errors (a navigation under way) count as not yet. */
-async function pollUntil(what: string, probe: () => Promise<unknown>, timeoutMs: number): Promise<void> {
+/**
+ * The one wait of the browser tests: polls `probe` until it is truthy; its
+ * errors (a navigation under way) count as not yet. `Tab.waitFor` runs its
+ * condition in the page through this; called directly it waits on a state
+ * of this process (a fake provider's requests, a file).
+ */
+export async function waitUntil(what: string, probe: () => unknown, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -103,6 +116,27 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/** A Playwright page (Chromium) as a Tab; `errors` collects its uncaught errors from now on. */
+export function pageTab(page: Page): Tab {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const evalIn = <R>(expr: string) => page.evaluate(expr) as Promise<R>;
+  return {
+    engine: 'chromium',
+    errors,
+    goto: async (url) => void (await page.goto(url)),
+    eval: (fn, ...args) => evalIn(callExpression(fn as never, args)),
+    click: (sel) => page.click(sel),
+    fill: (sel, value) => page.fill(sel, value),
+    select: async (sel, value) => void (await page.selectOption(sel, value)),
+    upload: (sel, path) => page.setInputFiles(sel, path),
+    resize: (w, h) => page.setViewportSize({ width: w, height: h }),
+    screenshot: async (path) => void (await page.screenshot({ path })),
+    waitFor: (what, cond, timeoutMs = WAIT_MS, ...args) => waitUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
+    close: () => page.context().close(),
+  };
+}
+
 async function chromiumEngine(): Promise<Engine> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
@@ -110,24 +144,8 @@ async function chromiumEngine(): Promise<Engine> {
     name: 'chromium',
     async open(width = 1280, height = 800) {
       const context = await browser.newContext({ viewport: { width, height } });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(String(e)));
-      const evalIn = <R>(expr: string) => page.evaluate(expr) as Promise<R>;
-      return {
-        engine: 'chromium',
-        errors,
-        goto: async (url) => void (await page.goto(url)),
-        eval: (fn, ...args) => evalIn(callExpression(fn as never, args)),
-        click: (sel) => page.click(sel),
-        fill: (sel, value) => page.fill(sel, value),
-        select: async (sel, value) => void (await page.selectOption(sel, value)),
-        upload: (sel, path) => page.setInputFiles(sel, path),
-        resize: (w, h) => page.setViewportSize({ width: w, height: h }),
-        screenshot: async (path) => void (await page.screenshot({ path })),
-        waitFor: (what, cond, timeoutMs = DEFAULT_WAIT_MS, ...args) => pollUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
-        close: () => context.close(),
-      };
+      context.setDefaultTimeout(WAIT_MS);
+      return pageTab(await context.newPage());
     },
     close: () => browser.close(),
   };
@@ -152,6 +170,7 @@ async function firefoxEngine(): Promise<Engine> {
     async open(width = 1280, height = 800) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
+      page.setDefaultTimeout(WAIT_MS);
       await page.setViewport({ width, height });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
@@ -162,7 +181,7 @@ async function firefoxEngine(): Promise<Engine> {
         goto: async (url) => void (await page.goto(url)),
         eval: (fn, ...args) => evalIn(callExpression(fn as never, args)),
         click: async (sel) => {
-          const el = await page.waitForSelector(sel, { timeout: 10_000 });
+          const el = await page.waitForSelector(sel);
           if (!el) throw new Error(`no element ${sel}`);
           await el.click();
         },
@@ -172,13 +191,13 @@ async function firefoxEngine(): Promise<Engine> {
           if (!got.includes(value)) throw new Error(`${sel} has no option ${value}`);
         },
         upload: async (sel, path) => {
-          const el = await page.waitForSelector(sel, { timeout: 10_000 });
+          const el = await page.waitForSelector(sel);
           if (!el) throw new Error(`no element ${sel}`);
           await (el as unknown as { uploadFile(...paths: string[]): Promise<void> }).uploadFile(path);
         },
         resize: (w, h) => page.setViewport({ width: w, height: h }),
         screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
-        waitFor: (what, cond, timeoutMs = DEFAULT_WAIT_MS, ...args) => pollUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
+        waitFor: (what, cond, timeoutMs = WAIT_MS, ...args) => waitUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
         close: () => context.close(),
       };
     },
@@ -276,7 +295,7 @@ async function webkitEngine(): Promise<Engine> {
     const log = process.env.OSVLAB_WEBKIT_LOG ? openSync(process.env.OSVLAB_WEBKIT_LOG, 'a') : 'ignore';
     driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ['ignore', log, log], env: { ...process.env, DISPLAY: xvfb.display } });
     const base = `http://127.0.0.1:${port}`;
-    await pollUntil('WebKitWebDriver to listen', async () => (await fetch(`${base}/status`)).ok, 20_000);
+    await waitUntil('WebKitWebDriver to listen', async () => (await fetch(`${base}/status`)).ok);
     const binary = miniBrowser();
     const proc = driver;
     return {
@@ -336,7 +355,7 @@ async function webkitEngine(): Promise<Engine> {
             mkdirSync(dirname(path), { recursive: true });
             writeFileSync(path, Buffer.from(png, 'base64'));
           },
-          waitFor: (what, cond, timeoutMs = DEFAULT_WAIT_MS, ...args) => pollUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
+          waitFor: (what, cond, timeoutMs = WAIT_MS, ...args) => waitUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
           close: async () => {
             await s.command('DELETE', '').catch(() => undefined);
           },
@@ -352,6 +371,51 @@ async function webkitEngine(): Promise<Engine> {
     xvfb.stop();
     throw e;
   }
+}
+
+/** What the page loads that a test may wait for: the root element's ready states (src/app/state/readiness.svelte.ts). */
+export type ReadyPart = 'tasks' | 'z3';
+
+/**
+ * Waits until the page has loaded each of `parts` (the task bundle, Z3). A
+ * part that could not load fails the wait at once, with the page's word for
+ * why (Z3 `failed`, `unavailable`, `no-isolation`; tasks `failed`).
+ */
+export async function ready(tab: Tab, ...parts: ReadyPart[]): Promise<void> {
+  for (const part of parts) {
+    // Loading Z3 (a 2 GiB wasm memory, its threads) is the slowest thing a page does.
+    const bound = part === 'z3' ? 2 * WAIT_MS : WAIT_MS;
+    await tab.waitFor(`the page's ${part} to load`, (p) => !['idle', 'loading', undefined].includes(document.documentElement.dataset[p]), bound, part);
+    const state = await tab.eval((p) => document.documentElement.dataset[p], part);
+    if (state !== 'ready') throw new Error(`the page's ${part} did not load: ${state}`);
+  }
+}
+
+/**
+ * Waits until what is on screen under `root` has stopped moving: the fonts
+ * are loaded and no element's box changed between two animation frames (a
+ * smooth scroll ended, an editor or a chart finished laying out). What a
+ * test measures or clicks by position is then where it stays.
+ */
+export function settled(tab: Tab, root = 'body'): Promise<void> {
+  return tab.waitFor(
+    `the layout under ${root} to settle`,
+    (sel) =>
+      new Promise<boolean>((resolve) => {
+        const boxes = () => {
+          const top = document.querySelector(sel);
+          if (!top) return '';
+          const all = [top, ...top.querySelectorAll('*')];
+          const scrolls = all.filter((e) => e.scrollTop || e.scrollLeft).map((e) => `${e.scrollTop},${e.scrollLeft}`);
+          return `${scrollX},${scrollY};${scrolls.join(';')};${all.map((e) => { const r = e.getBoundingClientRect(); return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`; }).join(';')}`;
+        };
+        if (document.fonts.status !== 'loaded') return resolve(false);
+        const before = boxes();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(before !== '' && before === boxes())));
+      }),
+    WAIT_MS,
+    root,
+  );
 }
 
 /** Starts `name`'s browser. */

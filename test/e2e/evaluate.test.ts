@@ -45,7 +45,7 @@ describe('evaluate', () => {
     const { page, context } = await newPage(env.browser);
     await configure(page);
     await page.click('[data-testid="test-connection"]');
-    await page.waitForSelector('[data-testid="connection"][data-kind="ok"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid="connection"][data-kind="ok"]');
     expect(fake.requests.at(-1)?.key).toBe(KEY);
     const stored = await page.evaluate(() => JSON.stringify(localStorage));
     expect(stored).not.toContain(KEY);
@@ -64,7 +64,7 @@ describe('evaluate', () => {
     await configure(page);
     await page.fill('[data-testid="api-key"]', 'wrong-key');
     await page.click('[data-testid="test-connection"]');
-    await page.waitForSelector('[data-testid="connection"][data-kind="failed"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid="connection"][data-kind="failed"]');
     expect(await page.locator('[data-testid="connection"]').textContent()).toContain('LLM001');
     await context.close();
   });
@@ -72,16 +72,19 @@ describe('evaluate', () => {
   it('runs against the fake provider, survives a reload in the middle, and finishes', async () => {
     fake.reset();
     const spec = readFileSync(join(ROOT, 'tasks/hv6/specs/sys_kill.py'), 'utf8');
-    // Slow answers, so the reload lands mid-run.
-    fake.respond(() => ({ kind: 'slow', ms: 1500, reply: { kind: 'text', text: codeAnswer(spec), usage: { input: 1000, output: 300 } } }));
+    // No answer comes until the page has been reloaded, so the reload lands mid-run.
+    let answer!: () => void;
+    const gate = new Promise<void>((r) => (answer = r));
+    fake.respond(() => ({ kind: 'gated', gate, reply: { kind: 'text', text: codeAnswer(spec), usage: { input: 1000, output: 300 } } }));
     const { page, context } = await newPage(env.browser);
     await configure(page, true);
     await page.fill('[data-testid="selection"]', 'handler:sys_kill');
     await page.click('[data-testid="start-run"]');
     await page.waitForSelector('[data-testid="run-progress"]');
-    await expect.poll(() => fake.requests.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => fake.requests.length).toBeGreaterThan(0);
     await page.reload();
     await page.click('[data-testid="resume-run"]');
+    answer();
     await expect
       .poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 300_000 })
       .toMatch(/Run done/);
@@ -105,11 +108,11 @@ describe('evaluate', () => {
     await page.fill('[data-testid="model"]', `fake-model-${Date.now()}`);
     await page.click('[data-testid="start-run"]');
     const live = page.locator('[data-testid="live-attempts"]');
-    await expect.poll(() => live.locator('tr[data-state="retrying"]').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => live.locator('tr[data-state="retrying"]').count()).toBe(1);
     const retrying = (await live.locator('tr[data-state="retrying"]').textContent()) ?? '';
     expect(retrying).toMatch(/retry 1 in 1\.0 s after LLM\d+/);
     // The request the model refused for good is unanswered: the run went through every task but is incomplete (resumable).
-    await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent(), { timeout: 60_000 }).toMatch(/Run incomplete/);
+    await expect.poll(() => page.locator('[data-testid="run-progress"]').textContent()).toMatch(/Run incomplete/);
     expect(await live.locator('tr[data-state="graded"]').count()).toBe(1);
     const failed = (await live.locator('tr[data-state="failed"]').textContent()) ?? '';
     expect(failed).toMatch(/LLM\d+: \S/);
@@ -135,7 +138,7 @@ describe('evaluate', () => {
       await page.click('[data-testid="start-run"]');
       const progress = page.locator('[data-testid="run-progress"]');
       await expect
-        .poll(async () => (/Run done/.test((await progress.textContent()) ?? '') ? await progress.locator('a').getAttribute('href') : lastRun), { timeout: 60_000 })
+        .poll(async () => (/Run done/.test((await progress.textContent()) ?? '') ? await progress.locator('a').getAttribute('href') : lastRun))
         .not.toBe(lastRun);
       lastRun = await progress.locator('a').getAttribute('href');
       return (await progress.textContent()) ?? '';
@@ -155,21 +158,27 @@ describe('evaluate', () => {
 
   it('Pause with one request at a time sends nothing more', async () => {
     fake.reset();
-    fake.respond(() => ({ kind: 'slow', ms: 1500, reply: { kind: 'text', text: proseAnswer(), usage: { input: 10, output: 5 } } }));
+    // Every answer waits for the test's word, so the first is still in flight when Pause is pressed.
+    let answer!: () => void;
+    const gate = new Promise<void>((r) => (answer = r));
+    fake.respond(() => ({ kind: 'gated', gate, reply: { kind: 'text', text: proseAnswer(), usage: { input: 10, output: 5 } } }));
     const { page, context } = await newPage(env.browser);
     await configure(page);
     await page.fill('[data-testid="selection"]', 'first:6');
     await page.getByLabel('Requests at once').fill('1');
     await page.fill('[data-testid="model"]', `fake-pause-${Date.now()}`);
     await page.click('[data-testid="start-run"]');
-    await expect.poll(() => fake.requests.length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => fake.requests.length).toBe(1);
     await page.click('[data-testid="pause"]');
-    // The request in flight finishes; nothing queued behind it may go out.
-    await page.waitForTimeout(4000);
+    await page.waitForSelector('[data-testid="resume"]');
+    // The request in flight finishes (answered and graded); nothing queued behind it may go out:
+    // the page has no request out (none sent and waiting), and the provider got no other.
+    answer();
+    const counts = page.locator('[data-testid="attempt-counts"]');
+    await expect.poll(() => counts.textContent()).toMatch(/\b0 sent and waiting\b.*\b1 graded\b/s);
     expect(fake.requests.length).toBe(1);
     await page.click('[data-testid="resume"]');
-    await expect.poll(() => fake.requests.length, { timeout: 30_000 }).toBeGreaterThan(1);
-    await page.click('[data-testid="cancel-run"]');
+    await expect.poll(() => fake.requests.length).toBeGreaterThan(1);
     await context.close();
   }, 120_000);
 });

@@ -10,6 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { type PreviewServer, preview } from 'vite';
+import { NET_DELAY_MS, netDelay } from '../net-delay.ts';
+import { type Tab, WAIT_MS, pageTab } from './driver.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'dist');
@@ -111,6 +113,8 @@ export async function serve(outDir = DIST): Promise<Site> {
     logLevel: 'silent',
     build: { outDir },
     preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+    // The stress mode's slow network (test/net-delay.ts): every file is on its way a while.
+    plugins: NET_DELAY_MS > 0 ? [{ name: 'osvlab-net-delay', configurePreviewServer: (s) => void s.middlewares.use((_req, _res, next) => void netDelay().then(() => next())) }] : [],
   });
   const addr = server.httpServer.address();
   if (!addr || typeof addr === 'string') throw new Error('preview server has no port');
@@ -122,16 +126,28 @@ export async function serve(outDir = DIST): Promise<Site> {
   };
 }
 
+/**
+ * Debian's Chromium. Each of its contexts waits up to WAIT_MS for what a
+ * click, a fill or a selector waits on (Playwright's own default is 30 s),
+ * the same bound as every other wait of the tests (test/e2e/driver.ts).
+ */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_MS);
+    return context;
+  };
+  return browser;
 }
 
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+/** A fresh context and page; `tab` is the page for waits on its states (test/e2e/driver.ts), `errors` its uncaught errors. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; tab: Tab; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return { context, page, errors };
+  const tab = pageTab(page);
+  return { context, page, tab, errors: tab.errors };
 }
 
 /** Saves a screenshot under test-artifacts/. */
@@ -143,7 +159,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Waits until the spec editor (Monaco) is mounted and editable. */
 export async function waitForEditor(page: Page, testid = 'spec-editor'): Promise<void> {
   await page.waitForSelector(`[data-testid="${testid}"][data-ready="true"] .monaco-editor textarea, [data-testid="${testid}"][data-ready="true"] .monaco-editor .native-edit-context`, {
-    timeout: 30_000,
     state: 'attached',
   });
 }
@@ -188,6 +203,7 @@ export async function serveStatic(outDir: string): Promise<{ url: string; close(
   const { readFile } = await import('node:fs/promises');
   const { extname, normalize } = await import('node:path');
   const server = createServer(async (req, res) => {
+    await netDelay();
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
     const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
     try {

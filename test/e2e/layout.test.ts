@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pageTab, settled } from './driver.ts';
 import { screenshot, waitForEditor } from './harness.ts';
 import { makeRunFile } from './run-file.ts';
 import { useSite } from './setup.ts';
@@ -81,7 +82,7 @@ describe('layout', () => {
       for (const r of ROUTES(runId)) {
         await page.goto(env.site.url + r.hash);
         await r.ready(page);
-        await page.waitForTimeout(400);
+        await settled(pageTab(page));
         const p = await problems(page);
         if (p.length) found[r.name] = p;
         await screenshot(page, `layout-${width}-${r.name}`);
@@ -99,7 +100,7 @@ describe('layout', () => {
     await page.selectOption('[data-testid="handler"]', 'call_proc');
     await waitForEditor(page);
     // The variants arrive with the task bundle.
-    await expect.poll(() => page.locator('[data-testid="variant"] option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => page.locator('[data-testid="variant"] option').count()).toBeGreaterThan(1);
     const variants = await page.locator('[data-testid="variant"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     for (const v of variants) {
       await page.selectOption('[data-testid="variant"]', v);

@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pageTab, settled } from './driver.ts';
 import { editorText, newPage, screenshot, setEditorText, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
 
@@ -107,7 +108,7 @@ describe('learn', () => {
     const variants = () => fresh.page.textContent('[data-testid="exercise-variants"]');
     await expect.poll(variants).toContain('Loading…');
     release();
-    await expect.poll(variants, { timeout: 30_000 }).toContain('use_io_bitmap');
+    await expect.poll(variants).toContain('use_io_bitmap');
     await fresh.page.locator('[data-testid="exercise-variants"]').scrollIntoViewIfNeeded();
     await screenshot(fresh.page, 'learn-variant-code');
     expect(fresh.errors).toEqual([]);
@@ -193,7 +194,7 @@ describe('learn', () => {
         await page.waitForSelector(`[data-testid="${SELECTOR[name]}"]`);
         if (name === 'learn' || name === 'lesson' || name === 'shared') await waitForEditor(page, 'lesson-editor');
         if (name === 'field') await waitForEditor(page, 'lesson-spec');
-        await page.waitForTimeout(300);
+        await settled(pageTab(page));
         const o = await overflow(page);
         // The Learn page's own content never sticks out; the whole document does not either
         // once the app shell fits (the header is not part of this page).

@@ -234,7 +234,7 @@ describe('learner, round 3', () => {
     });
     await page.keyboard.type('z3.');
     const suggest = page.locator('.suggest-widget.visible');
-    await suggest.waitFor({ timeout: 15_000 });
+    await suggest.waitFor();
     await page.keyboard.press('Control+Enter');
     await page.waitForSelector('[data-testid="lesson-grade"][data-kind="failed"]', { timeout: 120_000 });
     expect(await suggest.count()).toBe(0);

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeAnswer, proseAnswer } from '../fake-provider/answers.ts';
+import { proseAnswer } from '../fake-provider/answers.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 import { ARTIFACTS, ROOT, newPage, screenshot } from './harness.ts';
 import { useSite } from './setup.ts';
@@ -38,7 +38,7 @@ describe('OSVBench results on the Runs page', () => {
     const { page, context, errors } = await newPage(env.browser);
     await page.goto(env.site.url + '#/runs');
     await page.setInputFiles('[data-testid="import-run"]', path);
-    await page.waitForSelector('[data-testid="metrics"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="metrics"]');
     // Grading runs in the verifier pool; the metrics fill in as grades arrive.
     await expect
       .poll(() => page.locator('[data-testid="metrics"]').textContent(), { timeout: 300_000, interval: 1000 })
@@ -69,7 +69,8 @@ describe('OSVBench results on the Runs page', () => {
 
   it('a run whose provider goes away mid-run is listed as unfinished, with a Resume button', async () => {
     const f = fake!;
-    f.respond(() => ({ kind: 'slow', ms: 1500, reply: { kind: 'text', text: codeAnswer(KILL) } }));
+    // No answer ever comes: the provider goes away with every request still in flight, whatever the machine's speed.
+    f.respond(() => ({ kind: 'hang' }));
     const { page, context } = await newPage(env.browser);
     await page.goto(env.site.url + '#/evaluate');
     await page.selectOption('[data-testid="provider"]', 'openai-compatible');
@@ -92,7 +93,7 @@ describe('OSVBench results on the Runs page', () => {
     await page.goto(env.site.url + '#/runs');
     await page.waitForSelector('[data-testid="run-list"] li');
     const item = page.locator('[data-testid="run-list"] li', { hasText: 'unfinished' });
-    await expect.poll(() => item.count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => item.count()).toBe(1);
     expect(await item.locator('[data-testid="runs-resume"]').count()).toBe(1);
     await screenshot(page, 'runs-unfinished');
     // Resume hands the run to the Evaluate page, which runs it again.

@@ -9,7 +9,7 @@ import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, editorText, screenshot, setEditorText, waitForEditor } from './harness.ts';
-import { launchEngine } from './driver.ts';
+import { launchEngine, pageTab, settled } from './driver.ts';
 import { sticksOut } from './fit.ts';
 import { useSite } from './setup.ts';
 
@@ -56,7 +56,7 @@ async function pick(page: Page, handler: string): Promise<void> {
   await waitForEditor(page);
   await page.selectOption('[data-testid="handler"]', handler);
   await waitForEditor(page);
-  await expect.poll(() => page.locator('[data-testid="variant"] option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+  await expect.poll(() => page.locator('[data-testid="variant"] option').count()).toBeGreaterThan(1);
 }
 
 /** Waits for verdict number `n` of this page. */
@@ -98,8 +98,8 @@ describe('playground', () => {
   }, 180_000);
 
   it('item 10: after a verdict "Your spec" and Reset stay on screen, and "Link copied" keeps the toolbar on one row', async () => {
-    // The column has scrolled the verdict into view; Reset is still where a click lands.
-    await page().waitForTimeout(600);
+    // The column has scrolled the verdict into view (smoothly); Reset is still where a click lands.
+    await settled(pageTab(page()));
     const reset = page().getByRole('button', { name: 'Reset', exact: true });
     const box = (await reset.boundingBox())!;
     const hit = await page().evaluate(([x, y]) => document.elementFromPoint(x, y)?.textContent?.trim(), [box.x + box.width / 2, box.y + box.height / 2]);
@@ -205,7 +205,7 @@ describe('playground', () => {
       expect(await summary.getAttribute('data-status')).toBe('refuted');
       expect(await page.locator('[data-testid="shared-line"]').textContent()).toBe(`spec line ${blamed}`);
       // Both on screen as the page opens: the summary, and the blamed line inside the editor.
-      await expect.poll(() => page.evaluate(bothInView, blamed), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => page.evaluate(bothInView, blamed)).toBe(true);
       // The editor has not taken the focus (a phone would open its keyboard over the page).
       expect(await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'))).toBe(false);
       await screenshot(page, `edges-${width}-shared-verdict`);
@@ -248,7 +248,7 @@ describe('playground', () => {
     await page.waitForSelector('[data-testid="share-error"]');
     expect(await page.textContent('[data-testid="share-error"]')).toContain('damaged');
     await waitForEditor(page);
-    await expect.poll(() => page.locator('[data-testid="variant"] option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await expect.poll(() => page.locator('[data-testid="variant"] option').count()).toBeGreaterThan(1);
     expect(await editorText(page)).toMatch(/def \w+\(old/);
     await page.click('[data-testid="verify"]');
     await verdict(page, 1);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pageTab, ready } from './driver.ts';
 import { ROOT, editorText, newPage, screenshot, setEditorText, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
 
@@ -80,6 +81,8 @@ def sys_kill(old, pid):
 async function openPlayground(page: Page, handler = 'sys_kill') {
   await page.goto(env.site.url + '#/play');
   await waitForEditor(page);
+  // The buggy variants come with the task bundle (the variant list is disabled until then).
+  await ready(pageTab(page), 'tasks');
   if ((await page.locator('[data-testid="handler"]').inputValue()) !== handler) {
     await page.selectOption('[data-testid="handler"]', handler);
     await waitForEditor(page);
@@ -127,14 +130,14 @@ describe('playground', () => {
     // Editing the spec makes the verdict stale at once (dimmed, with a note) ...
     expect(await page.locator('[data-testid="stale"]').count()).toBe(0);
     await setEditorText(page, ORACLE_KILL + '# edited\n');
-    await page.waitForSelector('[data-testid="stale"]', { timeout: 2000 });
+    await page.waitForSelector('[data-testid="stale"]');
     expect(await page.locator('[data-stale="true"] [data-testid="verdict"]').count()).toBe(1);
     // ... and so does another implementation variant, with the old text back.
     await setEditorText(page, ORACLE_KILL);
-    await page.waitForSelector('[data-testid="stale"]', { state: 'detached', timeout: 2000 });
+    await page.waitForSelector('[data-testid="stale"]', { state: 'detached' });
     const variants = await page.locator('[data-testid="variant"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     await page.selectOption('[data-testid="variant"]', variants[1]);
-    await page.waitForSelector('[data-testid="stale"]', { timeout: 2000 });
+    await page.waitForSelector('[data-testid="stale"]');
     await context.close();
   }, 300_000);
 
@@ -219,8 +222,7 @@ describe('playground', () => {
         () =>
           page.$eval('[data-testid="spec-editor"]', (el) =>
             ((el as HTMLElement & { markers: () => { startLineNumber: number; code?: unknown }[] }).markers() ?? []).map((m) => m.startLineNumber),
-          ),
-        { timeout: 15_000 },
+          )
       )
       .toContain(9);
     await expect.poll(() => page.locator('.monaco-editor .squiggly-error').count()).toBeGreaterThan(0);
@@ -236,10 +238,10 @@ describe('playground', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nx = dt.proc_state.');
     const suggest = page.locator('.suggest-widget');
-    await expect.poll(() => suggest.textContent(), { timeout: 10_000 }).toContain('PROC_ZOMBIE');
+    await expect.poll(() => suggest.textContent()).toContain('PROC_ZOMBIE');
     await page.keyboard.press('Escape');
     await page.keyboard.type('PROC_RUNNING\ny = old.procs[pid].');
-    await expect.poll(() => suggest.textContent(), { timeout: 10_000 }).toContain('nr_children');
+    await expect.poll(() => suggest.textContent()).toContain('nr_children');
     await page.keyboard.press('Escape');
     // Hover over a helper shows its signature and documentation.
     const lines = ORACLE_KILL.split('\n');
@@ -258,7 +260,7 @@ describe('playground', () => {
       { lineNumber, column },
     );
     await page.mouse.move(at.x, at.y);
-    await expect.poll(() => page.locator('.monaco-hover').first().textContent(), { timeout: 10_000 }).toContain('is_pid_valid(');
+    await expect.poll(() => page.locator('.monaco-hover').first().textContent()).toContain('is_pid_valid(');
     await screenshot(page, 'playground-completion');
     await context.close();
   });
@@ -269,7 +271,7 @@ describe('playground', () => {
     const marker = `# autosave check ${Date.now()}`;
     const text = (await editorText(page)) + marker + '\n';
     await setEditorText(page, text);
-    await expect.poll(() => page.locator('[data-testid="saved"]').textContent(), { timeout: 5000 }).toBe('saved');
+    await expect.poll(() => page.locator('[data-testid="saved"]').textContent()).toBe('saved');
     await page.reload();
     await waitForEditor(page);
     expect(await page.locator('[data-testid="handler"]').inputValue()).toBe('sys_reap');
@@ -313,7 +315,7 @@ describe('playground', () => {
     const edited = spec + '# mine now\n';
     await setEditorText(b.page, edited);
     await expect.poll(() => b.page.url()).toContain('#/play');
-    await expect.poll(() => b.page.locator('[data-testid="saved"]').textContent(), { timeout: 5000 }).toBe('saved');
+    await expect.poll(() => b.page.locator('[data-testid="saved"]').textContent()).toBe('saved');
     await b.page.reload();
     await waitForEditor(b.page);
     expect(await b.page.locator('[data-testid="handler"]').inputValue()).toBe('sys_set_runnable');
@@ -335,7 +337,7 @@ describe('playground', () => {
     await page.selectOption('[data-testid="variant"]', variants[variants.length - 1]);
     await page.click('[data-testid="reveal-bug"]');
     const diff = page.locator('[data-testid="bug-diff"]');
-    await expect.poll(() => diff.getAttribute('data-first-change'), { timeout: 15_000 }).toMatch(/^\d+$/);
+    await expect.poll(() => diff.getAttribute('data-first-change')).toMatch(/^\d+$/);
     const first = Number(await diff.getAttribute('data-first-change'));
     expect(first).toBeGreaterThan(20);
     const visible = await page.$eval('[data-testid="bug-diff"]', (el) => {

@@ -119,8 +119,8 @@ async function open(path: string, width = 1400, hash = ''): Promise<{ page: Page
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${host.url.replace(/\/$/, '')}${path}${hash}`);
-  await expect.poll(() => page.evaluate(() => window.crossOriginIsolated), { timeout: 60_000 }).toBe(true);
-  await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]', { timeout: 60_000 });
+  await expect.poll(() => page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]');
   return { page, errors, close: () => context.close() };
 }
 
@@ -166,7 +166,7 @@ describe('a published site', () => {
     await page.click('[data-testid="reverify-all"]');
     await page.waitForSelector(`[data-testid="result-row"][data-run="${runB}"][data-status="queued"]`);
     await page.click('[data-testid="reverify-cancel"]');
-    await page.waitForSelector('[data-testid="reverify-cancel"]', { state: 'detached', timeout: 60_000 });
+    await page.waitForSelector('[data-testid="reverify-cancel"]', { state: 'detached' });
     expect(await rowB.getAttribute('data-status')).toBe('cancelled');
     expect(await page.locator('[data-testid="result-cell"][data-verdict="reproduced"]').count()).toBe(await page.locator(`[data-testid="result-row"][data-run="${runA}"][data-status="reproduced"] [data-testid="result-cell"]`).count());
 
@@ -241,7 +241,7 @@ describe('a published site', () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${host.url.replace(/\/$/, '')}${SUB}`);
-    await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]');
     // The service worker precaches the app, Z3 and the published files (sw-manifest.json).
     await expect
       .poll(
@@ -252,12 +252,12 @@ describe('a published site', () => {
             for (const f of files) if (!(await cache.match(f))) return false;
             return true;
           }, ['./', 'z3-built.wasm', 'published/index.json', 'published/manifest.json', `published/runs/${runA}.json`, `published/runs/${runB}.json`]),
-        { timeout: 60_000, interval: 500 },
+        { interval: 500 },
       )
       .toBe(true);
     await context.setOffline(true);
     await page.reload();
-    await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="results-page"][data-loading="ready"]');
     expect(await rowOrder(page)).toEqual([runA, runB]);
     // Each row's own Re-verify, one after the other.
     for (const id of [runA, runB]) {

@@ -48,7 +48,7 @@ describe('evaluate with a reasoning model', () => {
     try {
       await configure(page);
       await page.click('[data-testid="test-connection"]');
-      await page.waitForSelector('[data-testid="connection"][data-kind="ok"]', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid="connection"][data-kind="ok"]');
       const test = fake.requests.at(-1)!;
 
       await page.fill('[data-testid="selection"]', 'sys_set_runnable-v0');
@@ -77,7 +77,7 @@ describe('evaluate with a reasoning model', () => {
       await configure(page);
       await page.fill('[data-testid="temperature"]', '0');
       await page.click('[data-testid="test-connection"]');
-      await page.waitForSelector('[data-testid="connection"][data-kind="failed"]', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid="connection"][data-kind="failed"]');
       expect(await page.locator('[data-testid="connection"]').textContent()).toMatch(/LLM015.*'temperature'/);
       expect(fake.requests.at(-1)?.body.temperature).toBe(0);
     } finally {

@@ -29,7 +29,7 @@ async function evaluatePage(width = 1400): Promise<{ page: Page; close(): Promis
   const page = await context.newPage();
   await page.goto(env.site.url + '#/evaluate');
   await page.waitForSelector('[data-testid="start-run"]');
-  await expect.poll(() => selectionNote(page).textContent(), { timeout: 30_000 }).toMatch(/of 245 tasks/);
+  await expect.poll(() => selectionNote(page).textContent()).toMatch(/of 245 tasks/);
   return { page, close: () => context.close() };
 }
 
@@ -98,7 +98,7 @@ describe('researcher', () => {
     await page.fill('[data-testid="selection"]', 'first:2');
     await page.click('[data-testid="start-run"]');
     const ended = page.locator('[data-testid="run-progress"] p', { hasText: /^Run / });
-    await ended.waitFor({ timeout: 60_000 });
+    await ended.waitFor();
     const text = (await ended.textContent())!;
     expect(text).toMatch(/^Run failed: /);
     expect(text).not.toContain('..');
@@ -135,8 +135,8 @@ describe('researcher', () => {
     await page.getByLabel('Requests at once').fill('1');
     await page.click('[data-testid="start-run"]');
     const live = page.locator('[data-testid="live-attempts"]');
-    await expect.poll(() => live.locator('tr[data-state="graded"]').count(), { timeout: 60_000 }).toBe(2);
-    await live.locator('tr[data-state="sent"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => live.locator('tr[data-state="graded"]').count()).toBe(2);
+    await live.locator('tr[data-state="sent"]').waitFor();
     // Item 15: a graded answer that did not pass says so, in the colour of a failure; the headline counts it.
     const statuses = await live.locator('tr[data-state="graded"] [data-testid="attempt-status"]').evaluateAll((tds) => tds.map((td) => [td.textContent, td.className]));
     for (const [text, cls] of statuses) {
@@ -184,7 +184,7 @@ describe('researcher', () => {
     await page.fill('[data-testid="api-key"]', 'the-right-key');
     await page.locator('[data-testid="api-key"]').dispatchEvent('change');
     await page.click('[data-testid="resume-run"]');
-    await expect.poll(() => page.locator('[data-testid="running-config"]').textContent(), { timeout: 30_000 }).toContain('This run: 3 tasks');
+    await expect.poll(() => page.locator('[data-testid="running-config"]').textContent()).toContain('This run: 3 tasks');
     expect(await page.textContent('[data-testid="start-run"]')).toBe('A run is going (below)');
     await page.locator('[data-testid="run-progress"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'researcher-1400-resumed');

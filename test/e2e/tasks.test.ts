@@ -15,14 +15,14 @@ describe('task browser', () => {
   it('lists every task, filters by handler and bug count, and shows a task with its prompt', async () => {
     const { page, context, errors } = await newPage(env.browser);
     await page.goto(env.site.url + '#/tasks');
-    await expect.poll(() => page.locator('[data-testid="task-count"]').textContent(), { timeout: 30_000 }).toBe(`${count} of ${count}`);
+    await expect.poll(() => page.locator('[data-testid="task-count"]').textContent()).toBe(`${count} of ${count}`);
     await page.selectOption('[data-testid="filter-handler"]', 'sys_dup');
     await page.selectOption('[data-testid="filter-count"]', '0');
     await expect.poll(() => page.locator('[data-testid="task-count"]').textContent()).toBe(`1 of ${count}`);
     await page.click('a[href="#/tasks/sys_dup-v0"]');
     await waitForEditor(page, 'task-code');
     expect(await editorText(page, 'task-code')).toMatch(/int sys_dup\(/);
-    await expect.poll(() => page.locator('[data-testid="token-count"]').textContent(), { timeout: 60_000 }).toMatch(/^\d+ tokens/);
+    await expect.poll(() => page.locator('[data-testid="token-count"]').textContent()).toMatch(/^\d+ tokens/);
     await screenshot(page, 'tasks-detail');
     expect(errors).toEqual([]);
     await context.close();
@@ -36,7 +36,7 @@ describe('task browser', () => {
     await expect.poll(() => page.locator('[data-testid="variant"]').inputValue()).toBe('sys_dup-v1');
     await page.click('[data-testid="reveal-bug"]');
     await page.waitForSelector('[data-testid="bug-diff"] .monaco-diff-editor');
-    await expect.poll(() => page.locator('[data-testid="bug-diff"] .line-insert, [data-testid="bug-diff"] .char-insert, [data-testid="bug-diff"] .line-delete, [data-testid="bug-diff"] .char-delete').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-testid="bug-diff"] .line-insert, [data-testid="bug-diff"] .char-insert, [data-testid="bug-diff"] .line-delete, [data-testid="bug-diff"] .char-delete').count()).toBeGreaterThan(0);
     await screenshot(page, 'playground-reveal-bug');
     await context.close();
   });
@@ -45,13 +45,13 @@ describe('task browser', () => {
     const { page, context } = await newPage(env.browser);
     await page.goto(env.site.url + '#/tasks/sys_dup-v0');
     const desc = page.locator('[data-testid="task-description"]');
-    await desc.waitFor({ timeout: 30_000 });
+    await desc.waitFor();
     // The numbered conditions are a list, the names are code, and no Markdown markup is left as text.
     expect(await desc.locator('ol li').count()).toBeGreaterThan(3);
     expect(await desc.locator('code').count()).toBeGreaterThan(5);
     expect(await desc.textContent()).not.toMatch(/`|\*\*|^#/m);
     await page.goto(env.site.url + '#/tasks/does-not-exist');
-    await expect.poll(() => page.locator('[data-testid="no-such-task"]').textContent(), { timeout: 30_000 }).toContain('No such task: does-not-exist');
+    await expect.poll(() => page.locator('[data-testid="no-such-task"]').textContent()).toContain('No such task: does-not-exist');
     await context.close();
   });
 });

@@ -40,7 +40,7 @@ describe('editor warning markers', () => {
     await setEditorText(page, SPEC);
     // Monaco's MarkerSeverity: Warning is 4, Error is 8.
     await expect
-      .poll(async () => (await markers(page)).map((m) => [m.code, m.startLineNumber, m.startColumn, m.severity]), { timeout: 30_000 })
+      .poll(async () => (await markers(page)).map((m) => [m.code, m.startLineNumber, m.startColumn, m.severity]))
       .toEqual([['SPEC203', 5, 8, 4]]);
     await expect.poll(() => page.locator('.monaco-editor .squiggly-warning').count()).toBeGreaterThan(0);
     expect(await page.locator('.monaco-editor .squiggly-error').count()).toBe(0);

@@ -15,6 +15,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { netDelay } from '../net-delay.ts';
 
 export type Wire = 'openai' | 'anthropic' | 'gemini';
 
@@ -65,6 +66,8 @@ export type FakeReply =
   /** 200 with JSON of the wrong shape. */
   | { readonly kind: 'wrong-shape' }
   | { readonly kind: 'slow'; readonly ms: number; readonly reply: FakeReply }
+  /** Answers `reply` once `gate` settles: the test decides when, whatever the machine's speed. */
+  | { readonly kind: 'gated'; readonly gate: Promise<unknown>; readonly reply: FakeReply }
   /** Never answers (until the client gives up or the server closes). */
   | { readonly kind: 'hang' }
   | { readonly kind: 'raw'; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> };
@@ -164,6 +167,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   }
 
   const server: Server = createServer(async (req, res) => {
+    // The stress mode's slow network: the request is on its way this long.
+    await netDelay();
+    if (res.destroyed) return;
     const [path, ...rest] = (req.url ?? '/').split('?');
     const query = rest.length ? `?${rest.join('?')}` : '';
     const headers = flatHeaders(req);
@@ -227,6 +233,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         timers.add(t);
         return;
       }
+      case 'gated':
+        void reply.gate.then(() => {
+          if (!res.destroyed) send(res, req, r, reply.reply, id);
+        });
+        return;
       case 'hang':
         return;
       case 'reset':

@@ -1,5 +1,5 @@
 # expect: refuted pages.data
-# mistake: an x86-style frame number is stored instead of a byte address
+# mistake: the entry holds the page's offset in the pages table, without the table's base address
 import z3
 from libirpy import util
 import hv6py.kernel.spec.datatypes as dt
@@ -30,9 +30,8 @@ def alloc_iommu_page_table_page(old, frm, index, to, perm, from_type, to_type):
 
     new = old.copy()
 
-    # IOMMU entries hold the byte address of the next level, not a shifted frame number.
-    new.pages[frm].data[index] = (
-        (z3.UDiv(new.pages_ptr_to_int, util.i64(dt.PAGE_SIZE)) + to) << dt.PTE_PFN_SHIFT) | perm
+    # The entry must hold the byte address: the pages table's base plus the offset.
+    new.pages[frm].data[index] = (to * util.i64(dt.PAGE_SIZE)) | perm
     new.pages[frm].pgtable_pn[index] = to
     new.pages[frm].pgtable_perm[index] = perm
 

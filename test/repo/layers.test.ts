@@ -28,6 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core/llm'],
   ['core/tasks'],
   ['core/rename'],
+  ['core/shape'],
   ['core/eval'],
   ['core/pool'],
   ['store'],

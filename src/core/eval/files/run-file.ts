@@ -136,6 +136,7 @@ const runCheck = object({
     'feedback?': literal('counterexample', 'verdict', 'none'),
     'prompt?': string,
     'rename?': object({ style: literal('synonym', 'opaque'), seed: count() }),
+    'shape?': object({ style: literal('permuted'), seed: count() }),
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),

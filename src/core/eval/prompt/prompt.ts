@@ -25,6 +25,8 @@ import { rng } from '../../rng.ts';
 import type { BuiltPrompt } from '../run/runner.ts';
 import type { RenameChoice } from '../../rename/choice.ts';
 import { lensFor } from '../../rename/lens.ts';
+import type { ShapeChoice } from '../../shape/choice.ts';
+import { shapedTask } from '../../shape/task.ts';
 import type { Task } from '../../tasks/task.ts';
 import { type PromptVariant, promptVariant } from './variants.ts';
 
@@ -279,6 +281,8 @@ export type PromptMeta = {
   readonly excluded: readonly string[];
   /** The renaming the messages are in (absent: hv6's own names). */
   readonly rename?: RenameChoice;
+  /** The shape the shown code is in (absent: the kernel's own order; docs/shape.md). */
+  readonly shape?: ShapeChoice;
   /** Characters of all messages. */
   readonly chars: number;
 };
@@ -289,6 +293,8 @@ export interface PromptOptions {
   readonly variant?: PromptVariant | string;
   /** The renaming the model is shown (default: hv6's own names). */
   readonly rename?: RenameChoice;
+  /** The shape of the shown code (default: the kernel's own order). */
+  readonly shape?: ShapeChoice;
 }
 
 /** A numbered section heading: `## N. Title`. */
@@ -300,12 +306,16 @@ function section(n: number, title: string, body: string): string {
  * The prompt for `task` with `shots` worked examples drawn from `tasks`
  * (the whole task set), in the given variant. Deterministic.
  */
-export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], options: PromptOptions = {}): BuiltPrompt & { meta: PromptMeta } {
+export function buildPrompt(original: Task, shots: number, tasks: readonly Task[], options: PromptOptions = {}): BuiltPrompt & { meta: PromptMeta } {
   if (!Number.isInteger(shots) || shots < 0) throw new Error(`shots must be a non-negative integer, got ${shots}`);
   const kernel = options.kernel ?? KERNEL;
   const variant = typeof options.variant === 'object' ? options.variant : promptVariant(options.variant);
-  const h = requireHandler(task.handler);
-  const { examples, excluded } = chooseExamples(task, shots, tasks, kernel);
+  const h = requireHandler(original.handler);
+  const chosen = chooseExamples(original, shots, tasks, kernel);
+  // In a shape (docs/shape.md) every task shows its code shaped; examples are chosen from the code as the kernel has it.
+  const shape = options.shape;
+  const task = shape ? shapedTask(original, shape) : original;
+  const { examples, excluded } = shape ? { ...chosen, examples: chosen.examples.map((t) => shapedTask(t, shape)) } : chosen;
   const parts: string[] = [ASSUMPTIONS, programmingModel()];
   if (examples.length) {
     parts.push(
@@ -360,6 +370,7 @@ export function buildPrompt(task: Task, shots: number, tasks: readonly Task[], o
     examples: examples.map((t) => t.id),
     excluded,
     ...(options.rename ? { rename: options.rename } : {}),
+    ...(shape ? { shape } : {}),
     chars: messages.reduce((n, m) => n + m.content.length, 0),
   };
   return { messages, meta };

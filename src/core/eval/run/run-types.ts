@@ -9,6 +9,7 @@ import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentReque
 import type { GradeResult, GradingSettings } from '../grade/grade-types.ts';
 import type { ShardSpec } from './shard.ts';
 import type { RenameChoice } from '../../rename/choice.ts';
+import type { ShapeChoice } from '../../shape/choice.ts';
 
 /** Everything that defines a run's results (the key is deliberately not here). */
 export interface RunConfig {
@@ -38,6 +39,8 @@ export interface RunConfig {
   readonly prompt?: string;
   /** The renaming the model saw, and whose inverse its answers were graded through (absent: hv6's own names; docs/rename.md). */
   readonly rename?: RenameChoice;
+  /** The order the model saw the shown code in (absent: the kernel's own; docs/shape.md). Answers are graded as written. */
+  readonly shape?: ShapeChoice;
 }
 
 /** What a repair prompt carries of the verifier's answer: its counterexample and diagnosis, only the verdict, or nothing. */

@@ -35,8 +35,8 @@ export function recordedGrading(grading: Partial<GradingSettings> | undefined): 
 export const RUN_DEFAULTS = { shots: 5, n: 1, repairRounds: 0, concurrency: 4, gradeConcurrency: 2 } as const;
 
 /** What a front end chose; everything left out takes the shared default. */
-export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename'> &
-  Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename'>> & {
+export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename' | 'shape'> &
+  Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename' | 'shape'>> & {
     readonly grading?: Partial<GradingSettings>;
   };
 
@@ -59,6 +59,8 @@ export function canonicalConfig(choice: RunChoice): RunConfig {
     prompt: choice.prompt ?? DEFAULT_PROMPT,
     // Written only when the model sees renamed names, as runs made before renamings existed read (their ids stay).
     ...(choice.rename ? { rename: { style: choice.rename.style, seed: choice.rename.seed } } : {}),
+    // Likewise only when the shown code is shaped (docs/shape.md).
+    ...(choice.shape ? { shape: { style: choice.shape.style, seed: choice.shape.seed } } : {}),
   };
 }
 

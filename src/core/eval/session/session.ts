@@ -10,6 +10,7 @@
 import { PROVENANCE } from '../../version.ts';
 import { PROMPT_VARIANTS } from '../prompt/variants.ts';
 import { renameChoiceError } from '../../rename/choice.ts';
+import { shapeChoiceError } from '../../shape/choice.ts';
 import type { PriceTable } from '../../llm/prices.ts';
 import type { Budget } from '../run/budget.ts';
 import type { RunControl } from '../run/run-control.ts';
@@ -75,6 +76,8 @@ export class RunSession {
     if (!PROMPT_VARIANTS.includes(config.prompt!)) throw new SessionError('SESSION003', `unknown prompt variant "${config.prompt}" (this build has ${PROMPT_VARIANTS.join(', ')})`);
     const badRename = config.rename && renameChoiceError(config.rename);
     if (badRename) throw new SessionError('SESSION003', badRename);
+    const badShape = config.shape && shapeChoiceError(config.shape);
+    if (badShape) throw new SessionError('SESSION003', badShape);
     const run = opts.shard ? { ...record, shard: opts.shard } : record;
     await ports.store.putRun(run);
     return new RunSession(run, true, ports);

@@ -20,6 +20,7 @@ import { DEFAULT_FEEDBACK, FEEDBACK_MODES, RUN_DEFAULTS } from '../core/eval/ses
 import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_KINDS, REASONING_EFFORTS } from '../core/llm/types.ts';
 import { DEFAULT_BUDGET_MS } from '../core/verify/index.ts';
 import { DEFAULT_RENAME_SEED, RENAME_STYLES } from '../core/rename/choice.ts';
+import { DEFAULT_SHAPE_SEED, SHAPE_STYLES } from '../core/shape/choice.ts';
 import { MAX_TIME_LIMIT_MS, type OptionDecl } from './args.ts';
 
 export interface CommandDecl {
@@ -58,6 +59,9 @@ const NAME: OptionDecl = { name: 'name', value: 'NAME', meaning: 'a label for th
 /** A renaming (docs/rename.md), with what it does to this command. */
 const RENAME = (what: string): OptionDecl => ({ name: 'rename', value: 'STYLE', meaning: `${what} (no --rename: hv6's own names; docs/rename.md)`, choices: RENAME_STYLES });
 const RENAME_SEED: OptionDecl = { name: 'rename-seed', value: 'N', meaning: 'the seed of the renaming, a whole number (with --rename)', default: DEFAULT_RENAME_SEED };
+/** A shape of the shown code (docs/shape.md), with what it does to this command. */
+const SHAPE = (what: string): OptionDecl => ({ name: 'shape', value: 'STYLE', meaning: `${what} (no --shape: the kernel's own order; docs/shape.md)`, choices: SHAPE_STYLES });
+const SHAPE_SEED: OptionDecl = { name: 'shape-seed', value: 'N', meaning: 'the seed of the shape, a whole number (with --shape)', default: DEFAULT_SHAPE_SEED };
 const KEY = "The API key comes from the environment, never from a flag: OSVLAB_API_KEY, or the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), which is sent only to that provider's own host (docs/providers.md).";
 
 const DECLARED = [
@@ -94,7 +98,7 @@ const DECLARED = [
   },
   {
     name: 'tasks',
-    synopsis: ['tasks [--json | --format osvbench] [--rename STYLE [--rename-seed N]]'],
+    synopsis: ['tasks [--json | --format osvbench] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]]'],
     purpose: 'Lists the benchmark tasks: id, number of injected bugs and bug classes.',
     options: [
       { name: 'json', meaning: 'print every task as one JSON array of task objects (tasks/README.md)' },
@@ -107,6 +111,8 @@ const DECLARED = [
       },
       RENAME("print each task's declaration, description, code, bugs and override in a renaming, under the same id"),
       RENAME_SEED,
+      SHAPE("print each task's code in a shape, its bugs' lines following their statements, under the same id"),
+      SHAPE_SEED,
     ],
     exit: '0 listed, 4 usage error or no tasks.',
   },
@@ -123,7 +129,7 @@ const DECLARED = [
   },
   {
     name: 'prompt',
-    synopsis: ['prompt <task-id> [--shots N] [--prompt VARIANT] [--rename STYLE [--rename-seed N]] [--stats] [--json]', 'prompt --stats --all [--shots N] [--rename STYLE [--rename-seed N]] [--json]'],
+    synopsis: ['prompt <task-id> [--shots N] [--prompt VARIANT] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--stats] [--json]', 'prompt --stats --all [--shots N] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--json]'],
     purpose: 'Prints the benchmark prompt of one task, or its size in tokens; with --stats --all, prompt sizes over all tasks.',
     args: [['<task-id>', 'a task id, e.g. sys_dup-v1']],
     options: [
@@ -133,6 +139,8 @@ const DECLARED = [
       { name: 'all', meaning: 'with --stats: token statistics over all tasks, per shot count (median, p10, p90, ...)' },
       RENAME('the prompt in a renaming, as a renamed run sends it'),
       RENAME_SEED,
+      SHAPE('the prompt with its code in a shape, as a shaped run sends it'),
+      SHAPE_SEED,
       JSON_OUT('the prompt or its statistics'),
     ],
     exit: '0 printed, 4 usage error.',
@@ -176,7 +184,7 @@ const DECLARED = [
   },
   {
     name: 'run',
-    synopsis: ['run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--rename STYLE [--rename-seed N]] [--out DIR] [options]'],
+    synopsis: ['run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--out DIR] [options]'],
     purpose: "Evaluates a model on the benchmark: asks it for each task's spec, grades every answer, runs the repair rounds, keeps everything in a run directory and prints its report; rerunning the same command resumes.",
     options: [
       { name: 'provider', value: 'P', meaning: 'the provider kind (required)', choices: PROVIDER_KINDS },
@@ -190,6 +198,8 @@ const DECLARED = [
       { name: 'prompt', value: 'VARIANT', meaning: 'prompt variant', choices: PROMPT_VARIANTS, default: DEFAULT_PROMPT_VARIANT, note: '(docs/research.md)' },
       RENAME('show the model every name renamed (prompt, code, descriptions, examples, feedback) and rename its answers back before grading; part of the run id'),
       RENAME_SEED,
+      SHAPE("show the model every task's code (its own and the examples') in a shape: fields, helper functions and independent assignments reordered; answers are graded as written; part of the run id"),
+      SHAPE_SEED,
       OUT_RUN('the run directory (default .osvlab/runs/MODEL-ID, with -shard-K-of-N for a shard)'),
       NAME,
       { name: 'concurrency', value: 'C', meaning: 'requests in flight at most; fewer while the provider rate-limits', default: RUN_DEFAULTS.concurrency },

@@ -11,6 +11,7 @@ import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/token
 import { UsageError, choiceOption, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
+import { shapeOption } from '../shape-option.ts';
 
 /** Runs `f`; a prompt that cannot have that many examples (the only way building one fails) is a usage error. */
 function withShots<T>(shots: string, f: () => T): T {
@@ -25,6 +26,8 @@ export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('prompt'));
   const variant = choiceOption(args, 'prompt')!;
   const rename = renameOption(args);
+  const shape = shapeOption(args);
+  const seen = { ...(rename ? { rename } : {}), ...(shape ? { shape } : {}) };
   const tasks = await loadTasks();
   if (!tasks.length) {
     process.stderr.write('osvlab prompt: no tasks yet (run `npm run tasks`)\n');
@@ -34,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!args.flags.has('stats')) throw new UsageError('--all goes with --stats (the prompts of all tasks would be millions of tokens)');
     if (args.positionals.length) throw new UsageError('give a task id or --all, not both');
     const ks = args.values.has('shots') ? [intOption(args, 'shots')] : [...SHOT_COUNTS];
-    const rows = withShots(ks.join(', '), () => promptTokenStats(tasks, ks, rename ? { rename } : {}));
+    const rows = withShots(ks.join(', '), () => promptTokenStats(tasks, ks, seen));
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ encoding: ENCODING, rows })}\n`);
     else process.stdout.write(`prompt tokens (${ENCODING}) over ${tasks.length} tasks\n${formatStats(rows)}`);
     return 0;
@@ -45,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
   const task = tasks.find((t) => t.id === id);
   if (!task) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
   const shots = intOption(args, 'shots');
-  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks, { variant, ...(rename ? { rename } : {}) }));
+  const p = withShots(String(shots), () => buildPrompt(task, shots, tasks, { variant, ...seen }));
   if (args.flags.has('stats')) {
     const stats = {
       task: task.id,

@@ -26,6 +26,7 @@ import { matrixText, variantMatrix } from '../../core/eval/stats/variant-matrix.
 import { strayAttemptsNote } from '../../core/eval/stats/stray-attempts.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { namesText } from '../../core/rename/choice.ts';
+import { shapeText } from '../../core/shape/choice.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -78,6 +79,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const lines: string[] = [];
   lines.push(`run ${run.id}: ${run.config.provider}/${run.config.model}, ${m.tasks} tasks, ${m.samples} first answers graded, ${run.config.shots}-shot, status ${run.status}${run.source ? ` (answers from ${run.source.file})` : ''}`);
   if (run.config.rename) lines.push(`names: ${namesText(run.config.rename)} (the model saw renamed names; its answers were graded renamed back, docs/rename.md)`);
+  if (run.config.shape) lines.push(`shape: ${shapeText(run.config.shape)} (the model saw the code reordered; its answers were graded as written, docs/shape.md)`);
   if (partial) {
     lines.push('PARTIAL REPORT: the numbers below cover only what the directory holds.');
     for (const d of damaged) lines.push(`  skipped ${d.file} line ${d.line}: ${d.reason}`);

@@ -23,6 +23,7 @@ import { loadPrices } from '../../store/repository.ts';
 import { UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
+import { shapeOption } from '../shape-option.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
@@ -78,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   const extract = choiceOption<ExtractMode>(args, 'extract');
   const rename = renameOption(args);
+  const shape = shapeOption(args);
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
   const choice: RunChoice = {
     provider,
@@ -95,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
     feedback: choiceOption<FeedbackMode>(args, 'feedback'),
     prompt: args.values.get('prompt'),
     ...(rename ? { rename } : {}),
+    ...(shape ? { shape } : {}),
   };
   const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);

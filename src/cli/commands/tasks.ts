@@ -11,16 +11,21 @@
 import { toOsvbenchBenchmark } from '../../core/eval/files/osvbench.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { renamedTask } from '../../core/rename/task.ts';
+import { shapedTask } from '../../core/shape/task.ts';
 import { UsageError, choiceOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
+import { shapeOption } from '../shape-option.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('tasks'));
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const format = choiceOption(args, 'format');
   const rename = renameOption(args);
-  const tasks = rename ? (await loadTasks()).map((t) => renamedTask(t, rename)) : await loadTasks();
+  const shape = shapeOption(args);
+  // Shaped first, renamed after: a renaming keeps every line where it is.
+  const shaped = shape ? (await loadTasks()).map((t) => shapedTask(t, shape)) : await loadTasks();
+  const tasks = rename ? shaped.map((t) => renamedTask(t, rename)) : shaped;
   if (format === 'osvbench') {
     process.stdout.write(`${JSON.stringify(toOsvbenchBenchmark(tasks), null, 4)}\n`);
     return 0;

@@ -7,7 +7,8 @@
  * nothing; `grade --rename` of the renamed answers grades like the plain
  * run's first answers. `prompt`, `tasks` and `study` show renamed names and
  * the flags are checked in this process (they stop before any solver work).
- * Lean for CI: three tasks, no strict checks (test/rename/same-grades.test.ts
+ * A `run --shape permuted` of the same answers grades like the plain run too
+ * (docs/shape.md). Lean for CI: three tasks, no strict checks (test/rename/same-grades.test.ts
  * compares strict results through the same grade closure).
  */
 import { writeFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../../src/core/eval/run/run-types.ts';
 import { lensFor } from '../../src/core/rename/lens.ts';
+import { renamedTask } from '../../src/core/rename/task.ts';
+import { shapedTask } from '../../src/core/shape/task.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import type { Task } from '../../src/core/tasks/task.ts';
 import { osvlab } from '../cli-main.ts';
@@ -25,6 +28,7 @@ import { storedRun } from '../run-dir.ts';
 
 const TIMEOUT_MS = 600_000;
 const CHOICE = { style: 'synonym', seed: 1 } as const;
+const SHAPE = { style: 'permuted', seed: 2 } as const;
 const IDS = ['sys_kill-v2', 'sys_set_runnable-v0', 'sys_dup-v0'];
 const cli = new Cli();
 
@@ -101,6 +105,22 @@ describe('osvlab with --rename', () => {
     expect(unrenamed.code).toBe(4);
     expect(unrenamed.err).toMatch(/GRADE006 unknown handler/);
     expect(unrenamed.err).toMatch(/IN004/);
+
+    // The permuted shape (docs/shape.md): the fake finds each task by its shaped code (the
+    // prompt shows no other), answers as before, and the run grades like the plain run.
+    const shaped = selected.map((t) => shapedTask(t, SHAPE));
+    expect(shaped.map((t) => t.code)).not.toEqual(selected.map((t) => t.code));
+    const shapedDir = cli.tempDir();
+    fake.reset();
+    fake.respond((req) => answer(taskOf(req.prompt, shaped), roundOf(req.prompt)));
+    const s = await cli.run(runArgs(shapedDir, ['--shape', 'permuted', '--shape-seed', '2']));
+    expect(s.code, s.err).toBe(0);
+    expect(fake.requests).toHaveLength(5);
+    const shapedRun = await storedRun(shapedDir);
+    expect(shapedRun.run!.config.shape).toEqual(SHAPE);
+    expect(shapedRun.run!.id).not.toBe(plain.run!.id);
+    expect(grades(shapedRun.attempts)).toEqual(grades(plain.attempts));
+    expect((await osvlab('report', shapedDir)).out).toContain('shape: permuted #2');
   }, TIMEOUT_MS);
 
   it('prompt, tasks and study show renamed names; the flags are checked', async () => {
@@ -118,6 +138,11 @@ describe('osvlab with --rename', () => {
     expect(tasks[0].handler).toBe(lens.names.get('sys_map_pml4'));
     expect(bench[0].syscall).toBe(tasks[0].handler);
     expect(lens.originalNames(bench[0].code)).toEqual([]);
+    // Shaped and renamed: the same ids and hashes, each task's code shaped then renamed.
+    const both = JSON.parse((await osvlab('tasks', '--json', '--shape', 'permuted', '--rename', 'opaque', '--rename-seed', '3')).out) as Task[];
+    const kernelOrder = await loadTasks();
+    expect(both.map((x) => `${x.id} ${x.hash}`)).toEqual(kernelOrder.map((x) => `${x.id} ${x.hash}`));
+    expect(both.find((x) => x.id === 'sys_dup-v1')!.code).toBe(renamedTask(shapedTask(kernelOrder.find((x) => x.id === 'sys_dup-v1')!, { style: 'permuted', seed: 1 }), { style: 'opaque', seed: 3 }).code);
 
     // --rename makes a study of its own (its directory is named by another study id).
     const study = join(cli.tempDir(), 'study.json');
@@ -133,6 +158,8 @@ describe('osvlab with --rename', () => {
       [['prompt', 'sys_dup-v1', '--rename-seed', '2'], /--rename-seed goes with --rename STYLE/],
       [['prompt', 'sys_dup-v1', '--rename', 'rot13'], /--rename must be one of synonym, opaque, got 'rot13'/],
       [['prompt', 'sys_dup-v1', '--rename', 'synonym', '--rename-seed', '-1'], /ARG005/],
+      [['prompt', 'sys_dup-v1', '--shape-seed', '2'], /--shape-seed goes with --shape STYLE/],
+      [['tasks', '--shape', 'sorted'], /--shape must be permuted, got 'sorted'/],
     ] as const) {
       const r = await osvlab(...args);
       expect(r.code).toBe(4);

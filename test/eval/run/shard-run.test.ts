@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/core/tasks/task.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 import { type FakeProvider, startFakeProvider } from '../../fake-provider/server.ts';
-import { Cli, completeLines, oracleAnswer, proseAnswer, reportWithoutTimings, roundOf, taskOf, waitFor } from './cli.ts';
+import { Cli, type CliResult, completeLines, oracleAnswer, proseAnswer, reportWithoutTimings, roundOf, taskOf, waitFor } from './cli.ts';
 import { storedRun } from '../../run-dir.ts';
 
 const TIMEOUT_MS = 400_000;
@@ -26,7 +26,6 @@ beforeAll(async () => {
   fake = await startFakeProvider();
   const all = await loadTasks();
   selected = IDS.map((id) => all.find((t) => t.id === id)!);
-  fake.respond(script);
 });
 
 /**
@@ -53,20 +52,41 @@ function runArgs(out: string, extra: readonly string[] = []): string[] {
   ];
 }
 
-describe('run --shard K/N and merge', () => {
-  let single: string;
-  let shards: string[];
+interface Sharded {
+  /** The same run made by one process. */
+  readonly single: string;
+  readonly singleRun: CliResult;
+  /** How many requests the single run made. */
+  readonly singleRequests: number;
+  readonly root: string;
+  /** The three shards' directories, each finished. */
+  readonly shards: readonly string[];
+  /** Shard 2 killed with SIGKILL after its first stored attempt, and its run status then. */
+  readonly killed: CliResult;
+  readonly killedStatus: string;
+  readonly others: readonly CliResult[];
+  /** A merge tried while shard 2 was unfinished, and shard 2 resumed alone with the same command. */
+  readonly early: CliResult;
+  readonly resumed: CliResult;
+}
 
-  it('three shards, one killed and resumed alone, merge into the report of one process', async () => {
-    single = cli.tempDir();
-    const one = await cli.run(runArgs(single));
-    expect(one.code, one.err).toBe(0);
+let made: Promise<Sharded> | undefined;
+
+/**
+ * The single run and the three shards (shard 2 killed half-way, merged too
+ * early, then resumed), made once for whichever test asks first: each test
+ * can run alone, in any order.
+ */
+function sharded(): Promise<Sharded> {
+  made ??= (async () => {
+    const single = cli.tempDir();
+    fake.reset();
+    fake.respond(script);
+    const singleRun = await cli.run(runArgs(single));
     const singleRequests = fake.requests.length;
-    // 3 tasks x 2 samples, plus a repair for each of the 4 prose first answers.
-    expect(singleRequests).toBe(6 + 4);
 
     const root = cli.tempDir();
-    shards = [1, 2, 3].map((k) => join(root, `shard-${k}`));
+    const shards = [1, 2, 3].map((k) => join(root, `shard-${k}`));
     fake.reset();
     fake.respond(script);
     const started = shards.map((d, i) => cli.start(runArgs(d, ['--shard', `${i + 1}/3`])));
@@ -74,19 +94,32 @@ describe('run --shard K/N and merge', () => {
     await waitFor('shard 2 to store an attempt', () => completeLines(join(shards[1], 'attempts.jsonl')).length >= 1);
     started[1].child.kill('SIGKILL');
     const killed = await started[1].result;
-    expect(killed.signal).toBe('SIGKILL');
-    expect((await storedRun(shards[1])).run.status).toBe('running');
+    const killedStatus = (await storedRun(shards[1])).run.status;
     const others = await Promise.all([started[0].result, started[2].result]);
+    const early = await cli.run(['merge', ...shards, '--out', join(root, 'early')]);
+    const resumed = await cli.run(runArgs(shards[1], ['--shard', '2/3']));
+    return { single, singleRun, singleRequests, root, shards, killed, killedStatus, others, early, resumed };
+  })();
+  return made;
+}
+
+describe('run --shard K/N and merge', () => {
+  it('three shards, one killed and resumed alone, merge into the report of one process', async () => {
+    const { single, singleRun, singleRequests, root, shards, killed, killedStatus, others, early, resumed } = await sharded();
+    expect(singleRun.code, singleRun.err).toBe(0);
+    // 3 tasks x 2 samples, plus a repair for each of the 4 prose first answers.
+    expect(singleRequests).toBe(6 + 4);
+
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killedStatus).toBe('running');
     for (const r of others) expect(r.code, r.err).toBe(0);
 
     // Merging now names the unfinished shard.
-    const early = await cli.run(['merge', ...shards, '--out', join(root, 'early')]);
     expect(early.code).toBe(2);
     expect(early.err).toContain('MERGE007');
     expect(early.err).toContain('shard 2/3');
 
     // The killed shard resumes alone with the same command.
-    const resumed = await cli.run(runArgs(shards[1], ['--shard', '2/3']));
     expect(resumed.code, resumed.err).toBe(0);
     expect(resumed.err).toContain('resuming run');
 
@@ -136,7 +169,8 @@ describe('run --shard K/N and merge', () => {
   }, TIMEOUT_MS);
 
   it('a missing, duplicated or foreign shard is an error naming it', async () => {
-    expect(shards).toBeDefined();
+    const { single, shards, resumed } = await sharded();
+    expect(resumed.code, resumed.err).toBe(0);
     const root = cli.tempDir();
     const missing = await cli.run(['merge', shards[0], shards[2], '--out', join(root, 'a')]);
     expect(missing.code).toBe(2);

@@ -5,8 +5,9 @@
  * prompt, and the size in tokens (OSVBench's 5-shot prompts have a median of
  * about 24k tokens).
  *
- * The golden file is test/eval/prompt/golden/sys_dup-v1.k1.txt; after an intended
- * change to the prompt text, rewrite it with UPDATE_GOLDEN=1.
+ * The golden files are test/eval/prompt/golden/sys_dup-v1.k1.txt and its
+ * .repair.txt; after an intended change to the prompt text, a run with
+ * UPDATE_GOLDEN=1 rewrites them (and fails), the next run checks them.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -131,13 +132,21 @@ describe('determinism', () => {
   });
 });
 
+/**
+ * Compares `text` with the stored `file`. With UPDATE_GOLDEN set, a file that
+ * differs (or is missing) is rewritten and the test still fails, naming it:
+ * a run that rewrites a golden never passes, so the new text is read
+ * (`git diff`) and the next run, without UPDATE_GOLDEN, checks it.
+ */
 function matchGolden(file: string, text: string): void {
-  if (process.env.UPDATE_GOLDEN) {
+  const stored = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (process.env.UPDATE_GOLDEN && stored !== text) {
     mkdirSync(join(__dirname, 'golden'), { recursive: true });
     writeFileSync(file, text);
+    expect.fail(`${file} did not match and was rewritten (UPDATE_GOLDEN): read its diff, then run again without UPDATE_GOLDEN`);
   }
-  expect(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1 once`).toBe(true);
-  expect(text).toBe(readFileSync(file, 'utf8'));
+  expect(stored, `${file} is missing: run with UPDATE_GOLDEN=1 once`).toBeDefined();
+  expect(text).toBe(stored);
 }
 
 describe('repair prompt', () => {

@@ -17,6 +17,13 @@
  *   b.ts`) names files of that folder, and so do the lines indented under it.
  * Data files a run writes (`run.json`, `my.c`) are examples, not the tree.
  *
+ * A flag shown outside an `osvlab` command line (`--full` in a sentence or
+ * a span of its own) is read against the tool its span starts with, else the
+ * last tool a span of its paragraph started with: a script's flag must be
+ * read by the script's code, an `osvlab` flag declared by a command the
+ * paragraph names (by some command, where it names none); other programs'
+ * flags (sbatch, vllm) are not checked.
+ *
  * README.md's CLI table is the overview a newcomer reads first: it names
  * every declared command, each option it shows belongs to its row's command
  * (or to the command its code span starts with), the exit codes it quotes
@@ -111,6 +118,84 @@ function commandProblem(line: { command: string; options: string[] }): string | 
   return bad.length ? `osvlab ${line.command} has no ${bad.map((b) => `--${b}`).join(', ')}` : undefined;
 }
 
+/** What a span or a fenced line starts with: an `osvlab` command, a TypeScript script of the repository, or another program. */
+type Tool = { readonly kind: 'osvlab'; readonly command: string } | { readonly kind: 'script'; readonly file: string } | { readonly kind: 'other' };
+
+/** The tool `code` starts with (after `$ `, `x=$(`, `VAR=x`, `npx`, `tsx`, `node`), if it starts with one. */
+function toolOf(code: string): Tool | undefined {
+  const words = code.trim().replace(/^\$ /, '').replace(/^\w+=\$\(/, '').split(/\s+/).filter((w) => !/^[A-Z_]+=/.test(w));
+  while (['npx', 'tsx', 'node'].includes(words[0]) && words.length > 1) words.shift();
+  const [first = '', second = ''] = words;
+  if (first === 'osvlab') return /^[a-z][\w-]*$/.test(second) ? { kind: 'osvlab', command: second } : undefined;
+  if (COMMANDS.some((c) => c.name === first)) return { kind: 'osvlab', command: first };
+  if (/^(?:\.\/)?(?:scripts|perf|test)\/[\w./-]+\.(?:ts|mjs)$/.test(first)) return { kind: 'script', file: first.replace(/^\.\//, '') };
+  return /^[a-z][\w./-]*$/.test(first) ? { kind: 'other' } : undefined;
+}
+
+/** A flag shown outside an `osvlab` command line, with what it is read against. */
+interface BareFlag {
+  readonly flag: string;
+  /** The tool its own span or line starts with, else the last one a span of its paragraph started with before it. */
+  readonly tool: Tool | undefined;
+  /** The `osvlab` commands the spans of its paragraph name. */
+  readonly commands: readonly string[];
+}
+
+/**
+ * The flags a doc shows outside an `osvlab` command line: `--full` alone in a
+ * span, a flag in prose, a script's flag. A paragraph is a fenced line, a
+ * table row, a list item, or prose up to a blank line; tools count only in
+ * code.
+ */
+function bareFlags(md: string): BareFlag[] {
+  const out: BareFlag[] = [];
+  const fenced = [...md.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].flatMap((m) => m[1].replace(/\\\n\s*/g, ' ').split('\n').map((l) => [`\`${l}\``]));
+  const prose = md
+    .replace(/^```[^\n]*\n[\s\S]*?^```/gm, '')
+    .split(/\n\s*\n/)
+    .flatMap((p) => p.split(/\n(?=\||\s*(?:[-*]|\d+\.) )/))
+    .map((p) => p.split(/(`+[^`]+?`+)/));
+  for (const parts of [...fenced, ...prose]) {
+    const spans = parts.filter((t) => t.startsWith('`')).map((t) => t.replace(/^`+|`+$/g, ''));
+    const commands = spans.flatMap((t) => {
+      const tool = toolOf(t);
+      return tool?.kind === 'osvlab' ? [tool.command] : [];
+    });
+    let last: Tool | undefined;
+    for (const part of parts) {
+      const code = part.startsWith('`');
+      const text = part.replace(/^`+|`+$/g, '');
+      const own = code ? toolOf(text) : undefined;
+      if (!(own?.kind === 'osvlab' && commandLines(text).length)) {
+        for (const m of text.matchAll(/(?<![\w-])--([a-z][\w-]*)/g)) out.push({ flag: m[1], tool: own ?? last, commands });
+      }
+      if (own) last = own;
+    }
+  }
+  return out;
+}
+
+/**
+ * What is wrong with a bare flag, or undefined: a script's flag its code
+ * never reads, an `osvlab` flag that no command its paragraph names declares
+ * (no command at all, where the paragraph names none). Other programs' flags
+ * are theirs.
+ */
+function flagProblem({ flag, tool, commands }: BareFlag, scriptText: (file: string) => string = readScript): string | undefined {
+  if (flag === 'help' || tool?.kind === 'other') return undefined;
+  if (tool?.kind === 'script') return new RegExp(`['"\`]--${flag}\\b|['"]${flag}['"]`).test(scriptText(tool.file)) ? undefined : `${tool.file} reads no --${flag}`;
+  const declared = COMMANDS.filter((c) => c.options.some((o) => o.name === flag)).map((c) => c.name);
+  if (commands.length === 0) return declared.length ? undefined : `no osvlab command has --${flag}`;
+  return commands.some((c) => declared.includes(c)) ? undefined : `--${flag} beside ${[...new Set(commands)].join(', ')}, which have no --${flag}`;
+}
+
+/** A script's code without its comments (a usage line in a header is a claim, not the parser). */
+function readScript(file: string): string {
+  const path = join(root, file);
+  if (!existsSync(path)) return '';
+  return readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*(\/\/|#).*$/gm, '');
+}
+
 /** The rows of the Markdown table under `## heading`: cells, split at `|` that are not `\\|`. */
 function tableRows(md: string, heading: string): string[][] {
   const section = md.split(/^## /m).find((s) => s.startsWith(`${heading}\n`)) ?? '';
@@ -160,6 +245,16 @@ describe('docs', () => {
         return p ? [`${doc}: ${p}`] : [];
       }),
     );
+    expect([...new Set(bad)]).toEqual([]);
+  });
+
+  it('name a flag outside an osvlab line only where its command or script takes it', () => {
+    const found = DOCS.map((d) => ({ doc: d, flags: bareFlags(readFileSync(join(root, d), 'utf8')) }));
+    expect(found.flatMap((f) => f.flags).length).toBeGreaterThan(50);
+    const bad = found.flatMap(({ doc, flags }) => flags.flatMap((f) => {
+      const p = flagProblem(f);
+      return p ? [`${doc}: ${p}`] : [];
+    }));
     expect([...new Set(bad)]).toEqual([]);
   });
 
@@ -213,5 +308,35 @@ describe('docs', () => {
       { command: 'lemmas', options: ['only'] },
     ]);
     expect(lines.map(commandProblem)).toEqual(['osvlab verify has no --jsn', 'no command nope', undefined]);
+    // Bare flags: read against their span's tool, else the paragraph's last one, else its osvlab commands, else any.
+    const md = [
+      'With `osvlab bench --corpus F`, `--full` also checks; `--only` too.',
+      '',
+      '- `osvlab verify X` and `--full`',
+      '- `--fresh` and `--frsh` and `--jsn`',
+      '',
+      '`npx tsx scripts/gen.ts` (`--fresh` redoes all, `--frsh` not), `sbatch --parsable`, `--jsn`',
+      '',
+      '```',
+      '$ osvlab lemmas --only a',
+      'jid=$(sbatch --array=0-3 x)',
+      '```',
+    ].join('\n');
+    const flags = bareFlags(md);
+    expect(flags.map((f) => f.flag)).toEqual(['array', 'full', 'only', 'full', 'fresh', 'frsh', 'jsn', 'fresh', 'frsh', 'parsable', 'jsn']);
+    const script = (file: string) => (file === 'scripts/gen.ts' ? "const fresh = argv.includes('--fresh'); // --frsh" : '');
+    expect(flags.map((f) => flagProblem(f, script))).toEqual([
+      undefined,
+      undefined,
+      '--only beside bench, which have no --only',
+      '--full beside verify, which have no --full',
+      'no osvlab command has --fresh',
+      'no osvlab command has --frsh',
+      'no osvlab command has --jsn',
+      undefined,
+      'scripts/gen.ts reads no --frsh',
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -29,10 +29,21 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.wasm', '.svg', 
 const br = promisify(brotliCompress);
 const gz = promisify(gzip);
 
+/** One response the host sent: its path, the bytes of its body as sent (compressed; 0 for a 304) and when it was finished. */
+export interface Served {
+  readonly path: string;
+  readonly status: number;
+  readonly bytes: number;
+  /** `Date.now()` when the response was finished. */
+  readonly at: number;
+}
+
 export interface CompressingHost {
   readonly url: string;
   /** Bytes written to the network so far (headers included). */
   written(): number;
+  /** Every response sent so far, in order. */
+  served(): readonly Served[];
   close(): Promise<void>;
 }
 
@@ -51,8 +62,11 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
     }
     return hit;
   };
+  const log: Served[] = [];
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    let sent = 0;
+    res.on('finish', () => log.push({ path, status: res.statusCode, bytes: sent, at: Date.now() }));
     const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
     let body: Buffer;
     let etag: string;
@@ -82,7 +96,7 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
       body = await encoded(file, body);
       headers['Content-Encoding'] = encoding;
     }
-    headers['Content-Length'] = body.length;
+    headers['Content-Length'] = sent = body.length;
     res.writeHead(200, headers);
     res.end(body);
   });
@@ -101,6 +115,7 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
   return {
     url: `http://127.0.0.1:${addr.port}/`,
     written: () => closed + [...sockets].reduce((n, s) => n + s.bytesWritten, 0),
+    served: () => log,
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy();

@@ -3,13 +3,14 @@
 // copied as src/worker/z3-glue.ts makes it (one debugging check off its hottest
 // path). Beside the wasm as it ships (2 GiB of memory) go copies of it for the
 // smaller memories of src/worker/z3-memory.ts, their memory import rewritten
-// (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"). Skips a file that is
+// (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"), all without the
+// wasm's function names (its `name` section). Skips a file that is
 // already what it would write, so `predev` stays instant.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withMemoryPages } from '../src/worker/wasm-memory.ts';
+import { withMemoryPages, withoutCustomSection } from '../src/worker/wasm-memory.ts';
 import { fastGlue } from '../src/worker/z3-glue.ts';
 import { FULL_MEMORY_MIB, Z3_MEMORY_MIB, pagesOf, z3WasmFile } from '../src/worker/z3-memory.ts';
 
@@ -30,23 +31,17 @@ if (!existsSync(glueTo) || readFileSync(glueTo, 'utf8') !== glue.text) {
 }
 
 const wasmFrom = join(buildDir, 'z3-built.wasm');
-const wasmTo = join(out, 'z3-built.wasm');
 const a = statSync(wasmFrom);
-const fresh = existsSync(wasmTo) && statSync(wasmTo).size === a.size && statSync(wasmTo).mtimeMs >= a.mtimeMs;
-if (!fresh) {
-  copyFileSync(wasmFrom, `${wasmTo}.${process.pid}.part`);
-  renameSync(`${wasmTo}.${process.pid}.part`, wasmTo);
-  console.log(`copy-z3: z3-built.wasm (${(a.size / 1e6).toFixed(1)} MB)`);
-}
+// Without its function names (src/worker/wasm-memory.ts, withoutCustomSection): the site's copies are smaller to download.
+let site: Uint8Array | undefined;
+const siteWasm = () => (site ??= withoutCustomSection(new Uint8Array(readFileSync(wasmFrom)), 'name'));
 
-// The smaller memories: written when missing, older than the package's wasm, or of another length.
-let shipped: Uint8Array | undefined;
+// Each memory size: written when missing, older than the package's wasm or this script, or still carrying the names.
+const written = Math.max(a.mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs);
 for (const mib of Z3_MEMORY_MIB) {
-  if (mib === FULL_MEMORY_MIB) continue;
   const to = join(out, z3WasmFile(mib));
-  if (existsSync(to) && statSync(to).mtimeMs >= a.mtimeMs && Math.abs(statSync(to).size - a.size) <= 8) continue;
-  shipped ??= new Uint8Array(readFileSync(wasmFrom));
-  writeFileSync(`${to}.${process.pid}.part`, withMemoryPages(shipped, pagesOf(mib)));
+  if (existsSync(to) && statSync(to).mtimeMs >= written && statSync(to).size < a.size - 1e6) continue;
+  writeFileSync(`${to}.${process.pid}.part`, mib === FULL_MEMORY_MIB ? siteWasm() : withMemoryPages(siteWasm(), pagesOf(mib)));
   renameSync(`${to}.${process.pid}.part`, to);
-  console.log(`copy-z3: ${z3WasmFile(mib)} (memory import ${mib} MiB)`);
+  console.log(`copy-z3: ${z3WasmFile(mib)} (memory import ${mib} MiB, no name section)`);
 }

@@ -6,17 +6,32 @@
  */
 import * as Comlink from 'comlink';
 import { serveVerifier } from '../core/pool/serve.ts';
-import { createEngine } from '../core/smt/solver.ts';
+import { createEngine, warmUp } from '../core/smt/solver.ts';
 import { reportCrashes } from './crash-report.ts';
-import { loadZ3, z3LastWords, z3Memory } from './z3-browser.ts';
+import { loadZ3, z3LastWords, z3LoadSteps, z3Memory } from './z3-browser.ts';
 
 reportCrashes(self, z3LastWords);
 
+/** Milliseconds the warm-up took, once done. */
+let warmedInMs: number | undefined;
+
 Comlink.expose(
   serveVerifier({
-    loadEngine: async () => createEngine(await loadZ3()),
+    loadEngine: async () => {
+      const engine = createEngine(await loadZ3());
+      // The first checks start Z3's threads (about a second in Chromium here): done while the page loads, as the CLI does,
+      // instead of in the first Verify (docs/app.md, "Loading Z3").
+      const t0 = performance.now();
+      await warmUp(engine);
+      warmedInMs = Math.round(performance.now() - t0);
+      return engine;
+    },
     isolated: () => self.crossOriginIsolated === true,
     memory: z3Memory,
+    loadSteps: () => {
+      const steps = z3LoadSteps();
+      return steps && warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs } : steps;
+    },
     now: () => performance.timeOrigin + performance.now(),
   }),
 );

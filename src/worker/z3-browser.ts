@@ -17,11 +17,15 @@
  */
 import { init } from 'z3-solver';
 import { parseZ3Memory, reserveLargest, sizesToTry, Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
+import type { Z3LoadSteps } from '../core/pool/contract.ts';
 import { browserName, canShareMemory, obstacleSentence } from './z3-obstacle.ts';
 
 export type Z3Api = Awaited<ReturnType<typeof init>>;
 
 let loading: Promise<Z3Api> | undefined;
+
+/** Milliseconds since this worker's start, as finely as it measures. */
+const clock = () => performance.now();
 
 /** The last lines Z3's glue printed to stderr (a failed pthread says its file, line and message there). */
 const printed: string[] = [];
@@ -46,6 +50,9 @@ function glueUrl(): string {
   const base = cut >= 0 ? here.slice(0, cut + 1) : new URL('./', here).href;
   return new URL('z3-built.js', base).href;
 }
+
+/** The headers that make a page cross-origin isolated, as public/sw.js adds them (docs/app.md, "Cross-origin isolation and offline use"). */
+const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' };
 
 /** The cache public/sw.js serves from; the name must match CACHE there. */
 const OFFLINE_CACHE = 'osvlab-v2';
@@ -79,8 +86,9 @@ async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wa
   try {
     const cache = await caches.open(OFFLINE_CACHE);
     await cache.put(glueUrl, new Response(glue, { headers: { 'Content-Type': 'text/javascript' } }));
-    // The media type matters: streaming compilation of the cached copy insists on application/wasm.
-    await cache.put(wasmUrl, new Response(wasm.body, { headers: { 'Content-Type': 'application/wasm' } }));
+    // The media type matters: streaming compilation of the cached copy insists on application/wasm. With the
+    // isolation headers public/sw.js serves the cached response itself instead of a copy it makes to add them.
+    await cache.put(wasmUrl, new Response(wasm.body, { headers: { 'Content-Type': 'application/wasm', ...ISOLATION } }));
     for (const mib of Z3_MEMORY_MIB) {
       const other = new URL(z3WasmFile(mib), glueUrl).href;
       if (other !== wasmUrl) await cache.delete(other, { ignoreSearch: true });
@@ -142,6 +150,20 @@ function oneThread(z3: Z3Api): Z3Api {
 }
 
 let memoryInUse: Z3Memory | undefined;
+let stepsTaken: Z3LoadSteps | undefined;
+
+/** How long loading Z3 took this worker, step by step, once loaded (About, perf/app-load.ts). */
+export function z3LoadSteps(): Z3LoadSteps | undefined {
+  return stepsTaken;
+}
+
+/** When the wasm's last byte arrived (ms since the worker's start) and whether it came from a cache, as Resource Timing saw it. */
+function wasmArrival(url: string): { end?: number; cached?: boolean } {
+  const entry = performance.getEntriesByName?.(url).at(-1) as PerformanceResourceTiming | undefined;
+  if (!entry || !(entry.responseEnd > 0)) return {};
+  // A transfer of no bytes with a body is a cache hit (the HTTP cache, or the service worker's cache); engines that hide the sizes say nothing.
+  return { end: entry.responseEnd, ...(entry.decodedBodySize > 0 ? { cached: entry.transferSize === 0 } : {}) };
+}
 
 /** The memory of this worker's Z3, once loaded. */
 export function z3Memory(): Z3Memory | undefined {
@@ -180,6 +202,7 @@ export function loadZ3(): Promise<Z3Api> {
       const why = refusal instanceof RangeError ? 'too-little-memory' : 'no-shared-memory';
       throw new Z3UnavailableError(obstacleSentence(why, browser, sizes[sizes.length - 1]));
     }
+    const t0 = clock();
     const url = glueUrl();
     // One URL per memory size, so each is cached on its own; it downloads and compiles while the glue loads.
     const wasmUrl = new URL(z3WasmFile(reserved.mib), url).href;
@@ -195,17 +218,34 @@ export function loadZ3(): Promise<Z3Api> {
     (0, eval)(glue);
     if (typeof g.initZ3 !== 'function') throw new Error('The Z3 glue did not define initZ3');
     const { module, copy } = await compiling;
+    const compiled = clock();
     void keepForOffline(url, glue, wasmUrl, copy);
     // The glue instantiates the module compiled above through this hook (and hands it to its pthread workers).
     // The hook must answer later, not within the call; a failure there would otherwise leave init() waiting forever.
     let instantiationFailed!: (e: unknown) => void;
     const failure = new Promise<never>((_, reject) => (instantiationFailed = reject));
+    let instantiated = 0;
     const instantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
-      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), instantiationFailed);
+      const i0 = clock();
+      WebAssembly.instantiate(module, imports).then((instance) => {
+        instantiated = clock() - i0;
+        done(instance, module);
+      }, instantiationFailed);
       return {};
     };
     const z3 = await Promise.race([init({ printErr, wasmMemory: reserved.memory, mainScriptUrlOrBlob: url, locateFile: (file: string) => new URL(file, url).href, instantiateWasm } as never), failure]);
     memoryInUse = { mib: reserved.mib, capped: cap !== undefined, threads };
+    const arrival = wasmArrival(wasmUrl);
+    const ms = (x: number) => Math.round(x);
+    stepsTaken = {
+      began: Math.round(performance.timeOrigin + t0),
+      ...(arrival.end !== undefined ? { download: ms(arrival.end - t0) } : {}),
+      compile: ms(compiled - t0),
+      instantiate: ms(instantiated),
+      start: ms(clock() - compiled - instantiated),
+      ...(arrival.cached !== undefined ? { cached: arrival.cached } : {}),
+      threadsGetModule: threads,
+    };
     return threads ? z3 : oneThread(z3);
   })();
   loading.catch(() => (loading = undefined));

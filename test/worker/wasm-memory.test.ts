@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { WasmFormatError, readMemoryImport, uleb, withMemoryPages } from '../../src/worker/wasm-memory.ts';
+import { WasmFormatError, readMemoryImport, uleb, withMemoryPages, withoutCustomSection } from '../../src/worker/wasm-memory.ts';
 import { parseZ3Memory, pagesOf, reserveLargest, sizesToTry, z3WasmFile } from '../../src/worker/z3-memory.ts';
 
 const shipped = () => new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm')));
@@ -75,6 +75,26 @@ describe('the memory import rewrite', () => {
     const truncated = tiny([0x03, ...uleb(8), ...uleb(8)]).subarray(0, 20);
     expect(() => readMemoryImport(truncated)).toThrow(WasmFormatError);
     expect(() => withMemoryPages(tiny([0x03, 1, 1]), 0)).toThrow(RangeError);
+  });
+});
+
+describe('dropping a custom section', () => {
+  it('removes exactly the named custom section and keeps a valid module', () => {
+    const m = tiny([0x03, 0x01, 0x01]);
+    const stripped = withoutCustomSection(m, 'note');
+    // The custom section of tiny() is its last 7 bytes: id, length, name length, 'note'.
+    expect(Buffer.compare(stripped, m.subarray(0, m.length - 7))).toBe(0);
+    expect(WebAssembly.validate(stripped)).toBe(true);
+    expect(Buffer.compare(withoutCustomSection(m, 'name'), m)).toBe(0);
+    expect(() => withoutCustomSection(m.subarray(0, m.length - 2), 'note')).toThrow(WasmFormatError);
+  });
+
+  it("takes z3-solver's function names out (the site's copy) and nothing else", () => {
+    const original = shipped();
+    const stripped = withoutCustomSection(original, 'name');
+    expect(original.length - stripped.length).toBeGreaterThan(1e6);
+    expect(readMemoryImport(stripped).minPages).toBe(32768);
+    expect(Buffer.compare(withoutCustomSection(stripped, 'name'), stripped)).toBe(0);
   });
 });
 

@@ -4,14 +4,14 @@
  * verifier this build has, and the dialect catalog.
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import type { CatalogEntry } from '../../core/pool/contract.ts';
+import type { CatalogEntry, Z3LoadSteps } from '../../core/pool/contract.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';
 import { browserName } from '../../worker/z3-obstacle.ts';
 
 export type EngineStatus =
   | { readonly kind: 'idle' }
   | { readonly kind: 'loading'; readonly since: number }
-  | { readonly kind: 'ready'; readonly initMs: number; readonly memoryMiB?: number; readonly memoryCapped?: boolean; readonly threads?: boolean }
+  | { readonly kind: 'ready'; readonly initMs: number; readonly memoryMiB?: number; readonly memoryCapped?: boolean; readonly threads?: boolean; readonly steps?: Z3LoadSteps }
   | { readonly kind: 'failed'; readonly message: string }
   /** This browser cannot run Z3 (no shared memory, too little memory): the message is one sentence saying why and what to do. */
   | { readonly kind: 'unavailable'; readonly message: string }
@@ -54,7 +54,7 @@ export class VerifierService {
         if (e instanceof Error && e.message.startsWith('the verifier worker crashed')) return this.pool.warm();
         throw e;
       });
-      this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads };
+      this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads, steps: info.steps };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       // The worker's Z3UnavailableError keeps its name across Comlink (src/worker/z3-browser.ts).

@@ -53,6 +53,33 @@ export interface ReadyInfo {
   readonly memoryCapped?: boolean;
   /** False when Z3 runs in the worker's one thread (no memory to share with workers: WebKitGTK). */
   readonly threads?: boolean;
+  /** How long each step of loading Z3 took (the page's workers). */
+  readonly steps?: Z3LoadSteps;
+}
+
+/**
+ * The steps of loading Z3 in a page's worker, in milliseconds from the start
+ * of the load (docs/app.md, "Loading Z3"). The wasm downloads and compiles at
+ * once, so `download` and `compile` overlap: `compile` ends when the module is
+ * ready, which is after its last byte arrived.
+ */
+export interface Z3LoadSteps {
+  /** When the load began, in milliseconds since the epoch. */
+  readonly began: number;
+  /** Until the wasm's last byte arrived (absent where Resource Timing does not see it). */
+  readonly download?: number;
+  /** Until the compiled module was ready. */
+  readonly compile: number;
+  /** Instantiating the compiled module (after `compile`). */
+  readonly instantiate: number;
+  /** The rest of the start: the glue's runtime, Z3's threads given the compiled module, the API (after instantiating). */
+  readonly start: number;
+  /** The first two checks, which start Z3's threads (after `start`). */
+  readonly warmUp?: number;
+  /** The wasm came from a cache (the HTTP cache or the service worker's), not the network; absent where the engine does not say. */
+  readonly cached?: boolean;
+  /** Z3's threads were handed the compiled module (none compiles it again); false when Z3 runs in the worker's one thread. */
+  readonly threadsGetModule: boolean;
 }
 
 /** What a worker's phase clock measured while it ran (`VerifierApi.clock`). */

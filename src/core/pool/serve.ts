@@ -21,7 +21,7 @@ import { proveSpecLemmas } from '../verify/declarative.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import { phaseClock } from '../phases.ts';
-import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock } from './contract.ts';
+import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, Z3LoadSteps } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 
 export interface WorkerPlatform {
@@ -31,6 +31,8 @@ export interface WorkerPlatform {
   readonly isolated: () => boolean;
   /** The memory the loaded Z3 runs in, when the platform chooses it. */
   readonly memory?: () => { readonly mib: number; readonly capped: boolean; readonly threads: boolean } | undefined;
+  /** How long each step of loading Z3 took, when the platform measures it. */
+  readonly loadSteps?: () => Z3LoadSteps | undefined;
   /** Milliseconds since the epoch, as finely as the platform measures (`performance.timeOrigin + performance.now()`; default `Date.now`). */
   readonly now?: () => number;
 }
@@ -69,7 +71,8 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
         // A kernel that does not compile is reported by verify() itself.
       }
       const memory = platform.memory?.();
-      return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}) };
+      const steps = platform.loadSteps?.();
+      return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}), ...(steps ? { steps } : {}) };
     },
 
     async selfTest(): Promise<SelfTestResult> {

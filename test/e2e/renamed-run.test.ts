@@ -6,8 +6,9 @@
  * (categories and strict); the renamed run stores the answers as written
  * and graded them renamed back; its repair prompt names only renamed
  * fields and handlers; the run page says which names the model saw; the
- * Tasks page shows a task in the chosen names with the same id; and the
- * Evaluate form keeps its names and seed across a reload.
+ * Tasks page shows a task in the chosen names (and code order, docs/shape.md)
+ * with the same id; and the Evaluate form keeps its names, code order and
+ * seeds across a reload.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +16,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../../src/core/eval/run/run-types.ts';
 import { lensFor } from '../../src/core/rename/lens.ts';
+import { renamedTask } from '../../src/core/rename/task.ts';
+import { shapedTask } from '../../src/core/shape/task.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import type { Task } from '../../src/core/tasks/task.ts';
 import { renamedResponder } from '../fake-provider/renamed.ts';
 import { type FakeProvider, type FakeReply, startFakeProvider } from '../fake-provider/server.ts';
 import { oracleAnswer, proseAnswer, roundOf, taskOf, wrongRunnableAnswer } from '../eval/run/cli.ts';
-import { ARTIFACTS, newPage, screenshot } from './harness.ts';
+import { ARTIFACTS, editorText, newPage, screenshot, waitForEditor } from './harness.ts';
 import { fillRunForm } from './evaluate-form.ts';
 import { useSite } from './setup.ts';
 
@@ -131,6 +134,16 @@ describe('a renamed run in the browser', () => {
     expect(lens.originalNames(text)).toEqual([]);
     expect(await page.locator('[data-testid="task-declaration"]').textContent()).toBe(`int ${lens.names.get('sys_dup')}(int ${lens.names.get('oldfd')}, pid_t ${lens.names.get('pid')}, int ${lens.names.get('newfd')});`);
     expect(page.url()).toContain('#/tasks/sys_dup-v1');
+    // Reordered too (docs/shape.md): the code shaped then renamed, the bug's line following its statement.
+    const shape = { style: 'permuted', seed: 1 } as const;
+    const task = (await loadTasks()).find((t) => t.id === 'sys_dup-v1')!;
+    const shaped = shapedTask(task, shape);
+    expect(shaped.provenance[0].line).not.toBe(task.provenance[0].line);
+    await page.selectOption('[data-testid="task-shape-style"]', 'permuted');
+    await expect.poll(() => page.locator('[data-testid="task-bugs"]').textContent(), { timeout: 60_000 }).toContain(`line ${shaped.provenance[0].line}:`);
+    await waitForEditor(page, 'task-code');
+    await expect.poll(() => editorText(page, 'task-code')).toBe(renamedTask(shaped, { style: 'opaque', seed: 1 }).code);
+    expect(await page.locator('[data-testid="task-shape-note"]').textContent()).toContain('permuted #1');
     await screenshot(page, 'renamed-tasks');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'renamed-tasks-390');
@@ -148,6 +161,14 @@ describe('a renamed run in the browser', () => {
     await page.waitForSelector('[data-testid="start-run"]');
     expect(await page.inputValue('[data-testid="run-names-style"]')).toBe('opaque');
     expect(await page.inputValue('[data-testid="run-names-seed"]')).toBe('5');
+    // The code order and its seed come back too.
+    await page.selectOption('[data-testid="run-shape-style"]', 'permuted');
+    await page.fill('[data-testid="run-shape-seed"]', '4');
+    await page.locator('[data-testid="run-shape-seed"]').dispatchEvent('change');
+    await page.reload();
+    await page.waitForSelector('[data-testid="start-run"]');
+    expect(await page.inputValue('[data-testid="run-shape-style"]')).toBe('permuted');
+    expect(await page.inputValue('[data-testid="run-shape-seed"]')).toBe('4');
     // Back to hv6's own names, which come back too (no seed field).
     await page.selectOption('[data-testid="run-names-style"]', '');
     await page.reload();

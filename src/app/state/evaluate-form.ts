@@ -22,10 +22,13 @@ export interface EvaluateFields {
 export interface NamesFields {
   readonly names: string;
   readonly renameSeed: number | null;
+  /** The order of the shown code (docs/shape.md): '' for the kernel's own, else a style and its seed. */
+  readonly shape: string;
+  readonly shapeSeed: number | null;
 }
 
-/** The base URL (a provider setting), the run's number fields and the renaming's seed. */
-export type FieldName = 'baseUrl' | keyof EvaluateFields | 'renameSeed';
+/** The base URL (a provider setting), the run's number fields and the renaming's and shape's seeds. */
+export type FieldName = 'baseUrl' | keyof EvaluateFields | 'renameSeed' | 'shapeSeed';
 
 /** Each field's problem, in words; a field that is fine is absent. */
 export type FieldErrors = Partial<Record<FieldName, string>>;
@@ -79,7 +82,7 @@ function numberError(v: number | null, r: Rule): string | undefined {
 
 const SEED_RULE: Rule = { label: 'The names seed', min: 0, whole: true, optional: false };
 
-/** Every field's problem: the provider's base URL, then the run's numbers, then the renaming's seed (only when renamed). */
+/** Every field's problem: the provider's base URL, then the run's numbers, then the renaming's and the shape's seeds (only when chosen). */
 export function fieldErrors(baseUrl: string, f: EvaluateFields & Partial<NamesFields>): FieldErrors {
   const out: { -readonly [K in FieldName]?: string } = {};
   const url = baseUrlError(baseUrl);
@@ -90,6 +93,8 @@ export function fieldErrors(baseUrl: string, f: EvaluateFields & Partial<NamesFi
   }
   const seed = f.names ? numberError(f.renameSeed ?? null, SEED_RULE) : undefined;
   if (seed) out.renameSeed = seed;
+  const shapeSeed = f.shape ? numberError(f.shapeSeed ?? null, { ...SEED_RULE, label: 'The order seed' }) : undefined;
+  if (shapeSeed) out.shapeSeed = shapeSeed;
   return out;
 }
 

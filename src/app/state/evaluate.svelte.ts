@@ -14,6 +14,7 @@ import type { RunProgress } from '../../core/eval/run/runner.ts';
 import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
 import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, FEEDBACK_MODES, type RunChoice } from '../../core/eval/session/config.ts';
 import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../core/rename/choice.ts';
+import { DEFAULT_SHAPE_SEED, SHAPE_STYLES, type ShapeStyle } from '../../core/shape/choice.ts';
 import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
@@ -39,7 +40,7 @@ export type RunPhase =
 const FORM_KEY = 'osvlab.run-form';
 const FORM_FIELDS = [
   'selection', 'n', 'shots', 'repairRounds', 'concurrency', 'temperature', 'maxTokens', 'reasoningEffort',
-  'extract', 'strict', 'matrix', 'feedback', 'promptVariant', 'names', 'renameSeed', 'shard', 'maxCost', 'maxTotalTokens',
+  'extract', 'strict', 'matrix', 'feedback', 'promptVariant', 'names', 'renameSeed', 'shape', 'shapeSeed', 'shard', 'maxCost', 'maxTotalTokens',
 ] as const;
 type FormField = (typeof FORM_FIELDS)[number];
 /** The fields with a fixed set of values: a saved value outside it is dropped. */
@@ -49,6 +50,7 @@ const FORM_CHOICES: Partial<Record<FormField, readonly unknown[]>> = {
   feedback: FEEDBACK_MODES,
   promptVariant: PROMPT_VARIANTS,
   names: ['', ...RENAME_STYLES],
+  shape: ['', ...SHAPE_STYLES],
 };
 
 export class EvaluateState {
@@ -76,6 +78,9 @@ export class EvaluateState {
   /** The names the model is shown (docs/rename.md): '' for hv6's own, or a renaming's style and seed. */
   names = $state<RenameStyle | ''>('');
   renameSeed = $state<number | null>(DEFAULT_RENAME_SEED);
+  /** The order the shown code is in (docs/shape.md): '' for the kernel's own, or a shape's style and seed. */
+  shape = $state<ShapeStyle | ''>('');
+  shapeSeed = $state<number | null>(DEFAULT_SHAPE_SEED);
   runName = $state('');
   /** Shard K/N of the run (empty: the whole run), to merge with shards made elsewhere (docs/scale.md). */
   shard = $state('');
@@ -208,6 +213,7 @@ export class EvaluateState {
       feedback: this.feedback,
       prompt: this.promptVariant,
       ...(this.names ? { rename: { style: this.names, seed: this.renameSeed ?? DEFAULT_RENAME_SEED } } : {}),
+      ...(this.shape ? { shape: { style: this.shape, seed: this.shapeSeed ?? DEFAULT_SHAPE_SEED } } : {}),
     };
   }
 

@@ -3,10 +3,12 @@
  * bug count, and the selected task's description, code and full prompt with
  * its token count (o200k tokenizer, loaded only when a prompt is shown), in
  * hv6's own names or in a renaming (docs/rename.md; the lens is loaded only
- * when one is chosen). Task ids are the same in every naming.
+ * when one is chosen), with its code in the kernel's order or in a shape
+ * (docs/shape.md; its bugs' lines follow). Task ids are the same in every naming and shape.
  */
 import type { RenameChoice, RenameStyle } from '../../core/rename/choice.ts';
-import type { BugClass, Task } from '../../core/tasks/task.ts';
+import type { ShapeChoice, ShapeStyle } from '../../core/shape/choice.ts';
+import type { BugClass, Provenance, Task } from '../../core/tasks/task.ts';
 import { description } from '../lib/content.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 
@@ -23,14 +25,28 @@ export class TasksState {
   /** The names shown: '' for hv6's own, or a renaming's style and seed. */
   names = $state<RenameStyle | ''>('');
   renameSeed = $state<number | null>(1);
-  /** The selected task's declaration, description and code in the chosen names (undefined while renaming). */
-  shown = $state.raw<{ readonly declaration: string; readonly description: string; readonly code: string } | undefined>(undefined);
+  /** The order of the shown code: '' for the kernel's own, or a shape's style and seed. */
+  shapeStyle = $state<ShapeStyle | ''>('');
+  shapeSeed = $state<number | null>(1);
+  /** The selected task's declaration, description, code and bugs in the chosen names and shape (undefined while they are made). */
+  shown = $state.raw<{ readonly declaration: string; readonly description: string; readonly code: string; readonly provenance: readonly Provenance[] } | undefined>(undefined);
   private seq = 0;
 
   /** The renaming chosen, or undefined for hv6's own names (or a seed that is no whole number yet). */
   get rename(): RenameChoice | undefined {
     const seed = this.renameSeed;
     return this.names && typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0 ? { style: this.names, seed } : undefined;
+  }
+
+  /** The shape chosen, or undefined for the kernel's order (or a seed that is no whole number yet). */
+  get shape(): ShapeChoice | undefined {
+    const seed = this.shapeSeed;
+    return this.shapeStyle && typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0 ? { style: this.shapeStyle, seed } : undefined;
+  }
+
+  /** Why the shape's seed cannot be used, when a shape is chosen. */
+  get shapeSeedError(): string | undefined {
+    return this.shapeStyle && !this.shape ? 'the seed is a whole number, 0 or more' : undefined;
   }
 
   /** Why the seed cannot be used, when a renaming is chosen. */
@@ -65,7 +81,11 @@ export class TasksState {
     const t = this.selected;
     if (!t || seq !== this.seq) return;
     const rename = this.rename;
-    if (!rename) this.shown = { declaration: t.declaration, description: this.descriptionOf(t), code: t.code };
+    const shape = this.shape;
+    // Shaped first (the parser is loaded only then), renamed after: a renaming keeps every line.
+    const shaped = shape ? (await import('../../core/shape/task.ts')).shapedTask(t, shape) : t;
+    if (seq !== this.seq) return;
+    if (!rename) this.shown = { declaration: t.declaration, description: this.descriptionOf(t), code: shaped.code, provenance: shaped.provenance };
     else {
       const { lensFor } = await import('../../core/rename/lens.ts');
       const lens = lensFor(rename);
@@ -73,12 +93,13 @@ export class TasksState {
       this.shown = {
         declaration: lens.forward.codeText(t.declaration, 'c'),
         description: lens.forward.markdown(this.descriptionOf(t)),
-        code: lens.forward.codeText(t.code, 'c'),
+        code: lens.forward.codeText(shaped.code, 'c'),
+        provenance: shaped.provenance,
       };
     }
     // The prompt builder is loaded only when a prompt is shown.
     const { buildPrompt } = await import('../../core/eval/prompt/prompt.ts');
-    const built = buildPrompt(t, this.shots, taskCatalog.tasks, rename ? { rename } : {});
+    const built = buildPrompt(t, this.shots, taskCatalog.tasks, { ...(rename ? { rename } : {}), ...(shape ? { shape } : {}) });
     const text = built.messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');
     if (seq !== this.seq) return;
     this.prompt = text;

@@ -120,10 +120,13 @@ async function visit(tab: Tab, url: string, spec: string): Promise<Visit> {
   return { editor, first, query, z3Ready, status, ...(s ? { steps: s, z3Began: Math.round(s.began - navigated) } : {}) };
 }
 
-/** Bytes per file of the responses in `log`. */
+/** Bytes per file of the responses in `log` (a file the brotli host sent otherwise says how). */
 function perFile(log: readonly Served[]): Map<string, number> {
   const m = new Map<string, number>();
-  for (const r of log) m.set(r.path, (m.get(r.path) ?? 0) + r.bytes);
+  for (const r of log) {
+    const key = r.encoding === 'br' || r.bytes === 0 ? r.path : `${r.path} (${r.encoding})`;
+    m.set(key, (m.get(key) ?? 0) + r.bytes);
+  }
   return m;
 }
 

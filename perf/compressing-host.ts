@@ -1,7 +1,8 @@
 /**
  * A static host as the common ones behave: files only, the cross-origin
  * isolation headers (as a `_headers` file or host config sends them), and
- * responses compressed with brotli or gzip when the browser accepts it
+ * responses compressed with brotli or gzip when the browser accepts it (a
+ * brotli host sends gzip to a browser that takes only that)
  * (text, JSON and wasm alike). A precompressed `<file>.br` / `<file>.gz` next to
  * a file is sent as is; otherwise the file is compressed on first request and
  * kept in memory (brotli quality 5, gzip level 6: on-the-fly settings).
@@ -34,6 +35,8 @@ export interface Served {
   readonly path: string;
   readonly status: number;
   readonly bytes: number;
+  /** How the body was sent: the host's encoding, gzip to a browser that does not take brotli, or as is. */
+  readonly encoding: Encoding;
   /** `Date.now()` when the response was finished. */
   readonly at: number;
 }
@@ -50,13 +53,13 @@ export interface CompressingHost {
 /** Serves `outDir`, compressing with `encoding` when the request accepts it. */
 export async function serveCompressed(outDir: string, encoding: Encoding): Promise<CompressingHost> {
   const memo = new Map<string, Promise<Buffer>>();
-  const encoded = (file: string, body: Buffer): Promise<Buffer> => {
-    const key = `${encoding}:${file}`;
+  const encoded = (file: string, body: Buffer, enc: 'br' | 'gzip'): Promise<Buffer> => {
+    const key = `${enc}:${file}`;
     let hit = memo.get(key);
     if (!hit) {
-      const suffix = encoding === 'br' ? '.br' : '.gz';
+      const suffix = enc === 'br' ? '.br' : '.gz';
       hit = readFile(file + suffix).catch(() =>
-        encoding === 'br' ? br(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : gz(body, { level: 6 }),
+        enc === 'br' ? br(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : gz(body, { level: 6 }),
       );
       memo.set(key, hit);
     }
@@ -66,7 +69,8 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
     let sent = 0;
-    res.on('finish', () => log.push({ path, status: res.statusCode, bytes: sent, at: Date.now() }));
+    let sentAs: Encoding = 'identity';
+    res.on('finish', () => log.push({ path, status: res.statusCode, bytes: sent, encoding: sentAs, at: Date.now() }));
     const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
     let body: Buffer;
     let etag: string;
@@ -92,9 +96,11 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
       return;
     }
     const accepts = String(req.headers['accept-encoding'] ?? '').split(',').map((s) => s.trim().split(';')[0]);
-    if (encoding !== 'identity' && COMPRESSIBLE.has(extname(file)) && accepts.includes(encoding)) {
-      body = await encoded(file, body);
-      headers['Content-Encoding'] = encoding;
+    // A brotli host sends gzip to a browser that does not take brotli (WebKitGTK over plain HTTP), as hosts do.
+    const enc = encoding === 'identity' || !COMPRESSIBLE.has(extname(file)) ? undefined : accepts.includes(encoding) ? encoding : accepts.includes('gzip') ? 'gzip' : undefined;
+    if (enc) {
+      body = await encoded(file, body, enc);
+      headers['Content-Encoding'] = sentAs = enc;
     }
     headers['Content-Length'] = sent = body.length;
     res.writeHead(200, headers);

@@ -269,9 +269,9 @@ const DECLARED = [
   {
     name: 'study',
     synopsis: [
-      'study FILE.json [--out DIR] [--shard K/N] [--rename STYLE [--rename-seed N]] [--request-timeout MS] [--json]',
-      'study FILE.json --report [--out DIR] [--rename STYLE [--rename-seed N]] [--json]',
-      'study FILE.json --merge DIR... [--out DIR] [--rename STYLE [--rename-seed N]] [--json]',
+      'study FILE.json [--out DIR] [--shard K/N] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--request-timeout MS] [--json]',
+      'study FILE.json --report [--out DIR] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--json]',
+      'study FILE.json --merge DIR... [--out DIR] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--json]',
     ],
     purpose: "Runs a study's grid of configurations as one resumable job, one run per cell, and prints the study report (docs/research.md).",
     args: [
@@ -285,6 +285,8 @@ const DECLARED = [
       { name: 'merge', meaning: 'put the shard study directories named after FILE.json together, cell by cell, into the study directory' },
       RENAME('show every cell renamed names, in place of the file\'s "names" (a study of its own)'),
       RENAME_SEED,
+      SHAPE('show every cell\'s code in a shape, in place of the file\'s "shape" (a study of its own)'),
+      SHAPE_SEED,
       REQUEST_TIMEOUT,
       JSON_OUT('the study report'),
     ],

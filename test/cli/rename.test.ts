@@ -153,6 +153,10 @@ describe('osvlab with --rename', () => {
     expect(dirOf(own.err)).toBeDefined();
     expect(dirOf(renamedStudy.err)).toBeDefined();
     expect(dirOf(renamedStudy.err)).not.toBe(dirOf(own.err));
+    // So does --shape (docs/shape.md).
+    const shapedStudy = await osvlab('study', study, '--report', '--shape', 'permuted');
+    expect(dirOf(shapedStudy.err)).toBeDefined();
+    expect([dirOf(own.err), dirOf(renamedStudy.err)]).not.toContain(dirOf(shapedStudy.err));
 
     for (const [args, message] of [
       [['prompt', 'sys_dup-v1', '--rename-seed', '2'], /--rename-seed goes with --rename STYLE/],

@@ -22,7 +22,7 @@ import { RUN_DEFAULTS } from '../../core/eval/session/config.ts';
 import { formatShard } from '../../core/eval/run/shard.ts';
 import { type CellRun, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
 import { type PlannedCell, type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
-import { parseStudy, withNames } from '../../core/eval/study/study-file.ts';
+import { parseStudy, withNames, withShape } from '../../core/eval/study/study-file.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { Task } from '../../core/tasks/task.ts';
@@ -32,6 +32,7 @@ import { lockRunDir } from '../../store/run-dir-lock.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { renameOption } from '../rename-option.ts';
+import { shapeOption } from '../shape-option.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
@@ -141,7 +142,10 @@ export async function run(argv: string[]): Promise<number> {
   const tasks = await loadTasks();
   const rename = renameOption(args);
   // --rename makes every cell renamed: the study of the file's grid in those names, a study of its own.
-  const study = rename ? withNames(parsed.study, rename.style, rename.seed) : parsed.study;
+  const renamed = rename ? withNames(parsed.study, rename.style, rename.seed) : parsed.study;
+  // --shape shows every cell's code in a shape (docs/shape.md), in place of the file's: a study of its own too.
+  const shape = shapeOption(args);
+  const study = shape ? withShape(renamed, shape) : renamed;
   let plan: StudyPlan;
   try {
     plan = await planStudy(study, tasks, parsed.source);

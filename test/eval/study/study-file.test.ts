@@ -221,6 +221,22 @@ describe('the example studies (studies/)', () => {
     expect(plans[0].cells.map((c) => c.choice.rename)).toEqual([undefined, { style: 'synonym', seed: 1 }, { style: 'opaque', seed: 1 }]);
   });
 
+  it('a shape applies to every cell (docs/shape.md) and makes a study of its own; a wrong one is coded', async () => {
+    const base = '{"name": "s", "provider": "openai", "models": ["m"], "names": ["hv6", "opaque"], "tasks": "sys_dup-v0"';
+    const tasks = await loadTasks();
+    const plain = await planStudy(ok(`${base}}`), tasks);
+    const shaped = await planStudy(ok(`${base}, "shape": "permuted", "shapeSeed": 3}`), tasks);
+    expect(plain.study.shape).toBeUndefined();
+    expect(shaped.cells.map((c) => c.choice.shape)).toEqual([{ style: 'permuted', seed: 3 }, { style: 'permuted', seed: 3 }]);
+    expect(shaped.cells.map((c) => c.label)).toEqual(plain.cells.map((c) => c.label));
+    expect(shaped.id).not.toBe(plain.id);
+    expect(shaped.cells[0].runId).not.toBe(plain.cells[0].runId);
+    expect(problems(`${base}, "shape": "sorted", "shapeSeed": -1}`)).toEqual([
+      '1:114 STUDY004 unknown shape "sorted"; known: permuted',
+      '1:137 STUDY007 "shapeSeed" must be a whole number of at least 0, got -1',
+    ]);
+  });
+
   it('a task selection that names nothing this build has is STUDY008 at the "tasks" value', async () => {
     const text = '{"name": "x", "provider": "openai", "models": ["m"],\n  "tasks": "handler:sys_nope"}';
     const r = parseStudy(text);

@@ -14,7 +14,9 @@
  * Each factor (models, prompts, names, feedback, shots, samples) is a list
  * of levels or one level; every other key applies to every cell. `names`
  * is the renaming the model is shown (docs/rename.md): `hv6` for hv6's own
- * names (the default), `synonym` or `opaque` with `renameSeed` (default 1). Every mistake
+ * names (the default), `synonym` or `opaque` with `renameSeed` (default 1).
+ * `"shape": "permuted"` with `"shapeSeed"` (default 1) shows every cell's
+ * code in that shape (docs/shape.md); it is not a factor. Every mistake
  * is a coded diagnostic (STUDY001-STUDY008) at its line and column, and all
  * of them are reported at once.
  */
@@ -24,6 +26,7 @@ import { PROVIDER_KINDS, type ProviderKind, REASONING_EFFORTS, type SamplingPara
 import { baseUrlProblem } from '../../llm/base-url.ts';
 import { PROMPT_VARIANTS } from '../prompt/variants.ts';
 import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../rename/choice.ts';
+import { DEFAULT_SHAPE_SEED, SHAPE_STYLES, type ShapeChoice, type ShapeStyle } from '../../shape/choice.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
 import { FEEDBACK_MODES } from '../session/config.ts';
 import { type JsonEntry, type JsonNode, JsonSyntaxError, parseJsonSource } from './json-source.ts';
@@ -58,6 +61,8 @@ export interface Study {
   readonly names: readonly StudyNames[];
   /** The seed of every renamed cell. */
   readonly renameSeed: number;
+  /** The shape of every cell's shown code (absent: the kernel's own order; docs/shape.md). */
+  readonly shape?: ShapeChoice;
   readonly feedback: readonly FeedbackMode[];
   readonly shots: readonly number[];
   /** Samples per task (n of pass@k). */
@@ -82,7 +87,7 @@ export type StudyParse =
   | { readonly ok: true; readonly study: Study; readonly source: StudySource }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'names', 'renameSeed', 'feedback', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
+const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'names', 'renameSeed', 'shape', 'shapeSeed', 'feedback', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
 const MODEL_KEYS = ['provider', 'model', 'baseUrl'];
 const PARAM_KEYS = ['temperature', 'topP', 'maxTokens', 'seed', 'reasoningEffort'];
 const GRADING_KEYS = ['timeoutMs', 'strict', 'matrix'];
@@ -210,6 +215,11 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
     return n.value as StudyNames;
   }) ?? ['hv6'];
   const renameSeed = int(at('renameSeed'), '"renameSeed"', 0) ?? DEFAULT_RENAME_SEED;
+  const shapeNode = at('shape');
+  const shapeStyle = str(shapeNode, '"shape"');
+  if (shapeNode && shapeStyle !== undefined && !(SHAPE_STYLES as readonly string[]).includes(shapeStyle)) bad('STUDY004', `unknown shape ${JSON.stringify(shapeStyle)}; known: ${SHAPE_STYLES.join(', ')}`, shapeNode.span);
+  const shapeSeed = int(at('shapeSeed'), '"shapeSeed"', 0) ?? DEFAULT_SHAPE_SEED;
+  const shape = shapeStyle && (SHAPE_STYLES as readonly string[]).includes(shapeStyle) ? { style: shapeStyle as ShapeStyle, seed: shapeSeed } : undefined;
   const feedback = levels(at('feedback'), '"feedback"', bad, (n) => {
     if (n.kind !== 'string') return void bad('STUDY003', `a feedback mode is a string, not ${kindName(n)}`, n.span);
     if (!(FEEDBACK_MODES as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown feedback mode ${JSON.stringify(n.value)}; known: ${FEEDBACK_MODES.join(', ')}`, n.span);
@@ -232,6 +242,7 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
     prompts,
     names,
     renameSeed,
+    ...(shape ? { shape } : {}),
     feedback,
     shots,
     samples,
@@ -253,6 +264,11 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
  */
 export function withNames(study: Study, names: StudyNames, seed: number = study.renameSeed): Study {
   return { ...study, names: [names], renameSeed: seed };
+}
+
+/** `study` with every cell's code in `shape` (`osvlab study --shape`), in place of the file's own. */
+export function withShape(study: Study, shape: ShapeChoice): Study {
+  return { ...study, shape };
 }
 
 type Report = (code: string, message: string, span: Span, notes?: readonly string[]) => void;

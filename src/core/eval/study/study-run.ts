@@ -73,9 +73,11 @@ export async function planStudy(study: Study, tasks: readonly Task[], source?: S
       feedback,
       prompt,
       ...(names ? { rename: names } : {}),
+      ...(study.shape ? { shape: study.shape } : {}),
     };
     cells.push({ ...cell, choice, runId: await RunSession.idOf(choice) });
   }
+  // The shape stays in `grid` when there is one: a study without one keeps its id.
   const { description: _d, concurrency: _c, gradeConcurrency: _g, names, renameSeed, ...grid } = study;
   // A study of hv6's names alone keeps the id it had before names were a factor.
   const renamed = names.some((n) => n !== 'hv6') ? { names, renameSeed } : {};

@@ -11,6 +11,27 @@ const isolation = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/**
+ * Sends the isolation headers on every response, a 304 included. Vite hands
+ * `server.headers`/`preview.headers` to its static file server only for a
+ * full response, so a revalidated file came back as a 304 without COEP and
+ * CORP; WebKitGTK judges a worker script by that 304 and refuses it (the
+ * worker fails to start with a bare error event). With no-cache assets
+ * every second start of the verifier worker failed there (docs/app.md,
+ * "Browser support").
+ */
+function isolationOnEveryResponse(): Plugin {
+  const setAll = (_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
+    for (const [name, value] of Object.entries(isolation)) res.setHeader(name, value);
+    next();
+  };
+  return {
+    name: 'osvlab-isolation-headers',
+    configureServer: (server) => void server.middlewares.use(setAll),
+    configurePreviewServer: (server) => void server.middlewares.use(setAll),
+  };
+}
+
 /** Lists every emitted file in sw-manifest.json, which public/sw.js precaches for offline use. */
 function swManifest(): Plugin {
   return {
@@ -42,7 +63,7 @@ function buildStamp(): Plugin {
 export default defineConfig({
   // Relative asset URLs so the built site works from any sub-path of any static host.
   base: './',
-  plugins: [svelte(), swManifest(), buildStamp()],
+  plugins: [svelte(), isolationOnEveryResponse(), swManifest(), buildStamp()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },

@@ -23,6 +23,25 @@ describe('platform', () => {
     await context.close();
   });
 
+  it('sends the isolation headers on a 304 too (WebKitGTK refuses a worker script revalidated without them)', async () => {
+    const page = await (await fetch(env.site.url)).text();
+    // The page's script; the verifier worker's is served the same way.
+    const script = /assets\/index-[\w-]+\.js/.exec(page);
+    expect(script, 'the script index.html loads').not.toBeNull();
+    const url = new URL(script![0], env.site.url).href;
+    const first = await fetch(url);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag');
+    expect(etag, 'the asset is revalidated by its ETag').toBeTruthy();
+    const again = await fetch(url, { headers: { 'If-None-Match': etag! } });
+    expect(again.status).toBe(304);
+    for (const res of [first, again]) {
+      expect(res.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    }
+  });
+
   it('answers a real Z3 query from the worker (self-test)', async () => {
     const { page, context, errors } = await newPage(env.browser);
     await page.goto(env.site.url + '#/about');

@@ -20,6 +20,7 @@ import { osvlab as inProcess } from '../cli-main.ts';
 import { runCli, startCli } from '../cli-process.ts';
 import { proseAnswer } from '../eval/run/cli.ts';
 import { startFakeProvider } from '../fake-provider/server.ts';
+import { makeAttempt } from '../store/fixtures.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'osvlab-publish-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -51,20 +52,16 @@ function run(id: string): { run: RunRecord; attempts: AttemptRecord[] } {
     taskHashes: { 'sys_dup-v0': HASH },
     status: 'done',
   };
-  const a: AttemptRecord = {
-    id: attemptId(id, 'sys_dup-v0', 0, 0),
-    runId: id,
-    taskId: 'sys_dup-v0',
-    sample: 0,
-    round: 0,
+  const a = makeAttempt(id, 'sys_dup-v0', 0, 0, {
     promptHash: HASH,
     cacheKey: HASH,
     request: { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: `model-${id}`, params: {}, sample: 0 },
     response: { text: `no code, answer of ${id}: é`, model: 'm', usage: { input: 1, output: 1 }, finishReason: 'stop', latencyMs: 1 },
-    cost: 0,
     grade: { category: 'syntax', extracted: null, diagnosis: '', ms: 1 },
     createdAt: 1,
-  };
+    cached: undefined,
+    gradedAt: undefined,
+  });
   return { run: r, attempts: [a] };
 }
 

@@ -17,6 +17,7 @@ import { type AttemptRecord, type RunRecord, attemptId } from '../../../src/core
 import { summaryOf } from '../../../src/core/eval/session/regrade.ts';
 import { computeMetrics } from '../../../src/core/eval/stats/metrics.ts';
 import { sha256Hex, sha256HexOfBytes } from '../../../src/core/hash.ts';
+import { makeAttempt } from '../../store/fixtures.ts';
 
 const HASH = 'a'.repeat(64);
 const TASKS = [
@@ -54,20 +55,16 @@ function grade(category: GradeCategory, extra: Partial<GradeResult> = {}): Grade
 }
 
 function attempt(run: RunRecord, taskId: string, sample: number, round: number, g: GradeResult, text = `answer ${taskId} ${sample} ${round}`): AttemptRecord {
-  return {
-    id: attemptId(run.id, taskId, sample, round),
-    runId: run.id,
-    taskId,
-    sample,
-    round,
+  return makeAttempt(run.id, taskId, sample, round, {
     promptHash: HASH,
     cacheKey: HASH,
     request: { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'fake', params: {}, sample },
     response: { text, model: 'fake', usage: { input: 1, output: 1 }, finishReason: 'stop', latencyMs: 1 },
-    cost: 0,
     grade: g,
     createdAt: 1,
-  };
+    cached: undefined,
+    gradedAt: undefined,
+  });
 }
 
 /** The same attempts with some grades replaced, as a re-verification returns them. */

@@ -6,21 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_TALLY, etaMs, withAnswer, withChain } from '../../../src/core/eval/run/run-tally.ts';
 import type { AttemptRecord } from '../../../src/core/eval/run/run-types.ts';
+import { makeAttempt } from '../../store/fixtures.ts';
 
+/** An attempt with neither answer nor grade but what `extra` gives. */
 function attempt(extra: Partial<AttemptRecord>): AttemptRecord {
-  return {
-    id: 'r|t|0|0',
-    runId: 'r',
-    taskId: 't',
-    sample: 0,
-    round: 0,
-    promptHash: 'h',
-    cacheKey: 'k',
-    request: { provider: 'openai', baseUrl: 'http://x/v1', model: 'm', params: {}, sample: 0 },
-    cost: null,
-    createdAt: 0,
-    ...extra,
-  } as AttemptRecord;
+  return makeAttempt('r', 't', 0, 0, { response: undefined, grade: undefined, cached: undefined, cost: null, ...extra });
 }
 
 const answer = (input: number, output: number) => ({ text: 'x', model: 'm', usage: { input, output }, finishReason: 'stop', latencyMs: 1 }) as AttemptRecord['response'];

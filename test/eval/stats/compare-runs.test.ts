@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns, mcnemarExact, pairedBootstrapCi, pairedStats } from '../../../src/core/eval/stats/compare-runs.ts';
 import type { AttemptRecord, RunRecord } from '../../../src/core/eval/run/run-types.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
+import { makeAttempt } from '../../store/fixtures.ts';
 
 describe('exact McNemar test', () => {
   // p = min(1, 2 * sum_{i <= min(b,c)} C(b+c, i) / 2^(b+c)), computed by hand:
@@ -83,21 +84,9 @@ describe('compareRuns', () => {
     };
   }
   function attempt(runId: string, taskId: string, pass: boolean | 'error', round = 0, sample = 0): AttemptRecord {
-    return {
-      id: `${runId}|${taskId}|${sample}|${round}`,
-      runId,
-      taskId,
-      sample,
-      round,
-      promptHash: 'h',
-      cacheKey: 'k',
-      request: { provider: 'openai', baseUrl: 'u', model: 'm', params: {}, sample },
-      cost: null,
-      createdAt: 0,
-      ...(pass === 'error'
-        ? { error: { kind: 'server', code: 'X', message: 'outage' } as never }
-        : { response: { text: '', model: 'm', usage: { input: 1, output: 1 }, finishReason: 'stop', latencyMs: 1 }, grade: { category: pass ? 'pass' : 'semantic', diagnosis: '' } as never }),
-    };
+    return makeAttempt(runId, taskId, sample, round, pass === 'error'
+      ? { response: undefined, grade: undefined, error: { kind: 'server', code: 'X', message: 'outage' }, cost: null }
+      : { grade: { category: pass ? 'pass' : 'semantic', extracted: null, diagnosis: '', ms: 1 }, cost: null });
   }
 
   it('pairs the tasks both answered, lists the others with the reason, and breaks down by bug class and count', async () => {

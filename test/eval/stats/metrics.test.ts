@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { GradeCategory, GradeResult } from '../../../src/core/eval/grade/grade-types.ts';
 import { computeMetrics, distribution, passAtK, type TaskFacts } from '../../../src/core/eval/stats/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL, REFERENCE_SOURCE } from '../../../src/core/eval/stats/published.ts';
-import { type AttemptRecord, attemptId } from '../../../src/core/eval/run/run-types.ts';
+import type { AttemptRecord } from '../../../src/core/eval/run/run-types.ts';
+import { makeAttempt } from '../../store/fixtures.ts';
 
 describe('pass@k', () => {
   it('matches hand-computed values', () => {
@@ -54,21 +55,9 @@ function grade(category: GradeCategory, extra: Partial<GradeResult> = {}): Grade
 }
 
 function attempt(taskId: string, sample: number, round: number, g: GradeResult | 'error', usage = { input: 100, output: 10 }, latencyMs = 1000, cost: number | null = 0.01): AttemptRecord {
-  return {
-    id: attemptId('r', taskId, sample, round),
-    runId: 'r',
-    taskId,
-    sample,
-    round,
-    promptHash: 'p',
-    cacheKey: `k-${taskId}-${sample}-${round}`,
-    request: { provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'm', params: {}, sample },
-    ...(g === 'error'
-      ? { error: { kind: 'context-length', code: 'LLM007', message: 'too long' } as const }
-      : { response: { text: 'x', model: 'm', usage, finishReason: 'stop' as const, latencyMs }, grade: g }),
-    cost: g === 'error' ? null : cost,
-    createdAt: 0,
-  };
+  return makeAttempt('r', taskId, sample, round, g === 'error'
+    ? { response: undefined, grade: undefined, error: { kind: 'context-length', code: 'LLM007', message: 'too long' }, cost: null }
+    : { response: { text: 'x', model: 'm', usage, finishReason: 'stop', latencyMs }, grade: g, cost });
 }
 
 // v0: 5 samples, 2 pass (one strict)            -> 2/5

@@ -6,30 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GradeCategory } from '../../../src/core/eval/grade/grade-types.ts';
-import { type AttemptRecord, attemptId } from '../../../src/core/eval/run/run-types.ts';
+import type { AttemptRecord } from '../../../src/core/eval/run/run-types.ts';
 import { computeMetrics } from '../../../src/core/eval/stats/metrics.ts';
 import type { TaskFacts } from '../../../src/core/eval/stats/outcome.ts';
 import { CURVE_NOTE, curveTable } from '../../../src/core/eval/stats/table.ts';
 import { repairCurve } from '../../../src/core/eval/stats/repair-curve.ts';
+import { makeAttempt } from '../../store/fixtures.ts';
 
 const facts = (id: string): TaskFacts => ({ id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
 
 function attempt(taskId: string, sample: number, round: number, g: GradeCategory | 'error', tokens = 100, cost: number | null = 0.01): AttemptRecord {
-  return {
-    id: attemptId('r', taskId, sample, round),
-    runId: 'r',
-    taskId,
-    sample,
-    round,
-    promptHash: 'p',
-    cacheKey: `k${taskId}${sample}${round}`,
-    request: { provider: 'openai', baseUrl: 'u', model: 'm', params: {}, sample },
-    ...(g === 'error'
-      ? { error: { kind: 'server', code: 'LLM005', message: 'outage' } as never }
-      : { response: { text: 'x', model: 'm', usage: { input: tokens, output: tokens / 10 }, finishReason: 'stop', latencyMs: 1 }, grade: { category: g, extracted: null, diagnosis: '', ms: 1 } }),
-    cost: g === 'error' ? null : cost,
-    createdAt: 0,
-  };
+  return makeAttempt('r', taskId, sample, round, g === 'error'
+    ? { response: undefined, grade: undefined, error: { kind: 'server', code: 'LLM005', message: 'outage' }, cost: null }
+    : { response: { text: 'x', model: 'm', usage: { input: tokens, output: tokens / 10 }, finishReason: 'stop', latencyMs: 1 }, grade: { category: g, extracted: null, diagnosis: '', ms: 1 }, cost });
 }
 
 /** A chain: outcomes by round, from round 0. */

@@ -11,6 +11,7 @@ import type { AttemptRecord, RunRecord } from '../../../src/core/eval/run/run-ty
 import { canonicalConfig } from '../../../src/core/eval/session/config.ts';
 import { type CellRun, namesGaps, namesLine, studyReport, studyReportText } from '../../../src/core/eval/study/study-report.ts';
 import type { RenameChoice } from '../../../src/core/rename/choice.ts';
+import { makeAttempt } from '../../store/fixtures.ts';
 
 const TASKS = Array.from({ length: 10 }, (_, i) => `sys_dup-v${i % 5}`).slice(0, 5).concat(Array.from({ length: 5 }, (_, i) => `sys_kill-v${i}`));
 
@@ -18,13 +19,7 @@ const TASKS = Array.from({ length: 10 }, (_, i) => `sys_dup-v${i % 5}`).slice(0,
 function cell(index: number, rename: RenameChoice | undefined, passes: number): CellRun {
   const config = canonicalConfig({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'm', params: {}, tasks: TASKS, shots: 5, repairRounds: 0, ...(rename ? { rename } : {}) });
   const run: RunRecord = { id: `run${index}`, createdAt: 0, updatedAt: 0, config, provenance: { app: 'a', verifier: 'v' }, taskHashes: Object.fromEntries(TASKS.map((t) => [t, `h-${t}`])), status: 'done' };
-  const attempts: AttemptRecord[] = TASKS.map((t, i) => ({
-    id: `${run.id}|${t}|0|0`, runId: run.id, taskId: t, sample: 0, round: 0, promptHash: '0'.repeat(64), cacheKey: '',
-    request: { provider: 'openai', baseUrl: '', model: 'm', params: {}, sample: 0 },
-    response: { text: 'x', model: 'm', usage: { input: 1, output: 1 }, finishReason: 'stop', latencyMs: 1 },
-    cost: 0, createdAt: 0,
-    grade: { category: i < passes ? 'pass' : 'semantic', extracted: null, diagnosis: '', ms: 1 },
-  }));
+  const attempts: AttemptRecord[] = TASKS.map((t, i) => makeAttempt(run.id, t, 0, 0, { grade: { category: i < passes ? 'pass' : 'semantic', extracted: null, diagnosis: '', ms: 1 } }));
   return { index, label: String(index), run, attempts };
 }
 

@@ -14,18 +14,14 @@ import { callSpecFunction, runSpec } from '../../src/core/dialect/index.ts';
 import { fromAbstract } from '../../src/core/dialect/kernelstate.ts';
 import { PyTuple } from '../../src/core/dialect/objects.ts';
 import { RandomModel, at, field, val } from './concrete.ts';
+import { SPEC_HEADER } from '../specs.ts';
 
-const HEADER = `import z3
-from libirpy import util
-import hv6py.kernel.spec.datatypes as dt
-from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid, is_pn_valid
-`;
 
 function run(body: string, handler: string, opts: { pre?: AbstractState; args?: Term[]; force?: 'none' | 'all' } = {}) {
   const h = findHandler(handler)!;
   const pre = opts.pre ?? freshState();
   const args = opts.args ?? h.args.map((a) => variable(a.name, a.width));
-  const r = runSpec(HEADER + body, handler, pre, args, { force: opts.force ?? 'all' });
+  const r = runSpec(SPEC_HEADER + body, handler, pre, args, { force: opts.force ?? 'all' });
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}\n${r.error.detail}`);
   return { ...r, pre };
 }
@@ -91,7 +87,7 @@ describe('reads and writes', () => {
 
   it('reads the same value through every accessor form', () => {
     const r = callSpecFunction(
-      `${HEADER}
+      `${SPEC_HEADER}
 def f(old, pid, fd):
     a = old.procs[pid].ofile(fd)
     b = old.procs.ofile(pid, fd)
@@ -327,7 +323,7 @@ describe('Refcnt ghost permutation (docs/hv6-model.md §4.6)', () => {
 describe('util.If on states and copies', () => {
   it('returns the branch object itself for literal conditions and identical branches', () => {
     const r = callSpecFunction(
-      `${HEADER}
+      `${SPEC_HEADER}
 def f(old, c):
     new = old.copy()
     a = util.If(z3.BoolVal(True), new, old)

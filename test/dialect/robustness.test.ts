@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkSpec } from '../../src/core/dialect/index.ts';
+import { SPEC_IMPORTS } from '../specs.ts';
 
-const H = 'import z3\nfrom libirpy import util\nimport hv6py.kernel.spec.datatypes as dt\n';
 const ENTRY = 'def sys_kill(old, pid):\n';
 
-const SPEC = `${H}from hv6py.kernel.spec.helpers import is_pid_valid
+const SPEC = `${SPEC_IMPORTS}from hv6py.kernel.spec.helpers import is_pid_valid
 
 def sys_kill(old, pid):
     cond = z3.And(
@@ -37,24 +37,24 @@ describe('robustness', () => {
 
   it('ends pathological specs with a coded diagnostic', () => {
     const cases: Array<[string, string]> = [
-      [`${H}def dbl(xs, n):\n    return xs if n == 0 else dbl(xs + xs, n - 1)\n${ENTRY}    dbl([1], 60)\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
-      [`${H}def dbl(xs, n):\n    xs.extend(xs)\n    return dbl(xs, n - 1)\n${ENTRY}    dbl([1], 60)\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
+      [`${SPEC_IMPORTS}def dbl(xs, n):\n    return xs if n == 0 else dbl(xs + xs, n - 1)\n${ENTRY}    dbl([1], 60)\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
+      [`${SPEC_IMPORTS}def dbl(xs, n):\n    xs.extend(xs)\n    return dbl(xs, n - 1)\n${ENTRY}    dbl([1], 60)\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
       [`x = 1\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}if x:\n`).join('')}${' '.repeat(300)}pass\n`, 'SPEC019'],
       [`f = ${'lambda: '.repeat(2000)}1\n`, 'SPEC019'],
       [`x = ${'2 ** '.repeat(2000)}1\n`, 'SPEC019'],
       [`x = ${'-'.repeat(5000)}1\n`, 'SPEC019'],
-      [`${H}def w(x, n):\n    return x if n == 0 else w(z3.ZeroExt(4000, x), n - 1)\n${ENTRY}    w(pid, 50)\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
-      [`${H}${ENTRY}    xs = [i for i in range(10**12)]\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
-      [`${H}${ENTRY}    x = 10 ** 10 ** 10\n    return z3.BoolVal(True), old\n`, 'SPEC028'],
-      [`${H}${ENTRY}    x = 'ab' * 10 ** 9\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
-      [`${H}def f(n):\n    return [f(n - 1) for i in range(50)] if n else 0\n${ENTRY}    f(10)\n    return z3.BoolVal(True), old\n`, 'SPEC018'],
-      [`${H}${ENTRY}    new = old.copy()\n    new.pages.data = lambda pn, idx, oldfn: new.pages.data(pn, idx)\n    return z3.BoolVal(True), new\n`, 'SPEC019'],
+      [`${SPEC_IMPORTS}def w(x, n):\n    return x if n == 0 else w(z3.ZeroExt(4000, x), n - 1)\n${ENTRY}    w(pid, 50)\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
+      [`${SPEC_IMPORTS}${ENTRY}    xs = [i for i in range(10**12)]\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
+      [`${SPEC_IMPORTS}${ENTRY}    x = 10 ** 10 ** 10\n    return z3.BoolVal(True), old\n`, 'SPEC028'],
+      [`${SPEC_IMPORTS}${ENTRY}    x = 'ab' * 10 ** 9\n    return z3.BoolVal(True), old\n`, 'SPEC023'],
+      [`${SPEC_IMPORTS}def f(n):\n    return [f(n - 1) for i in range(50)] if n else 0\n${ENTRY}    f(10)\n    return z3.BoolVal(True), old\n`, 'SPEC018'],
+      [`${SPEC_IMPORTS}${ENTRY}    new = old.copy()\n    new.pages.data = lambda pn, idx, oldfn: new.pages.data(pn, idx)\n    return z3.BoolVal(True), new\n`, 'SPEC019'],
     ];
     for (const [src, code] of cases) expect(codeOf(src), src.slice(0, 200)).toEqual([code]);
   });
 
   it('reads through a long chain of state-level Ifs stay linear (no exponential re-reads)', () => {
-    const src = `${H}
+    const src = `${SPEC_IMPORTS}
 def chain(s, n, pid):
     if n == 0:
         return s

@@ -15,14 +15,10 @@ import * as o from '../../src/core/smt/ops.ts';
 import { type Term, mask, variable } from '../../src/core/smt/term.ts';
 import { runSpec } from '../../src/core/dialect/index.ts';
 import { RandomModel, at, field, val } from './concrete.ts';
+import { SPEC_HEADER } from '../specs.ts';
 
-const HEADER = `import z3
-from libirpy import util
-import hv6py.kernel.spec.datatypes as dt
-from hv6py.kernel.spec.helpers import is_pid_valid, is_fd_valid, is_fn_valid, is_pn_valid
-`;
 
-const SYS_KILL = `${HEADER}
+const SYS_KILL = `${SPEC_HEADER}
 def sys_kill(old, pid):
     cond = z3.And(
         is_pid_valid(pid),
@@ -37,7 +33,7 @@ def sys_kill(old, pid):
     return cond, util.If(cond, new, old)
 `;
 
-const SYS_DUP = `${HEADER}
+const SYS_DUP = `${SPEC_HEADER}
 def owns_or_embryo(old, pid):
     cur = old.current
     return z3.Or(pid == cur,
@@ -57,7 +53,7 @@ def sys_dup(old, oldfd, pid, newfd):
     return cond, util.If(cond, new, old)
 `;
 
-const SYS_CLOSE = `${HEADER}
+const SYS_CLOSE = `${SPEC_HEADER}
 def sys_close(old, pid, fd):
     cur = old.current
     fn = old.procs[pid].ofile(fd)
@@ -79,7 +75,7 @@ def sys_close(old, pid, fd):
 `;
 
 // Uses a whole-map lambda (the page copy) and Refcnt2 (the fd transfer).
-const SYS_SEND = `${HEADER}
+const SYS_SEND = `${SPEC_HEADER}
 def sys_send(old, pid, val, pn, size, fd):
     cur = old.current
     cond = z3.And(is_pid_valid(pid),

@@ -9,7 +9,8 @@ import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
 import type { RunProgress } from '../../core/eval/run/runner.ts';
 import type { RunRecord, StudyRef } from '../../core/eval/run/run-types.ts';
-import { type StudyNames, parseStudy, withNames } from '../../core/eval/study/study-file.ts';
+import { type StudyNames, parseStudy, withNames, withShape } from '../../core/eval/study/study-file.ts';
+import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { type CellRun, type StudyReport, studyReport } from '../../core/eval/study/study-report.ts';
 import { type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
 import type { ProviderKind } from '../../core/llm/types.ts';
@@ -69,6 +70,9 @@ export class StudyState {
   /** The names every cell is shown, as `osvlab study --rename` sets them: '' keeps the file's own `names` (docs/rename.md). */
   names = $state<StudyNames | ''>('');
   renameSeed = $state<number | null>(1);
+  /** The order of every cell's code, as `osvlab study --shape` sets it: '' keeps the file's own `shape` (docs/shape.md). */
+  shapeStyle = $state<ShapeStyle | ''>('');
+  shapeSeed = $state<number | null>(1);
   /** Why the last Run sent nothing (the user said no to a host the file names). */
   notice = $state('');
   private control?: RunControl;
@@ -109,7 +113,13 @@ export class StudyState {
       this.problems = ['the names seed is a whole number, 0 or more'];
       return;
     }
-    const study = this.names ? withNames(parsed.study, this.names, seed ?? undefined) : parsed.study;
+    const shapeSeed = this.shapeSeed;
+    if (this.shapeStyle && !(typeof shapeSeed === 'number' && Number.isSafeInteger(shapeSeed) && shapeSeed >= 0)) {
+      this.problems = ['the order seed is a whole number, 0 or more'];
+      return;
+    }
+    const renamed = this.names ? withNames(parsed.study, this.names, seed ?? undefined) : parsed.study;
+    const study = this.shapeStyle ? withShape(renamed, { style: this.shapeStyle, seed: shapeSeed! }) : renamed;
     let plan: StudyPlan;
     try {
       plan = await planStudy(study, taskCatalog.tasks, parsed.source);

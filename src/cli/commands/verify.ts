@@ -10,7 +10,7 @@ import { findTask } from '../../core/tasks/load.ts';
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import { KERNEL } from '../../core/kernel/content.ts';
 import { oracleSpec } from '../../core/kernel/content.ts';
-import { NOT_EVALUATED, NOT_WELL_FORMED } from '../../core/verify/counterexample.ts';
+import { NOT_EVALUATED, NOT_WELL_FORMED, outsideCText } from '../../core/verify/counterexample.ts';
 import { ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
@@ -151,6 +151,7 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
         }
         if (c.context.length) out.push('  state read:', ...c.context.map((x) => `    ${x}`));
         if (c.wellFormed === false) out.push(`  note: ${NOT_WELL_FORMED}`);
+        if (c.outsideC) out.push(`  note: ${outsideCText(c.outsideC)}`);
       }
       break;
     case 'timeout':

@@ -83,7 +83,9 @@ const TOP = 1n << 64n;
  * multiple of the object's alignment (6.2.8; the largest `aligned(N)` of its
  * declarations, so a page-aligned table is page-aligned), and the object
  * lies inside the address space (its last byte does not wrap past 2^64).
- * A query that mentions `&G` assumes G's fact (docs/c-subset.md, "Memory model").
+ * No query assumes these, as hv6's verifier assumes nothing of a global's
+ * address; a counterexample prefers a state that keeps them (docs/c-subset.md,
+ * "Memory model").
  */
 export function addressFacts(program: CProgram): ReadonlyMap<string, Term> {
   const out = new Map<string, Term>();

@@ -2,18 +2,26 @@
  * Counterexamples from well-formed states. The first refuting model Z3 finds
  * is any state the representation invariants allow, and those say nothing
  * about cells the invariants do not constrain: a process state of 6 (the
- * enum has 0-5), a port count of 2^63, an argument of 0xc000000000000001.
- * Such a state is a real counterexample, but a reader cannot tell it from a
- * solver artefact. So after a refutation we ask once more, with preferences
- * as extra assertions:
+ * enum has 0-5), a port count of 2^63, an argument of 0xc000000000000001,
+ * a page table at address 0 or at an odd address (hv6's verifier, and so
+ * ours, assumes nothing of a global's address: refinement.ts). Such a state
+ * is a real counterexample, but a reader cannot tell it from a solver
+ * artefact. So after a refutation we ask once more, with preferences as
+ * extra assertions:
  *
  *   1. every enum cell the query reads holds a member of its enum, every
- *      count and size stays within the kernel's limits (constants.ts), and
- *      the arguments are small;
+ *      count and size stays within the kernel's limits (constants.ts), every
+ *      global whose address the query reads is where C can place it
+ *      (c/memory.ts `addressFacts`: not null, aligned, inside the address
+ *      space), and the arguments are small;
  *   2. if that has no model, the same with arguments that may also be small
  *      negative numbers (an fd of -1), then without any argument preference
  *      (the failure needs a large argument);
- *   3. if none has one, the raw model, and the counterexample says so
+ *   3. if none has one, the same three without the address facts: the
+ *      failure needs a global where C cannot put it, and the counterexample
+ *      names those globals (`outsideC`); the verdict stays a refutation, as
+ *      it is in hv6 (docs/c-subset.md, "Memory model");
+ *   4. if none has one, the raw model, and the counterexample says so
  *      (`wellFormed: false`).
  *
  * Each extra query is a checked query (query.ts) with the same assumptions
@@ -98,6 +106,23 @@ function smallArgs(args: readonly { readonly arg: HandlerArg; readonly term: Ter
   });
 }
 
+/** The C address fact of each global whose address `roots` read, by the global's name (`&pages` -> `pages`). */
+function addressesIn(roots: readonly Term[], facts: ReadonlyMap<string, Term>): [string, Term][] {
+  if (facts.size === 0) return [];
+  const out: [string, Term][] = [];
+  const seen = new Set<number>();
+  const stack = [...roots];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    const f = t.op === 'var' ? facts.get(t.name!) : undefined;
+    if (f) out.push([t.name!.replace(/^&/, ''), f]);
+    for (const a of t.args) stack.push(a);
+  }
+  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** A model to show and what it falsifies. */
 export interface Shown {
   readonly model: SmtModel;
@@ -105,12 +130,16 @@ export interface Shown {
   readonly replayed: boolean;
   /** The model satisfies the well-formedness preferences (false: the raw model, none was found). */
   readonly wellFormed: boolean;
+  /** The globals the model puts where C cannot (null, misaligned, wrapping past 2^64); empty when there are none. */
+  readonly outsideC: readonly string[];
 }
 
 export interface WellFormedOptions {
   readonly engine: SmtEngine;
   readonly assume: (roots: readonly Term[]) => Term[];
   readonly args: readonly { readonly arg: HandlerArg; readonly term: Term }[];
+  /** C's facts about each global's address, by the name of its constant (`&pages`): preferred, never assumed. */
+  readonly addresses: ReadonlyMap<string, Term>;
   /** Budget of each extra query, ms. */
   readonly timeoutMs: number;
 }
@@ -127,20 +156,30 @@ const PREFERENCE_MS = 3000;
  */
 export async function showWellFormed<T>(raw: Pick<Refutation, 'model' | 'failures' | 'replayed'>, opts: WellFormedOptions, show: (s: Shown) => T): Promise<T> {
   const failed: Obligation[] = raw.failures.map((f) => f.obligation);
-  const asRaw = (wellFormed: boolean) => show({ model: raw.model, failures: raw.failures, replayed: raw.replayed, wellFormed });
-  if (failed.length === 0) return asRaw(false);
+  const rawMemo = new Map<number, Value>();
+  const holdsRaw = (ts: readonly Term[]) => ts.every((t) => evaluate(t, raw.model, rawMemo) === true);
+  const outside = (addresses: readonly [string, Term][], holds: (t: Term) => boolean) => addresses.filter(([, f]) => !holds(f)).map(([name]) => name);
+  const asRaw = (wellFormed: boolean, addresses: readonly [string, Term][]) =>
+    show({ model: raw.model, failures: raw.failures, replayed: raw.replayed, wellFormed, outsideC: outside(addresses, (f) => holdsRaw([f])) });
+  if (failed.length === 0) return asRaw(false, []);
   // The goal: at least one of the obligations the raw model falsifies fails.
   const goals = failed.map((ob) => ob.goal);
   const assumptions = opts.assume([negation(goals)]);
   const facts = stateFacts([negation(goals), ...assumptions]);
+  const addresses = addressesIn([negation(goals), ...assumptions], opts.addresses);
+  const placed = addresses.map(([, f]) => f);
   const small = smallArgs(opts.args);
-  const rawMemo = new Map<number, Value>();
-  const holdsRaw = (ts: readonly Term[]) => ts.every((t) => evaluate(t, raw.model, rawMemo) === true);
   const rawWellFormed = holdsRaw(facts);
-  if (rawWellFormed && holdsRaw(small)) return asRaw(true);
+  const rawPlaced = holdsRaw(placed);
+  if (rawWellFormed && rawPlaced && holdsRaw(small)) return asRaw(true, addresses);
 
   const budget = Math.min(opts.timeoutMs, PREFERENCE_MS);
-  const tiers = [[...facts, ...small], [...facts, ...smallArgs(opts.args, true)], ...(rawWellFormed ? [] : [facts])];
+  const within = (extra: readonly Term[]) => [[...facts, ...extra, ...small], [...facts, ...extra, ...smallArgs(opts.args, true)], [...facts, ...extra]];
+  const tiers = [
+    ...within(placed).slice(0, rawWellFormed && rawPlaced ? 2 : 3),
+    // No such state puts every global where C can: the same without that preference.
+    ...(placed.length && !rawPlaced ? within([]).slice(0, rawWellFormed ? 2 : 3) : []),
+  ];
   for (const prefs of tiers) {
     if (prefs.length === 0) continue;
     // The same assumptions as the refuting query, and the preferences, which a replay must also find true.
@@ -151,10 +190,10 @@ export async function showWellFormed<T>(raw: Pick<Refutation, 'model' | 'failure
         const failedParts = (f.obligation.parts ?? []).filter((p) => lease.value(p.goal) !== true).map((p) => p.label);
         failures.push({ obligation: f.obligation, failedParts });
       }
-      return show({ model: lease.model, failures, replayed: true, wellFormed: true });
+      return show({ model: lease.model, failures, replayed: true, wellFormed: true, outsideC: outside(addresses, (t) => lease.value(t) === true) });
     });
     // A model our evaluator does not replay (or none): the next tier.
     if (r.kind === 'refuted') return r.value;
   }
-  return asRaw(rawWellFormed);
+  return asRaw(rawWellFormed, addresses);
 }

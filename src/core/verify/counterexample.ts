@@ -5,7 +5,7 @@
  * is computed by our own evaluator under the model (the replay).
  */
 import { type Interpretation, QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
-import { BOOL, type Term, toSigned } from '../smt/term.ts';
+import { BOOL, type Term, toSigned, variable } from '../smt/term.ts';
 import { ENUMS } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
 import { applications } from '../smt/instantiate.ts';
@@ -30,6 +30,12 @@ const ENUM_OF: Record<string, Record<string, bigint>> = {
 /** Said when no well-formed state shows the failure, so the raw model is shown. */
 export const NOT_WELL_FORMED =
   'No well-formed state shows this failure (enum cells holding members, counts within the kernel limits), so this is the solver\'s raw state: some cells may hold values the kernel never produces.';
+
+/** Said when only states with a global where C cannot place it fail (verdict.ts `outsideC`). */
+export function outsideCText(at: NonNullable<Counterexample['outsideC']>): string {
+  const where = at.map((a) => `${a.global} at ${a.address}`).join(', ');
+  return `No state that fails so keeps every global where C can place it (a non-null address, aligned as declared, inside the address space): this one puts ${where}. hv6's verifier assumes nothing of a global's address, so this refutes the spec there too.`;
+}
 
 /** Said when a refutation is taken on the solver's word (verdict.ts `quantified`). */
 const QUANTIFIED =
@@ -87,6 +93,8 @@ export interface CexInput {
   /** The failure is taken on the solver's word: a quantifier (verdict.ts). */
   readonly quantified?: boolean;
   readonly wellFormed?: boolean;
+  /** The globals the state puts where C cannot (counterexample-wellformed.ts). */
+  readonly outsideC?: readonly string[];
   readonly specLine?: number;
 }
 
@@ -142,6 +150,11 @@ export function buildCounterexample(input: CexInput): Counterexample {
   if (failed.length) lines.push(`Failing: ${failed.join('; ')}.`);
   if (input.quantified) lines.push(QUANTIFIED);
   if (input.wellFormed === false) lines.push(NOT_WELL_FORMED);
+  const outsideC = (input.outsideC ?? []).map((global) => {
+    const v = ev(variable(`&${global}`, 64), model, memo);
+    return { global, address: typeof v === 'bigint' ? `0x${v.toString(16)}` : NOT_EVALUATED };
+  });
+  if (outsideC.length) lines.push(outsideCText(outsideC));
   for (const r of rows.filter((x) => x.differs)) {
     const at = r.index.length ? `[${r.index.join(', ')}]` : '';
     lines.push(`${r.field}${at}: was ${r.old}, the spec makes it ${r.spec}, the implementation makes it ${r.impl}.`);
@@ -156,6 +169,7 @@ export function buildCounterexample(input: CexInput): Counterexample {
     replayed: input.replayed,
     ...(input.quantified ? { quantified: true as const } : {}),
     ...(input.wellFormed === undefined ? {} : { wellFormed: input.wellFormed }),
+    ...(outsideC.length ? { outsideC } : {}),
     summary: lines.join('\n'),
   };
 }

@@ -113,7 +113,7 @@ export function buildSteps(req: VerifyRequest, env: VerifyEnv): Steps {
     handler: h,
     step: { ...impl, cond: spec.cond, post: spec.post },
     spec,
-    assume: assumeInvariants(impl.mem, impl.addresses),
+    assume: assumeInvariants(impl.mem),
     implKey: `${programKey(implSource, kernel)}\0${h.name}`,
   };
 }
@@ -236,7 +236,7 @@ async function explain(
   const firstSpecFailure = refutation.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
   const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
   const onWord = refutation.quantified || specSide.unreplayed.length > 0 || implSide.unreplayed.length > 0;
-  const show = (shown: Omit<Shown, 'wellFormed'> & { readonly wellFormed?: boolean }): TimedVerdict => {
+  const show = (shown: Omit<Shown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] }): TimedVerdict => {
     const counterexample = buildCounterexample({
       model: shown.model,
       args: step.args,
@@ -246,6 +246,7 @@ async function explain(
       replayed: shown.replayed,
       quantified: refutation.quantified,
       wellFormed: shown.wellFormed,
+      outsideC: shown.outsideC,
       specLine,
     });
     const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample, ms };
@@ -253,7 +254,7 @@ async function explain(
   };
   // A model taken on the solver's word cannot be checked against preferences either.
   if (refutation.quantified) return show(refutation);
-  return showWellFormed(refutation, { engine: env.engine, assume, args: step.args, timeoutMs }, show);
+  return showWellFormed(refutation, { engine: env.engine, assume, args: step.args, addresses: step.addresses, timeoutMs }, show);
 }
 
 /** What one query says about a step (the mutant screen, tasks/refute.ts). */

@@ -48,7 +48,7 @@ export function programKey(implSource: string, kernel: KernelContent): string {
 interface ProgramEntry {
   readonly program: CProgram;
   readonly runs: Map<string, ImplementationStep>;
-  /** The program's address facts (c/memory.ts `addressFacts`), shared by its runs. */
+  /** The program's address facts (c/memory.ts `addressFacts`), shared by its runs: for counterexamples, never assumed. */
   readonly addresses: ReadonlyMap<string, Term>;
 }
 

@@ -13,17 +13,16 @@
  * Each is stored under a key that digests exactly what it proved: the proof
  * version (the smt and verify sources, version.ts), the handler, the
  * assumed statement (every representation invariant of the program's C
- * memory over fresh variables, and C's facts about the address of each
- * global, c/memory.ts `addressFacts`) and each obligation (its name, its
+ * memory over fresh variables; nothing is assumed of the globals'
+ * addresses, as in hv6: refinement.ts `assumeInvariants`) and each obligation (its name, its
  * goal and its labelled parts). A goal is a term over the handler's symbolic start,
  * so a change to the kernel, the C executor, the state model, the
  * interpreter or the oracle spec changes the key, and the stored proof is
  * then simply not used. Only all-proved results are stored.
  *
  * What a stored proof gives: every goal it covers holds in every C state
- * that satisfies the representation invariants, with its globals where C
- * may place them (each query assumed only instances of the invariants and
- * the address facts). So the same goal, met again as a term of this
+ * that satisfies the representation invariants, with its globals at any
+ * addresses (each query assumed only instances of the invariants). So the same goal, met again as a term of this
  * worker, is proved, whoever's step it comes from (proved-goals.ts).
  */
 import stored from '../../../tasks/hv6/refinement-proofs.json';
@@ -50,32 +49,30 @@ export interface RefinementProofFile {
 export const STORED_REFINEMENT_PROOFS: RefinementProofFile = stored as RefinementProofFile;
 
 /** The statement digest of what a program's queries assume, per memory object (invariants are code). */
-const statements = new WeakMap<CMemory, { addresses: ReadonlyMap<string, unknown>; value: string }>();
+const statements = new WeakMap<CMemory, string>();
 
-function assumedStatement(start: Pick<ImplementationStep, 'mem' | 'addresses'>): string {
-  const { mem } = start;
+function assumedStatement(mem: CMemory): string {
   const hit = statements.get(mem);
-  if (hit && hit.addresses === start.addresses) return hit.value;
+  if (hit !== undefined) return hit;
   const d = new Digest();
   for (const f of implInvariants(mem)) {
     const xs = f.vars.map((sort, i) => variable(`stmt.x.${i}`, sort));
     d.add(`inv/${f.name}/${f.vars.join(',')}`, f.body(xs));
   }
-  for (const name of [...start.addresses.keys()].sort()) d.add(`address/${name}`, start.addresses.get(name)!);
   const v = d.value();
-  statements.set(mem, { addresses: start.addresses, value: v });
+  statements.set(mem, v);
   return v;
 }
 
-/** The key of a proof of `obligations` of `handler` from the implementation's start (its memory and address facts), by `version` (default: this verifier). */
+/** The key of a proof of `obligations` of `handler` from the implementation's start (its memory), by `version` (default: this verifier). */
 export function refinementProofKey(
   handler: string,
   side: RefinementSide,
-  start: Pick<ImplementationStep, 'mem' | 'addresses'>,
+  start: Pick<ImplementationStep, 'mem'>,
   obligations: readonly Obligation[],
   version: string = PROOF_VERSION,
 ): string {
-  const d = new Digest().add('version', version).add('handler', handler).add('side', side).add('statement', assumedStatement(start));
+  const d = new Digest().add('version', version).add('handler', handler).add('side', side).add('statement', assumedStatement(start.mem));
   for (const ob of obligations) {
     d.add(`goal.${ob.name}`, ob.goal);
     for (const p of ob.parts ?? []) d.add(`part.${ob.name}.${p.label}`, p.goal);

@@ -24,7 +24,11 @@ export interface ImplementationStep {
   readonly ret: Term;
   readonly memAfter: CMemory;
   readonly safety: readonly { readonly label: string; readonly ok: Term }[];
-  /** What C guarantees of each global's address, by the name of its constant (`&proc_table`): non-null, aligned, in range. */
+  /**
+   * What C guarantees of each global's address, by the name of its constant
+   * (`&proc_table`): non-null, aligned, in range. Never assumed (hv6 assumes
+   * nothing of it: refinement.ts); only preferred in a counterexample.
+   */
   readonly addresses: ReadonlyMap<string, Term>;
 }
 

@@ -76,6 +76,15 @@ export interface Counterexample {
    * fails, so this is the solver's first model as is.
    */
   readonly wellFormed?: boolean;
+  /**
+   * The globals this state puts where C cannot (a null, misaligned or
+   * wrapping address), with those addresses; present only when no state
+   * that fails the same way keeps every global where C can
+   * (counterexample-wellformed.ts). hv6's verifier assumes nothing of a
+   * global's address, so the refutation is one there too
+   * (docs/c-subset.md, "Memory model").
+   */
+  readonly outsideC?: readonly { readonly global: string; readonly address: Shown }[];
   /** Plain-English summary, used in repair prompts and the CLI. */
   readonly summary: string;
 }

@@ -17,6 +17,7 @@ import { nodeEnv } from '../../src/cli/z3-node.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { requireArtefact } from '../artefacts.ts';
+import { runCli } from '../cli-process.ts';
 
 /** The kernel's own sys_kill, with `guard` at the top of its body. */
 function killWith(guard: string): string {
@@ -59,18 +60,25 @@ describe("the globals' addresses are hv6's: free 64-bit values", () => {
 
   // A page's byte address (base + n * 4096) and its frame number shifted back
   // ((base / 4096 + n) << 12) differ exactly when the base is not page-aligned.
-  for (const [handler, name] of [['sys_alloc_iommu_pdpt', 'x86_entry'], ['sys_map_iommu_frame', 'byte_address']] as const) {
-    it(`a spec that swaps a page's byte address and its frame number is refuted, at a misaligned table (${handler}/${name})`, async () => {
-      const spec = readFileSync(`test/cases/refute/${handler}/${name}.py`, 'utf8');
-      const v = await verify({ handler, spec }, await nodeEnv());
-      expect(v.status).toBe('refuted');
-      if (v.status !== 'refuted') return;
-      expect(v.failed).toEqual(['pages.data']);
-      const at = v.counterexample?.outsideC ?? [];
-      expect(at).toHaveLength(1);
-      expect(BigInt(at[0].address) % 4096n).not.toBe(0n);
-    });
-  }
+  it("a spec that writes a page's byte address where the kernel writes a shifted frame number is refuted, at a misaligned dmapages", async () => {
+    const spec = readFileSync('test/cases/refute/sys_map_iommu_frame/byte_address.py', 'utf8');
+    const v = await verify({ handler: 'sys_map_iommu_frame', spec }, await nodeEnv());
+    expect(v.status).toBe('refuted');
+    if (v.status !== 'refuted') return;
+    expect(v.failed).toEqual(['pages.data']);
+    const at = v.counterexample?.outsideC ?? [];
+    expect(at.map((a) => a.global)).toEqual(['dmapages']);
+    expect(BigInt(at[0].address) % 4096n).not.toBe(0n);
+  });
+
+  it('the reverse swap, as a user meets it: osvlab verify exits 1 and notes where the failing state puts the page array', () => {
+    const r = runCli(['verify', 'sys_alloc_iommu_pdpt', '--spec', 'test/cases/refute/sys_alloc_iommu_pdpt/x86_entry.py'], { timeoutMs: 300_000 });
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('failed: pages.data');
+    const note = /note: No state that fails so keeps every global where C can place it .*: this one puts pages at (0x[0-9a-f]+)\./.exec(r.out);
+    expect(note, r.out).not.toBeNull();
+    expect(BigInt(note![1]) % 4096n).not.toBe(0n);
+  }, 300_000);
 
   it('a wrong page-table entry that is wrong wherever the table is gets a counterexample within C\'s placement', async () => {
     const spec = readFileSync('test/cases/refute/sys_alloc_iommu_pdpt/no_base.py', 'utf8');

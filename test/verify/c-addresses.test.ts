@@ -5,9 +5,9 @@
  * the kernel takes a fresh 64-bit value and assumes nothing else of it, so
  * neither do we: a spec or an implementation that is right only where C
  * places the globals (non-null, aligned as declared, inside the address
- * space) is refuted, as it is there, and its counterexample says that no
- * state within C's placement fails (`outsideC`). Where one does, the
- * counterexample is such a state. A signed division that overflows (the
+ * space) is refuted, as it is there, and its counterexample names the
+ * globals it puts where C cannot (`outsideC`). When a failing state within
+ * C's placement exists, the counterexample is one. A signed division that overflows (the
  * most negative value by -1, SIGFPE under gcc) is a safety failure like
  * division by zero.
  */
@@ -75,7 +75,7 @@ describe("the globals' addresses are hv6's: free 64-bit values", () => {
     const r = runCli(['verify', 'sys_alloc_iommu_pdpt', '--spec', 'test/cases/refute/sys_alloc_iommu_pdpt/x86_entry.py'], { timeoutMs: 300_000 });
     expect(r.code, r.err).toBe(1);
     expect(r.out).toContain('failed: pages.data');
-    const note = /note: No state that fails so keeps every global where C can place it .*: this one puts pages at (0x[0-9a-f]+)\./.exec(r.out);
+    const note = /note: This state puts pages at (0x[0-9a-f]+), where C never places a global .*hv6's verifier assumes nothing of a global's address/.exec(r.out);
     expect(note, r.out).not.toBeNull();
     expect(BigInt(note![1]) % 4096n).not.toBe(0n);
   }, 300_000);

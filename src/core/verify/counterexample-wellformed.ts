@@ -17,10 +17,10 @@
  *   2. if that has no model, the same with arguments that may also be small
  *      negative numbers (an fd of -1), then without any argument preference
  *      (the failure needs a large argument);
- *   3. if none has one, the same three without the address facts: the
- *      failure needs a global where C cannot put it, and the counterexample
- *      names those globals (`outsideC`); the verdict stays a refutation, as
- *      it is in hv6 (docs/c-subset.md, "Memory model");
+ *   3. if none has one (or none is found in time), the same three without
+ *      the address facts, and the counterexample names the globals it puts
+ *      where C cannot (`outsideC`); the verdict stays a refutation, as it is
+ *      in hv6 (docs/c-subset.md, "Where the globals are");
  *   4. if none has one, the raw model, and the counterexample says so
  *      (`wellFormed: false`).
  *

@@ -34,7 +34,7 @@ export const NOT_WELL_FORMED =
 /** Said when only states with a global where C cannot place it fail (verdict.ts `outsideC`). */
 export function outsideCText(at: NonNullable<Counterexample['outsideC']>): string {
   const where = at.map((a) => `${a.global} at ${a.address}`).join(', ');
-  return `No state that fails so keeps every global where C can place it (a non-null address, aligned as declared, inside the address space): this one puts ${where}. hv6's verifier assumes nothing of a global's address, so this refutes the spec there too.`;
+  return `This state puts ${where}, where C never places a global (C's are non-null, aligned as declared, inside the address space), and no failing state that keeps them there was found. hv6's verifier assumes nothing of a global's address, so it refutes the spec too.`;
 }
 
 /** Said when a refutation is taken on the solver's word (verdict.ts `quantified`). */

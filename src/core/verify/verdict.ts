@@ -78,11 +78,11 @@ export interface Counterexample {
   readonly wellFormed?: boolean;
   /**
    * The globals this state puts where C cannot (a null, misaligned or
-   * wrapping address), with those addresses; present only when no state
-   * that fails the same way keeps every global where C can
+   * wrapping address), with those addresses; present only when the search
+   * for a failing state that keeps every global where C can found none
    * (counterexample-wellformed.ts). hv6's verifier assumes nothing of a
    * global's address, so the refutation is one there too
-   * (docs/c-subset.md, "Memory model").
+   * (docs/c-subset.md, "Where the globals are").
    */
   readonly outsideC?: readonly { readonly global: string; readonly address: Shown }[];
   /** Plain-English summary, used in repair prompts and the CLI. */

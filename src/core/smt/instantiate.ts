@@ -11,6 +11,7 @@
  * which the callers' counterexample checks catch.
  */
 import type { Quantified, Trigger } from './quantified.ts';
+import { eachSubterm } from './subterms.ts';
 import { type Term, variable } from './term.ts';
 
 /** How many generations a fact without its own `depth` fires for: the query's terms and the terms their instances bring. */
@@ -41,18 +42,16 @@ export interface InstantiateOptions {
 
 /** All `app` sub-terms of `roots` not in `seen`, grouped by function name, in the order found. */
 export function applications(roots: readonly Term[], into = new Map<string, Term[]>(), seen = new Set<number>()): Map<string, Term[]> {
-  const stack = [...roots];
-  while (stack.length) {
-    const t = stack.pop()!;
-    if (seen.has(t.id)) continue;
-    seen.add(t.id);
-    if (t.op === 'app') {
+  eachSubterm(
+    roots,
+    (t) => {
+      if (t.op !== 'app') return;
       const list = into.get(t.decl!.name);
       if (list) list.push(t);
       else into.set(t.decl!.name, [t]);
-    }
-    for (const a of t.args) stack.push(a);
-  }
+    },
+    seen,
+  );
   return into;
 }
 

@@ -13,6 +13,7 @@ import type { Interpretation } from './eval.ts';
 import { type FinalizerGate, finalizerGate } from './finalizer-gate.ts';
 import { HomeModel, HomeSorts, NativeContext, QuerySolver } from './native.ts';
 import { toSmtLib } from './smtlib.ts';
+import { eachSubterm } from './subterms.ts';
 import { phaseClock } from '../phases.ts';
 import { eq } from './ops.ts';
 import { type Term, bvConst, variable } from './term.ts';
@@ -97,16 +98,7 @@ export async function warmUp(engine: SmtEngine): Promise<void> {
 }
 
 function hasQuantifier(ts: readonly Term[]): boolean {
-  const seen = new Set<number>();
-  const stack = [...ts];
-  while (stack.length) {
-    const t = stack.pop()!;
-    if (seen.has(t.id)) continue;
-    seen.add(t.id);
-    if (t.op === 'forall' || t.op === 'exists') return true;
-    for (const a of t.args) stack.push(a);
-  }
-  return false;
+  return eachSubterm(ts, (t) => t.op === 'forall' || t.op === 'exists');
 }
 
 /**

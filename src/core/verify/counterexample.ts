@@ -9,6 +9,7 @@ import { BOOL, type Term, toSigned, variable } from '../smt/term.ts';
 import { ENUMS } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
 import { applications } from '../smt/instantiate.ts';
+import { eachSubterm } from '../smt/subterms.ts';
 import type { Failure } from './prove.ts';
 import { type FieldObligation, isFieldObligation } from './refinement.ts';
 import type { CexArg, CexRow, Counterexample } from './verdict.ts';
@@ -177,15 +178,9 @@ export function buildCounterexample(input: CexInput): Counterexample {
 /** The free symbols of the pre-state (C globals `c:...`, spec ghosts `old....`) in `roots`; arguments are shown apart. */
 function preStateScalars(roots: readonly Term[]): Term[] {
   const out: Term[] = [];
-  const seen = new Set<number>();
-  const stack = [...roots];
-  while (stack.length) {
-    const t = stack.pop()!;
-    if (seen.has(t.id)) continue;
-    seen.add(t.id);
+  eachSubterm(roots, (t) => {
     if (t.op === 'var' && !t.hasBound && /^(c:|old\.)/.test(t.name!)) out.push(t);
-    for (const a of t.args) stack.push(a);
-  }
+  });
   return out;
 }
 

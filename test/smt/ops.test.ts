@@ -37,6 +37,26 @@ describe('smart constructors', () => {
     expect(o.eq(o.ite(p, c(1), c(2)), c(1))).toBe(p);
   });
 
+  it('folds And and Or as duals: flattened, without repeats, absorbing constant, complements', () => {
+    const [p, q, r] = ['p', 'q', 'r'].map((n) => variable(n, 0));
+    expect(o.and()).toBe(o.TRUE);
+    expect(o.or()).toBe(o.FALSE);
+    expect(o.and(o.TRUE, p, o.TRUE)).toBe(p);
+    expect(o.or(o.FALSE, p, o.FALSE)).toBe(p);
+    expect(o.and(p, o.FALSE, q)).toBe(o.FALSE);
+    expect(o.or(p, o.TRUE, q)).toBe(o.TRUE);
+    expect(o.and(p, q, o.not(p))).toBe(o.FALSE);
+    expect(o.or(p, q, o.not(p))).toBe(o.TRUE);
+    const and = o.and(p, o.and(q, p), r);
+    expect([and.op, and.args]).toEqual(['and', [p, q, r]]);
+    const or = o.or(p, o.or(q, p), r);
+    expect([or.op, or.args]).toEqual(['or', [p, q, r]]);
+    // A nested junction of the other kind stays one argument.
+    expect(o.and(p, o.or(q, r)).args).toEqual([p, o.or(q, r)]);
+    expect(() => o.and(p, variable('x', 8))).toThrow(/And/);
+    expect(() => o.or(p, variable('x', 8))).toThrow(/Or/);
+  });
+
   it('rejects width mismatches', () => {
     expect(() => o.add(variable('a', 8), variable('b', 16))).toThrow(o.SortError);
   });

@@ -59,14 +59,22 @@ export function not(a: Term): Term {
   return mk('not', BOOL, [a]);
 }
 
-export function and(...xs: Term[]): Term {
+/**
+ * An n-ary And (`op` 'and', identity true, absorbing false) or Or (`op`
+ * 'or', the duals), flattened, without repeats: the absorbing constant if
+ * any argument is it or some argument's negation is another; the identity
+ * for no arguments; the argument itself for one.
+ */
+function junction(op: 'and' | 'or', xs: readonly Term[]): Term {
+  const [unit, zero, name] = op === 'and' ? [TRUE, FALSE, 'And'] : [FALSE, TRUE, 'Or'];
+  const [isUnit, isZero] = op === 'and' ? [isTrue, isFalse] : [isFalse, isTrue];
   const out: Term[] = [];
   const seen = new Set<number>();
   const push = (t: Term): boolean => {
-    needBool(t, 'And');
-    if (isTrue(t)) return true;
-    if (isFalse(t)) return false;
-    if (t.op === 'and') {
+    needBool(t, name);
+    if (isUnit(t)) return true;
+    if (isZero(t)) return false;
+    if (t.op === op) {
       for (const u of t.args) if (!push(u)) return false;
       return true;
     }
@@ -76,35 +84,19 @@ export function and(...xs: Term[]): Term {
     }
     return true;
   };
-  for (const x of xs) if (!push(x)) return FALSE;
-  for (const t of out) if (t.op === 'not' && seen.has(t.args[0].id)) return FALSE;
-  if (out.length === 0) return TRUE;
+  for (const x of xs) if (!push(x)) return zero;
+  for (const t of out) if (t.op === 'not' && seen.has(t.args[0].id)) return zero;
+  if (out.length === 0) return unit;
   if (out.length === 1) return out[0];
-  return mk('and', BOOL, out);
+  return mk(op, BOOL, out);
+}
+
+export function and(...xs: Term[]): Term {
+  return junction('and', xs);
 }
 
 export function or(...xs: Term[]): Term {
-  const out: Term[] = [];
-  const seen = new Set<number>();
-  const push = (t: Term): boolean => {
-    needBool(t, 'Or');
-    if (isFalse(t)) return true;
-    if (isTrue(t)) return false;
-    if (t.op === 'or') {
-      for (const u of t.args) if (!push(u)) return false;
-      return true;
-    }
-    if (!seen.has(t.id)) {
-      seen.add(t.id);
-      out.push(t);
-    }
-    return true;
-  };
-  for (const x of xs) if (!push(x)) return TRUE;
-  for (const t of out) if (t.op === 'not' && seen.has(t.args[0].id)) return TRUE;
-  if (out.length === 0) return FALSE;
-  if (out.length === 1) return out[0];
-  return mk('or', BOOL, out);
+  return junction('or', xs);
 }
 
 export function implies(a: Term, b: Term): Term {

@@ -23,6 +23,7 @@ import { findHandler } from '../src/core/kernel/handlers.ts';
 import { oracleProofKey, proveOracle } from '../src/core/verify/declarative.ts';
 import { type ProofFile, STORED_PROOFS, type StoredProof, storedProof } from '../src/core/verify/proof-cache.ts';
 import { PROOF_VERSION } from '../src/core/version.ts';
+import { withFileLock } from './file-lock.ts';
 import { genRefinementProofs } from './gen-refinement-proofs.ts';
 
 const FILE = join(import.meta.dirname, '../tasks/hv6/lemma-proofs.json');
@@ -37,17 +38,19 @@ const handlers = Object.keys(KERNEL.specs).filter((h) => findHandler(h)).sort();
 
 /** Merges `entries` into the file on disk (written by other shards too), keeping only current keys. */
 function save(entries: Record<string, StoredProof>): number {
-  const disk = onDisk();
-  const merged: Record<string, StoredProof> = {};
-  for (const h of handlers) {
-    const e = entries[h] ?? disk?.entries[h];
-    if (e && e.key === oracleProofKey(nodeCaches(), h)) merged[h] = { key: e.key, ms: e.ms };
-  }
-  const file: ProofFile = { format: 1, verifier: PROOF_VERSION, entries: merged };
-  const tmp = `${FILE}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(file, null, 1)}\n`);
-  renameSync(tmp, FILE);
-  return Object.keys(merged).length;
+  return withFileLock(FILE, () => {
+    const disk = onDisk();
+    const merged: Record<string, StoredProof> = {};
+    for (const h of handlers) {
+      const e = entries[h] ?? disk?.entries[h];
+      if (e && e.key === oracleProofKey(nodeCaches(), h)) merged[h] = { key: e.key, ms: e.ms };
+    }
+    const file: ProofFile = { format: 1, verifier: PROOF_VERSION, entries: merged };
+    const tmp = `${FILE}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(file, null, 1)}\n`);
+    renameSync(tmp, FILE);
+    return Object.keys(merged).length;
+  });
 }
 
 const env = await nodeEnv();

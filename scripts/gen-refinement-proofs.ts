@@ -21,6 +21,7 @@ import { type VerifyEnv, oracleRefinementKeys, proveOracleRefinement } from '../
 import type { StoredProof } from '../src/core/verify/proof-cache.ts';
 import { type RefinementProofFile, type RefinementSide, STORED_REFINEMENT_PROOFS } from '../src/core/verify/refinement-proofs.ts';
 import { PROOF_VERSION } from '../src/core/version.ts';
+import { withFileLock } from './file-lock.ts';
 
 const FILE = join(import.meta.dirname, '../tasks/hv6/refinement-proofs.json');
 
@@ -39,22 +40,24 @@ function onDisk(): RefinementProofFile | undefined {
 
 /** Merges `entries` into the file on disk (other shards write it too), keeping only current keys; how many handlers have both sides. */
 function save(entries: Record<string, Entry>, env: VerifyEnv): number {
-  const disk = onDisk();
-  const merged: Record<string, Entry> = {};
-  for (const h of ORACLE_HANDLERS) {
-    const keys = oracleRefinementKeys(h, env);
-    const e: Entry = {};
-    for (const side of ['impl', 'spec'] as const) {
-      const p = entries[h]?.[side] ?? disk?.entries[h]?.[side];
-      if (p && p.key === keys?.[side]) e[side] = { key: p.key, ms: p.ms };
+  return withFileLock(FILE, () => {
+    const disk = onDisk();
+    const merged: Record<string, Entry> = {};
+    for (const h of ORACLE_HANDLERS) {
+      const keys = oracleRefinementKeys(h, env);
+      const e: Entry = {};
+      for (const side of ['impl', 'spec'] as const) {
+        const p = entries[h]?.[side] ?? disk?.entries[h]?.[side];
+        if (p && p.key === keys?.[side]) e[side] = { key: p.key, ms: p.ms };
+      }
+      if (e.impl || e.spec) merged[h] = e;
     }
-    if (e.impl || e.spec) merged[h] = e;
-  }
-  const file: RefinementProofFile = { format: 1, verifier: PROOF_VERSION, entries: merged };
-  const tmp = `${FILE}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(file, null, 1)}\n`);
-  renameSync(tmp, FILE);
-  return Object.values(merged).filter((e) => e.impl && e.spec).length;
+    const file: RefinementProofFile = { format: 1, verifier: PROOF_VERSION, entries: merged };
+    const tmp = `${FILE}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(file, null, 1)}\n`);
+    renameSync(tmp, FILE);
+    return Object.values(merged).filter((e) => e.impl && e.spec).length;
+  });
 }
 
 /** Proves (or keeps, when current) the refinement proofs of `handlers`; the failures, if any. */

@@ -107,19 +107,40 @@ function readLimits(r: Reader): { minPages: number; maxPages?: number; shared: b
   return { minPages, maxPages, shared: (flags & 2) !== 0 };
 }
 
-/** The module's (first) imported memory; throws when it has none or the file is not a module. */
-export function readMemoryImport(bytes: Uint8Array): MemoryImport {
-  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new WasmFormatError('no \\0asm magic', 0);
-  if (bytes[4] !== 1 || bytes[5] !== 0 || bytes[6] !== 0 || bytes[7] !== 0) throw new WasmFormatError('not version 1', 4);
+function hasMagic(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && MAGIC.every((b, i) => bytes[i] === b);
+}
+
+/** A module's section: its id, where it starts (its id byte), where its contents start and where it ends. */
+interface Section {
+  readonly id: number;
+  readonly sectionStart: number;
+  readonly contentStart: number;
+  readonly sectionEnd: number;
+}
+
+/** The sections of a module, in order; throws when the file does not start as one or a section runs past its end. */
+function* sections(bytes: Uint8Array): Generator<Section> {
+  if (!hasMagic(bytes)) throw new WasmFormatError('no \\0asm magic', 0);
   const file = new Reader(bytes, 8, bytes.length);
   while (file.at < bytes.length) {
     const sectionStart = file.at;
     const id = file.byte();
     const size = file.uleb();
-    const sectionEnd = file.at + size;
+    const contentStart = file.at;
+    const sectionEnd = contentStart + size;
     if (sectionEnd > bytes.length) throw new WasmFormatError(`section ${id} runs past the end of the file`, sectionStart);
+    yield { id, sectionStart, contentStart, sectionEnd };
+    file.at = sectionEnd;
+  }
+}
+
+/** The module's (first) imported memory; throws when it has none or the file is not a module. */
+export function readMemoryImport(bytes: Uint8Array): MemoryImport {
+  if (hasMagic(bytes) && (bytes[4] !== 1 || bytes[5] !== 0 || bytes[6] !== 0 || bytes[7] !== 0)) throw new WasmFormatError('not version 1', 4);
+  for (const { id, sectionStart, contentStart, sectionEnd } of sections(bytes)) {
     if (id === IMPORT_SECTION) {
-      const r = new Reader(bytes, file.at, sectionEnd);
+      const r = new Reader(bytes, contentStart, sectionEnd);
       const count = r.uleb();
       for (let i = 0; i < count; i++) {
         const module = r.name();
@@ -152,7 +173,6 @@ export function readMemoryImport(bytes: Uint8Array): MemoryImport {
       }
       throw new WasmFormatError('the module imports no memory', sectionStart);
     }
-    file.at = sectionEnd;
   }
   throw new WasmFormatError('the module has no import section', bytes.length);
 }
@@ -198,17 +218,9 @@ export function withMemoryPages(bytes: Uint8Array, pages: number): Uint8Array<Ar
  * download with brotli on a first visit (docs/app.md, "Loading Z3").
  */
 export function withoutCustomSection(bytes: Uint8Array, name: string): Uint8Array<ArrayBuffer> {
-  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new WasmFormatError('no \\0asm magic', 0);
   const kept: Uint8Array[] = [bytes.subarray(0, 8)];
-  const file = new Reader(bytes, 8, bytes.length);
-  while (file.at < bytes.length) {
-    const sectionStart = file.at;
-    const id = file.byte();
-    const size = file.uleb();
-    const sectionEnd = file.at + size;
-    if (sectionEnd > bytes.length) throw new WasmFormatError(`section ${id} runs past the end of the file`, sectionStart);
-    if (!(id === 0 && new Reader(bytes, file.at, sectionEnd).name() === name)) kept.push(bytes.subarray(sectionStart, sectionEnd));
-    file.at = sectionEnd;
+  for (const { id, sectionStart, contentStart, sectionEnd } of sections(bytes)) {
+    if (!(id === 0 && new Reader(bytes, contentStart, sectionEnd).name() === name)) kept.push(bytes.subarray(sectionStart, sectionEnd));
   }
   const out = new Uint8Array(kept.reduce((n, p) => n + p.length, 0));
   let at = 0;

@@ -257,8 +257,15 @@ class WebDriverSession {
     readonly id: string,
   ) {}
 
-  static async create(base: string, capabilities: object): Promise<WebDriverSession> {
-    const res = await fetch(`${base}/session`, { method: 'POST', body: JSON.stringify({ capabilities: { alwaysMatch: capabilities } }) });
+  /** A new session; rejects when the driver has not answered within `timeoutMs`. */
+  static async create(base: string, capabilities: object, timeoutMs: number): Promise<WebDriverSession> {
+    const res = await fetch(`${base}/session`, {
+      method: 'POST',
+      body: JSON.stringify({ capabilities: { alwaysMatch: capabilities } }),
+      signal: AbortSignal.timeout(timeoutMs),
+    }).catch((e: unknown) => {
+      throw new Error(`WebDriver: no new session within ${timeoutMs} ms (${e instanceof Error && e.name === 'TimeoutError' ? 'no answer' : String(e)})`);
+    });
     const body = (await res.json()) as { value: { sessionId?: string; message?: string; error?: string } };
     if (!res.ok || !body.value.sessionId) throw new Error(`WebDriver: new session failed: ${body.value.error ?? res.status} ${body.value.message ?? ''}`);
     return new WebDriverSession(base, body.value.sessionId);
@@ -286,29 +293,68 @@ class WebDriverSession {
   }
 }
 
+/** How long WebKitWebDriver gets to start a MiniBrowser and answer a new session (seconds on a loaded machine). */
+const SESSION_MS = 120_000;
+
+/** WebKitWebDriver on `display`, in a process group of its own so that stopping it stops the browsers it started. */
+async function startWebKitDriver(display: string): Promise<{ base: string; log(): string; stop(): void }> {
+  const port = await freePort();
+  // OSVLAB_WEBKIT_LOG=<file> keeps the driver's and the browser's output, console messages included;
+  // otherwise its last lines are kept to explain a session that did not start.
+  const file = process.env.OSVLAB_WEBKIT_LOG ? openSync(process.env.OSVLAB_WEBKIT_LOG, 'a') : 'pipe';
+  const proc = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ['ignore', file, file], env: { ...process.env, DISPLAY: display }, detached: true });
+  let tail = '';
+  const keep = (d: Buffer) => void (tail = (tail + d.toString()).slice(-2000));
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const stop = () => {
+    try {
+      if (proc.pid) process.kill(-proc.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil('WebKitWebDriver to listen', async () => (await fetch(`${base}/status`)).ok);
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  return { base, log: () => tail.trim(), stop };
+}
+
 async function webkitEngine(): Promise<Engine> {
   const xvfb = await startXvfb();
-  const port = await freePort();
-  let driver: ChildProcess | undefined;
+  let driver: Awaited<ReturnType<typeof startWebKitDriver>> | undefined;
   try {
-    // OSVLAB_WEBKIT_LOG=<file> keeps the driver's and the browser's output, console messages included.
-    const log = process.env.OSVLAB_WEBKIT_LOG ? openSync(process.env.OSVLAB_WEBKIT_LOG, 'a') : 'ignore';
-    driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ['ignore', log, log], env: { ...process.env, DISPLAY: xvfb.display } });
-    const base = `http://127.0.0.1:${port}`;
-    await waitUntil('WebKitWebDriver to listen', async () => (await fetch(`${base}/status`)).ok);
+    driver = await startWebKitDriver(xvfb.display);
     const binary = miniBrowser();
-    const proc = driver;
+    const capabilities = {
+      browserName: 'MiniBrowser',
+      'webkitgtk:browserOptions': {
+        binary,
+        args: ['--automation', ...(process.env.OSVLAB_WEBKIT_LOG ? ['--enable-write-console-messages-to-stdout=true'] : [])],
+      },
+    };
+    // Each session is a new MiniBrowser process with an ephemeral profile. Once in a CI run the
+    // driver never answered a new session (undici gave up after 300 s): a browser that did not
+    // connect back holds it. Such a driver is stopped with its browsers and a new one tried once.
+    const newSession = async (): Promise<WebDriverSession> => {
+      try {
+        return await WebDriverSession.create(driver!.base, capabilities, SESSION_MS);
+      } catch (first) {
+        const log = driver!.log();
+        driver!.stop();
+        driver = await startWebKitDriver(xvfb.display);
+        process.stderr.write(`webkit: ${(first as Error).message}; started a new WebKitWebDriver${log ? `; the old one's last output:\n${log}` : ''}\n`);
+        return WebDriverSession.create(driver.base, capabilities, SESSION_MS);
+      }
+    };
     return {
       name: 'webkit',
       async open(width = 1280, height = 800) {
-        // Each session is a new MiniBrowser process with an ephemeral profile.
-        const s = await WebDriverSession.create(base, {
-          browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': {
-            binary,
-            args: ['--automation', ...(process.env.OSVLAB_WEBKIT_LOG ? ['--enable-write-console-messages-to-stdout=true'] : [])],
-          },
-        });
+        const s = await newSession();
         await s.command('POST', '/timeouts', { script: 120_000, pageLoad: 120_000 });
         const resize = async (w: number, h: number) => {
           await s.command('POST', '/window/rect', { width: w, height: h });
@@ -362,12 +408,12 @@ async function webkitEngine(): Promise<Engine> {
         };
       },
       async close() {
-        proc.kill('SIGTERM');
+        driver?.stop();
         xvfb.stop();
       },
     };
   } catch (e) {
-    driver?.kill('SIGTERM');
+    driver?.stop();
     xvfb.stop();
     throw e;
   }

@@ -21,15 +21,16 @@ import { regradeRun, regradeText } from '../../core/eval/session/regrade.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { PROVENANCE } from '../../core/version.ts';
 import { MemoryStore } from '../../store/memory.ts';
+import type { RenameStyle } from '../../core/rename/choice.ts';
 import { UsageError, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import { renameOption } from '../rename-option.ts';
 import { namesText } from '../../core/rename/choice.ts';
 import { lensFor } from '../../core/rename/lens.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { openRunDir } from '../run-scale.ts';
 import { type StoredRun, fromRunFile, isDirectory, readRunDir } from '../stored-run.ts';
+import { seededOption } from '../seeded-option.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('regrade'));
@@ -37,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!input) throw new UsageError('which run? e.g. osvlab regrade .osvlab/runs/gpt-4o-1a2b3c4d5e6f (a run directory, a run file or an answers file)');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const json = args.flags.has('json');
-  const rename = renameOption(args);
+  const rename = seededOption<RenameStyle>(args, 'rename');
   const tasks = await loadTasks();
   const live = !json && process.stderr.isTTY;
   const onProgress = (done: number, total: number) => live && process.stderr.write(`\rre-verified ${done} of ${total} answers`);

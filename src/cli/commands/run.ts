@@ -20,16 +20,17 @@ import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts'
 import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
+import type { RenameStyle } from '../../core/rename/choice.ts';
+import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import { renameOption } from '../rename-option.ts';
-import { shapeOption } from '../shape-option.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { promptTokens } from '../../core/eval/prompt/tokens.ts';
 import { budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
+import { seededOption } from '../seeded-option.ts';
 
 /** A base URL must be an absolute http(s) URL that holds no secret and no fragment (docs/providers.md, "Base URLs"). */
 function checkBaseUrl(v: string): void {
@@ -79,8 +80,8 @@ export async function run(argv: string[]): Promise<number> {
     }).filter(([, v]) => v !== undefined),
   );
   const extract = choiceOption<ExtractMode>(args, 'extract');
-  const rename = renameOption(args);
-  const shape = shapeOption(args);
+  const rename = seededOption<RenameStyle>(args, 'rename');
+  const shape = seededOption<ShapeStyle>(args, 'shape');
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
   const choice: RunChoice = {
     provider,

@@ -29,14 +29,15 @@ import type { Task } from '../../core/tasks/task.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { WRITE_FLAGS, makeDir, readRunFile, writeError } from '../../store/run-dir-file.ts';
 import { lockRunDir } from '../../store/run-dir-lock.ts';
+import type { RenameStyle } from '../../core/rename/choice.ts';
+import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import { renameOption } from '../rename-option.ts';
-import { shapeOption } from '../shape-option.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
 import { readShard } from './merge.ts';
+import { seededOption } from '../seeded-option.ts';
 
 /** A cell's run directory inside the study directory: its number and its label, readable in `ls`. */
 function cellDir(studyDir: string, cell: PlannedCell): string {
@@ -140,11 +141,11 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const tasks = await loadTasks();
-  const rename = renameOption(args);
+  const rename = seededOption<RenameStyle>(args, 'rename');
   // --rename makes every cell renamed: the study of the file's grid in those names, a study of its own.
   const renamed = rename ? withNames(parsed.study, rename.style, rename.seed) : parsed.study;
   // --shape shows every cell's code in a shape (docs/shape.md), in place of the file's: a study of its own too.
-  const shape = shapeOption(args);
+  const shape = seededOption<ShapeStyle>(args, 'shape');
   const study = shape ? withShape(renamed, shape) : renamed;
   let plan: StudyPlan;
   try {

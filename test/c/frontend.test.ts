@@ -339,3 +339,29 @@ unsigned long g(unsigned long a) { return a + 3; }
     );
   });
 });
+
+describe('a unit parsed again only when what it read changed', () => {
+  const run = (files: Map<string, string>, units: string[], overrides: { path: string; text: string }[] = []) => {
+    const r = parseProgram(files, units, overrides);
+    if (!r.ok) return `${r.errors[0].code} ${r.errors[0].message}`;
+    const res = execFunction(r.program, 'f', freshMemory(r.program), [bvConst(5n, 64)]);
+    return res.ok ? bvValue(res.ret) : `${res.error.code} ${res.error.message}`;
+  };
+  const kernel = () =>
+    new Map([
+      ['src/a.c', '#include "k.h"\nunsigned long f(unsigned long a) { return a + K; }\n'],
+      ['k.h', '#define K 1\n'],
+    ]);
+
+  it('shares the tree with a program whose override changes nothing it read, and not otherwise', () => {
+    const files = kernel();
+    expect(run(files, ['src/a.c'])).toBe(6n);
+    // The same unit beside an override that replaces f: the override's f runs.
+    expect(run(files, ['src/a.c'], [{ path: 'o.c', text: 'unsigned long f(unsigned long a) { return a + 10; }\n' }])).toBe(15n);
+    // The override is the file the include looked for first (next to the includer): the unit reads it now.
+    expect(run(files, ['src/a.c'], [{ path: 'src/k.h', text: '#define K 2\n' }])).toBe(7n);
+    // A header's text changed: parsed again.
+    expect(run(new Map([...files, ['k.h', '#define K 3\n']]), ['src/a.c'])).toBe(8n);
+    expect(run(files, ['src/a.c'])).toBe(6n);
+  });
+});

@@ -43,17 +43,23 @@ export interface PreprocessResult {
   readonly macros: ReadonlyMap<string, Macro>;
   /** Every file read, in first-include order (the unit first). */
   readonly files: readonly string[];
+  /** Paths an include looked for and did not find before the file it read (what it reads depends on their absence). */
+  readonly absent: readonly string[];
 }
 
 const MAX_INCLUDE_DEPTH = 40;
 // The kernel expands a few hundred tokens per unit; a runaway macro is stopped in well under a second.
 const MAX_EXPANSION_TOKENS = 100_000;
 
-/** Resolves `name` included from `from`: next to the includer first, then from the root. */
-function resolveInclude(files: SourceFiles, from: string, name: string): string | undefined {
+/** Resolves `name` included from `from`: next to the includer first, then from the root; each path looked for and not found goes in `absent`. */
+function resolveInclude(files: SourceFiles, from: string, name: string, absent: string[]): string | undefined {
   const slash = from.lastIndexOf('/');
   const candidates = slash >= 0 ? [normalizePath(from.slice(0, slash + 1) + name), normalizePath(name)] : [normalizePath(name)];
-  return candidates.find((c) => files.has(c));
+  for (const c of candidates) {
+    if (files.has(c)) return c;
+    if (!absent.includes(c)) absent.push(c);
+  }
+  return undefined;
 }
 
 function normalizePath(p: string): string {
@@ -85,12 +91,12 @@ export function preprocess(files: SourceFiles, path: string, lexed: Map<string, 
   const pp = new Preprocessor(files, lexed);
   const text = files.get(path);
   if (text === undefined) {
-    return { tokens: [eofAt(nowhere(path))], errors: [includeNotFound(nowhere(path), path)], macros: pp.macros, files: [] };
+    return { tokens: [eofAt(nowhere(path))], errors: [includeNotFound(nowhere(path), path)], macros: pp.macros, files: [], absent: [path] };
   }
   pp.file(path, text, 0);
   const last = pp.out.length ? pp.out[pp.out.length - 1].span : nowhere(path);
   pp.out.push(eofAt(pp.mainEof ?? last));
-  return { tokens: pp.out, errors: pp.errors, macros: pp.macros, files: pp.read };
+  return { tokens: pp.out, errors: pp.errors, macros: pp.macros, files: pp.read, absent: pp.absent };
 }
 
 function eofAt(span: CSpan): Token {
@@ -102,6 +108,7 @@ class Preprocessor {
   readonly out: Token[] = [];
   readonly errors: CDiagnostic[] = [];
   readonly read: string[] = [];
+  readonly absent: string[] = [];
   private readonly once = new Set<string>();
   mainEof?: CSpan;
   private budget = MAX_EXPANSION_TOKENS;
@@ -241,7 +248,7 @@ class Preprocessor {
     }
     if (!t || t.kind !== 'string') throw new CError(badMacro(span, '#include needs a "file" name'));
     const name = t.text.slice(1, -1);
-    const target = resolveInclude(this.files, path, name);
+    const target = resolveInclude(this.files, path, name, this.absent);
     if (target === undefined) throw new CError(includeNotFound(t.span, name));
     if (depth >= MAX_INCLUDE_DEPTH) throw new CError(includeDepth(t.span, name));
     this.file(target, this.files.get(target)!, depth + 1);

@@ -11,7 +11,7 @@ import { type Binding, type FunctionInfo, type GlobalVar, type Linker, Sema } fr
 import { type CDiagnostic, conflict, internal, nowhere, undefinedReference, withDetail } from './errors.ts';
 import type { LexResult } from './lexer.ts';
 import { parse } from './parser.ts';
-import { type SourceFiles, preprocess } from './preprocess.ts';
+import { type PreprocessResult, type SourceFiles, preprocess } from './preprocess.ts';
 import { type StructType, sameType, typeName } from './types.ts';
 
 /** A checked, linked C program, ready for symbolic execution. */
@@ -174,6 +174,35 @@ export function parseProgram(files: SourceFiles, units: readonly string[], overr
   }
 }
 
+/**
+ * Units already parsed, by path, with the text of every file their
+ * preprocessing read. A program with an override (each buggy variant a grade
+ * checks for bug-following, `--impl FILE`) parses the kernel's units again
+ * only if one of those files differs: the parse of the same text is the same
+ * tree, and the tree is never changed after parsing (ast.ts is all readonly;
+ * what checking finds goes in each program's own `Sema`), so programs share
+ * it. Grading the corpus parsed the kernel's units once per variant, 19% of a
+ * grading worker's busy time (docs/lemmas.md, "Benchmarks").
+ */
+const PARSED = new Map<string, { readonly read: readonly (readonly [string, string])[]; readonly absent: readonly string[]; readonly unit: TranslationUnit }>();
+/** More paths than any kernel has units: past it, the cache starts again (a tool parsing many programs of its own). */
+const PARSED_MAX = 64;
+
+/**
+ * The tree of unit `path` of `files`, if parsed before from the same text of
+ * every file it read, with every path its includes looked for in vain still
+ * absent (an include reads the first of its candidates that exists).
+ */
+function parsedUnit(files: SourceFiles, path: string): TranslationUnit | undefined {
+  const e = PARSED.get(path);
+  return e && e.read.every(([f, text]) => files.get(f) === text) && !e.absent.some((f) => files.has(f)) ? e.unit : undefined;
+}
+
+function keepParsed(files: SourceFiles, path: string, pp: PreprocessResult, unit: TranslationUnit): void {
+  if (PARSED.size >= PARSED_MAX && !PARSED.has(path)) PARSED.clear();
+  PARSED.set(path, { read: pp.files.map((f) => [f, files.get(f)!] as const), absent: pp.absent, unit });
+}
+
 function link(files: SourceFiles, units: readonly string[], overrides: readonly Override[]): ParseProgramResult {
   const all = new Map(files);
   for (const o of overrides) all.set(o.path, o.text);
@@ -182,6 +211,11 @@ function link(files: SourceFiles, units: readonly string[], overrides: readonly 
   const sources = [...units.map((u) => ({ path: u, override: false })), ...overrides.map((o) => ({ path: o.path, override: true }))];
   const lexed = new Map<string, LexResult>();
   for (const { path, override } of sources) {
+    const known = override ? undefined : parsedUnit(all, path);
+    if (known) {
+      parsed.push({ unit: known, override });
+      continue;
+    }
     const pp = preprocess(all, path, lexed);
     if (pp.errors.length) {
       errors.push(...pp.errors);
@@ -189,7 +223,10 @@ function link(files: SourceFiles, units: readonly string[], overrides: readonly 
     }
     const r = parse(path, pp.tokens);
     if (!r.ok) errors.push(...r.errors);
-    else parsed.push({ unit: r.unit, override });
+    else {
+      parsed.push({ unit: r.unit, override });
+      if (!override) keepParsed(all, path, pp, r.unit);
+    }
   }
   if (errors.length) return fail(errors, all);
 

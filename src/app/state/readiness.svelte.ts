@@ -12,9 +12,17 @@
  *   finished with: `done`, `incomplete`, `failed`, `cancelled`), and
  *   `data-run-id` the run's id (a second run is told from the first by it).
  */
-import { evaluate } from './app.svelte.ts';
+import type { RunPhase } from './evaluate.svelte.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
+
+/** The Evaluate page's run, once its state has loaded (route-states.svelte.ts); until then no run is going. */
+let runSource = $state.raw<{ readonly phase: RunPhase } | undefined>(undefined);
+
+/** Gives the ready states the Evaluate page's run to show (called once, when its state is made). */
+export function showRun(source: { readonly phase: RunPhase }): void {
+  runSource = source;
+}
 
 /** Keeps the root element's ready states current; call once from the shell's script. */
 export function exposeReadiness(root: HTMLElement = document.documentElement): void {
@@ -25,7 +33,7 @@ export function exposeReadiness(root: HTMLElement = document.documentElement): v
     root.dataset.tasks = taskCatalog.state;
   });
   $effect(() => {
-    const phase = evaluate.phase;
+    const phase: RunPhase = runSource?.phase ?? { kind: 'idle' };
     root.dataset.run = phase.kind === 'finished' ? phase.status : phase.kind;
     root.dataset.runId = phase.kind === 'idle' ? '' : phase.runId;
   });

@@ -60,6 +60,14 @@ function defaultFactory(): Worker {
   return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: `osvlab-verifier${memorySetting()}${threadsSetting()}` });
 }
 
+/**
+ * A worker whose script, or Z3's glue or wasm, did not load (a network
+ * hiccup; WebKitGTK now and then fails to start a module worker under load)
+ * is started again twice, after 0.5 s and 1 s, before its start counts as
+ * failed. A browser that cannot run Z3 at all (Z3UnavailableError, src/worker/z3-browser.ts) is told at once.
+ */
+const START_RETRIES = { times: 2, delayMs: 500, retryable: (e: unknown) => !(e instanceof Error && e.name === 'Z3UnavailableError') };
+
 /** One Web Worker as the pool's spawn adapter sees it. */
 function webWorker(factory: WorkerFactory, crashed: (message: string) => void) {
   const worker = factory();
@@ -120,7 +128,7 @@ export class VerifierPool {
     private readonly factory: WorkerFactory = defaultFactory,
     size = defaultPoolSize(),
   ) {
-    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, crashed), size, init: (api) => api.init() });
+    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, crashed), size, init: (api) => api.init(), startRetries: START_RETRIES });
     this.pool.onRespawn = (id) => this.onRespawn?.(id);
     this.size = this.pool.size;
   }

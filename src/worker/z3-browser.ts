@@ -57,6 +57,15 @@ const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-E
 /** The cache public/sw.js serves from; the name must match CACHE there. */
 const OFFLINE_CACHE = 'osvlab-v2';
 
+/** fetch(), whose network failure ("Failed to fetch", "Load failed", ...) names what it was fetching. */
+async function fetchOrSay(url: string, what: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (e) {
+    throw new Error(`Could not fetch ${what} from ${url}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /**
  * Downloads Z3's wasm and compiles it as the bytes arrive. Compiling from the
  * response, rather than from a finished download (or a Blob fetched again),
@@ -65,7 +74,7 @@ const OFFLINE_CACHE = 'osvlab-v2';
  * the module and a copy of the response for the offline cache.
  */
 async function compileWasm(url: string): Promise<{ module: WebAssembly.Module; copy: Response }> {
-  const res = await fetch(url);
+  const res = await fetchOrSay(url, 'the Z3 wasm');
   if (!res.ok) throw new Error(`Could not fetch the Z3 wasm from ${url} (HTTP ${res.status})`);
   const copy = res.clone();
   // Streaming compilation insists on the wasm's media type; a host that sends another one gets a plain compile.
@@ -208,7 +217,7 @@ export function loadZ3(): Promise<Z3Api> {
     const wasmUrl = new URL(z3WasmFile(reserved.mib), url).href;
     const compiling = compileWasm(wasmUrl);
     compiling.catch(() => undefined);
-    const res = await fetch(url);
+    const res = await fetchOrSay(url, 'the Z3 glue');
     if (!res.ok) throw new Error(`Could not fetch the Z3 glue from ${url} (HTTP ${res.status})`);
     const glue = await res.text();
     const g = self as unknown as Record<string, unknown>;

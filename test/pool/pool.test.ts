@@ -225,6 +225,85 @@ describe('a grading job on the pool', () => {
     await pool.dispose();
   });
 
+  it('a start that fails (a crash, or init throwing) is tried again on a fresh worker, with its job, a bounded number of times', async () => {
+    // Worker n's start: crash (its script did not load), throw (Z3's glue did not load), or answer.
+    const plan: Array<'crash' | 'throw' | 'ok'> = ['crash', 'throw', 'ok', 'crash', 'crash', 'crash', 'unavailable' as 'throw'];
+    const workers: Array<{ n: number; terminated: boolean }> = [];
+    const spawned: number[] = [];
+    const pool = new WorkerPool<{ n: number }>({
+      spawn: (crashed) => {
+        const w = { n: workers.length + 1, terminated: false };
+        workers.push(w);
+        spawned.push(Date.now());
+        if (plan[w.n - 1] === 'crash') setTimeout(() => crashed(`the verifier worker crashed: script ${w.n} did not load`), 5);
+        return { api: { n: w.n }, terminate: () => (w.terminated = true) };
+      },
+      size: 1,
+      init: async (api) => {
+        const what = plan[api.n - 1];
+        if (what === 'throw') throw new Error(`Could not fetch the Z3 glue (${api.n})`);
+        if ((what as string) === 'unavailable') throw Object.assign(new Error('no shared memory'), { name: 'Z3UnavailableError' });
+        if (what === 'crash') return new Promise(() => undefined);
+        return 'ready';
+      },
+      startRetries: { times: 2, delayMs: 40, retryable: (e) => !(e instanceof Error && e.name === 'Z3UnavailableError') },
+    });
+    // Crash, throw, then a start that works: the job runs on the third worker; the first two were stopped.
+    expect(await pool.submit(async (api) => api.n)).toEqual({ kind: 'done', value: 3 });
+    expect(workers.map((w) => w.terminated)).toEqual([true, true, false]);
+    expect(pool.restarts).toBe(2);
+    expect(pool.failures).toBe(0);
+    // The pauses grow: 40 ms, then 80 ms (each after the failure, so at least that between spawns).
+    expect(spawned[1] - spawned[0]).toBeGreaterThanOrEqual(40);
+    expect(spawned[2] - spawned[1]).toBeGreaterThanOrEqual(80);
+    await pool.dispose();
+
+    // Three crashes in a row: the job fails with the last one's message and the count; warm() too.
+    const again = new WorkerPool<{ n: number }>({
+      spawn: (crashed) => {
+        const w = { n: workers.length + 1, terminated: false };
+        workers.push(w);
+        if (plan[w.n - 1] === 'crash') setTimeout(() => crashed(`the verifier worker crashed: script ${w.n} did not load`), 5);
+        return { api: { n: w.n }, terminate: () => (w.terminated = true) };
+      },
+      size: 1,
+      init: async (api) => {
+        const what = plan[api.n - 1] as string;
+        if (what === 'unavailable') throw Object.assign(new Error('no shared memory'), { name: 'Z3UnavailableError' });
+        return new Promise(() => undefined);
+      },
+      startRetries: { times: 2, delayMs: 10, retryable: (e) => !(e instanceof Error && e.name === 'Z3UnavailableError') },
+    });
+    expect(await again.submit(async (api) => api.n)).toEqual({ kind: 'crashed', message: 'the verifier worker crashed: script 6 did not load (3 starts failed)' });
+    // The crash's job had its worker replaced (7, already starting). An error that will not go away is
+    // not tried again: warm() fails with it, its name kept, and no eighth worker comes.
+    await expect(again.warm()).rejects.toMatchObject({ name: 'Z3UnavailableError', message: 'no shared memory' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(workers).toHaveLength(7);
+    expect(again.restarts).toBe(2);
+    await again.dispose();
+  });
+
+  it('a start that fails and is tried again follows its job being cancelled during the pause', async () => {
+    const crashes: Array<(m: string) => void> = [];
+    const pool = new WorkerPool<{ n: number }>({
+      spawn: (crashed) => (crashes.push(crashed), { api: { n: crashes.length }, terminate: () => undefined }),
+      size: 1,
+      init: (api) => (api.n === 1 ? new Promise(() => undefined) : Promise.resolve()),
+      startRetries: { times: 2, delayMs: 50 },
+    });
+    const job = pool.submit(async (api) => api.n, { lane: 'x' });
+    crashes[0]('crashed while starting');
+    pool.cancel('x');
+    expect(await job).toEqual({ kind: 'cancelled', why: 'cancelled' });
+    // The cancel replaced the crashed worker (2); the pause's end finds it gone and starts nothing more.
+    await new Promise((r) => setTimeout(r, 80));
+    expect(crashes).toHaveLength(2);
+    expect(await pool.submit(async (api) => api.n)).toEqual({ kind: 'done', value: 2 });
+    expect(pool.restarts).toBe(0);
+    await pool.dispose();
+  });
+
   it('warm() follows a worker replaced while it starts (a cancelled job) to its replacement', async () => {
     const inits: Array<() => void> = [];
     const pool = new WorkerPool<{ n: number }>({

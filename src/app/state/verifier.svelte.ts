@@ -18,6 +18,9 @@ export type EngineStatus =
   /** The page cannot be cross-origin isolated, so Z3's threads cannot start. */
   | { readonly kind: 'no-isolation'; readonly message: string };
 
+/** What to do when Z3 did not start, after the pool's own tries (a network failure is the usual cause). */
+export const START_ADVICE = 'Check the network connection and reload the page; Verify tries again too. If it keeps failing, the browser console has the details.';
+
 export class VerifierService {
   readonly pool = new VerifierPool();
   status = $state<EngineStatus>({ kind: 'idle' });
@@ -49,16 +52,13 @@ export class VerifierService {
     }
     this.status = { kind: 'loading', since: Date.now() };
     try {
-      // A worker that crashes while starting (WebKit now and then fails to start a module worker under load) gets one more try.
-      const info = await this.pool.warm().catch((e: unknown) => {
-        if (e instanceof Error && e.message.startsWith('the verifier worker crashed')) return this.pool.warm();
-        throw e;
-      });
+      // The pool starts a worker that did not load again, twice (src/worker/web-pool.ts), before this fails.
+      const info = await this.pool.warm();
       this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads, steps: info.steps };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       // The worker's Z3UnavailableError keeps its name across Comlink (src/worker/z3-browser.ts).
-      this.status = e instanceof Error && e.name === 'Z3UnavailableError' ? { kind: 'unavailable', message } : { kind: 'failed', message };
+      this.status = e instanceof Error && e.name === 'Z3UnavailableError' ? { kind: 'unavailable', message } : { kind: 'failed', message: `${message}. ${START_ADVICE}` };
     } finally {
       this.settle();
     }

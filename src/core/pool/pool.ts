@@ -12,6 +12,9 @@
  * - Terminate-and-respawn: stopping Z3 in WASM reliably means terminating
  *   its worker, so a cancelled, overrunning or crashed job's worker is
  *   replaced, and the replacement starts loading at once.
+ * - Start again: a worker whose start fails (its script or Z3 did not load:
+ *   a network hiccup) is replaced by a fresh one a bounded number of times,
+ *   with growing pauses, before the start counts as failed (`startRetries`).
  *
  * Every job ends in a `JobOutcome`, never a rejection: what an overrun or a
  * crash means is the caller's decision (docs/design.md §5).
@@ -65,6 +68,14 @@ export interface PoolOptions<Api> {
   readonly size: number;
   /** Run once on each worker before its first job (loading Z3); a failure fails that job and is retried by the next. */
   readonly init?: (api: Api) => Promise<unknown>;
+  /**
+   * A start that fails (the worker crashed before its init answered, or init
+   * threw) is tried again on a fresh worker up to `times` more times, after
+   * `delayMs`, then twice that, and so on, unless `retryable` says the error
+   * will not go away; only then does it fail the job or warm() waiting on it.
+   * None by default.
+   */
+  readonly startRetries?: { readonly times: number; readonly delayMs: number; readonly retryable?: (error: unknown) => boolean };
 }
 
 export interface JobOptions {
@@ -86,6 +97,10 @@ interface Slot<Api> {
   readonly id: number;
   readonly handle: WorkerHandle<Api>;
   ready?: Promise<unknown>;
+  /** Its start is under way (a crash now is a failed start, which may be tried again). */
+  starting: boolean;
+  /** Failed starts of the workers this one replaces, for `startRetries` (a later job's start has them all again). */
+  tries: number;
   /** Rejects when the worker crashes or is let go: a start under way then fails instead of never settling. */
   readonly ended: Promise<never>;
   end(error: Error): void;
@@ -120,6 +135,14 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A start's last failure, saying how many starts failed (the error's name kept: callers tell errors apart by it). */
+function afterTries(error: unknown, tries: number): unknown {
+  if (tries < 2) return error;
+  const e = new Error(`${messageOf(error)} (${tries} starts failed)`);
+  if (error instanceof Error) e.name = error.name;
+  return e;
+}
+
 export class WorkerPool<Api> {
   readonly size: number;
   private readonly slots: Slot<Api>[] = [];
@@ -133,6 +156,8 @@ export class WorkerPool<Api> {
   overruns = 0;
   /** Jobs that ended `failed` or `crashed`. */
   failures = 0;
+  /** Failed starts tried again on a fresh worker (`startRetries`). */
+  restarts = 0;
   /** Called whenever a worker is terminated and replaced (status displays, tests). */
   onRespawn?: (slotId: number) => void;
 
@@ -198,7 +223,7 @@ export class WorkerPool<Api> {
     await Promise.all(stopping);
   }
 
-  private spawn(): Slot<Api> {
+  private spawn(tries = 0): Slot<Api> {
     const id = this.nextId++;
     let slot: Slot<Api> | undefined;
     const handle = this.opts.spawn((message) => {
@@ -207,7 +232,7 @@ export class WorkerPool<Api> {
     let end!: (error: Error) => void;
     const ended = new Promise<never>((_, reject) => (end = reject));
     ended.catch(() => undefined);
-    slot = { id, handle, gone: false, ended, end };
+    slot = { id, handle, gone: false, ended, end, starting: false, tries };
     handle.hold?.(false);
     return slot;
   }
@@ -218,17 +243,52 @@ export class WorkerPool<Api> {
     return slot;
   }
 
+  /** Resolves when `slot`'s worker, or the fresh one that replaced it after a failed start, has started. */
   private readyOf(slot: Slot<Api>): Promise<unknown> {
     if (!slot.ready) {
       const init = this.opts.init;
+      slot.starting = true;
       // A worker that dies while starting never answers init: its end settles the start.
-      slot.ready = init ? Promise.race([init(slot.handle.api), slot.ended]) : Promise.resolve();
+      const attempt = init ? Promise.race([init(slot.handle.api), slot.ended]) : Promise.resolve();
+      slot.ready = attempt.then(
+        (value) => ((slot.starting = false), value),
+        (error: unknown) => ((slot.starting = false), this.startAgain(slot, error)),
+      );
       // A failed start fails the job waiting on it; the next job tries again.
       slot.ready.catch(() => {
-        if (!slot.gone) slot.ready = undefined;
+        if (slot.gone) return;
+        slot.ready = undefined;
+        slot.tries = 0;
       });
     }
     return slot.ready;
+  }
+
+  /** Will a failed start of `slot` be tried again on a fresh worker? */
+  private willRetry(slot: Slot<Api>, error: unknown): boolean {
+    const r = this.opts.startRetries;
+    return !!r && slot.tries < r.times && !this.disposed && !slot.gone && !(error instanceof ReplacedError) && (r.retryable?.(error) ?? true);
+  }
+
+  /** After a failed start: pause, replace the worker (its job goes along) and wait for the fresh one's start; or fail. */
+  private async startAgain(slot: Slot<Api>, error: unknown): Promise<unknown> {
+    if (!this.willRetry(slot, error)) throw error instanceof ReplacedError ? error : afterTries(error, slot.tries + 1);
+    await new Promise<void>((r) => setTimeout(r, this.opts.startRetries!.delayMs * 2 ** slot.tries));
+    // Stopped meanwhile (its job cancelled or overrun, the pool disposed): whoever stopped it replaced it.
+    const i = this.slots.indexOf(slot);
+    if (slot.gone || this.disposed || i < 0) throw new ReplacedError();
+    const job = slot.job;
+    void this.letGo(slot);
+    const fresh = this.spawn(slot.tries + 1);
+    this.slots[i] = fresh;
+    fresh.lastKey = slot.lastKey;
+    if (job) {
+      fresh.job = job;
+      job.slot = fresh;
+      fresh.handle.hold?.(true);
+    }
+    this.restarts++;
+    return this.readyOf(fresh);
   }
 
   private pump(): void {
@@ -265,7 +325,8 @@ export class WorkerPool<Api> {
       .then(() => {
         if (job.done) return undefined;
         if (limit) arm();
-        return job.run(slot.handle.api);
+        // The job's worker: a failed start may have replaced the one it was handed.
+        return job.run(job.slot!.handle.api);
       })
       .then(
         (value) => this.finish(job, { kind: 'done', value }),
@@ -286,11 +347,14 @@ export class WorkerPool<Api> {
   }
 
   private crashed(slot: Slot<Api>, message: string): void {
-    slot.end(new Error(message));
+    const error = new Error(message);
+    slot.end(error);
+    // Died while starting: the start fails, and startAgain replaces the worker (with its job) if it may.
+    if (slot.starting && this.willRetry(slot, error)) return;
     const job = slot.job;
     if (job) {
       this.failures++;
-      this.stop(job, { kind: 'crashed', message });
+      this.stop(job, { kind: 'crashed', message: slot.starting ? messageOf(afterTries(error, slot.tries + 1)) : message });
       return;
     }
     // An idle worker died: drop it; the next job spawns a fresh one (so a

@@ -27,7 +27,6 @@ import { declaredOptions } from '../declarations.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
-import { promptTokens } from '../../core/eval/prompt/tokens.ts';
 import { budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
 import { seededOption } from '../seeded-option.ts';
@@ -111,7 +110,10 @@ export async function run(argv: string[]): Promise<number> {
       const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
       process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);
       const prices = pricesWith(scale, await loadPrices(store), model);
-      const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id), promptTokens);
+      // The tokenizer's 2 MB tables are loaded only for a budget, the one thing that counts prompt tokens here.
+      const limited = scale.maxCostUsd !== undefined || scale.maxTotalTokens !== undefined;
+      const countPrompt = limited ? (await import('../../core/eval/prompt/tokens.ts')).promptTokens : () => 0;
+      const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id), countPrompt);
       const bar = progressReporter();
       const outcome = await session.execute({ prices, control, budget, onProgress: (p) => bar.update(p) });
       bar.done();

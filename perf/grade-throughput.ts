@@ -15,7 +15,9 @@
  * main at the start of a round), the two alternating, --rounds times each
  * (default 1), so both meet the same load; each run's time is printed with
  * its CPU time (user + system, all threads, from /usr/bin/time where it
- * exists), and at the end the medians and their ratios.
+ * exists), and at the end the medians and their ratios, and the grades of
+ * the two compared line by line (category, strict, bug-following): a speed-up
+ * must not change one.
  *
  * --compare grades the same answers twice, without the strict check and then
  * with it, and prints both times and their ratio (strict / without).
@@ -69,6 +71,8 @@ interface Outcome {
   readonly gradingMs: number;
   /** User + system time of the whole process (ms), where /usr/bin/time could measure it. */
   readonly cpuMs?: number;
+  /** Each answer's grade, by line: its category and strict result. */
+  readonly grades: readonly string[];
 }
 
 const TIME = '/usr/bin/time';
@@ -82,6 +86,8 @@ async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outc
     `\ngrading ${responses ? `${answers} answers of ${responses}` : `${lines.length} oracle answers (${distinct ? 'every one distinct' : `${new Set(tasks.map((t) => t.handler)).size} distinct specs`})`} with ${root}: osvlab grade --responses FILE ${args.slice(3).join(' ')}\n`,
   );
   process.stdout.write(`${cpus().length} cores, load average before: ${fmtLoad(loadBefore)}\n`);
+  // The compiled CLI (bin/compiled-cli.mjs) made current first, untimed: checkouts sharing node_modules recompile it in turn, which is no grading's work.
+  await new Promise((done) => spawn(process.execPath, [join(root, 'bin/osvlab.mjs'), '--help'], { cwd: root, stdio: 'ignore' }).on('close', done));
   const started = Date.now();
   const { code, out, err } = await new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
     const command = [process.execPath, join(root, 'bin/osvlab.mjs'), ...args];
@@ -105,7 +111,7 @@ async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outc
     process.exit(1);
   }
   const result = JSON.parse(out) as {
-    results: { task_id: string; category: string }[];
+    results: { line: number; task_id: string; category: string; strict: boolean | null; bug_following: boolean | null }[];
     summary: { answers: number; pass: number; syntax: number; semantic: number; timeout: number; ms: number; answersPerMinute: number };
   };
   const s = result.summary;
@@ -123,7 +129,8 @@ async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outc
       '',
     ].join('\n'),
   );
-  return { wallMs, gradingMs: s.ms, ...(cpuMs === undefined ? {} : { cpuMs }) };
+  const grades = result.results.map((r) => `line ${r.line} ${r.task_id} ${r.category} strict=${r.strict} bug-following=${r.bug_following}`);
+  return { wallMs, gradingMs: s.ms, grades, ...(cpuMs === undefined ? {} : { cpuMs }) };
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -149,8 +156,11 @@ async function versus(other: string, gradeArgs: readonly string[]): Promise<void
     const b = mine.map(f);
     return a.every((x) => x !== undefined) && b.every((x) => x !== undefined) ? `${(median(a as number[]) / median(b as number[])).toFixed(2)}x` : '-';
   };
+  // The same answers must get the same grades from both (category, strict, bug-following), line for line.
+  const differ = mine.flatMap((m, r) => m.grades.filter((g, i) => g !== theirs[r].grades[i] || m.grades.length !== theirs[r].grades.length).map((g) => `round ${r + 1}: ${g} here`));
   process.stdout.write(
-    `\n${other} (medians of ${rounds}): ${fmt(theirs)}\nthis checkout: ${fmt(mine)}\nspeed-up: ${ratio((o) => o.wallMs)} wall, ${ratio((o) => o.cpuMs)} CPU\n`,
+    `\n${other} (medians of ${rounds}): ${fmt(theirs)}\nthis checkout: ${fmt(mine)}\nspeed-up: ${ratio((o) => o.wallMs)} wall, ${ratio((o) => o.cpuMs)} CPU\n` +
+      `grades compared line by line: ${mine.reduce((n, m) => n + m.grades.length, 0)}, ${differ.length} differ${differ.length ? `:\n${differ.join('\n')}` : ''}\n`,
   );
 }
 

@@ -30,6 +30,14 @@ async function failFirst(page: Page, url: RegExp, failures: number): Promise<{ s
   return count;
 }
 
+/** Waits for Z3 to load or fail, and says which (with the page's message when it failed). */
+async function loaded(page: Page): Promise<string> {
+  const status = page.locator('[data-testid="engine-status"][data-kind="ready"], [data-testid="engine-status"][data-kind="failed"]');
+  await status.waitFor({ timeout: 120_000 });
+  const kind = (await status.getAttribute('data-kind')) ?? '';
+  return kind === 'failed' ? `failed: ${await page.locator('[data-testid="z3-failed"]').textContent()}` : kind;
+}
+
 /** About's self-test: a real Z3 query in the loaded worker. */
 async function selfTest(page: Page): Promise<string | null> {
   await page.click('[data-testid="self-test"]');
@@ -43,7 +51,7 @@ describe('a verifier worker that does not load at first', () => {
     const { context, page } = await freshPage();
     const script = await failFirst(page, /\/assets\/verifier\.worker-[\w-]+\.js$/, 1);
     await page.goto(env.site.url + '#/about');
-    await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 120_000 });
+    expect(await loaded(page)).toBe('ready');
     expect(script.seen, 'the script was asked for again after the failure').toBeGreaterThanOrEqual(2);
     expect(await selfTest(page)).toBe('true');
     expect(await page.locator('[data-testid="z3-failed"]').count()).toBe(0);
@@ -54,7 +62,7 @@ describe('a verifier worker that does not load at first', () => {
     const { context, page } = await freshPage();
     const glue = await failFirst(page, /\/z3-built\.js$/, 2);
     await page.goto(env.site.url + '#/about');
-    await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]', { timeout: 120_000 });
+    expect(await loaded(page)).toBe('ready');
     expect(glue.seen).toBe(3);
     expect(await selfTest(page)).toBe('true');
     expect(await page.locator('[data-testid="z3-failed"]').count()).toBe(0);

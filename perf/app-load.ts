@@ -8,10 +8,13 @@
  *   2nd and 3rd: the same profile opening the site again, once the first
  *   visit's service worker is in control (its offline copy is complete).
  *
- * For each visit: the time to an interactive editor (navigation start ->
- * Monaco editable), to the first verdict (navigation start -> verdict shown,
- * clicking Verify as soon as the editor is ready), the query itself (click ->
- * verdict), and what the verifier worker measured of loading Z3 (the About
+ * Each visit opens a share link of the handler's oracle spec, which the
+ * playground verifies as it opens (no click, and no editor needed: the
+ * page shows the spec as plain text until Monaco is here). For each visit:
+ * the time to the first verdict (navigation start -> verdict shown), how
+ * long the verdict came after Z3 was ready, the time to an interactive
+ * editor (navigation start -> Monaco editable, which the playground loads
+ * once the verdict is in), and what the verifier worker measured of loading Z3 (the About
  * page's steps: wasm downloaded by, compiled by, instantiated in, started in;
  * whether the wasm came from a cache and whether Z3's threads were handed the
  * compiled module). The first visit also gets a warm re-verify (same spec
@@ -34,6 +37,7 @@
  * and the summary gives both.
  */
 import type { Socket } from 'node:net';
+import { deflateRawSync } from 'node:zlib';
 import type { Z3LoadSteps } from '../src/core/pool/contract.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { ENGINES, type Engine, type EngineName, type Tab, launchEngine } from '../test/e2e/driver.ts';
@@ -62,12 +66,10 @@ function median(xs: number[]): number {
 interface Visit {
   editor: number;
   first: number;
-  /** Click on Verify -> verdict. */
-  query: number;
-  /** Z3 had loaded when Verify was clicked (else the query waited for it). */
-  z3Ready: boolean;
   /** When the worker began loading Z3, in ms after navigation start. */
   z3Began?: number;
+  /** When Z3 was ready (loaded and warmed up), in ms after navigation start. */
+  z3Ready?: number;
   status: string;
   steps?: Z3LoadSteps;
 }
@@ -86,38 +88,33 @@ interface LoadResult {
 
 const EDITOR_READY = () => !!document.querySelector('[data-testid="spec-editor"][data-ready="true"] .monaco-editor textarea, [data-testid="spec-editor"][data-ready="true"] .monaco-editor .native-edit-context');
 
-async function setSpec(tab: Tab, text: string): Promise<void> {
-  await tab.eval((t: string) => {
-    const el = document.querySelector('[data-testid="spec-editor"]') as (HTMLElement & { monacoEditor?: { setValue(v: string): void } }) | null;
-    if (!el?.monacoEditor) throw new Error('editor not mounted');
-    el.monacoEditor.setValue(t);
-  }, text);
+/** The playground's share link of `spec` on the correct implementation (the fragment's payload, as src/app/lib/share.ts writes it). */
+function shareFragment(spec: string): string {
+  const state = { v: 1, handler, spec, options: { timeoutMs: 30_000, strict: false }, app: 'perf', kernel: 'perf' };
+  return `#/s/${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
 }
 
-/** One visit to the playground in `tab`: editor, Verify, verdict. */
-async function visit(tab: Tab, url: string, spec: string): Promise<Visit> {
+/**
+ * One visit to `url` (a share link) in `tab`: the verdict it opens with, then
+ * the editor. `atVerdict` is called as soon as the verdict is seen, before
+ * anything that comes after it (the editor, the offline copy) is waited for.
+ */
+async function visit(tab: Tab, url: string, atVerdict: () => void = () => undefined): Promise<Visit> {
   const start = Date.now();
   await tab.goto(url);
-  await tab.waitFor('the editor', EDITOR_READY, 120_000);
-  const editor = Date.now() - start;
-  if ((await tab.eval(() => (document.querySelector('[data-testid="handler"]') as HTMLSelectElement).value)) !== handler) {
-    await tab.select('[data-testid="handler"]', handler);
-    await tab.waitFor('the editor', EDITOR_READY, 120_000);
-  }
-  await setSpec(tab, spec);
-  const z3Ready = await tab.eval(() => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-kind') === 'ready');
-  const q0 = Date.now();
-  await tab.click('[data-testid="verify"]');
   await tab.waitFor('a verdict', () => !!document.querySelector('[data-testid="verdict"]'), 300_000);
   const first = Date.now() - start;
-  const query = Date.now() - q0;
+  atVerdict();
   const status = (await tab.eval(() => document.querySelector('[data-testid="verdict"]')?.getAttribute('data-status'))) ?? '?';
+  await tab.waitFor('the editor', EDITOR_READY, 120_000);
+  const editor = Date.now() - start;
   // The worker's own measure of loading Z3 (absent in builds before it was shown).
   await tab.waitFor('Z3 loaded', () => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-kind') === 'ready', 120_000);
   const steps = await tab.eval(() => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-steps') ?? '');
   const navigated = await tab.eval(() => performance.timeOrigin);
   const s = steps ? (JSON.parse(steps) as Z3LoadSteps) : undefined;
-  return { editor, first, query, z3Ready, status, ...(s ? { steps: s, z3Began: Math.round(s.began - navigated) } : {}) };
+  const ready = s && Math.round(s.began - navigated + s.compile + s.instantiate + s.start + (s.warmUp ?? 0));
+  return { editor, first, status, ...(s ? { steps: s, z3Began: Math.round(s.began - navigated), z3Ready: ready } : {}) };
 }
 
 /** Bytes per file of the responses in `log` (a file the brotli host sent otherwise says how). */
@@ -137,14 +134,17 @@ interface Host {
 }
 
 /** One profile: a cold first visit (with its bytes), a warm re-verify, then `visits - 1` more visits. */
-async function load(engine: Engine, host: Host, spec: string, visits: number): Promise<LoadResult> {
+async function load(engine: Engine, host: Host, fragment: string, visits: number): Promise<LoadResult> {
   const tab = await engine.open(1280, 800);
   try {
     const before = host.written();
     const logStart = host.served().length;
-    const v1 = await visit(tab, `${host.url}#/play`, spec);
-    const bytes = host.written() - before;
-    const logAtVerdict = host.served().length;
+    let bytes = 0;
+    let logAtVerdict = 0;
+    const v1 = await visit(tab, `${host.url}${fragment}`, () => {
+      bytes = host.written() - before;
+      logAtVerdict = host.served().length;
+    });
     const chunks = perFile(host.served().slice(logStart, logAtVerdict));
 
     // Warm: the same spec again in the same tab; wait for the finished-run counter to move.
@@ -162,7 +162,7 @@ async function load(engine: Engine, host: Host, spec: string, visits: number): P
       await tab.waitFor('the service worker in control', () => !!navigator.serviceWorker?.controller, 120_000);
       after = host.written() - before - bytes;
       afterChunks = perFile(host.served().slice(logAtVerdict));
-      for (let n = 2; n <= visits; n++) out.push(await visit(tab, `${host.url}?visit=${n}#/play`, spec));
+      for (let n = 2; n <= visits; n++) out.push(await visit(tab, `${host.url}?visit=${n}${fragment}`));
     }
     return { visits: out, warm, bytes, chunks, after, afterChunks };
   } finally {
@@ -194,7 +194,7 @@ function stepsText(s: Z3LoadSteps | undefined): string {
 }
 
 function visitLine(label: string, v: Visit): string {
-  return `${label}: editor ${v.editor} ms, first verdict ${v.first} ms (${v.status}), query ${v.query} ms (Z3 ${v.z3Ready ? 'ready' : 'still loading'} at the click); Z3 load began at ${v.z3Began ?? '?'} ms: ${stepsText(v.steps)}`;
+  return `${label}: first verdict ${v.first} ms (${v.status}), ${v.z3Ready === undefined ? '?' : v.first - v.z3Ready} ms after Z3 was ready, editor ${v.editor} ms; Z3 load began at ${v.z3Began ?? '?'} ms: ${stepsText(v.steps)}`;
 }
 
 /** Files sorted by bytes, largest first, with their sum. */
@@ -207,6 +207,7 @@ function chunkTable(chunks: Map<string, number>): string {
 async function main() {
   const spec = oracleSpec(handler);
   if (!spec) throw new Error(`no oracle spec for ${handler}`);
+  const fragment = shareFragment(spec);
   const t0 = Date.now();
   const outDir = await ensureBuilt();
   console.log(`build ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${outDir})`);
@@ -222,13 +223,13 @@ async function main() {
       const host = await serveCompressed(dir, 'br');
       hosts.push(Object.assign(host, { label }));
       // A first load fills the host's compression memo, so the measured ones are not slowed by compressing.
-      await load(engines.get(browsers[0])!, host, spec, 1);
+      await load(engines.get(browsers[0])!, host, fragment, 1);
     }
     // Sites and engines take turns run by run, so the machine's load falls on all alike.
     for (let r = 0; r < runs; r++) {
       for (const b of browsers) {
         for (const host of hosts) {
-          const x = await load(engines.get(b)!, host, spec, VISITS);
+          const x = await load(engines.get(b)!, host, fragment, VISITS);
           const k = key(host.label, b);
           results.set(k, [...(results.get(k) ?? []), x]);
           console.log(`\n${k} run ${r + 1}: ${mb(x.bytes)} MB before the first verdict, ${mb(x.after)} MB after it (offline copy), warm re-verify ${x.warm} ms`);
@@ -242,10 +243,10 @@ async function main() {
         const gz = await serveCompressed(dir, 'gzip');
         const pv = await preview(dir);
         try {
-          await load(engines.get(browsers[0])!, gz, spec, 1);
+          await load(engines.get(browsers[0])!, gz, fragment, 1);
           for (const b of browsers) {
-            const g = await load(engines.get(b)!, gz, spec, 1);
-            const p = await load(engines.get(b)!, pv, spec, 1);
+            const g = await load(engines.get(b)!, gz, fragment, 1);
+            const p = await load(engines.get(b)!, pv, fragment, 1);
             console.log(`\n${label} ${b}: first visit before the first verdict: gzip host ${mb(g.bytes)} MB, vite preview (uncompressed) ${mb(p.bytes)} MB`);
           }
         } finally {
@@ -280,8 +281,9 @@ async function main() {
           return got.length ? `${median(got)}` : '?';
         };
         const began = vs.map((v) => v.z3Began).filter((n): n is number => n !== undefined);
+        const afterReady = vs.filter((v) => v.z3Ready !== undefined).map((v) => v.first - v.z3Ready!);
         console.log(
-          `visit ${i + 1}: editor ${median(vs.map((v) => v.editor))} ms, first verdict ${first} ms (target <= ${target} ms: ${mark(first <= target)}), query ${median(vs.map((v) => v.query))} ms; ` +
+          `visit ${i + 1}: first verdict ${first} ms (target <= ${target} ms: ${mark(first <= target)}), after Z3 was ready ${afterReady.length ? median(afterReady) : '?'} ms, editor ${median(vs.map((v) => v.editor))} ms; ` +
             `Z3 began at ${began.length ? median(began) : '?'} ms, download ${step((s) => s.download)} ms, compiled by ${step((s) => s.compile)} ms, instantiate ${step((s) => s.instantiate)} ms, start ${step((s) => s.start)} ms, warm-up ${step((s) => s.warmUp)} ms; ` +
             `wasm from a cache ${vs.filter((v) => v.steps?.cached).length}/${vs.length}, threads given the module ${vs.filter((v) => v.steps?.threadsGetModule).length}/${vs.length}`,
         );

@@ -1,14 +1,16 @@
 /**
  * Entry point: make the page cross-origin isolated if needed, then mount the
- * app. Monaco (the largest download, and what the first screen waits for) is
- * requested before anything else is evaluated, so it loads while the app
- * chunk is parsed; on the playground, Z3's worker starts before the app
- * mounts.
+ * app. On the playground (and a share link) Z3's worker starts before the
+ * app mounts, and Monaco waits for the first verdict (Playground.svelte);
+ * elsewhere Monaco (the largest download after Z3, and what those pages'
+ * first screen waits for) is requested before anything else is evaluated,
+ * so it loads while the app chunk is parsed.
  */
-const monacoLoading = import('./lib/monaco.ts');
 
 /** The playground (and a share link, which opens in it): Verify is its first action. */
 const opensPlayground = (hash: string) => /^(#\/?)?$|^#\/(play|s\/)/.test(hash);
+
+const monacoLoading = opensPlayground(location.hash) ? Promise.resolve() : import('./lib/monaco.ts');
 
 async function start() {
   const [{ ensureIsolation, registerForOffline }, { verifier }] = await Promise.all([import('./lib/cross-origin.ts'), import('./state/verifier.svelte.ts')]);
@@ -18,7 +20,9 @@ async function start() {
   if (opensPlayground(location.hash)) void verifier.warm();
   const [{ mount }, { default: App }] = await shell;
   mount(App, { target: document.getElementById('app')! });
-  registerForOffline(verifier.settled);
+  // The offline copy (every page's code, Monaco, the token table) waits for Z3 and for the playground's first verdict if one is under way.
+  const { playground } = await import('./state/app.svelte.ts');
+  registerForOffline(verifier.settled.then(() => playground.whenIdle()));
 }
 
 monacoLoading.catch(() => undefined);

@@ -237,6 +237,19 @@ export class PlaygroundState {
     }
   }
 
+  /** Resolves once no verification is running (at once when none is). */
+  whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      const stop = $effect.root(() => {
+        $effect(() => {
+          if (this.verification.kind === 'running') return;
+          resolve();
+          queueMicrotask(() => stop());
+        });
+      });
+    });
+  }
+
   /** Stops the running verification (its worker is terminated and replaced). */
   cancel(): void {
     if (this.verification.kind === 'running') this.verification = { kind: 'cancelled' };

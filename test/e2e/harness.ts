@@ -196,15 +196,17 @@ export const TYPES: Record<string, string> = {
 
 /**
  * Serves a built site the way a plain static host does: files only, none of
- * the cross-origin isolation headers (to exercise public/sw.js).
+ * the cross-origin isolation headers (to exercise public/sw.js). `hold`, when
+ * given, is awaited before each file is served (a test holds one back).
  */
-export async function serveStatic(outDir: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveStatic(outDir: string, options: { hold?(path: string): Promise<void> } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const { createServer } = await import('node:http');
   const { readFile } = await import('node:fs/promises');
   const { extname, normalize } = await import('node:path');
   const server = createServer(async (req, res) => {
     await netDelay();
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    await options.hold?.(path);
     const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
     try {
       const body = await readFile(file);

@@ -4,6 +4,7 @@
  * terminating the worker, every page rendering, and offline use.
  */
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from './driver.ts';
 import { ensureBuilt, newPage, screenshot, serveStatic, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
 
@@ -146,6 +147,36 @@ describe('platform', () => {
     expect(await result.getAttribute('data-ok')).toBe('true');
     expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
     await context.close();
+  });
+
+  it('a service worker that takes longer to install than the page waits for a registration still isolates the page', async () => {
+    // The worker's install fetches sw-manifest.json first (public/sw.js): held back here for longer
+    // than the page's bound on a pending registration (8 s, src/app/lib/cross-origin.ts), as a slow
+    // network or a busy phone would. The page used to give up at that bound and stay without isolation.
+    let asked = false;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const host = await serveStatic(await ensureBuilt(), {
+      hold: async (path) => {
+        if (!path.endsWith('sw-manifest.json')) return;
+        asked = true;
+        await held;
+      },
+    });
+    try {
+      const { page, context } = await newPage(env.browser);
+      await page.goto(host.url + '#/about');
+      await waitUntil('the service worker to ask for its manifest', () => asked);
+      await new Promise((r) => setTimeout(r, 10_000));
+      expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+      release();
+      await expect.poll(() => page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+      await page.waitForSelector('[data-testid="engine-status"][data-kind="ready"]');
+      await context.close();
+    } finally {
+      release();
+      await host.close();
+    }
   });
 
   it('on a static host without isolation headers, the service worker isolates the page after one reload', async () => {

@@ -19,20 +19,37 @@ export async function ensureIsolation(): Promise<boolean> {
   if (sessionStorage.getItem(RELOADED)) return false; // Tried once already: do not loop.
   try {
     // Some browsers (and policies) leave a blocked registration pending forever:
-    // give up after a while and start the app without isolation.
-    const registered = (async () => {
-      await navigator.serviceWorker.register('./sw.js', { scope: './' });
-      await navigator.serviceWorker.ready;
-      return true;
-    })();
-    const timeout = new Promise<boolean>((r) => setTimeout(() => r(false), 8000));
-    if (!(await Promise.race([registered, timeout]))) return false;
+    // give up on it after a while and start the app without isolation.
+    const blocked = new Promise<undefined>((r) => setTimeout(() => r(undefined), 8000));
+    const registration = await Promise.race([navigator.serviceWorker.register('./sw.js', { scope: './' }), blocked]);
+    if (!registration || !(await activated(registration))) return false;
     sessionStorage.setItem(RELOADED, '1');
     location.reload();
     return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * Resolves true once `registration` has an active worker, however long its
+ * install takes (a slow network, a busy phone: a fixed bound here once left
+ * a page without isolation, so without Z3, for the whole visit), and false
+ * when the install fails (the worker becomes redundant and none follows it).
+ */
+function activated(registration: ServiceWorkerRegistration): Promise<boolean> {
+  if (registration.active) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    void navigator.serviceWorker.ready.then(() => resolve(true));
+    const watch = (worker: ServiceWorker | null) =>
+      worker?.addEventListener('statechange', () => {
+        if (worker.state !== 'redundant') return;
+        const next = registration.installing ?? registration.waiting;
+        if (next) watch(next);
+        else if (!registration.active) resolve(false);
+      });
+    watch(registration.installing ?? registration.waiting);
+  });
 }
 
 /**

@@ -19,7 +19,7 @@ export type EngineStatus =
   | { readonly kind: 'no-isolation'; readonly message: string };
 
 /** What to do when Z3 did not start, after the pool's own tries (a network failure is the usual cause). */
-export const START_ADVICE = 'Check the network connection and reload the page; Verify tries again too. If it keeps failing, the browser console has the details.';
+const START_ADVICE = 'Check the network connection and reload the page; Verify tries again too. If it keeps failing, the browser console has the details.';
 
 export class VerifierService {
   readonly pool = new VerifierPool();

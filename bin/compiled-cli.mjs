@@ -43,7 +43,9 @@ function current() {
   } catch {
     return undefined;
   }
-  if (manifest.recipe !== RECIPE || manifest.node !== process.version || typeof manifest.dir !== 'string') return undefined;
+  // The compiled modules name their sources' paths (import.meta.url): a checkout moved, or another one
+  // sharing this node_modules (a git worktree), compiles its own.
+  if (manifest.recipe !== RECIPE || manifest.node !== process.version || manifest.root !== ROOT || typeof manifest.dir !== 'string') return undefined;
   const dir = join(CACHE, manifest.dir);
   if (!existsSync(dir)) return undefined;
   for (const [file, hash] of Object.entries(manifest.inputs)) {
@@ -101,7 +103,7 @@ async function compile() {
     inputs[relative(ROOT, path)] = sha256(readFileSync(path));
   }
   const part = `${MANIFEST}.${process.pid}.part`;
-  writeFileSync(part, JSON.stringify({ recipe: RECIPE, node: process.version, dir: name, inputs }));
+  writeFileSync(part, JSON.stringify({ recipe: RECIPE, node: process.version, root: ROOT, dir: name, inputs }));
   renameSync(part, MANIFEST);
   // Builds no longer named, left by earlier compiles (best effort).
   for (const other of readdirSync(CACHE)) {

@@ -264,6 +264,32 @@ static void report_changes(void)
     st->ndirty = 0;
 }
 
+/* Where the data segment's file-backed pages end: past it, the globals live in
+ * anonymous memory, which reads as zero once released. */
+extern char _edata[];
+
+/*
+ * Every global is zero again after a case (restored from the shadow, then the
+ * cells cleared), so the pages that lie wholly inside a global are given back
+ * to the kernel. Otherwise each page a case ever touched stays mapped, and
+ * protecting the 40 MiB range twice per case walks all of them: that walk was
+ * about two thirds of the driver's time.
+ */
+static void release_pages(void)
+{
+    uintptr_t anon = ((uintptr_t)_edata + PAGE - 1) & ~(PAGE - 1);
+    for (int g = 0; g < diff_nglobals; g++) {
+        uintptr_t a = ((uintptr_t)diff_globals[g].addr + PAGE - 1) & ~(PAGE - 1);
+        uintptr_t b = ((uintptr_t)diff_globals[g].addr + diff_globals[g].size) & ~(PAGE - 1);
+        if (a < anon)
+            a = anon;
+        if (b > a && madvise((void *)a, b - a, MADV_DONTNEED) != 0) {
+            perror("madvise");
+            exit(2);
+        }
+    }
+}
+
 static void run_case(void)
 {
     uint64_t args[8] = {0};
@@ -303,6 +329,7 @@ static void run_case(void)
         memset(st->shadow + ((uintptr_t)cells[i].addr - st->lo), 0, (size_t)cells[i].size);
     }
     ncells = 0;
+    release_pages();
     emit("E\n");
     flush_out();
 }

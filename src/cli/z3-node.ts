@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type MessagePort, threadId, workerData } from 'node:worker_threads';
-import type { init } from 'z3-solver';
+import type { Z3_context, Z3_solver, init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
 import { WASM_PAGE, withMemoryPages } from '../worker/wasm-memory.ts';
@@ -147,10 +147,30 @@ export async function z3HighWaterBytes(): Promise<number> {
   return 0;
 }
 
+/**
+ * z3-solver with its checks run in the calling thread. z3-solver runs every
+ * check on a thread it starts for that check and resolves a promise when the
+ * thread posts back; grading makes one or more small queries per answer, and
+ * the thread's start and the round trip through the event loop cost about 6%
+ * of the checks' CPU (perf/check-thread.ts; docs/measurements.md, "Grading
+ * throughput and the page against the CLI"). Here the calling
+ * thread is a verifier worker (node-pool.ts), or a CLI command's own thread,
+ * neither of which has anything else to do while Z3 searches, so it calls
+ * Z3's synchronous entry point and blocks. Z3 still stops a query at its
+ * timeout (its timer thread sets the same flag `interrupt` does); a check
+ * that does not stop is ended by the pool's hard limit, which terminates the
+ * worker, where the engine's watchdog (core/smt/solver.ts) cannot run.
+ */
+export function inThreadChecks(z3: Z3): Z3 {
+  const em = z3.em as { _Z3_solver_check(c: Z3_context, s: Z3_solver): number };
+  const api = z3.Z3;
+  return { ...z3, Z3: { ...api, solver_check: (c, s) => Promise.resolve(em._Z3_solver_check(c, s)) } };
+}
+
 /** The process-wide engine, initialised (and its threads started) on first use. */
 export function nodeEngine(): Promise<SmtEngine> {
   engine ??= nodeZ3().then(async (z3) => {
-    const e = createEngine(z3);
+    const e = createEngine(inThreadChecks(z3));
     await warmUp(e);
     return e;
   });

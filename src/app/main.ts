@@ -1,14 +1,20 @@
 /**
  * Entry point: make the page cross-origin isolated if needed, then mount the
- * app. On the playground (and a share link) Z3's worker starts before the
- * app mounts, and Monaco waits for the first verdict (Playground.svelte);
+ * app. On the playground (and a share link) Z3's worker is started first
+ * thing, before the app's code loads, and starts loading Z3 at once
+ * (docs/app.md, "Loading Z3"); Monaco waits for the first verdict (Playground.svelte);
  * elsewhere Monaco (the largest download after Z3, and what those pages'
  * first screen waits for) is requested before anything else is evaluated,
  * so it loads while the app chunk is parsed.
  */
 
+import { startVerifierEarly } from '../worker/verifier-spawn.ts';
+
 /** The playground (and a share link, which opens in it): Verify is its first action. */
 const opensPlayground = (hash: string) => /^(#\/?)?$|^#\/(play|s\/)/.test(hash);
+
+// Z3 takes the longest to load. A page that is not isolated yet may reload under the service worker first (ensureIsolation): it starts the worker after that.
+if (opensPlayground(location.hash) && window.crossOriginIsolated) startVerifierEarly();
 
 const monacoLoading = opensPlayground(location.hash) ? Promise.resolve() : import('./lib/monaco.ts');
 
@@ -16,7 +22,7 @@ async function start() {
   const [{ ensureIsolation, registerForOffline }, { verifier }] = await Promise.all([import('./lib/cross-origin.ts'), import('./state/verifier.svelte.ts')]);
   const shell = Promise.all([import('svelte'), import('./App.svelte'), import('./styles/app.css')]);
   if (await ensureIsolation()) return; // Reloading under the service worker.
-  // Z3 takes the longest to load: the playground starts it now, while the page and the editor load, rather than once mounted.
+  // The pool takes the worker started above; the page's code and the editor load meanwhile, and the app mounts.
   if (opensPlayground(location.hash)) void verifier.warm();
   const [{ mount }, { default: App }] = await shell;
   mount(App, { target: document.getElementById('app')! });

@@ -1,37 +1,39 @@
 /**
- * The page's verifier worker: Z3 (WASM, with its own pthreads) plus the pure
- * core, serving `VerifierApi` (src/core/pool/serve.ts) to the page's pool over
- * Comlink. The CLI's worker threads serve the same object; only the Z3 loader
- * differs.
+ * The page's verifier worker. Its first act is to start loading Z3 (reserve
+ * the memory, start the wasm's download and streaming compile, and the
+ * glue's download: src/worker/z3-start.ts), and only then does it import
+ * the rest of its code (src/worker/verifier-core.ts: the core and z3-solver's
+ * API, most of the worker's bytes), so the 35 MB wasm is on its way while
+ * those download and run (docs/app.md, "Loading Z3"). Meanwhile it already
+ * answers Comlink: each call waits for the rest to be here.
+ *
+ * The page's lint worker runs this same script and never loads Z3; its name
+ * says which it is (src/worker/verifier-spawn.ts).
  */
 import * as Comlink from 'comlink';
-import { serveVerifier } from '../core/pool/serve.ts';
-import { createEngine, warmUp } from '../core/smt/solver.ts';
+import type { VerifierApi } from '../core/pool/contract.ts';
 import { reportCrashes } from './crash-report.ts';
-import { loadZ3, z3LastWords, z3LoadSteps, z3Memory } from './z3-browser.ts';
+import { loadsZ3, startZ3 } from './z3-start.ts';
 
-reportCrashes(self, z3LastWords);
+if (loadsZ3(self.name)) {
+  try {
+    startZ3();
+  } catch {
+    // This browser cannot run Z3: the page's first call hears why (loadZ3 tries again and throws it).
+  }
+}
 
-/** Milliseconds the warm-up took, once done. */
-let warmedInMs: number | undefined;
+const core = import('./verifier-core.ts');
+let lastWords: () => string | undefined = () => undefined;
+core.then((c) => (lastWords = c.z3LastWords)).catch(() => undefined);
+reportCrashes(self, () => lastWords());
 
-Comlink.expose(
-  serveVerifier({
-    loadEngine: async () => {
-      const engine = createEngine(await loadZ3());
-      // The first checks start Z3's threads (about a second in Chromium here): done while the page loads, as the CLI does,
-      // instead of in the first Verify (docs/app.md, "Loading Z3").
-      const t0 = performance.now();
-      await warmUp(engine);
-      warmedInMs = Math.round(performance.now() - t0);
-      return engine;
-    },
-    isolated: () => self.crossOriginIsolated === true,
-    memory: z3Memory,
-    loadSteps: () => {
-      const steps = z3LoadSteps();
-      return steps && warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs } : steps;
-    },
-    now: () => performance.timeOrigin + performance.now(),
-  }),
-);
+/** Every method of `VerifierApi`, as the core's own once it has loaded (a core that did not load fails each call, so the page starts the worker again). */
+const api = new Proxy({} as VerifierApi, {
+  get: (_target, method) => async (...args: unknown[]) => {
+    const served = (await core).api as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
+    return served[method](...args);
+  },
+});
+
+Comlink.expose(api);

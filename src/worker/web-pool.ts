@@ -16,7 +16,8 @@ import type { Task } from '../core/tasks/task.ts';
 import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
 import { crashText, describeError, isCrashNote } from './crash-report.ts';
-import { parseZ3Memory } from './z3-memory.ts';
+import { spawnWorker, takeEarlyVerifier, type WorkerRole } from './verifier-spawn.ts';
+import { isZ3Unavailable } from './z3-unavailable.ts';
 
 export { CancelledError };
 
@@ -30,47 +31,24 @@ class HardTimeoutError extends Error {
 
 export type RunOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
 
-export type WorkerFactory = () => Worker;
+export type WorkerFactory = (role: WorkerRole) => Worker;
 
-/** The setting that caps Z3's memory (for tests, and a person who wants less): `?z3-memory=512` in the address, or localStorage `osvlab.z3-memory`. */
-const MEMORY_SETTING = 'osvlab.z3-memory';
-
-function memorySetting(): string {
-  if (typeof location === 'undefined') return '';
-  const fromUrl = new URLSearchParams(location.search).get('z3-memory');
-  let stored: string | null = null;
-  try {
-    stored = localStorage.getItem(MEMORY_SETTING);
-  } catch {
-    // Storage can be disabled.
-  }
-  const size = parseZ3Memory(fromUrl ?? stored);
-  return size ? ` z3-memory=${size}` : '';
-}
-
-/** `?z3-threads=0` (or 1) in the address: Z3 in the worker's one thread, or with its own threads, instead of the engine's default (docs/app.md, "Browser support"). */
-function threadsSetting(): string {
-  if (typeof location === 'undefined') return '';
-  const v = new URLSearchParams(location.search).get('z3-threads');
-  return v === '0' || v === '1' ? ` z3-threads=${v}` : '';
-}
-
-function defaultFactory(): Worker {
-  // The worker reads the settings from its name (src/worker/z3-browser.ts): it has no localStorage.
-  return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name: `osvlab-verifier${memorySetting()}${threadsSetting()}` });
+/** The page's own workers; the first verifier worker may have been started already, by the page's entry (src/worker/verifier-spawn.ts). */
+function defaultFactory(role: WorkerRole): Worker {
+  return (role === 'verifier' ? takeEarlyVerifier() : undefined) ?? spawnWorker(role);
 }
 
 /**
  * A worker whose script, or Z3's glue or wasm, did not load (a network
  * hiccup; WebKitGTK now and then fails to start a module worker under load)
  * is started again twice, after 0.5 s and 1 s, before its start counts as
- * failed. A browser that cannot run Z3 at all (Z3UnavailableError, src/worker/z3-browser.ts) is told at once.
+ * failed. A browser that cannot run Z3 at all (src/worker/z3-unavailable.ts) is told at once.
  */
-const START_RETRIES = { times: 2, delayMs: 500, retryable: (e: unknown) => !(e instanceof Error && e.name === 'Z3UnavailableError') };
+const START_RETRIES = { times: 2, delayMs: 500, retryable: (e: unknown) => !isZ3Unavailable(e) };
 
 /** One Web Worker as the pool's spawn adapter sees it. */
-function webWorker(factory: WorkerFactory, crashed: (message: string) => void) {
-  const worker = factory();
+function webWorker(factory: WorkerFactory, role: WorkerRole, crashed: (message: string) => void) {
+  const worker = factory(role);
   // The worker posts a description of its own crashes (src/worker/crash-report.ts); an error
   // event still comes for a worker that failed before it could (a script that did not load).
   worker.addEventListener('error', (e) => {
@@ -128,7 +106,7 @@ export class VerifierPool {
     private readonly factory: WorkerFactory = defaultFactory,
     size = defaultPoolSize(),
   ) {
-    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, crashed), size, init: (api) => api.init(), startRetries: START_RETRIES });
+    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, 'verifier', crashed), size, init: (api) => api.init(), startRetries: START_RETRIES });
     this.pool.onRespawn = (id) => this.onRespawn?.(id);
     this.size = this.pool.size;
   }
@@ -139,7 +117,7 @@ export class VerifierPool {
 
   /** The Z3-free worker for diagnostics and the catalog (a crash there surfaces as a failed call). */
   get lint(): VerifierApi {
-    this.lintWorker ??= webWorker(this.factory, () => undefined);
+    this.lintWorker ??= webWorker(this.factory, 'lint', () => undefined);
     return this.lintWorker.api;
   }
 

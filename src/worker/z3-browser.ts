@@ -11,21 +11,18 @@
  * `check()` fails with "thread constructor failed", so the loader says so
  * first (src/worker/z3-obstacle.ts).
  *
- * The memory is reserved here, the largest size the device grants
- * (src/worker/z3-memory.ts), and the wasm fetched is the copy whose memory
- * import has that size.
+ * The memory reservation and the downloads are begun by src/worker/z3-start.ts,
+ * as early as the worker's entry can; this finishes the load from them.
  */
 import { init } from 'z3-solver';
-import { parseZ3Memory, reserveLargest, sizesToTry, Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
+import { Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
-import { browserName, canShareMemory, obstacleSentence } from './z3-obstacle.ts';
+import { canShareMemory } from './z3-obstacle.ts';
+import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
 
 export type Z3Api = Awaited<ReturnType<typeof init>>;
 
 let loading: Promise<Z3Api> | undefined;
-
-/** Milliseconds since this worker's start, as finely as it measures. */
-const clock = () => performance.now();
 
 /** The last lines Z3's glue printed to stderr (a failed pthread says its file, line and message there). */
 const printed: string[] = [];
@@ -41,47 +38,11 @@ function printErr(text: string): void {
   console.error(text);
 }
 
-/** Where the glue lives: public/z3-built.js, next to the built index.html. */
-function glueUrl(): string {
-  // The worker's own URL is <base>/assets/<chunk>.js in a build and
-  // <base>/src/worker/... in dev; the base is what precedes those.
-  const here = self.location.href;
-  const cut = here.search(/\/(assets|src\/worker|@fs|node_modules)\//);
-  const base = cut >= 0 ? here.slice(0, cut + 1) : new URL('./', here).href;
-  return new URL('z3-built.js', base).href;
-}
-
 /** The headers that make a page cross-origin isolated, as public/sw.js adds them (docs/app.md, "Cross-origin isolation and offline use"). */
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' };
 
 /** The cache public/sw.js serves from; the name must match CACHE there. */
 const OFFLINE_CACHE = 'osvlab-v2';
-
-/** fetch(), whose network failure ("Failed to fetch", "Load failed", ...) names what it was fetching. */
-async function fetchOrSay(url: string, what: string): Promise<Response> {
-  try {
-    return await fetch(url);
-  } catch (e) {
-    throw new Error(`Could not fetch ${what} from ${url}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-/**
- * Downloads Z3's wasm and compiles it as the bytes arrive. Compiling from the
- * response, rather than from a finished download (or a Blob fetched again),
- * overlaps the two; in WebKitGTK the download alone took about 6 s and the
- * compile 8 s of a 17 s load (docs/app.md, "Browser support"). Resolves with
- * the module and a copy of the response for the offline cache.
- */
-async function compileWasm(url: string): Promise<{ module: WebAssembly.Module; copy: Response }> {
-  const res = await fetchOrSay(url, 'the Z3 wasm');
-  if (!res.ok) throw new Error(`Could not fetch the Z3 wasm from ${url} (HTTP ${res.status})`);
-  const copy = res.clone();
-  // Streaming compilation insists on the wasm's media type; a host that sends another one gets a plain compile.
-  const streamable = typeof WebAssembly.compileStreaming === 'function' && (res.headers.get('Content-Type') ?? '').startsWith('application/wasm');
-  const module = streamable ? await WebAssembly.compileStreaming(res) : await WebAssembly.compile(await res.arrayBuffer());
-  return { module, copy };
-}
 
 /**
  * Puts the glue and the wasm just downloaded into the service worker's cache,
@@ -105,11 +66,6 @@ async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wa
   } catch {
     // Storage can be full or disabled; the app works without offline support.
   }
-}
-
-/** The memory size this worker was asked to stay within (the page passes a setting in the worker's name: "... z3-memory=512"). */
-function memoryCap(): Z3MemoryMiB | undefined {
-  return parseZ3Memory(/\bz3-memory=(\S+)/.exec(self.name)?.[1]);
 }
 
 /**
@@ -179,56 +135,23 @@ export function z3Memory(): Z3Memory | undefined {
   return memoryInUse;
 }
 
-/** Z3 cannot run in this browser; the message is the sentence to show (src/worker/z3-obstacle.ts). */
-class Z3UnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Z3UnavailableError';
-  }
-}
-
-/** The initialised z3-solver API for this worker; loads it on first call. */
+/** The initialised z3-solver API for this worker; loads it on first call (throws Z3UnavailableError, src/worker/z3-unavailable.ts, where it cannot run). */
 export function loadZ3(): Promise<Z3Api> {
   loading ??= (async () => {
-    const browser = browserName(self.navigator.userAgent);
-    if (typeof WebAssembly !== 'object') throw new Z3UnavailableError(obstacleSentence('no-wasm', browser, 0));
     // Without a memory to share with workers (WebKitGTK), Z3 runs in this worker's one thread.
     const threads = wantThreads();
-    // The largest memory the device grants (docs/app.md, "Z3's memory"), reserved once and handed to the glue.
-    const cap = memoryCap();
-    const sizes = sizesToTry(cap);
-    let refusal: unknown;
-    const reserved = reserveLargest(sizes, (pages) => {
-      try {
-        return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
-      } catch (e) {
-        refusal = e;
-        throw e;
-      }
-    });
-    if (!reserved) {
-      // A TypeError: no shared memories at all; a RangeError: not even the smallest size.
-      const why = refusal instanceof RangeError ? 'too-little-memory' : 'no-shared-memory';
-      throw new Z3UnavailableError(obstacleSentence(why, browser, sizes[sizes.length - 1]));
-    }
-    const t0 = clock();
-    const url = glueUrl();
-    // One URL per memory size, so each is cached on its own; it downloads and compiles while the glue loads.
-    const wasmUrl = new URL(z3WasmFile(reserved.mib), url).href;
-    const compiling = compileWasm(wasmUrl);
-    compiling.catch(() => undefined);
-    const res = await fetchOrSay(url, 'the Z3 glue');
-    if (!res.ok) throw new Error(`Could not fetch the Z3 glue from ${url} (HTTP ${res.status})`);
-    const glue = await res.text();
+    // Begun by the worker's entry already, as it started (src/worker/verifier.worker.ts), or now.
+    const load = startZ3();
+    const url = load.glueUrl;
+    const glue = await load.glue;
     const g = self as unknown as Record<string, unknown>;
     // z3-solver's browser entry reads `global.initZ3`.
     g.global = self;
     // Indirect eval runs the glue at global scope, so its `var initZ3` becomes a global.
     (0, eval)(glue);
     if (typeof g.initZ3 !== 'function') throw new Error('The Z3 glue did not define initZ3');
-    const { module, copy } = await compiling;
-    const compiled = clock();
-    void keepForOffline(url, glue, wasmUrl, copy);
+    const { module, copy, at: compiled } = await load.wasm;
+    void keepForOffline(url, glue, load.wasmUrl, copy);
     // The glue instantiates the module compiled above through this hook (and hands it to its pthread workers).
     // The hook must answer later, not within the call; a failure there would otherwise leave init() waiting forever.
     let instantiationFailed!: (e: unknown) => void;
@@ -242,21 +165,27 @@ export function loadZ3(): Promise<Z3Api> {
       }, instantiationFailed);
       return {};
     };
-    const z3 = await Promise.race([init({ printErr, wasmMemory: reserved.memory, mainScriptUrlOrBlob: url, locateFile: (file: string) => new URL(file, url).href, instantiateWasm } as never), failure]);
-    memoryInUse = { mib: reserved.mib, capped: cap !== undefined, threads };
-    const arrival = wasmArrival(wasmUrl);
+    // Z3's start is timed from here, with the glue run and the module compiled.
+    const from = clock();
+    const z3 = await Promise.race([init({ printErr, wasmMemory: load.memory, mainScriptUrlOrBlob: url, locateFile: (file: string) => new URL(file, url).href, instantiateWasm } as never), failure]);
+    memoryInUse = { mib: load.mib, capped: load.capped, threads };
+    const t0 = load.began;
+    const arrival = wasmArrival(load.wasmUrl);
     const ms = (x: number) => Math.round(x);
     stepsTaken = {
       began: Math.round(performance.timeOrigin + t0),
       ...(arrival.end !== undefined ? { download: ms(arrival.end - t0) } : {}),
       compile: ms(compiled - t0),
       instantiate: ms(instantiated),
-      start: ms(clock() - compiled - instantiated),
+      start: ms(clock() - from - instantiated),
       ...(arrival.cached !== undefined ? { cached: arrival.cached } : {}),
       threadsGetModule: threads,
     };
     return threads ? z3 : oneThread(z3);
   })();
-  loading.catch(() => (loading = undefined));
+  loading.catch(() => {
+    loading = undefined;
+    forgetZ3Start();
+  });
   return loading;
 }

@@ -46,6 +46,30 @@ async function selfTest(page: Page): Promise<string | null> {
   return result.getAttribute('data-ok');
 }
 
+describe("the verifier worker's start", () => {
+  it("requests Z3's wasm before the rest of its own code has arrived, and only once (the lint worker loads none)", async () => {
+    const { context, page } = await freshPage();
+    const seen = { wasm: 0, wasmBeforeCore: false };
+    await page.route(/\/z3-built[\w-]*\.wasm$/, async (route: Route) => {
+      seen.wasm++;
+      await route.continue();
+    });
+    // The worker's code after its entry (the core and z3-solver's API) is held until the wasm is asked for, or 30 s:
+    // a worker that asks for the wasm only once that code has run does not ask in time.
+    await page.route(/\/assets\/verifier-core[\w.-]*\.js$/, async (route: Route) => {
+      const until = Date.now() + 30_000;
+      while (seen.wasm === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      if (seen.wasm > 0) seen.wasmBeforeCore = true;
+      await route.continue();
+    });
+    await page.goto(env.site.url + '#/');
+    expect(await loaded(page)).toBe('ready');
+    expect(seen.wasmBeforeCore, "the wasm was asked for before the worker's code was all here").toBe(true);
+    expect(seen.wasm, 'one wasm request: the verifier worker, not the lint worker too').toBe(1);
+    await context.close();
+  }, 240_000);
+});
+
 describe('a verifier worker that does not load at first', () => {
   it("is started again when its script's first request fails, and Z3 answers", async () => {
     const { context, page } = await freshPage();

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { CatalogEntry, Z3LoadSteps } from '../../core/pool/contract.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';
 import { browserName } from '../../worker/z3-obstacle.ts';
+import { isZ3Unavailable } from '../../worker/z3-unavailable.ts';
 
 export type EngineStatus =
   | { readonly kind: 'idle' }
@@ -57,8 +58,7 @@ export class VerifierService {
       this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads, steps: info.steps };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      // The worker's Z3UnavailableError keeps its name across Comlink (src/worker/z3-browser.ts).
-      this.status = e instanceof Error && e.name === 'Z3UnavailableError' ? { kind: 'unavailable', message } : { kind: 'failed', message: `${message}. ${START_ADVICE}` };
+      this.status = isZ3Unavailable(e) ? { kind: 'unavailable', message } : { kind: 'failed', message: `${message}. ${START_ADVICE}` };
     } finally {
       this.settle();
     }

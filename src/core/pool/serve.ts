@@ -63,13 +63,16 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
 
   return {
     async init(): Promise<ReadyInfo> {
-      await getEngine();
-      // Parse the kernel now rather than on the first Verify (about half a second).
+      const loading = getEngine();
+      loading.catch(() => undefined);
+      // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
+      // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
       try {
         loadProgram(caches);
       } catch {
         // A kernel that does not compile is reported by verify() itself.
       }
+      await loading;
       const memory = platform.memory?.();
       const steps = platform.loadSteps?.();
       return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}), ...(steps ? { steps } : {}) };

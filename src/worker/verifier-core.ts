@@ -1,0 +1,33 @@
+/**
+ * The verifier worker's body (src/worker/verifier.worker.ts loads it): Z3
+ * (WASM, with its own pthreads) plus the pure core, as the `VerifierApi`
+ * (src/core/pool/serve.ts) the page's pool calls over Comlink. The CLI's
+ * worker threads serve the same object; only the Z3 loader differs.
+ */
+import { serveVerifier } from '../core/pool/serve.ts';
+import { createEngine, warmUp } from '../core/smt/solver.ts';
+import { loadZ3, z3LoadSteps, z3Memory } from './z3-browser.ts';
+
+export { z3LastWords } from './z3-browser.ts';
+
+/** Milliseconds the warm-up took, once done. */
+let warmedInMs: number | undefined;
+
+export const api = serveVerifier({
+  loadEngine: async () => {
+    const engine = createEngine(await loadZ3());
+    // The first checks start Z3's threads (about a second in Chromium here): done while the page loads, as the CLI does,
+    // instead of in the first Verify (docs/app.md, "Loading Z3").
+    const t0 = performance.now();
+    await warmUp(engine);
+    warmedInMs = Math.round(performance.now() - t0);
+    return engine;
+  },
+  isolated: () => self.crossOriginIsolated === true,
+  memory: z3Memory,
+  loadSteps: () => {
+    const steps = z3LoadSteps();
+    return steps && warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs } : steps;
+  },
+  now: () => performance.timeOrigin + performance.now(),
+});

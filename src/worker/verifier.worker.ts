@@ -15,7 +15,10 @@ import type { VerifierApi } from '../core/pool/contract.ts';
 import { reportCrashes } from './crash-report.ts';
 import { loadsZ3, startZ3 } from './z3-start.ts';
 
-if (loadsZ3(self.name)) {
+/** WebKit (Safari, WebKitGTK): the wasm started here was downloaded twice and the first verdict came later (docs/app.md, "Z3's load before the page's and the worker's code"); there Z3 starts when the page asks. */
+const webkit = /AppleWebKit/.test(self.navigator.userAgent) && !/Chrome|Chromium|Edg\//.test(self.navigator.userAgent);
+
+if (loadsZ3(self.name) && !webkit) {
   try {
     startZ3();
   } catch {

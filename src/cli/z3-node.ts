@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type MessagePort, threadId, workerData } from 'node:worker_threads';
+import { type MessagePort, isMainThread, threadId, workerData } from 'node:worker_threads';
 import type { Z3_context, Z3_solver, init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
@@ -119,6 +119,9 @@ async function load(): Promise<Z3> {
   // What z3-solver's own Node entry does, with our glue: the low-level API over the module, then the high-level one.
   const lowLevel = await (require('z3-solver/build/low-level') as { init: (m: unknown, o: unknown) => Promise<{ Z3: unknown; em: unknown }> }).init(require(file), {
     locateFile: (name: string) => join(wasmDir, name),
+    // The glue writes its messages to file descriptor 2 directly, past a worker thread's stderr stream and
+    // so past its filter (node-pool.ts): through the stream, an abort's report is dropped there like a Z3 thread's.
+    ...(isMainThread ? {} : { printErr: (...args: unknown[]) => process.stderr.write(`${args.join(' ')}\n`) }),
     ...smaller,
   });
   const { createApi } = require('z3-solver/build/high-level') as { createApi: (z3: unknown, em: unknown) => object };
@@ -160,11 +163,34 @@ export async function z3HighWaterBytes(): Promise<number> {
  * timeout (its timer thread sets the same flag `interrupt` does); a check
  * that does not stop is ended by the pool's hard limit, which terminates the
  * worker, where the engine's watchdog (core/smt/solver.ts) cannot run.
+ *
+ * A check that aborts (Z3's heap is full: "Cannot enlarge memory arrays")
+ * throws here, in this thread, and leaves the runtime dead with its
+ * allocator's lock still held: any later call into Z3, such as the engine
+ * freeing the query's solver, would wait on that lock for ever. So the
+ * check never settles and the error is thrown again outside every caller,
+ * uncaught, which ends the worker thread with the abort's message, as a Z3
+ * thread's abort did before (the pool reads RES001 from it,
+ * core/pool/exhaustion.ts).
  */
-export function inThreadChecks(z3: Z3): Z3 {
+export function inThreadChecks(z3: Z3, fatal: (e: unknown) => void = rethrowUncaught): Z3 {
   const em = z3.em as { _Z3_solver_check(c: Z3_context, s: Z3_solver): number };
   const api = z3.Z3;
-  return { ...z3, Z3: { ...api, solver_check: (c, s) => Promise.resolve(em._Z3_solver_check(c, s)) } };
+  const solver_check = (c: Z3_context, s: Z3_solver): Promise<number> => {
+    try {
+      return Promise.resolve(em._Z3_solver_check(c, s));
+    } catch (e) {
+      fatal(e);
+      return new Promise<never>(() => undefined);
+    }
+  };
+  return { ...z3, Z3: { ...api, solver_check } };
+}
+
+function rethrowUncaught(e: unknown): void {
+  setImmediate(() => {
+    throw e;
+  });
 }
 
 /** The process-wide engine, initialised (and its threads started) on first use. */

@@ -228,7 +228,7 @@ describe('a published site', () => {
     expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
     expect(await rowOrder(page)).toEqual([runA, runB]);
     expect(await page.textContent(`[data-testid="result-row"][data-run="${runA}"] [data-testid="altered-flag"]`)).toBe('⚠ 1 altered');
-    await page.waitForSelector('[data-testid="reverify-blocked"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid="reverify-blocked"]');
     expect(await page.textContent('[data-testid="isolation-problem"]')).toMatch(/the service worker that adds them could not take over this page/);
     expect(await page.locator('[data-testid="reverify-all"]').isDisabled()).toBe(true);
     expect(await page.locator('[data-testid="reverify-row"]').evaluateAll((bs) => bs.map((b) => (b as HTMLButtonElement).disabled))).toEqual([true, true]);
@@ -341,7 +341,7 @@ describe('a published site', () => {
       const flags = () => [...document.querySelectorAll('[data-testid="altered-flag"]')].map((f) => [f.closest('[data-testid="result-row"]')?.getAttribute('data-run'), f.textContent]);
       expect(await tab.eval(flags)).toEqual([[runA, '⚠ 1 altered']]);
       await tab.click(`[data-testid="result-row"][data-run="${runA}"] [data-testid="row-link"]`);
-      await tab.waitFor('the altered answer listed', () => [...document.querySelectorAll('[data-testid="altered-answer"]')].map((a) => a.getAttribute('data-attempt')).join(','), 30_000);
+      await tab.waitFor('the altered answer listed', () => [...document.querySelectorAll('[data-testid="altered-answer"]')].map((a) => a.getAttribute('data-attempt')).join(','));
       expect(await tab.eval(() => [...document.querySelectorAll('[data-testid="altered-answer"]')].map((a) => a.getAttribute('data-attempt')))).toEqual([alteredAnswer]);
       await tab.screenshot(join(ARTIFACTS, 'results-webkit-390.png'));
       await tab.close();

@@ -118,7 +118,7 @@ export function smokeSuite(name: EngineName): void {
 
         // A link to this state, for a fresh profile below.
         await tab.click('[data-testid="copy-link"]');
-        await tab.waitFor('the link in the address', () => location.hash.startsWith('#/s/'), 30_000);
+        await tab.waitFor('the link in the address', () => location.hash.startsWith('#/s/'));
         shareLink = await tab.eval(() => location.href);
         sharedStatus = 'refuted';
 
@@ -128,7 +128,7 @@ export function smokeSuite(name: EngineName): void {
           for (let i = 0; i < 100 && !document.querySelector('[data-testid="cancel"]'); i++) await new Promise((r) => requestAnimationFrame(r));
           (document.querySelector('[data-testid="cancel"]') as HTMLButtonElement).click();
         });
-        await tab.waitFor('the cancelled state', () => !!document.querySelector('[data-testid="cancelled"]'), 30_000);
+        await tab.waitFor('the cancelled state', () => !!document.querySelector('[data-testid="cancelled"]'));
 
         // The variant matrix: the wrong spec and the reference against all five variants (ten
         // verifications on the pool).
@@ -183,7 +183,7 @@ export function smokeSuite(name: EngineName): void {
         await setEditor(tab, ORACLE, 'lesson-editor');
         await tab.click('[data-testid="lesson-check"]');
         await tab.waitFor('a passed grade', () => document.querySelector('[data-testid="lesson-grade"]')?.getAttribute('data-kind') === 'passed', LONG);
-        await tab.waitFor('the progress', () => /^1 of/.test(document.querySelector('[data-testid="progress-count"]')?.textContent ?? ''), 30_000);
+        await tab.waitFor('the progress', () => /^1 of/.test(document.querySelector('[data-testid="progress-count"]')?.textContent ?? ''));
         await shoot(tab, name, 'learn');
       } finally {
         await tab.close();

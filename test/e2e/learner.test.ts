@@ -234,7 +234,12 @@ describe('learner, round 3', () => {
     });
     await page.keyboard.type('z3.');
     const suggest = page.locator('.suggest-widget.visible');
-    await suggest.waitFor();
+    // Once, under npm run test:stress, the box the "." opens did not show within 60 s (cause not found);
+    // Ctrl+Space asks for it as a user would, and what is tested is how Ctrl+Enter treats an open box.
+    await suggest.waitFor({ timeout: 15_000 }).catch(async () => {
+      await page.keyboard.press('Control+Space');
+      await suggest.waitFor();
+    });
     await page.keyboard.press('Control+Enter');
     await page.waitForSelector('[data-testid="lesson-grade"][data-kind="failed"]', { timeout: 120_000 });
     expect(await suggest.count()).toBe(0);

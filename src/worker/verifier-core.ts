@@ -6,6 +6,7 @@
  */
 import { serveVerifier } from '../core/pool/serve.ts';
 import { createEngine, warmUp } from '../core/smt/solver.ts';
+import { withinWarmUpLimit } from './warm-up-limit.ts';
 import { loadZ3, z3LoadSteps, z3Memory } from './z3-browser.ts';
 
 export { z3LastWords } from './z3-browser.ts';
@@ -19,7 +20,8 @@ export const api = serveVerifier({
     // The first checks start Z3's threads (about a second in Chromium here): done while the page loads, as the CLI does,
     // instead of in the first Verify (docs/app.md, "Loading Z3").
     const t0 = performance.now();
-    await warmUp(engine);
+    // A warm-up that never ends (a Z3 thread that did not start) fails the load, so the pool starts a fresh worker.
+    await withinWarmUpLimit(warmUp(engine));
     warmedInMs = Math.round(performance.now() - t0);
     return engine;
   },

@@ -8,11 +8,14 @@
  */
 const WARM_UP_LIMIT_MS = 30_000;
 
+/** Comlink sends an error's name and message, not its class, so the page knows this one by name. */
+const NAME = 'WarmUpError';
+
 /** The warm-up did not end within its limit: this worker's Z3 cannot be used. */
 export class WarmUpError extends Error {
   constructor(limitMs: number) {
     super(`Z3 did not answer its first checks within ${Math.round(limitMs / 1000)} s (its threads did not start)`);
-    this.name = 'WarmUpError';
+    this.name = NAME;
   }
 }
 
@@ -21,4 +24,9 @@ export function withinWarmUpLimit<T>(warmUp: Promise<T>, limitMs = WARM_UP_LIMIT
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new WarmUpError(limitMs)), limitMs)));
   return Promise.race([warmUp, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Is `e` a WarmUpError, here or as it arrives from a worker (after the pool's start retries too)? */
+export function isWarmUpStall(e: unknown): e is Error {
+  return e instanceof Error && e.name === NAME;
 }

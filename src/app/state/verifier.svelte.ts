@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { CatalogEntry, Z3LoadSteps } from '../../core/pool/contract.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';
+import { startAdvice } from '../lib/start-advice.ts';
 import { browserName } from '../../worker/z3-obstacle.ts';
 import { isZ3Unavailable } from '../../worker/z3-unavailable.ts';
 
@@ -18,9 +19,6 @@ export type EngineStatus =
   | { readonly kind: 'unavailable'; readonly message: string }
   /** The page cannot be cross-origin isolated, so Z3's threads cannot start. */
   | { readonly kind: 'no-isolation'; readonly message: string };
-
-/** What to do when Z3 did not start, after the pool's own tries (a network failure is the usual cause). */
-const START_ADVICE = 'Check the network connection and reload the page; Verify tries again too. If it keeps failing, the browser console has the details.';
 
 export class VerifierService {
   readonly pool = new VerifierPool();
@@ -58,7 +56,7 @@ export class VerifierService {
       this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads, steps: info.steps };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.status = isZ3Unavailable(e) ? { kind: 'unavailable', message } : { kind: 'failed', message: `${message}. ${START_ADVICE}` };
+      this.status = isZ3Unavailable(e) ? { kind: 'unavailable', message } : { kind: 'failed', message: `${message}. ${startAdvice(e)}` };
     } finally {
       this.settle();
     }

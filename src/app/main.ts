@@ -13,11 +13,8 @@ import { startVerifierEarly } from '../worker/verifier-spawn.ts';
 /** The playground (and a share link, which opens in it): Verify is its first action. */
 const opensPlayground = (hash: string) => /^(#\/?)?$|^#\/(play|s\/)/.test(hash);
 
-/** WebKit (Safari, WebKitGTK): a worker started before the page's own code loaded made its first verdict later there (docs/app.md, "Z3's load before the page's and the worker's code"). */
-const webkit = /AppleWebKit/.test(navigator.userAgent) && !/Chrome|Chromium|Edg\//.test(navigator.userAgent);
-
 // Z3 takes the longest to load. A page that is not isolated yet may reload under the service worker first (ensureIsolation): it starts the worker after that.
-if (opensPlayground(location.hash) && window.crossOriginIsolated && !webkit) startVerifierEarly();
+if (opensPlayground(location.hash) && window.crossOriginIsolated) startVerifierEarly();
 
 const monacoLoading = opensPlayground(location.hash) ? Promise.resolve() : import('./lib/monaco.ts');
 

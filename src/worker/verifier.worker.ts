@@ -7,23 +7,28 @@
  * those download and run (docs/app.md, "Loading Z3"). Meanwhile it already
  * answers Comlink: each call waits for the rest to be here.
  *
+ * This module is the worker's main script, and no other module may import
+ * from it. WebKit does not keep a worker's main module in the worker's module
+ * map: a chunk that imports from the main script's URL runs it a second time
+ * in the same worker (a second Comlink.expose, so every call ran twice, and a
+ * second z3-start, so the wasm downloaded twice; docs/app.md, "Z3's load
+ * before the page's and the worker's code"). The bundler puts a module both this file and verifier-core.ts
+ * import statically into this file's chunk, so z3-start.ts, which they share,
+ * comes with import() here; test/e2e/platform.test.ts checks the built chunks.
+ *
  * The page's lint worker runs this same script and never loads Z3; its name
  * says which it is (src/worker/verifier-spawn.ts).
  */
 import * as Comlink from 'comlink';
 import type { VerifierApi } from '../core/pool/contract.ts';
 import { reportCrashes } from './crash-report.ts';
-import { loadsZ3, startZ3 } from './z3-start.ts';
 
-/** WebKit (Safari, WebKitGTK): the wasm started here was downloaded twice and the first verdict came later (docs/app.md, "Z3's load before the page's and the worker's code"); there Z3 starts when the page asks. */
-const webkit = /AppleWebKit/.test(self.navigator.userAgent) && !/Chrome|Chromium|Edg\//.test(self.navigator.userAgent);
-
-if (loadsZ3(self.name) && !webkit) {
-  try {
-    startZ3();
-  } catch {
-    // This browser cannot run Z3: the page's first call hears why (loadZ3 tries again and throws it).
-  }
+/** A verifier worker (named so by src/worker/verifier-spawn.ts) loads Z3; the lint worker never does. */
+if (/^osvlab-verifier\b/.test(self.name)) {
+  import('./z3-start.ts')
+    .then(({ startZ3 }) => startZ3())
+    // This browser cannot run Z3, or the chunk did not load: the page's first call hears why (loadZ3 tries again and throws it).
+    .catch(() => undefined);
 }
 
 const core = import('./verifier-core.ts');

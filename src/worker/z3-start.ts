@@ -32,11 +32,6 @@ export interface Z3Start {
   readonly glue: Promise<string>;
 }
 
-/** Is this worker one that loads Z3 (the page's lint worker never does)? Its name says so (src/worker/verifier-spawn.ts). */
-export function loadsZ3(name: string): boolean {
-  return /^osvlab-verifier\b/.test(name);
-}
-
 /** Where the glue lives: public/z3-built.js, next to the built index.html. */
 function glueUrlHere(): string {
   // The worker's own URL is <base>/assets/<chunk>.js in a build and

@@ -3,6 +3,8 @@
  * isolation, Z3 in the worker answering a real query, cancellation by
  * terminating the worker, every page rendering, and offline use.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitUntil } from './driver.ts';
 import { ensureBuilt, newPage, screenshot, serveStatic, waitForEditor } from './harness.ts';
@@ -41,6 +43,21 @@ describe('platform', () => {
       expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
       expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
     }
+  });
+
+  it("imports nothing from the verifier worker's main chunk (WebKit would run it twice in one worker)", async () => {
+    // WebKit keeps no worker's main module in the module map: a chunk importing the main script's URL ran it
+    // again, so every call was answered twice and the wasm downloaded twice (src/worker/verifier.worker.ts).
+    const assets = join(await ensureBuilt(), 'assets');
+    const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const main = scripts.filter((f) => /^verifier\.worker-[\w-]+\.js$/.test(f));
+    expect(main, 'one verifier worker chunk').toHaveLength(1);
+    const importsMain = scripts.filter((f) => new RegExp(`(from|import)\\s*\\(?\\s*["'\x60]\\./${main[0].replace(/[.-]/g, '\\$&')}["'\x60]`).test(readFileSync(join(assets, f), 'utf8')));
+    expect(importsMain).toEqual([]);
+    const source = readFileSync(join(assets, main[0]), 'utf8');
+    expect(source, 'the main chunk exports nothing for others to import').not.toMatch(/\bexport\s*\{/);
+    // It starts Z3's download through a chunk of its own, which verifier-core shares.
+    expect(source).toMatch(/import\(\s*["'\x60]\.\/z3-start-[\w-]+\.js["'\x60]\s*\)/);
   });
 
   it('answers a real Z3 query from the worker (self-test)', async () => {

@@ -12,9 +12,11 @@
  * map: a chunk that imports from the main script's URL runs it a second time
  * in the same worker (a second Comlink.expose, so every call ran twice, and a
  * second z3-start, so the wasm downloaded twice; docs/app.md, "Z3's load
- * before the page's and the worker's code"). The bundler puts a module both this file and verifier-core.ts
- * import statically into this file's chunk, so z3-start.ts, which they share,
- * comes with import() here; test/e2e/platform.test.ts checks the built chunks.
+ * before the page's and the worker's code"). The bundler puts a module that
+ * both this file and verifier-core.ts import statically into this file's
+ * chunk, so z3-start.ts, which they share, comes with import() here, and the
+ * worker's name is tested here rather than by a shared helper;
+ * test/e2e/platform.test.ts checks the built chunks.
  *
  * The page's lint worker runs this same script and never loads Z3; its name
  * says which it is (src/worker/verifier-spawn.ts).

@@ -209,7 +209,11 @@ export function smokeSuite(name: EngineName): void {
         if (await tab.eval(() => (document.querySelector('[data-testid="strict"]') as HTMLInputElement).checked)) await tab.click('[data-testid="strict"]');
         await tab.click('[data-testid="start-run"]');
         // The run's end, whatever its status (an answer left ungraded ends it `incomplete`).
-        await tab.waitFor('the run to end', () => !!document.querySelector('[data-testid="run-ended"]'), 600_000);
+        // A run that never ends says where it stood (the stress run that stalled here in WebKit named only the wait).
+        await tab.waitFor('the run to end', () => !!document.querySelector('[data-testid="run-ended"]'), 600_000).catch(async (e: Error) => {
+          const at = await tab.eval(() => `data-run=${document.documentElement.dataset.run} data-z3=${document.documentElement.dataset.z3}; ${document.querySelector('[data-testid="run-progress"]')?.textContent ?? 'no progress line'}`);
+          throw new Error(`${e.message}; the page: ${at}; provider requests ${fake.requests.length}`);
+        });
         const progress = await tab.eval(text, '[data-testid="run-progress"]');
         expect(await tab.eval(() => document.documentElement.dataset.run), progress).toBe('done');
         const m = /(\d+) of (\d+) \(100%\) · passed (\d+)/.exec(progress);

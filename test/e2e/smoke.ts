@@ -211,7 +211,11 @@ export function smokeSuite(name: EngineName): void {
         // The run's end, whatever its status (an answer left ungraded ends it `incomplete`).
         // A run that never ends says where it stood (the stress run that stalled here in WebKit named only the wait).
         await tab.waitFor('the run to end', () => !!document.querySelector('[data-testid="run-ended"]'), 600_000).catch(async (e: Error) => {
-          const at = await tab.eval(() => `data-run=${document.documentElement.dataset.run} data-z3=${document.documentElement.dataset.z3}; ${document.querySelector('[data-testid="run-progress"]')?.textContent ?? 'no progress line'}`);
+          const at = await tab.eval(() => {
+            const line = (sel: string, none: string) => document.querySelector(sel)?.textContent?.replace(/\s+/g, ' ').trim() ?? none;
+            const rows = [...document.querySelectorAll('[data-testid="live-attempts"] tbody tr')].map((tr) => tr.textContent?.replace(/\s+/g, ' ').trim());
+            return `data-run=${document.documentElement.dataset.run} data-z3=${document.documentElement.dataset.z3}; ${line('[data-testid="run-progress"]', 'no progress line')}; ${line('[data-testid="attempt-counts"]', 'no attempt counts')}; attempts: ${rows.join(' | ') || 'none'}`;
+          });
           throw new Error(`${e.message}; the page: ${at}; provider requests ${fake.requests.length}`);
         });
         const progress = await tab.eval(text, '[data-testid="run-progress"]');

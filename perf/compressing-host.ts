@@ -37,6 +37,8 @@ export interface Served {
   readonly bytes: number;
   /** How the body was sent: the host's encoding, gzip to a browser that does not take brotli, or as is. */
   readonly encoding: Encoding;
+  /** `Date.now()` when the request arrived. */
+  readonly began: number;
   /** `Date.now()` when the response was finished. */
   readonly at: number;
 }
@@ -68,9 +70,10 @@ export async function serveCompressed(outDir: string, encoding: Encoding): Promi
   const log: Served[] = [];
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(/^(\.\.[/\\])+/, '');
+    const began = Date.now();
     let sent = 0;
     let sentAs: Encoding = 'identity';
-    res.on('finish', () => log.push({ path, status: res.statusCode, bytes: sent, encoding: sentAs, at: Date.now() }));
+    res.on('finish', () => log.push({ path, status: res.statusCode, bytes: sent, encoding: sentAs, began, at: Date.now() }));
     const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
     let body: Buffer;
     let etag: string;

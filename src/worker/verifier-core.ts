@@ -8,6 +8,7 @@ import { serveVerifier } from '../core/pool/serve.ts';
 import { createEngine, warmUp } from '../core/smt/solver.ts';
 import { withinWarmUpLimit } from './warm-up-limit.ts';
 import { loadZ3, z3LoadSteps, z3Memory } from './z3-browser.ts';
+import { threadWorkersTaken } from './z3-threads.ts';
 
 export { z3LastWords } from './z3-browser.ts';
 
@@ -29,7 +30,7 @@ export const api = serveVerifier({
   memory: z3Memory,
   loadSteps: () => {
     const steps = z3LoadSteps();
-    return steps && warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs } : steps;
+    return steps && warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs, ...(steps.threadsGetModule ? { threadsAhead: threadWorkersTaken() } : {}) } : steps;
   },
   now: () => performance.timeOrigin + performance.now(),
 });

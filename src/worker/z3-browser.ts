@@ -17,8 +17,8 @@
 import { init } from 'z3-solver';
 import { Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
-import { canShareMemory } from './z3-obstacle.ts';
 import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
+import { makeThreadWorkersAhead, wantThreads } from './z3-threads.ts';
 
 export type Z3Api = Awaited<ReturnType<typeof init>>;
 
@@ -66,21 +66,6 @@ async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wa
   } catch {
     // Storage can be full or disabled; the app works without offline support.
   }
-}
-
-/**
- * Whether Z3 should start threads of its own: the page's `z3-threads` setting
- * if it has one (src/worker/web-pool.ts), else yes where memory can be shared,
- * except in Firefox. There a check on Z3's threads now and then never answers
- * until the pool's hard limit stops the worker, while the same checks in the
- * worker's one thread do not stall and are as fast (docs/app.md, "Browser
- * support", measured by perf/z3-threads.ts). No feature tells the stall
- * apart, so the engine is named.
- */
-function wantThreads(): boolean {
-  const asked = /\bz3-threads=([01])\b/.exec(self.name)?.[1];
-  if (asked !== undefined) return asked === '1' && canShareMemory();
-  return canShareMemory() && !/\bFirefox\//.test(self.navigator.userAgent);
 }
 
 /** What the loaded Z3 runs in, for the About page. */
@@ -144,6 +129,8 @@ export function loadZ3(): Promise<Z3Api> {
     const load = startZ3();
     const url = load.glueUrl;
     const glue = await load.glue;
+    // The workers of Z3's first threads start now, while the wasm compiles, rather than in the warm-up (src/worker/z3-threads.ts).
+    if (threads) makeThreadWorkersAhead(url);
     const g = self as unknown as Record<string, unknown>;
     // z3-solver's browser entry reads `global.initZ3`.
     g.global = self;

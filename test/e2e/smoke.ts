@@ -29,6 +29,7 @@ import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts
 import { type Engine, type EngineName, type Tab, launchEngine } from './driver.ts';
 import { ARTIFACTS, ROOT, type Site, ensureBuilt, serve } from './harness.ts';
 import { makeRunFile } from './run-file.ts';
+import { THREAD_WORKERS_AHEAD } from '../../src/worker/z3-threads.ts';
 
 const HANDLER = 'sys_set_runnable';
 const ORACLE = readFileSync(join(ROOT, `tasks/hv6/specs/${HANDLER}.py`), 'utf8');
@@ -271,6 +272,9 @@ export function smokeSuite(name: EngineName): void {
           await tab.waitFor('Z3 loaded', () => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-kind') === 'ready', LONG);
           expect(await tab.eval(attr, '[data-testid="z3-memory"]', 'data-mib')).toBe(c.mib);
           expect(await tab.eval(attr, '[data-testid="z3-threads"]', 'data-threads'), `Z3's threads with '${c.query}'`).toBe(c.threads);
+          // On threads, the warm-up's two threads ran in the workers made while the wasm compiled (src/worker/z3-threads.ts).
+          const steps = JSON.parse((await tab.eval(attr, '[data-testid="engine-status"]', 'data-steps')) ?? '{}') as { threadsAhead?: number };
+          expect(steps.threadsAhead, `thread workers made ahead and taken, with '${c.query}'`).toBe(c.threads === 'true' ? THREAD_WORKERS_AHEAD : undefined);
           if (!c.selfTest) continue;
           await tab.click('[data-testid="self-test"]');
           // Its result, or the error the page shows when the self-test does not answer within its limit (60 s).

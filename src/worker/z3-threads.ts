@@ -49,7 +49,21 @@ export function makeThreadWorkersAhead(glueUrl: string, n = THREAD_WORKERS_AHEAD
   made = true;
   const scope = self as unknown as { Worker: typeof Worker };
   const Made = scope.Worker;
-  for (let i = 1; i <= n; i++) ahead.push(new Made(glueUrl, { name: `em-pthread-${i}` }));
+  for (let i = 1; i <= n; i++) {
+    const worker = new Made(glueUrl, { name: `em-pthread-${i}` });
+    // One that fails before it is taken (its script did not load) is dropped, so the glue makes a fresh one and sees its error.
+    worker.addEventListener(
+      'error',
+      () => {
+        const at = ahead.indexOf(worker);
+        if (at < 0) return;
+        ahead.splice(at, 1);
+        worker.terminate();
+      },
+      { once: true },
+    );
+    ahead.push(worker);
+  }
   // A constructor that returns an object: `new` gives that object, so the glue gets a worker made ahead.
   function Ahead(url: string | URL, options?: WorkerOptions): Worker {
     const ready = String(url) === glueUrl ? ahead.shift() : undefined;

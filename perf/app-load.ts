@@ -225,7 +225,7 @@ const kb = (n: number) => (n / 1e3).toFixed(1).padStart(8);
 
 function stepsText(s: Z3LoadSteps | undefined): string {
   if (!s) return 'steps not reported';
-  return `download ${s.download ?? '?'} ms${s.cached ? ' (cached)' : ''}, compiled by ${s.compile} ms, instantiate ${s.instantiate} ms, start ${s.start} ms, warm-up ${s.warmUp ?? '?'} ms, threads given the module: ${s.threadsGetModule ? 'yes' : 'no (one thread)'}${s.threadsAhead === undefined ? '' : `, thread workers made ahead taken ${s.threadsAhead}`}`;
+  return `download ${s.download ?? '?'} ms${s.cached ? ' (cached)' : ''}, compiled by ${s.compile} ms, instantiate ${s.instantiate} ms, start ${s.start} ms, warm-up ${s.warmUp !== undefined ? `${s.warmUp} ms` : s.threadsGetModule ? '?' : 'none (one thread)'}, threads given the module: ${s.threadsGetModule ? 'yes' : 'no (one thread)'}${s.threadsAhead === undefined ? '' : `, thread workers made ahead taken ${s.threadsAhead}`}`;
 }
 
 function cutText(x: LoadResult): string {
@@ -325,7 +325,7 @@ async function main() {
         const inPage = vs.map((v) => v.inPage).filter((n): n is number => n !== undefined);
         console.log(
           `visit ${i + 1}: first verdict ${first} ms (target <= ${target} ms: ${mark(first <= target)}; in the page ${inPage.length ? `${median(inPage)} ms` : '?'}), after Z3 was ready ${afterReady.length ? median(afterReady) : '?'} ms, editor ${median(vs.map((v) => v.editor))} ms; ` +
-            `Z3 began at ${began.length ? median(began) : '?'} ms, download ${step((s) => s.download)} ms, compiled by ${step((s) => s.compile)} ms, instantiate ${step((s) => s.instantiate)} ms, start ${step((s) => s.start)} ms, warm-up ${step((s) => s.warmUp)} ms; ` +
+            `Z3 began at ${began.length ? median(began) : '?'} ms, download ${step((s) => s.download)} ms, compiled by ${step((s) => s.compile)} ms, instantiate ${step((s) => s.instantiate)} ms, start ${step((s) => s.start)} ms, ${vs.some((v) => v.steps?.warmUp !== undefined) ? `warm-up ${step((s) => s.warmUp)} ms` : 'no warm-up (one thread)'}; ` +
             `wasm from a cache ${vs.filter((v) => v.steps?.cached).length}/${vs.length}, threads given the module ${vs.filter((v) => v.steps?.threadsGetModule).length}/${vs.length}`,
         );
       }

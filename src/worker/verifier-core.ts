@@ -18,6 +18,10 @@ let warmedInMs: number | undefined;
 export const api = serveVerifier({
   loadEngine: async () => {
     const engine = createEngine(await loadZ3());
+    // Where Z3 runs in this worker's one thread (Firefox, WebKitGTK) there are no threads to start: no warm-up, so a
+    // verification that needs no query (a correct spec whose proofs are stored) is not kept waiting for two
+    // (80-330 ms in WebKitGTK; docs/app.md, "Loading Z3").
+    if (!z3Memory()?.threads) return engine;
     // The first checks start Z3's threads (about a second in Chromium here): done while the page loads, as the CLI does,
     // instead of in the first Verify (docs/app.md, "Loading Z3").
     const t0 = performance.now();
@@ -30,7 +34,8 @@ export const api = serveVerifier({
   memory: z3Memory,
   loadSteps: () => {
     const steps = z3LoadSteps();
-    return steps && warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs, ...(steps.threadsGetModule ? { threadsAhead: threadWorkersTaken() } : {}) } : steps;
+    if (!steps || !steps.threadsGetModule) return steps;
+    return warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs, threadsAhead: threadWorkersTaken() } : steps;
   },
   now: () => performance.timeOrigin + performance.now(),
 });

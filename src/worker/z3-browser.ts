@@ -18,7 +18,7 @@ import { init } from 'z3-solver';
 import { Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
 import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
-import { makeThreadWorkersAhead, wantThreads } from './z3-threads.ts';
+import { makeThreadWorkersAhead, threadsByDefault, wantThreads } from './z3-threads.ts';
 
 export type Z3Api = Awaited<ReturnType<typeof init>>;
 
@@ -130,7 +130,7 @@ export function loadZ3(): Promise<Z3Api> {
     const url = load.glueUrl;
     const glue = await load.glue;
     // The workers of Z3's first threads start now, while the wasm compiles, rather than in the warm-up (src/worker/z3-threads.ts).
-    if (threads) makeThreadWorkersAhead(url);
+    if (threads && threadsByDefault()) makeThreadWorkersAhead(url);
     const g = self as unknown as Record<string, unknown>;
     // z3-solver's browser entry reads `global.initZ3`.
     g.global = self;

@@ -45,7 +45,7 @@ export function threadsByDefault(): boolean {
   return canShareMemory() && !/\bFirefox\//.test(self.navigator.userAgent);
 }
 
-/** What this worker made ahead and has not handed out yet (for the About page's and the tests' view). */
+/** The workers made ahead that the glue has not taken yet; `handedOut` counts those it took (the load steps' `threadsAhead`). */
 const ahead: Worker[] = [];
 let handedOut = 0;
 let made = false;

@@ -15,6 +15,8 @@
  * - Start again: a worker whose start fails (its script or Z3 did not load:
  *   a network hiccup) is replaced by a fresh one a bounded number of times,
  *   with growing pauses, before the start counts as failed (`startRetries`).
+ *   A worker whose start failed for good is terminated; the next job starts
+ *   a fresh one.
  *
  * Every job ends in a `JobOutcome`, never a rejection: what an overrun or a
  * crash means is the caller's decision (docs/design.md §5).
@@ -254,11 +256,13 @@ export class WorkerPool<Api> {
         (value) => ((slot.starting = false), value),
         (error: unknown) => ((slot.starting = false), this.startAgain(slot, error)),
       );
-      // A failed start fails the job waiting on it; the next job tries again.
+      // A failed start fails the job waiting on it, and its worker goes: it may never answer again (a warm-up
+      // that stalled, docs/app.md "Browser support"). The next job starts a fresh one.
       slot.ready.catch(() => {
         if (slot.gone) return;
-        slot.ready = undefined;
-        slot.tries = 0;
+        const i = this.slots.indexOf(slot);
+        if (i >= 0) this.slots.splice(i, 1);
+        void this.letGo(slot);
       });
     }
     return slot.ready;

@@ -6,7 +6,6 @@
  */
 import { serveVerifier } from '../core/pool/serve.ts';
 import { createEngine, warmUp } from '../core/smt/solver.ts';
-import { withinWarmUpLimit } from './warm-up-limit.ts';
 import { loadZ3, z3LoadSteps, z3Memory } from './z3-browser.ts';
 import { threadWorkersTaken } from './z3-threads.ts';
 
@@ -16,19 +15,17 @@ export { z3LastWords } from './z3-browser.ts';
 let warmedInMs: number | undefined;
 
 export const api = serveVerifier({
-  loadEngine: async () => {
-    const engine = createEngine(await loadZ3());
+  loadEngine: async () => createEngine(await loadZ3()),
+  warmUp: async (engine) => {
     // Where Z3 runs in this worker's one thread (Firefox, WebKitGTK) there are no threads to start: no warm-up, so a
     // verification that needs no query (a correct spec whose proofs are stored) is not kept waiting for two
     // (80-330 ms in WebKitGTK; docs/app.md, "Loading Z3").
-    if (!z3Memory()?.threads) return engine;
+    if (!z3Memory()?.threads) return;
     // The first checks start Z3's threads (about a second in Chromium here): done while the page loads, as the CLI does,
-    // instead of in the first Verify (docs/app.md, "Loading Z3").
+    // instead of in the first Verify (docs/app.md, "Loading Z3"). The page bounds it (src/worker/warm-up-limit.ts).
     const t0 = performance.now();
-    // A warm-up that never ends (a Z3 thread that did not start) fails the load, so the pool starts a fresh worker.
-    await withinWarmUpLimit(warmUp(engine));
+    await warmUp(engine);
     warmedInMs = Math.round(performance.now() - t0);
-    return engine;
   },
   isolated: () => self.crossOriginIsolated === true,
   memory: z3Memory,

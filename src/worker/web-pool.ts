@@ -17,6 +17,7 @@ import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
 import { crashText, describeError, isCrashNote } from './crash-report.ts';
 import { spawnWorker, takeEarlyVerifier, type WorkerRole } from './verifier-spawn.ts';
+import { withinWarmUpLimit } from './warm-up-limit.ts';
 import { isZ3Unavailable } from './z3-unavailable.ts';
 
 export { CancelledError };
@@ -105,8 +106,11 @@ export class VerifierPool {
   constructor(
     private readonly factory: WorkerFactory = defaultFactory,
     size = defaultPoolSize(),
+    warmUpLimitMs?: number,
   ) {
-    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, 'verifier', crashed), size, init: (api) => api.init(), startRetries: START_RETRIES });
+    // A worker has started when Z3 has loaded and warmed up, the warm-up bounded by a timer here (src/worker/warm-up-limit.ts).
+    const init = async (api: VerifierApi) => (await api.init(), withinWarmUpLimit(api.warmUp(), warmUpLimitMs));
+    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, 'verifier', crashed), size, init, startRetries: START_RETRIES });
     this.pool.onRespawn = (id) => this.onRespawn?.(id);
     this.size = this.pool.size;
   }

@@ -27,6 +27,8 @@ import { gradeJob } from './grade-job.ts';
 export interface WorkerPlatform {
   /** Loads Z3 and wraps it in our engine; called again after a failure. */
   readonly loadEngine: () => Promise<SmtEngine>;
+  /** The first checks that start Z3's threads (`VerifierApi.warmUp`), where the platform does not make them in `loadEngine`. */
+  readonly warmUp?: (engine: SmtEngine) => Promise<void>;
   /** Can Z3 start its threads here (a cross-origin isolated page; always in Node)? */
   readonly isolated: () => boolean;
   /** The memory the loaded Z3 runs in, when the platform chooses it. */
@@ -61,21 +63,42 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     return engine;
   }
 
+  /** The warm-up, once it has begun (begun again after a failure). */
+  let warming: Promise<void> | undefined;
+
+  /** What `init` answers, as things stand. */
+  function readyInfo(): ReadyInfo {
+    const memory = platform.memory?.();
+    const steps = platform.loadSteps?.();
+    return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}), ...(steps ? { steps } : {}) };
+  }
+
+  async function init(): Promise<ReadyInfo> {
+    const loading = getEngine();
+    loading.catch(() => undefined);
+    // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
+    // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
+    try {
+      loadProgram(caches);
+    } catch {
+      // A kernel that does not compile is reported by verify() itself.
+    }
+    await loading;
+    return readyInfo();
+  }
+
   return {
-    async init(): Promise<ReadyInfo> {
-      const loading = getEngine();
-      loading.catch(() => undefined);
-      // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
-      // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
-      try {
-        loadProgram(caches);
-      } catch {
-        // A kernel that does not compile is reported by verify() itself.
+    init,
+
+    async warmUp(): Promise<ReadyInfo> {
+      const engine = await getEngine();
+      const start = platform.warmUp;
+      if (start) {
+        warming ??= start(engine);
+        warming.catch(() => (warming = undefined));
+        await warming;
       }
-      await loading;
-      const memory = platform.memory?.();
-      const steps = platform.loadSteps?.();
-      return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}), ...(steps ? { steps } : {}) };
+      return readyInfo();
     },
 
     async selfTest(): Promise<SelfTestResult> {

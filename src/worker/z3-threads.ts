@@ -36,10 +36,9 @@ export function wantThreads(): boolean {
 /**
  * Whether this engine runs Z3 on threads unless a setting says otherwise.
  * Workers are made ahead only there: in Firefox, threads are an opt-in
- * (`?z3-threads=1`) whose checks now and then stall, and a fresh-clone CI
- * run once saw its About load stall three times in a row with workers made
- * ahead (whether they played a part is not known), so that path stays as it
- * was.
+ * (`?z3-threads=1`) whose warm-up now and then stalls, with or without
+ * workers made ahead (docs/app.md, "Browser support"), so that path stays as
+ * it was.
  */
 export function threadsByDefault(): boolean {
   return canShareMemory() && !/\bFirefox\//.test(self.navigator.userAgent);

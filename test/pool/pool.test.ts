@@ -77,6 +77,30 @@ describe('the shared worker pool', () => {
     await pool.dispose();
   });
 
+  it('puts one listener on a signal that many jobs share, and takes it off with the last job', async () => {
+    const { spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 2 });
+    const abort = new AbortController();
+    const listening = new Set<unknown>();
+    const add = abort.signal.addEventListener.bind(abort.signal);
+    const remove = abort.signal.removeEventListener.bind(abort.signal);
+    abort.signal.addEventListener = (type: string, l: EventListenerOrEventListenerObject, o?: AddEventListenerOptions | boolean) => (listening.add(l), add(type, l, o));
+    abort.signal.removeEventListener = (type: string, l: EventListenerOrEventListenerObject, o?: EventListenerOptions | boolean) => (listening.delete(l), remove(type, l, o));
+    const held = gate();
+    const jobs = Array.from({ length: 30 }, (_, i) => pool.submit(async () => (await held.opened, i), { signal: abort.signal }));
+    expect(listening.size).toBe(1);
+    held.open();
+    expect((await Promise.all(jobs)).map((o) => o.kind)).toEqual(Array(30).fill('done'));
+    expect(listening.size).toBe(0);
+    // A second batch on the same signal is cancelled, queued and running alike, by one abort.
+    const never = new Promise<number>(() => undefined);
+    const more = Array.from({ length: 12 }, () => pool.submit(() => never, { signal: abort.signal }));
+    expect(listening.size).toBe(1);
+    abort.abort();
+    expect(new Set((await Promise.all(more)).map((o) => o.kind))).toEqual(new Set(['cancelled']));
+    await pool.dispose();
+  });
+
   it('an overrun stops the worker and the next job runs on its replacement', async () => {
     const { workers, spawn } = inProcess();
     const pool = new WorkerPool<TestApi>({ spawn, size: 1 });

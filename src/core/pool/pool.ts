@@ -118,8 +118,13 @@ interface Job<Api> {
   readonly settle: (o: JobOutcome<unknown>) => void;
   slot?: Slot<Api>;
   timer?: ReturnType<typeof setTimeout>;
-  onAbort?: () => void;
   done: boolean;
+}
+
+/** The jobs waiting on one abort signal, and the one listener the pool put on it. */
+interface Watched<Api> {
+  readonly jobs: Set<Job<Api>>;
+  readonly onAbort: () => void;
 }
 
 /** The longest delay a timer holds (2^31 - 1 ms, 24.8 days); a longer one would fire at once. */
@@ -150,6 +155,12 @@ export class WorkerPool<Api> {
   private readonly slots: Slot<Api>[] = [];
   private readonly queue: Job<Api>[] = [];
   private readonly lanes = new Map<string, Job<Api>>();
+  /**
+   * One listener per abort signal, however many jobs share it: a run submits
+   * every task with its one signal, and a listener per job made Node warn of
+   * a listener leak past ten queued jobs.
+   */
+  private readonly signals = new Map<AbortSignal, Watched<Api>>();
   private nextId = 1;
   private disposed = false;
   /** Workers terminated and replaced, for any reason. */
@@ -197,8 +208,7 @@ export class WorkerPool<Api> {
       }
       if (opts.signal) {
         if (opts.signal.aborted) return this.stop(job, { kind: 'cancelled', why: 'cancelled' });
-        job.onAbort = () => this.stop(job, { kind: 'cancelled', why: 'cancelled' });
-        opts.signal.addEventListener('abort', job.onAbort, { once: true });
+        this.watch(opts.signal, job);
       }
       this.queue.push(job);
       this.pump();
@@ -374,12 +384,38 @@ export class WorkerPool<Api> {
     this.pump();
   }
 
+  /** Stops `job` when `signal` aborts. */
+  private watch(signal: AbortSignal, job: Job<Api>): void {
+    let w = this.signals.get(signal);
+    if (!w) {
+      const jobs = new Set<Job<Api>>();
+      const onAbort = () => {
+        this.signals.delete(signal);
+        for (const j of jobs) this.stop(j, { kind: 'cancelled', why: 'cancelled' });
+      };
+      w = { jobs, onAbort };
+      this.signals.set(signal, w);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    w.jobs.add(job);
+  }
+
+  /** `job` no longer waits on `signal`; the listener goes with the signal's last job. */
+  private unwatch(signal: AbortSignal, job: Job<Api>): void {
+    const w = this.signals.get(signal);
+    if (!w) return;
+    w.jobs.delete(job);
+    if (w.jobs.size > 0) return;
+    this.signals.delete(signal);
+    signal.removeEventListener('abort', w.onAbort);
+  }
+
   /** Settles `job` and frees its worker (without handing the worker on). */
   private end(job: Job<Api>, outcome: JobOutcome<unknown>): void {
     if (job.done) return;
     job.done = true;
     clearTimeout(job.timer);
-    if (job.onAbort) job.opts.signal?.removeEventListener('abort', job.onAbort);
+    if (job.opts.signal) this.unwatch(job.opts.signal, job);
     if (job.opts.lane && this.lanes.get(job.opts.lane) === job) this.lanes.delete(job.opts.lane);
     const slot = job.slot;
     if (slot && slot.job === job) {

@@ -17,8 +17,9 @@
  * Our own code, written for this app. It is plain JavaScript because public/
  * is copied to the site as is.
  */
-// v2: the glue without its table check (src/worker/z3-glue.ts); a new name drops the old copy.
-const CACHE = 'osvlab-v2';
+// v3: the wasm with its exception trampolines inside (src/worker/wasm-invoke.ts) and the glue that sets their
+// flag (src/worker/z3-glue.ts), a pair; a new name drops the old copies (v2: the glue without its table check).
+const CACHE = 'osvlab-v3';
 /** Z3's glue and its wasm of every memory size (src/worker/z3-memory.ts). */
 const Z3_FILE = /\/z3-built(?:-\d+m)?\.(?:js|wasm)$/;
 

@@ -1,9 +1,11 @@
 /**
- * Loads Z3 in Node and wraps it in our engine. The glue is z3-solver's with
- * one debugging check taken off its hottest path (worker/z3-glue.ts): written
- * once to a file of its own under the system's temporary directory (Z3's
- * pthread workers load the glue by its file name), the wasm still read from
- * the package. Glue the patch does not fit is loaded as it ships.
+ * Loads Z3 in Node and wraps it in our engine. The glue and the wasm are
+ * z3-solver's as we run them (worker/z3-glue.ts: one debugging check taken
+ * off its hottest path, a flag set before each C++ throw; worker/wasm-invoke.ts:
+ * the exception trampolines moved into the wasm): written once to a directory
+ * of their own under the system's temporary directory (Z3's pthread workers
+ * load the glue by its file name). Glue the patch does not fit is loaded as
+ * it ships, with the wasm as it ships.
  *
  * OSVLAB_Z3_MEMORY=<MiB> (1024, 512 or 256) runs Z3 in that much memory, with
  * the wasm's memory import rewritten in memory as the build does for the
@@ -11,7 +13,7 @@
  * solver in the memory a phone grants, for tests and measurements.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,6 +21,8 @@ import { type MessagePort, isMainThread, threadId, workerData } from 'node:worke
 import type { Z3_context, Z3_solver, init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
+import { WasmFormatError } from '../worker/wasm-binary.ts';
+import { TRAMPOLINES_FORMAT, withWasmInvokes } from '../worker/wasm-invoke.ts';
 import { WASM_PAGE, withMemoryPages } from '../worker/wasm-memory.ts';
 import { fastGlue } from '../worker/z3-glue.ts';
 import { FULL_MEMORY_MIB, type Z3MemoryMiB, pagesOf, parseZ3Memory } from '../worker/z3-memory.ts';
@@ -32,28 +36,50 @@ let engine: Promise<SmtEngine> | undefined;
 
 /** z3-solver's own glue; its wasm is next to it. */
 const SHIPPED = require.resolve('z3-solver/build/z3-built.js');
+const SHIPPED_WASM = join(dirname(SHIPPED), 'z3-built.wasm');
+
+/** The files Z3 is loaded from: the glue and the wasm, and whether they are ours (patched) or as shipped. */
+export interface Z3Files {
+  readonly glue: string;
+  readonly wasm: string;
+  readonly patched: boolean;
+}
+
+/** Writes `make()` to `file` unless it is there, by an atomic rename (several processes may start at once). */
+function writeOnce(file: string, make: () => string | Uint8Array): void {
+  if (existsSync(file)) return;
+  mkdirSync(dirname(file), { recursive: true });
+  const part = `${file}.${process.pid}.${threadId}.part`;
+  writeFileSync(part, make());
+  renameSync(part, file);
+}
+
+let files: Z3Files | undefined;
 
 /**
- * The glue file to load: the patched copy (made if missing, by an atomic
- * rename, as several processes may start at once), or the package's own.
+ * The glue and wasm to load: our copies (made if missing), or the package's
+ * own. The directory is named by a hash of the patched glue, of the shipped
+ * wasm's size and time, and of the trampolines' format, so an upgrade of
+ * z3-solver or of the rewrite gets new copies.
  */
-export function glueFile(): { readonly file: string; readonly patched: boolean } {
+export function z3Files(): Z3Files {
+  if (files) return files;
   const { text, patched } = fastGlue(readFileSync(SHIPPED, 'utf8'));
-  if (!patched) return { file: SHIPPED, patched };
-  const dir = join(tmpdir(), `osvlab-z3-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
-  const file = join(dir, 'z3-built.js');
-  if (!existsSync(file)) {
-    try {
-      mkdirSync(dir, { recursive: true });
-      const part = `${file}.${process.pid}.${threadId}.part`;
-      writeFileSync(part, text);
-      renameSync(part, file);
-    } catch {
-      // No writable temporary directory: the glue as it ships is only slower.
-      return { file: SHIPPED, patched: false };
-    }
+  const shipped: Z3Files = { glue: SHIPPED, wasm: SHIPPED_WASM, patched: false };
+  if (!patched) return (files = shipped);
+  const wasmStat = statSync(SHIPPED_WASM);
+  const key = createHash('sha256').update(`${text}\0${wasmStat.size}\0${wasmStat.mtimeMs}\0${TRAMPOLINES_FORMAT}`).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `osvlab-z3-${key}`);
+  const ours: Z3Files = { glue: join(dir, 'z3-built.js'), wasm: join(dir, 'z3-built.wasm'), patched: true };
+  try {
+    writeOnce(ours.wasm, () => withWasmInvokes(readFileSync(SHIPPED_WASM)).bytes);
+    writeOnce(ours.glue, () => text);
+  } catch (e) {
+    // No writable temporary directory (or a wasm the rewrite cannot read): Z3 as it ships is only slower.
+    if (!(e instanceof WasmFormatError) && !(e instanceof Error && 'code' in e)) throw e;
+    return (files = shipped);
   }
-  return { file, patched };
+  return (files = ours);
 }
 
 /** The memory Z3 runs in here: OSVLAB_Z3_MEMORY's size, or the 2 GiB the wasm ships with. */
@@ -67,8 +93,8 @@ export function nodeZ3MemoryMiB(): Z3MemoryMiB {
 
 /** The wasm's bytes for a memory size: as shipped, or with its memory import rewritten. */
 function wasmBytes(mib: Z3MemoryMiB): Uint8Array<ArrayBuffer> {
-  const shipped = readFileSync(join(dirname(SHIPPED), 'z3-built.wasm'));
-  return mib === FULL_MEMORY_MIB ? shipped : withMemoryPages(shipped, pagesOf(mib));
+  const bytes = readFileSync(z3Files().wasm);
+  return mib === FULL_MEMORY_MIB ? bytes : withMemoryPages(bytes, pagesOf(mib));
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -98,31 +124,26 @@ function postedModule(): Promise<WebAssembly.Module | undefined> {
 }
 
 async function load(): Promise<Z3> {
-  const { file } = glueFile();
-  const wasmDir = dirname(SHIPPED);
+  const { glue } = z3Files();
   const mib = nodeZ3MemoryMiB();
-  const posted = await postedModule();
-  // A smaller memory: the wasm with its import rewritten, and the glue told the size it makes.
-  const size = mib === FULL_MEMORY_MIB ? {} : { INITIAL_MEMORY: pagesOf(mib) * WASM_PAGE };
-  const smaller = posted
-    ? {
-        ...size,
-        // The glue's own hook for a module compiled elsewhere; its pthreads get the same module.
-        instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
-          void WebAssembly.instantiate(posted, imports).then((instance) => done(instance, posted));
-          return {};
-        },
-      }
-    : mib === FULL_MEMORY_MIB
-      ? {}
-      : { ...size, wasmBinary: wasmBytes(mib) };
+  // The module another thread compiled and posted, or this process's own.
+  const module = (await postedModule()) ?? (await compiledZ3());
+  const wasm = {
+    // A smaller memory: the glue told the size it makes (the wasm's import says the same).
+    ...(mib === FULL_MEMORY_MIB ? {} : { INITIAL_MEMORY: pagesOf(mib) * WASM_PAGE }),
+    // The glue's own hook for a module compiled elsewhere; its pthreads get the same module.
+    instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+      void WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+      return {};
+    },
+  };
   // What z3-solver's own Node entry does, with our glue: the low-level API over the module, then the high-level one.
-  const lowLevel = await (require('z3-solver/build/low-level') as { init: (m: unknown, o: unknown) => Promise<{ Z3: unknown; em: unknown }> }).init(require(file), {
-    locateFile: (name: string) => join(wasmDir, name),
+  const lowLevel = await (require('z3-solver/build/low-level') as { init: (m: unknown, o: unknown) => Promise<{ Z3: unknown; em: unknown }> }).init(require(glue), {
+    locateFile: (name: string) => join(dirname(z3Files().wasm), name),
     // The glue writes its messages to file descriptor 2 directly, past a worker thread's stderr stream and
     // so past its filter (node-pool.ts): through the stream, an abort's report is dropped there like a Z3 thread's.
     ...(isMainThread ? {} : { printErr: (...args: unknown[]) => process.stderr.write(`${args.join(' ')}\n`) }),
-    ...smaller,
+    ...wasm,
   });
   const { createApi } = require('z3-solver/build/high-level') as { createApi: (z3: unknown, em: unknown) => object };
   return { ...lowLevel, ...createApi(lowLevel.Z3, lowLevel.em) } as Z3;

@@ -15,23 +15,10 @@
  * the minimum and maximum page counts as unsigned LEB128.
  */
 
-const MAGIC = [0x00, 0x61, 0x73, 0x6d];
-const IMPORT_SECTION = 2;
-const KIND_FUNC = 0;
-const KIND_TABLE = 1;
-const KIND_MEMORY = 2;
-const KIND_GLOBAL = 3;
-const KIND_TAG = 4;
+import { IMPORT_SECTION, KIND_FUNC, KIND_GLOBAL, KIND_MEMORY, KIND_TABLE, KIND_TAG, Reader, WasmFormatError, concatBytes, sections, uleb } from './wasm-binary.ts';
 
 /** The bytes of one 64 KiB WebAssembly page. */
 export const WASM_PAGE = 65536;
-
-export class WasmFormatError extends Error {
-  constructor(message: string, readonly offset: number) {
-    super(`not a WebAssembly module we can read: ${message} (at byte ${offset})`);
-    this.name = 'WasmFormatError';
-  }
-}
 
 /** A module's imported memory and where its limits sit in the file. */
 export interface MemoryImport {
@@ -48,56 +35,6 @@ export interface MemoryImport {
   readonly limitsEnd: number;
 }
 
-class Reader {
-  constructor(
-    readonly bytes: Uint8Array,
-    public at: number,
-    private readonly end: number,
-  ) {}
-
-  byte(): number {
-    if (this.at >= this.end) throw new WasmFormatError('unexpected end', this.at);
-    return this.bytes[this.at++];
-  }
-
-  /** An unsigned LEB128 number of at most `bits` bits (as a JS number: at most 2^53). */
-  uleb(bits = 32): number {
-    const start = this.at;
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; ; i++) {
-      if (i * 7 >= bits + 7) throw new WasmFormatError('LEB128 number too long', start);
-      const b = this.byte();
-      value += (b & 0x7f) * scale;
-      scale *= 128;
-      if (!(b & 0x80)) break;
-    }
-    if (value >= 2 ** bits) throw new WasmFormatError('LEB128 number out of range', start);
-    return value;
-  }
-
-  name(): string {
-    const n = this.uleb();
-    if (this.at + n > this.end) throw new WasmFormatError('name runs past its section', this.at);
-    const text = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + n));
-    this.at += n;
-    return text;
-  }
-}
-
-/** `n` as unsigned LEB128. */
-export function uleb(n: number): number[] {
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`cannot encode ${n} as unsigned LEB128`);
-  const out: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return out;
-}
-
 function readLimits(r: Reader): { minPages: number; maxPages?: number; shared: boolean } {
   const flags = r.byte();
   if (flags > 7) throw new WasmFormatError(`unknown limits flags 0x${flags.toString(16)}`, r.at - 1);
@@ -107,37 +44,8 @@ function readLimits(r: Reader): { minPages: number; maxPages?: number; shared: b
   return { minPages, maxPages, shared: (flags & 2) !== 0 };
 }
 
-function hasMagic(bytes: Uint8Array): boolean {
-  return bytes.length >= 8 && MAGIC.every((b, i) => bytes[i] === b);
-}
-
-/** A module's section: its id, where it starts (its id byte), where its contents start and where it ends. */
-interface Section {
-  readonly id: number;
-  readonly sectionStart: number;
-  readonly contentStart: number;
-  readonly sectionEnd: number;
-}
-
-/** The sections of a module, in order; throws when the file does not start as one or a section runs past its end. */
-function* sections(bytes: Uint8Array): Generator<Section> {
-  if (!hasMagic(bytes)) throw new WasmFormatError('no \\0asm magic', 0);
-  const file = new Reader(bytes, 8, bytes.length);
-  while (file.at < bytes.length) {
-    const sectionStart = file.at;
-    const id = file.byte();
-    const size = file.uleb();
-    const contentStart = file.at;
-    const sectionEnd = contentStart + size;
-    if (sectionEnd > bytes.length) throw new WasmFormatError(`section ${id} runs past the end of the file`, sectionStart);
-    yield { id, sectionStart, contentStart, sectionEnd };
-    file.at = sectionEnd;
-  }
-}
-
 /** The module's (first) imported memory; throws when it has none or the file is not a module. */
 export function readMemoryImport(bytes: Uint8Array): MemoryImport {
-  if (hasMagic(bytes) && (bytes[4] !== 1 || bytes[5] !== 0 || bytes[6] !== 0 || bytes[7] !== 0)) throw new WasmFormatError('not version 1', 4);
   for (const { id, sectionStart, contentStart, sectionEnd } of sections(bytes)) {
     if (id === IMPORT_SECTION) {
       const r = new Reader(bytes, contentStart, sectionEnd);
@@ -195,19 +103,7 @@ export function withMemoryPages(bytes: Uint8Array, pages: number): Uint8Array<Ar
   const bodyStart = body.at;
   const newBodyLength = mem.sectionEnd - bodyStart - (mem.limitsEnd - mem.limitsStart) + limits.length;
   const head = [IMPORT_SECTION, ...uleb(newBodyLength)];
-  const out = new Uint8Array(bytes.length - (mem.sectionEnd - mem.sectionStart) + head.length + newBodyLength);
-  let at = 0;
-  const put = (part: ArrayLike<number>) => {
-    out.set(part, at);
-    at += part.length;
-  };
-  put(bytes.subarray(0, mem.sectionStart));
-  put(head);
-  put(bytes.subarray(bodyStart, mem.limitsStart));
-  put(limits);
-  put(bytes.subarray(mem.limitsEnd, mem.sectionEnd));
-  put(bytes.subarray(mem.sectionEnd));
-  return out;
+  return concatBytes([bytes.subarray(0, mem.sectionStart), head, bytes.subarray(bodyStart, mem.limitsStart), limits, bytes.subarray(mem.limitsEnd)]);
 }
 
 /**
@@ -222,11 +118,5 @@ export function withoutCustomSection(bytes: Uint8Array, name: string): Uint8Arra
   for (const { id, sectionStart, contentStart, sectionEnd } of sections(bytes)) {
     if (!(id === 0 && new Reader(bytes, contentStart, sectionEnd).name() === name)) kept.push(bytes.subarray(sectionStart, sectionEnd));
   }
-  const out = new Uint8Array(kept.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of kept) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(kept);
 }

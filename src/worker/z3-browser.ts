@@ -15,6 +15,7 @@
  * as early as the worker's entry can; this finishes the load from them.
  */
 import { init } from 'z3-solver';
+import { CPP_THROW_FLAG } from './wasm-invoke.ts';
 import { Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
 import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
@@ -42,7 +43,7 @@ function printErr(text: string): void {
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' };
 
 /** The cache public/sw.js serves from; the name must match CACHE there. */
-const OFFLINE_CACHE = 'osvlab-v2';
+const OFFLINE_CACHE = 'osvlab-v3';
 
 /**
  * Puts the glue and the wasm just downloaded into the service worker's cache,
@@ -138,6 +139,10 @@ export function loadZ3(): Promise<Z3Api> {
     (0, eval)(glue);
     if (typeof g.initZ3 !== 'function') throw new Error('The Z3 glue did not define initZ3');
     const { module, copy, at: compiled } = await load.wasm;
+    // A wasm whose exception trampolines need the glue's flag (src/worker/wasm-invoke.ts) runs only with a glue that sets it.
+    if (WebAssembly.Module.exports(module).some((e) => e.name === CPP_THROW_FLAG) && !glue.includes(CPP_THROW_FLAG)) {
+      throw new Error("Z3's glue and wasm come from two different builds of OSVLab (the site was updated while this page loaded it): reload the page.");
+    }
     void keepForOffline(url, glue, load.wasmUrl, copy);
     // The glue instantiates the module compiled above through this hook (and hands it to its pthread workers).
     // The hook must answer later, not within the call; a failure there would otherwise leave init() waiting forever.

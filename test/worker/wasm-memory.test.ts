@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { WasmFormatError, readMemoryImport, uleb, withMemoryPages, withoutCustomSection } from '../../src/worker/wasm-memory.ts';
+import { WasmFormatError, uleb } from '../../src/worker/wasm-binary.ts';
+import { readMemoryImport, withMemoryPages, withoutCustomSection } from '../../src/worker/wasm-memory.ts';
 import { parseZ3Memory, pagesOf, reserveLargest, sizesToTry, z3WasmFile } from '../../src/worker/z3-memory.ts';
 
 const shipped = () => new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm')));

@@ -1,7 +1,8 @@
 /**
  * The glue we run (src/worker/z3-glue.ts): the installed z3-solver's glue has
- * the table check word for word, and the patch removes it and nothing else;
- * the Node loader and the copy for the browser both run the patched glue.
+ * the table check and the three C++ throws word for word, and the patch
+ * removes the one and flags the others and changes nothing else; the Node
+ * loader and the copy for the browser both run the patched glue.
  * When an upgrade changes the glue, the first test fails: look at the new
  * glue's hot path again.
  */
@@ -10,32 +11,40 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { glueFile, nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine, z3Files } from '../../src/cli/z3-node.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { bvConst, variable } from '../../src/core/smt/term.ts';
-import { TABLE_MIRROR_CHECK, TABLE_MIRROR_NOTE, fastGlue } from '../../src/worker/z3-glue.ts';
+import { CPP_THROW_FLAG } from '../../src/worker/wasm-invoke.ts';
+import { Z3_MEMORY_MIB, z3WasmFile } from '../../src/worker/z3-memory.ts';
+import { CPP_THROW, FLAGGED_CPP_THROW, TABLE_MIRROR_CHECK, TABLE_MIRROR_NOTE, fastGlue } from '../../src/worker/z3-glue.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const shipped = () => readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.js'), 'utf8');
 
 describe("Z3's glue", () => {
-  it('loses exactly the table check of the installed z3-solver', () => {
+  it('loses exactly the table check of the installed z3-solver, and flags its three C++ throws', () => {
     const original = shipped();
     const { text, patched } = fastGlue(original);
     expect(patched).toBe(true);
     expect(text).not.toContain(TABLE_MIRROR_CHECK);
-    // Everything else is as it ships: putting the check back gives the original.
-    expect(text.replace(TABLE_MIRROR_NOTE, TABLE_MIRROR_CHECK)).toBe(original);
+    expect(text.split(FLAGGED_CPP_THROW).length - 1).toBe(3);
+    expect(text).toContain(CPP_THROW_FLAG);
+    // Everything else is as it ships: undoing both changes gives the original.
+    expect(text.replace(TABLE_MIRROR_NOTE, TABLE_MIRROR_CHECK).replaceAll(FLAGGED_CPP_THROW, CPP_THROW)).toBe(original);
   });
 
-  it('changes nothing where the check is not there exactly once', () => {
+  it('changes nothing where the statements are not there as often as expected', () => {
     expect(fastGlue('var x = 1;')).toEqual({ text: 'var x = 1;', patched: false });
-    const twice = `${TABLE_MIRROR_CHECK}\n${TABLE_MIRROR_CHECK}`;
+    const throws = `${CPP_THROW}\n${CPP_THROW}\n${CPP_THROW}`;
+    const twice = `${TABLE_MIRROR_CHECK}\n${TABLE_MIRROR_CHECK}\n${throws}`;
     expect(fastGlue(twice)).toEqual({ text: twice, patched: false });
+    const fourThrows = `${TABLE_MIRROR_CHECK}\n${throws}\n${CPP_THROW}`;
+    expect(fastGlue(fourThrows)).toEqual({ text: fourThrows, patched: false });
+    expect(fastGlue(`${TABLE_MIRROR_CHECK}\n${throws}`).patched).toBe(true);
   });
 
   it('is what the CLI loads, and Z3 answers from it', async () => {
-    const { file, patched } = glueFile();
+    const { glue: file, patched } = z3Files();
     expect(patched).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(fastGlue(shipped()).text);
     // A query that needs the solver's pthread (the patched glue is what Z3's workers load).
@@ -48,8 +57,13 @@ describe("Z3's glue", () => {
     }
   });
 
-  it('is what the browser is served: scripts/copy-z3.ts writes it to public/', () => {
+  it('is what the browser is served, with the wasm it needs: scripts/copy-z3.ts writes them to public/', async () => {
     execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'copy-z3.ts')], { cwd: ROOT, stdio: 'pipe' });
     expect(readFileSync(join(ROOT, 'public', 'z3-built.js'), 'utf8')).toBe(fastGlue(shipped()).text);
+    // The wasm of every memory size has the trampolines whose flag the glue sets (src/worker/wasm-invoke.ts).
+    for (const mib of Z3_MEMORY_MIB) {
+      const m = await WebAssembly.compile(readFileSync(join(ROOT, 'public', z3WasmFile(mib))));
+      expect(WebAssembly.Module.exports(m), z3WasmFile(mib)).toContainEqual({ name: CPP_THROW_FLAG, kind: 'global' });
+    }
   });
 });

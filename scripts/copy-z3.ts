@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WasmFormatError } from '../src/worker/wasm-binary.ts';
 import { withWasmInvokes } from '../src/worker/wasm-invoke.ts';
 import { withMemoryPages, withoutCustomSection } from '../src/worker/wasm-memory.ts';
 import { fastGlue } from '../src/worker/z3-glue.ts';
@@ -42,7 +43,15 @@ let site: Uint8Array | undefined;
 const siteWasm = () => {
   if (site) return site;
   const shipped = withoutCustomSection(new Uint8Array(readFileSync(wasmFrom)), 'name');
-  return (site = glue.patched ? withWasmInvokes(shipped).bytes : shipped);
+  if (!glue.patched) return (site = shipped);
+  try {
+    return (site = withWasmInvokes(shipped).bytes);
+  } catch (e) {
+    // The patched glue also runs the wasm as it ships (its flag is then set on nothing), only slower.
+    if (!(e instanceof WasmFormatError)) throw e;
+    console.warn(`copy-z3: the wasm's trampolines stay in the glue (src/worker/wasm-invoke.ts: ${e.message})`);
+    return (site = shipped);
+  }
 };
 
 // Each memory size: written when missing, older than the package's wasm or than the code that makes it, or still carrying the names.

@@ -47,7 +47,7 @@ import {
 } from './wasm-binary.ts';
 
 /** The rewrite's format: raised whenever what `withWasmInvokes` writes changes (copies made by an older one are made again). */
-export const TRAMPOLINES_FORMAT = 1;
+export const TRAMPOLINES_FORMAT = 2;
 
 /** The export naming the flag the glue sets before it throws a C++ exception. */
 export const CPP_THROW_FLAG = 'osvlab_cpp_throw';
@@ -232,12 +232,34 @@ function skipMiscInstruction(r: Reader, sub: number): void {
   for (let i = 0; i < immediates; i++) r.uleb();
 }
 
-/** What the new trampolines call: Z3's own stack and `setThrew` functions, and its function table. */
+/**
+ * What the new trampolines use: Z3's stack pointer, as the global its
+ * accessor functions read and write (when their bodies are just that) or
+ * as those functions, its `setThrew`, and its function table.
+ */
 interface Runtime {
-  readonly stackGet: number;
-  readonly stackRestore: number;
+  readonly stackPointer: { readonly global: number } | { readonly get: number; readonly restore: number };
   readonly setThrew: number;
   readonly table: number;
+}
+
+/** The body (after its size) of defined function `index` of the code section. */
+function bodyOf(bytes: Uint8Array, code: Section, index: number): Uint8Array {
+  const r = new Reader(bytes, code.contentStart, code.sectionEnd);
+  const count = r.uleb();
+  if (index >= count) throw new WasmFormatError(`no body for function ${index}`, code.contentStart);
+  for (let i = 0; i < index; i++) r.skip(r.uleb());
+  const size = r.uleb();
+  return bytes.subarray(r.at, r.at + size);
+}
+
+/** The global `body` is made of: `[no locals] global.get g end` (get) or `[no locals] local.get 0 global.set g end` (set). */
+function soleGlobal(body: Uint8Array, kind: 'get' | 'set'): number | undefined {
+  const prefix = kind === 'get' ? [0x00, 0x23] : [0x00, 0x20, 0x00, 0x24];
+  if (!prefix.every((b, i) => body[i] === b)) return undefined;
+  const r = new Reader(body, prefix.length, body.length);
+  const g = r.uleb();
+  return r.at === body.length - 1 && body[r.at] === 0x0b ? g : undefined;
 }
 
 function zeroOf(t: number): number[] {
@@ -264,14 +286,16 @@ function trampolineBody(t: FuncType, calleeType: number, flag: number, rt: Runti
   const blockType = t.results.length === 0 ? 0x40 : t.results[0];
   const code = [
     ...[0x41, 0x00, 0x24, ...uleb(flag)], // flag = 0
-    ...[0x10, ...uleb(rt.stackGet), 0x21, ...uleb(sp)], // sp = emscripten_stack_get_current()
+    ...('global' in rt.stackPointer ? [0x23, ...uleb(rt.stackPointer.global)] : [0x10, ...uleb(rt.stackPointer.get)]),
+    ...[0x21, ...uleb(sp)], // sp = emscripten_stack_get_current()
     ...[0x06, blockType], // try
     ...t.params.slice(1).flatMap((_, i) => [0x20, ...uleb(i + 1)]),
     ...[0x20, 0x00, 0x11, ...uleb(calleeType), ...uleb(rt.table)], // call_indirect table[index](args)
     0x19, // catch_all
     ...[0x23, ...uleb(flag), 0x45, 0x04, 0x40, 0x09, 0x01, 0x0b], // not a C++ exception: rethrow it
     ...[0x41, 0x00, 0x24, ...uleb(flag)], // flag = 0
-    ...[0x20, ...uleb(sp), 0x10, ...uleb(rt.stackRestore)], // _emscripten_stack_restore(sp)
+    ...[0x20, ...uleb(sp)],
+    ...('global' in rt.stackPointer ? [0x24, ...uleb(rt.stackPointer.global)] : [0x10, ...uleb(rt.stackPointer.restore)]), // _emscripten_stack_restore(sp)
     ...[0x41, 0x01, 0x41, 0x00, 0x10, ...uleb(rt.setThrew)], // setThrew(1, 0)
     ...(t.results.length === 0 ? [] : zeroOf(t.results[0])),
     0x0b, // end of try
@@ -336,6 +360,8 @@ export interface InvokesMoved {
   readonly trampolines: number;
   /** How many call sites now call one of them. */
   readonly calls: number;
+  /** How the trampolines reach the stack pointer: its global directly, or through the module's accessor functions. */
+  readonly stackPointer: 'global' | 'calls';
 }
 
 /**
@@ -370,9 +396,15 @@ export function withWasmInvokes(bytes: Uint8Array): InvokesMoved {
   };
   const table = exports.get('__indirect_function_table');
   if (!table || table.kind !== KIND_TABLE) throw new WasmFormatError('the module exports no function table', need(EXPORT_SECTION).sectionStart);
+  const stackGet = func('emscripten_stack_get_current', [], [I32]);
+  const stackRestore = func('_emscripten_stack_restore', [I32], []);
+  // The accessors' own global where they are just that (z3-solver's are): one call less per trampoline.
+  const body = (f: number) => (f < imports.funcs.length ? undefined : bodyOf(bytes, need(CODE_SECTION), f - imports.funcs.length));
+  const getBody = body(stackGet);
+  const restoreBody = body(stackRestore);
+  const g = getBody && soleGlobal(getBody, 'get');
   const rt: Runtime = {
-    stackGet: func('emscripten_stack_get_current', [], [I32]),
-    stackRestore: func('_emscripten_stack_restore', [I32], []),
+    stackPointer: g !== undefined && restoreBody && soleGlobal(restoreBody, 'set') === g ? { global: g } : { get: stackGet, restore: stackRestore },
     setThrew: func('setThrew', [I32, I32], []),
     table: table.index,
   };
@@ -409,5 +441,5 @@ export function withWasmInvokes(bytes: Uint8Array): InvokesMoved {
   ]);
   const parts: ArrayLike<number>[] = [bytes.subarray(0, 8)];
   for (const s of sections(bytes)) parts.push(s.id !== 0 && replaced.has(s.id) ? replaced.get(s.id)! : bytes.subarray(s.sectionStart, s.sectionEnd));
-  return { bytes: concatBytes(parts), trampolines: retarget.size, calls: code.calls };
+  return { bytes: concatBytes(parts), trampolines: retarget.size, calls: code.calls, stackPointer: 'global' in rt.stackPointer ? 'global' : 'calls' };
 }

@@ -33,7 +33,7 @@ const exp = (name: string, kind: number, index: number) => [...encodeName(name),
  * stack pointer, calls js_throw with its argument, returns it plus one) and
  * `run` (6: calls table entry 0, the callee, through invoke_ii).
  */
-function emscriptenLike(extraCode: number[] = []): Uint8Array<ArrayBuffer> {
+function emscriptenLike(extraCode: number[] = [], { accessorsDoMore = false } = {}): Uint8Array<ArrayBuffer> {
   const types = [func([], [I32]), func([I32], []), func([I32, I32], []), func([I32, I32], [I32]), func([I32], [I32])];
   const imports = [2, ...encodeName('env'), ...encodeName('invoke_ii'), 0, 3, ...encodeName('env'), ...encodeName('js_throw'), 0, 1];
   const functions = [5, 0, 1, 2, 4, 4];
@@ -53,8 +53,9 @@ function emscriptenLike(extraCode: number[] = []): Uint8Array<ArrayBuffer> {
   const elements = [1, 0x00, 0x41, 0, 0x0b, 1, 5];
   const code = [
     5,
-    ...body([0x23, 0]),
-    ...body([0x20, 0, 0x24, 0]),
+    // The stack pointer's accessors: just the global (as Emscripten's are), or with a nop before.
+    ...body([...(accessorsDoMore ? [0x01] : []), 0x23, 0]),
+    ...body([...(accessorsDoMore ? [0x01] : []), 0x20, 0, 0x24, 0]),
     ...body([0x20, 0, 0x24, 1]),
     ...body([0x41, 5, 0x10, 3, 0x20, 0, 0x10, 1, ...extraCode, 0x20, 0, 0x41, 1, 0x6a]),
     ...body([0x41, 0, 0x20, 0, 0x10, 0]),
@@ -101,8 +102,8 @@ async function instantiate(bytes: Uint8Array<ArrayBuffer>) {
 
 describe('the exception trampolines in the wasm', () => {
   it('returns what the callee returns, without the imported trampoline', async () => {
-    const { bytes, trampolines, calls } = withWasmInvokes(emscriptenLike());
-    expect({ trampolines, calls }).toEqual({ trampolines: 1, calls: 1 });
+    const { bytes, trampolines, calls, stackPointer } = withWasmInvokes(emscriptenLike());
+    expect({ trampolines, calls, stackPointer }).toEqual({ trampolines: 1, calls: 1, stackPointer: 'global' });
     const m = await instantiate(bytes);
     expect(m.run(41)).toBe(42);
     expect(m.jsInvokes()).toBe(0);
@@ -118,6 +119,16 @@ describe('the exception trampolines in the wasm', () => {
     expect(m.sp.value).toBe(1000);
     expect(m.flag?.value).toBe(0);
     expect(m.jsInvokes()).toBe(0);
+  });
+
+  it('reaches the stack pointer through its accessors when they are more than the global', async () => {
+    const moved = withWasmInvokes(emscriptenLike([], { accessorsDoMore: true }));
+    expect(moved.stackPointer).toBe('calls');
+    expect((await instantiate(moved.bytes)).run(41)).toBe(42);
+    const m = await instantiate(moved.bytes);
+    expect(m.run(1)).toBe(0);
+    expect([m.threw.value, m.sp.value]).toEqual([1, 1000]);
+    expect(() => m.run(2)).toThrow('an abort');
   });
 
   it('lets any other exception through as it was thrown', async () => {
@@ -153,7 +164,8 @@ describe('the exception trampolines in the wasm', () => {
     const shipped = new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm')));
     const invokes = WebAssembly.Module.imports(new WebAssembly.Module(emscriptenLike())).length; // warm the API
     expect(invokes).toBe(2);
-    const { bytes, trampolines, calls } = withWasmInvokes(shipped);
+    const { bytes, trampolines, calls, stackPointer } = withWasmInvokes(shipped);
+    expect(stackPointer).toBe('global');
     const imported = WebAssembly.Module.imports(await WebAssembly.compile(shipped)).filter((i) => i.module === 'env' && i.name.startsWith('invoke_'));
     expect(trampolines).toBe(imported.length);
     expect(calls).toBeGreaterThan(100_000);

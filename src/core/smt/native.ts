@@ -51,13 +51,17 @@ export class NativeContext {
   }
 }
 
-/** A solver for one query, in a fresh context: `tactics` in sequence, or Z3's default solver if none. */
+/**
+ * A solver for one query, in a fresh context: `tactics` in sequence, or Z3's
+ * default solver if none; limited by `timeoutMs` (wall-clock time) and by
+ * `rlimit` (Z3's count of its own steps, the same on any machine and load).
+ */
 export class QuerySolver {
   readonly context: NativeContext;
   private readonly solver: Z3_solver;
   private readonly release: Array<() => void> = [];
 
-  constructor(api: Z3Core, tactics: readonly string[], timeoutMs: number | undefined) {
+  constructor(api: Z3Core, tactics: readonly string[], timeoutMs: number | undefined, rlimit?: number) {
     const c = (this.context = new NativeContext(api));
     const p = c.ptr;
     try {
@@ -70,10 +74,13 @@ export class QuerySolver {
       api.solver_inc_ref(p, this.solver);
       const solver = this.solver;
       this.release.unshift(() => api.solver_dec_ref(p, solver));
-      if (timeoutMs && timeoutMs > 0) {
+      const limits: [string, number][] = [];
+      if (timeoutMs && timeoutMs > 0) limits.push(['timeout', Math.round(timeoutMs)]);
+      if (rlimit && rlimit > 0) limits.push(['rlimit', Math.round(rlimit)]);
+      if (limits.length > 0) {
         const params = api.mk_params(p);
         api.params_inc_ref(p, params);
-        c.ok(api.params_set_uint(p, params, api.mk_string_symbol(p, 'timeout'), Math.round(timeoutMs)));
+        for (const [name, value] of limits) c.ok(api.params_set_uint(p, params, api.mk_string_symbol(p, name), value));
         c.ok(api.solver_set_params(p, this.solver, params));
         api.params_dec_ref(p, params);
       }

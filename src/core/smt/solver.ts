@@ -43,6 +43,13 @@ export interface CheckOptions {
    * (16% slower with it on the corpus's near misses), so they turn it off.
    */
   readonly solveEqs?: boolean;
+  /**
+   * Z3's resource limit for the query (its `rlimit`: a count of the
+   * solver's own steps, so the same query stops at the same point on any
+   * machine and under any load; 0 or absent: none). A query that reaches
+   * it is unknown ("canceled"), as one that reaches its timeout.
+   */
+  readonly rlimit?: number;
 }
 
 export interface SmtEngine {
@@ -185,7 +192,7 @@ export function createEngine(z3: { readonly Z3: Z3Core }, { watchdogGraceMs = WA
     // applications at 64-bit indices, and the SMT core (lazy congruence,
     // bit-vector theory on demand) decides them 20-50x faster here.
     const tactics = hasQuantifier(assertions) ? [] : options.solveEqs === false ? ['simplify', 'smt'] : ['simplify', 'solve-eqs', 'smt'];
-    const solver = new QuerySolver(api, tactics, options.timeoutMs);
+    const solver = new QuerySolver(api, tactics, options.timeoutMs, options.rlimit);
     running = solver;
     // A wedged check (see `watched`) keeps its context: the native side may still use it.
     let wedged = false;

@@ -30,6 +30,8 @@ export interface Query {
   readonly deadline?: number;
   /** Z3's solve-eqs before the SMT core (`CheckOptions.solveEqs`; default true). */
   readonly solveEqs?: boolean;
+  /** Z3's resource limit for this query (`CheckOptions.rlimit`; absent: none). */
+  readonly rlimit?: number;
 }
 
 /** What `use` may do with the model while it is lent. */
@@ -98,7 +100,7 @@ export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use
   if (limit === 'spent') return { kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT };
   const negated = negation(q.goals);
   const asserted = phaseClock.timed('terms', () => q.assume(negated));
-  const r = await engine.check([...asserted, negated], { timeoutMs: limit, solveEqs: q.solveEqs });
+  const r = await engine.check([...asserted, negated], { timeoutMs: limit, solveEqs: q.solveEqs, ...(q.rlimit ? { rlimit: q.rlimit } : {}) });
   if (r.status === 'unsat') return { kind: 'proved', ms: r.ms };
   if (r.status === 'unknown') return { kind: 'undecided', ms: r.ms, outcome: undecided(r.reason), reason: r.reason };
   let kept = false;

@@ -22,3 +22,26 @@ export async function fillRunForm(page: Page, form: FakeRunForm): Promise<void> 
   await page.getByLabel('Few-shot examples').fill(String(form.shots));
   await page.getByLabel('Repair rounds').fill(String(form.repair));
 }
+
+/**
+ * Clicks Start and waits for the run it starts to end, on the root element's
+ * ready states (`data-run`, `data-run-id`; docs/app.md, "Ready states"), and
+ * returns how it ended (`done`, `incomplete`, ...). A wait on the progress
+ * line alone can take the previous run's end for this one's: its "Run done"
+ * stays on screen until the new run has started. For a run whose id differs
+ * from the one before it on the page (a run with the same settings is the
+ * same run, with the same id).
+ */
+export async function startRunAndWait(page: Page, timeoutMs = 600_000): Promise<string> {
+  const before = await page.evaluate(() => document.documentElement.dataset.runId ?? '');
+  await page.click('[data-testid="start-run"]');
+  await page.waitForFunction(
+    (previous) => {
+      const d = document.documentElement.dataset;
+      return !!d.runId && d.runId !== previous && d.run !== 'running' && d.run !== 'idle';
+    },
+    before,
+    { timeout: timeoutMs, polling: 250 },
+  );
+  return page.evaluate(() => document.documentElement.dataset.run ?? '');
+}

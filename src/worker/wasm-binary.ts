@@ -19,7 +19,7 @@ export const KIND_FUNC = 0;
 export const KIND_TABLE = 1;
 export const KIND_MEMORY = 2;
 export const KIND_GLOBAL = 3;
-export const KIND_TAG = 4;
+const KIND_TAG = 4;
 
 export class WasmFormatError extends Error {
   constructor(
@@ -79,6 +79,73 @@ export class Reader {
     const text = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + n));
     this.at += n;
     return text;
+  }
+}
+
+/** The limits of an imported table or memory, and where they sit in the file (their flag byte, and just past them). */
+export interface Limits {
+  readonly min: number;
+  readonly max?: number;
+  readonly shared: boolean;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Limits: a flag byte (bit 0: a maximum follows; bit 1: shared; bit 2:
+ * 64-bit indices), then the minimum and the maximum as unsigned LEB128.
+ */
+function readLimits(r: Reader): Limits {
+  const start = r.at;
+  const flags = r.byte();
+  if (flags > 7) throw new WasmFormatError(`unknown limits flags 0x${flags.toString(16)}`, start);
+  const bits = flags & 4 ? 64 : 32;
+  const min = r.uleb(bits);
+  const max = flags & 1 ? r.uleb(bits) : undefined;
+  return { min, max, shared: (flags & 2) !== 0, start, end: r.at };
+}
+
+interface Named {
+  readonly module: string;
+  readonly field: string;
+}
+
+/** One entry of the import section: a function with its type index, a table or memory with its limits, a global or a tag. */
+export type ImportEntry =
+  | (Named & { readonly kind: typeof KIND_FUNC; readonly type: number })
+  | (Named & { readonly kind: typeof KIND_TABLE | typeof KIND_MEMORY; readonly limits: Limits })
+  | (Named & { readonly kind: typeof KIND_GLOBAL | typeof KIND_TAG });
+
+/** The entries of an import section, in order; `r` reads the section's contents. */
+export function* importEntries(r: Reader): Generator<ImportEntry> {
+  for (let n = r.uleb(); n > 0; n--) {
+    const module = r.name();
+    const field = r.name();
+    const kind = r.byte();
+    switch (kind) {
+      case KIND_FUNC:
+        yield { module, field, kind, type: r.uleb() };
+        break;
+      case KIND_TABLE:
+        r.byte(); // the table's element type
+        yield { module, field, kind, limits: readLimits(r) };
+        break;
+      case KIND_MEMORY:
+        yield { module, field, kind, limits: readLimits(r) };
+        break;
+      case KIND_GLOBAL:
+        r.byte(); // value type
+        r.byte(); // mutability
+        yield { module, field, kind };
+        break;
+      case KIND_TAG:
+        r.byte(); // attribute
+        r.uleb(); // type index
+        yield { module, field, kind };
+        break;
+      default:
+        throw new WasmFormatError(`unknown import kind ${kind}`, r.at - 1);
+    }
   }
 }
 

@@ -32,9 +32,7 @@ import {
   IMPORT_SECTION,
   KIND_FUNC,
   KIND_GLOBAL,
-  KIND_MEMORY,
   KIND_TABLE,
-  KIND_TAG,
   Reader,
   type Section,
   TYPE_SECTION,
@@ -42,6 +40,7 @@ import {
   concatBytes,
   encodeName,
   encodeSection,
+  importEntries,
   sections,
   uleb,
 } from './wasm-binary.ts';
@@ -89,24 +88,9 @@ interface Imports {
 function readImports(r: Reader): Imports {
   const funcs: Imports['funcs'] = [];
   let globals = 0;
-  for (let n = r.uleb(); n > 0; n--) {
-    const module = r.name();
-    const field = r.name();
-    const kind = r.byte();
-    if (kind === KIND_FUNC) funcs.push({ module, field, type: r.uleb() });
-    else if (kind === KIND_TABLE || kind === KIND_MEMORY) {
-      if (kind === KIND_TABLE) r.byte();
-      const flags = r.byte();
-      r.skipLeb(64);
-      if (flags & 1) r.skipLeb(64);
-    } else if (kind === KIND_GLOBAL) {
-      r.byte();
-      r.byte();
-      globals++;
-    } else if (kind === KIND_TAG) {
-      r.byte();
-      r.uleb();
-    } else throw new WasmFormatError(`unknown import kind ${kind}`, r.at - 1);
+  for (const e of importEntries(r)) {
+    if (e.kind === KIND_FUNC) funcs.push({ module: e.module, field: e.field, type: e.type });
+    else if (e.kind === KIND_GLOBAL) globals++;
   }
   return { funcs, globals };
 }
@@ -389,7 +373,8 @@ export function withWasmInvokes(bytes: Uint8Array): InvokesMoved {
   const typeOfFunc = [...imports.funcs.map((f) => f.type), ...Array.from({ length: defined }, () => functions.uleb())];
   const func = (name: string, params: number[], results: number[]): number => {
     const e = exports.get(name);
-    if (!e || e.kind !== KIND_FUNC || !sameType(types[typeOfFunc[e.index]] ?? { params: [], results: [0] }, { params, results })) {
+    const type = e?.kind === KIND_FUNC ? types[typeOfFunc[e.index]] : undefined;
+    if (!e || !type || !sameType(type, { params, results })) {
       throw new WasmFormatError(`the module exports no function ${name} of the type the glue's trampolines call`, need(EXPORT_SECTION).sectionStart);
     }
     return e.index;

@@ -15,7 +15,7 @@
  * the minimum and maximum page counts as unsigned LEB128.
  */
 
-import { IMPORT_SECTION, KIND_FUNC, KIND_GLOBAL, KIND_MEMORY, KIND_TABLE, KIND_TAG, Reader, WasmFormatError, concatBytes, sections, uleb } from './wasm-binary.ts';
+import { IMPORT_SECTION, KIND_MEMORY, Reader, WasmFormatError, concatBytes, importEntries, sections, uleb } from './wasm-binary.ts';
 
 /** The bytes of one 64 KiB WebAssembly page. */
 export const WASM_PAGE = 65536;
@@ -35,52 +35,16 @@ export interface MemoryImport {
   readonly limitsEnd: number;
 }
 
-function readLimits(r: Reader): { minPages: number; maxPages?: number; shared: boolean } {
-  const flags = r.byte();
-  if (flags > 7) throw new WasmFormatError(`unknown limits flags 0x${flags.toString(16)}`, r.at - 1);
-  const bits = flags & 4 ? 64 : 32;
-  const minPages = r.uleb(bits);
-  const maxPages = flags & 1 ? r.uleb(bits) : undefined;
-  return { minPages, maxPages, shared: (flags & 2) !== 0 };
-}
-
 /** The module's (first) imported memory; throws when it has none or the file is not a module. */
 export function readMemoryImport(bytes: Uint8Array): MemoryImport {
   for (const { id, sectionStart, contentStart, sectionEnd } of sections(bytes)) {
-    if (id === IMPORT_SECTION) {
-      const r = new Reader(bytes, contentStart, sectionEnd);
-      const count = r.uleb();
-      for (let i = 0; i < count; i++) {
-        const module = r.name();
-        const field = r.name();
-        const kind = r.byte();
-        switch (kind) {
-          case KIND_FUNC:
-            r.uleb();
-            break;
-          case KIND_TABLE:
-            r.byte(); // the table's element type
-            readLimits(r);
-            break;
-          case KIND_MEMORY: {
-            const limitsStart = r.at;
-            const limits = readLimits(r);
-            return { module, field, ...limits, sectionStart, sectionEnd, limitsStart, limitsEnd: r.at };
-          }
-          case KIND_GLOBAL:
-            r.byte(); // value type
-            r.byte(); // mutability
-            break;
-          case KIND_TAG:
-            r.byte(); // attribute
-            r.uleb(); // type index
-            break;
-          default:
-            throw new WasmFormatError(`unknown import kind ${kind}`, r.at - 1);
-        }
-      }
-      throw new WasmFormatError('the module imports no memory', sectionStart);
+    if (id !== IMPORT_SECTION) continue;
+    for (const e of importEntries(new Reader(bytes, contentStart, sectionEnd))) {
+      if (e.kind !== KIND_MEMORY) continue;
+      const { min, max, shared, start, end } = e.limits;
+      return { module: e.module, field: e.field, minPages: min, maxPages: max, shared, sectionStart, sectionEnd, limitsStart: start, limitsEnd: end };
     }
+    throw new WasmFormatError('the module imports no memory', sectionStart);
   }
   throw new WasmFormatError('the module has no import section', bytes.length);
 }

@@ -131,6 +131,19 @@ export class VerifierPool {
   }
 
   /**
+   * `req`'s verdict if it takes no query (core/pool/solver-free.ts), from the
+   * first worker even while its Z3 is still loading; undefined when it needs
+   * Z3 or that worker did not answer (`verify` then says why).
+   */
+  async verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | undefined> {
+    try {
+      return (await this.pool.beside((api) => api.verifyWithoutSolver(req))) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Runs `fn` on a free worker, honouring lanes, cancellation and the hard
    * limit; rejects with `CancelledError`, `HardTimeoutError` or the job's error.
    */

@@ -4,10 +4,13 @@
  * for the worker's script, or for Z3's glue, fails, and the pool starts the
  * worker again, so Z3 loads and Z3 answers with no failure shown; when
  * every request for the glue fails, the page says what failed, where, and
- * what to do, instead of loading forever.
+ * what to do, instead of loading forever. A verification that takes no
+ * query does not wait for Z3's wasm at all (docs/app.md, "Loading Z3").
  */
+import { deflateRawSync } from 'node:zlib';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { useSite } from './setup.ts';
 
 const env = useSite();
@@ -106,6 +109,59 @@ describe('a verifier worker that does not load at first', () => {
     expect(text).toContain('Check the network connection and reload the page');
     expect(glue.seen).toBe(3);
     expect(await page.getAttribute('[data-testid="engine-status"]', 'data-kind')).toBe('failed');
+    await context.close();
+  }, 240_000);
+});
+
+/** A share link's fragment for `spec` of sys_set_runnable on the correct implementation (src/app/lib/share.ts's format). */
+function shared(spec: string): string {
+  const state = { v: 1, handler: 'sys_set_runnable', spec, options: { timeoutMs: 30_000, strict: false }, app: 'test', kernel: 'test' };
+  return '#/s/' + deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
+}
+
+/** Holds every request for Z3's wasm until `release()`. */
+async function holdWasm(page: Page): Promise<{ release(): void; seen(): number }> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let seen = 0;
+  await page.route(/\/z3-built[\w-]*\.wasm$/, async (route: Route) => {
+    seen++;
+    await held;
+    await route.continue();
+  });
+  return { release, seen: () => seen };
+}
+
+describe('a verification that takes no query', () => {
+  it("shows its verdict while Z3's wasm is held back; one that needs Z3 gets it once the wasm arrives", async () => {
+    const oracle = oracleSpec('sys_set_runnable')!;
+    const { context, page } = await freshPage();
+    const wasm = await holdWasm(page);
+    await page.goto(env.site.url + shared(oracle));
+    const verdict = page.locator('[data-testid="shared-verdict"]');
+    await verdict.waitFor({ timeout: 120_000 });
+    expect(await verdict.getAttribute('data-status')).toBe('verified');
+    expect(wasm.seen(), 'the wasm was asked for').toBe(1);
+    expect(await page.getAttribute('[data-testid="engine-status"]', 'data-kind')).toBe('loading');
+    wasm.release();
+    expect(await loaded(page)).toBe('ready');
+
+    // Returning success without making the process runnable: refuted, which takes Z3's model.
+    const wrong = oracle.replace(/\n(\s*)(new\.procs\[pid\]\.state = .*)\n/, '\n$1pass\n');
+    expect(wrong).not.toBe(oracle);
+    const second = await context.newPage();
+    const held = await holdWasm(second);
+    await second.goto(env.site.url + shared(wrong));
+    await second.waitForFunction(() => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-kind') === 'loading', undefined, { timeout: 60_000 });
+    await expect.poll(() => held.seen(), { timeout: 60_000 }).toBe(1);
+    // Time for the worker's code to arrive and try without Z3 (under a second here): no verdict until the wasm comes.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await second.locator('[data-testid="shared-verdict"]').count()).toBe(0);
+    held.release();
+    const refuted = second.locator('[data-testid="shared-verdict"]');
+    await refuted.waitFor({ timeout: 120_000 });
+    expect(await refuted.getAttribute('data-status')).toBe('refuted');
+    expect(await second.getAttribute('[data-testid="engine-status"]', 'data-kind')).toBe('ready');
     await context.close();
   }, 240_000);
 });

@@ -345,4 +345,34 @@ describe('a grading job on the pool', () => {
     await expect(warming).resolves.toBeUndefined();
     await pool.dispose();
   });
+
+  it('beside() runs on the first worker while its start is under way, and rejects when that worker crashes or the pool goes', async () => {
+    const crashes: Array<(m: string) => void> = [];
+    let starts = 0;
+    const pool = new WorkerPool<{ n: number }>({
+      spawn: (crashed) => {
+        crashes.push(crashed);
+        return { api: { n: crashes.length }, terminate: () => undefined };
+      },
+      size: 2,
+      // Loading Z3 that has not finished: a job waits for it, a call beside it does not.
+      init: () => (starts++, new Promise(() => undefined)),
+    });
+    const job = pool.submit(async (api) => api.n);
+    await expect(pool.beside(async (api) => api.n * 10)).resolves.toBe(10);
+    expect(crashes).toHaveLength(1);
+    // beside() began no second start, and the queued job still waits for the first.
+    expect(starts).toBe(1);
+    const hanging = pool.beside(() => new Promise<number>(() => undefined));
+    crashes[0]('the verifier worker crashed: out of memory');
+    await expect(hanging).rejects.toThrow('out of memory');
+    expect(await job).toEqual({ kind: 'crashed', message: 'the verifier worker crashed: out of memory' });
+    // On a pool without workers, beside() spawns the first and starts it.
+    await expect(pool.beside(async (api) => api.n)).resolves.toBe(2);
+    expect(starts).toBe(2);
+    const pending = pool.beside(() => new Promise<number>(() => undefined));
+    await pool.dispose();
+    await expect(pending).rejects.toThrow();
+    await expect(pool.beside(async (api) => api.n)).rejects.toThrow('verification disposed');
+  });
 });

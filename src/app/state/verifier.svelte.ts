@@ -5,6 +5,8 @@
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { CatalogEntry, Z3LoadSteps } from '../../core/pool/contract.ts';
+import type { VerifyRequest } from '../../core/verify/index.ts';
+import type { Verdict } from '../../core/verify/verdict.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';
 import { startAdvice } from '../lib/start-advice.ts';
 import { browserName } from '../../worker/z3-obstacle.ts';
@@ -60,6 +62,18 @@ export class VerifierService {
     } finally {
       this.settle();
     }
+  }
+
+  /**
+   * While Z3 loads: `req`'s verdict if it takes no query (a spec that does
+   * not parse, a correct spec whose proofs are committed), from the worker
+   * that is loading Z3, so it shows before Z3 is ready (docs/app.md,
+   * "Loading Z3"); undefined when it needs Z3, when Z3 is not loading, or
+   * once loading has settled first (the pool then verifies as always).
+   */
+  async verifyWhileLoading(req: VerifyRequest): Promise<Verdict | undefined> {
+    if (this.status.kind !== 'loading') return undefined;
+    return Promise.race([this.pool.verifyWithoutSolver(req), this.settled.then(() => undefined)]);
   }
 
   /** Loads the dialect catalog from the Z3-free lint worker. */

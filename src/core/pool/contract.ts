@@ -121,6 +121,13 @@ export interface VerifierApi {
    * task id with `implSourceOf` (app/lib/content.ts) before it asks.
    */
   verify(req: VerifyRequest): Promise<Verdict>;
+  /**
+   * `verify`'s verdict when it takes no query (a spec that does not parse; a
+   * spec whose every obligation a committed proof covers), else null; never
+   * waits for Z3, so the page can show such a verdict while Z3's wasm still
+   * compiles (core/pool/solver-free.ts). Never throws: null says "ask `verify`".
+   */
+  verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null>;
   /** The declarative checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */
   lemmas(handler: string, spec: string, options: LemmaOptions): Promise<DeclarativeResult>;
   /**

@@ -196,6 +196,21 @@ export class WorkerPool<Api> {
     }
   }
 
+  /**
+   * Runs `run` on the first worker as soon as it exists, without waiting for
+   * its start (`init`) and beside whatever job it has: for a short call that
+   * needs nothing the start loads (the page's verification from committed
+   * proofs while Z3's wasm compiles, core/pool/solver-free.ts). Begins that
+   * worker's start, as `warm()` does. No lane, limit or signal: rejects when
+   * the worker crashes or is let go (a failed start, the pool's disposal).
+   */
+  beside<T>(run: (api: Api) => Promise<T>): Promise<T> {
+    if (this.disposed) return Promise.reject(new CancelledError('disposed'));
+    const slot = this.slots[0] ?? this.addSlot();
+    this.readyOf(slot).catch(() => undefined);
+    return Promise.race([run(slot.handle.api), slot.ended]);
+  }
+
   /** Runs `run` on a worker; resolves with how it ended. */
   submit<T>(run: (api: Api) => Promise<T>, opts: JobOptions = {}): Promise<JobOutcome<T>> {
     if (this.disposed) return Promise.resolve({ kind: 'cancelled', why: 'disposed' });

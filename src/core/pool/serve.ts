@@ -6,7 +6,9 @@
  * each query runs in a Z3 context of its own (src/core/smt/native.ts); the
  * pool stops a runaway proof by terminating the whole worker.
  * `check` and `catalog` never load Z3, so the page's lint worker, which only
- * calls those, stays light.
+ * calls those, stays light. `verifyWithoutSolver` never waits for it: it
+ * answers a verification that takes no query while Z3's wasm still compiles
+ * (solver-free.ts).
  */
 import { GradeMemo } from '../eval/grade/grade-memo.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
@@ -21,8 +23,10 @@ import { proveSpecLemmas } from '../verify/declarative.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import { phaseClock } from '../phases.ts';
+import { type Serial, serial } from './serial.ts';
 import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, Z3LoadSteps } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
+import { solverFreeEngine } from './solver-free.ts';
 
 export interface WorkerPlatform {
   /** Loads Z3 and wraps it in our engine; called again after a failure. */
@@ -49,6 +53,9 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   /** What this worker's verifier keeps between verifications: built once, for every request it serves. */
   const caches = new VerifierCaches();
   const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
+  /** One job at a time over these caches, with Z3 or without (`verifyWithoutSolver`). */
+  const jobs = serial();
+  const solverFree: VerifyEnv = { engine: solverFreeEngine(jobs), caches };
   /** While the phase clock runs, when each grade request arrived and was answered (`clock`). */
   let requests: { arrived: number; answered: number }[] | undefined;
 
@@ -57,7 +64,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       const t0 = Date.now();
       const e = await platform.loadEngine();
       initMs = Date.now() - t0;
-      return e;
+      return onQueue(e, jobs);
     })();
     engine.catch(() => (engine = undefined));
     return engine;
@@ -161,6 +168,17 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       return verify(req, await env());
     },
 
+    async verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null> {
+      try {
+        const v = await verify(req, solverFree);
+        // Undecided without a query (a budget spent before it asked): Z3 decides.
+        return v.status === 'timeout' || v.status === 'unknown' ? null : v;
+      } catch {
+        // It needs Z3 (SolverNeededError), or it fails: the verification with Z3 says which, as it always has.
+        return null;
+      }
+    },
+
     async lemmas(handler: string, spec: string, options: LemmaOptions) {
       return proveSpecLemmas(handler, spec, await env(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
     },
@@ -194,5 +212,15 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     async catalog(): Promise<CatalogEntry[]> {
       return dialectCatalog();
     },
+  };
+}
+
+/** `engine` with its jobs on `exclusive` instead of its own queue. */
+function onQueue(engine: SmtEngine, exclusive: Serial): SmtEngine {
+  return {
+    check: (assertions, options) => engine.check(assertions, options),
+    dump: (assertions) => engine.dump(assertions),
+    interrupt: () => engine.interrupt(),
+    exclusive,
   };
 }

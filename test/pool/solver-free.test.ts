@@ -1,0 +1,72 @@
+/**
+ * A verifier worker's verification before Z3 has loaded
+ * (src/core/pool/serve.ts `verifyWithoutSolver`, src/core/pool/solver-free.ts):
+ * it answers exactly what `verify` answers when the verification takes no
+ * query, null when it would take one, and it waits for a Z3 job running on
+ * the same caches.
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { serveVerifier } from '../../src/core/pool/serve.ts';
+import type { Verdict } from '../../src/core/verify/verdict.ts';
+
+/** A verdict without its times, which differ from run to run. */
+function untimed(v: Verdict | null): unknown {
+  return JSON.parse(JSON.stringify(v, (k, x) => (k === 'ms' ? undefined : x)));
+}
+
+const HANDLERS = ['sys_dup2', 'sys_alloc_pdpt', 'sys_kill'];
+/** sys_kill that leaves the process's killed flag clear: refuted, which takes a query. */
+const WRONG = oracleSpec('sys_kill')!.replace('killed = z3.BoolVal(True)', 'killed = z3.BoolVal(False)');
+
+describe('verifying without the solver', () => {
+  it('answers what verify answers when no query is needed, null when one is, and never loads Z3 for it', async () => {
+    let loads = 0;
+    const waiting = serveVerifier({ loadEngine: () => (loads++, new Promise(() => undefined)), isolated: () => true });
+    const z3 = serveVerifier({ loadEngine: nodeEngine, isolated: () => true });
+    for (const handler of HANDLERS) {
+      for (const strict of [false, true]) {
+        const req = { handler, spec: oracleSpec(handler)!, strict };
+        const quick = await waiting.verifyWithoutSolver(req);
+        expect(quick?.status).toBe('verified');
+        expect(untimed(quick)).toEqual(untimed(await z3.verify(req)));
+      }
+    }
+    const broken = { handler: 'sys_kill', spec: WRONG.replace('def sys_kill(old, pid):', 'def sys_kill(old, pid:') };
+    const error = await waiting.verifyWithoutSolver(broken);
+    expect(error?.status).toBe('spec-error');
+    expect(untimed(error)).toEqual(untimed(await z3.verify(broken)));
+    // A refutation needs Z3's model; an implementation of the user's own needs its proofs.
+    expect(await waiting.verifyWithoutSolver({ handler: 'sys_kill', spec: WRONG })).toBeNull();
+    expect(await waiting.verifyWithoutSolver({ handler: 'sys_kill', spec: oracleSpec('sys_kill')!, implSource: 'int x;' })).toBeNull();
+    // A handler the kernel does not have fails verify; here it is null, and verify says why.
+    expect(await waiting.verifyWithoutSolver({ handler: 'sys_nothing', spec: WRONG })).toBeNull();
+    expect(loads).toBe(0);
+  }, 120_000);
+
+  it('waits for a Z3 job running on the same caches', async () => {
+    // Z3's first check waits until the test lets it go, so the Z3 job is surely running meanwhile.
+    let entered!: () => void;
+    const inCheck = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const api = serveVerifier({
+      loadEngine: async () => {
+        const real = await nodeEngine();
+        return { ...real, check: async (...args: Parameters<typeof real.check>) => (entered(), await released, real.check(...args)), exclusive: real.exclusive };
+      },
+      isolated: () => true,
+    });
+    expect(WRONG).not.toBe(oracleSpec('sys_kill'));
+    const order: string[] = [];
+    const z3Job = api.verify({ handler: 'sys_kill', spec: WRONG }).then((v) => order.push(`z3 ${v.status}`));
+    await inCheck;
+    const quick = api.verifyWithoutSolver({ handler: 'sys_dup2', spec: oracleSpec('sys_dup2')! }).then((v) => order.push(`quick ${v?.status}`));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(order).toEqual([]);
+    release();
+    await Promise.all([z3Job, quick]);
+    expect(order).toEqual(['z3 refuted', 'quick verified']);
+  }, 120_000);
+});

@@ -37,6 +37,21 @@ function gate() {
   return { open, opened };
 }
 
+/** A pool of `size` workers numbered from 1 whose start never ends, and each worker's crash. */
+function neverStarting(size: number) {
+  const crashes: Array<(m: string) => void> = [];
+  let starts = 0;
+  const pool = new WorkerPool<{ n: number }>({
+    spawn: (crashed) => {
+      crashes.push(crashed);
+      return { api: { n: crashes.length }, terminate: () => undefined };
+    },
+    size,
+    init: () => (starts++, new Promise(() => undefined)),
+  });
+  return { pool, crashes, starts: () => starts };
+}
+
 const SPEC = 'def spec(old, new, pid):\n    return (0, new)\n';
 
 describe('the shared worker pool', () => {
@@ -225,17 +240,8 @@ describe('a grading job on the pool', () => {
   }, 300_000);
 
   it('a worker that crashes while starting fails warm() and the waiting job with its message; nothing waits forever', async () => {
-    const crashes: Array<(m: string) => void> = [];
-    let starts = 0;
-    const pool = new WorkerPool<{ n: number }>({
-      spawn: (crashed) => {
-        crashes.push(crashed);
-        return { api: { n: crashes.length }, terminate: () => undefined };
-      },
-      size: 1,
-      // Loading Z3 that never finishes: only the crash can end it.
-      init: () => (starts++, new Promise(() => undefined)),
-    });
+    // Loading Z3 that never finishes: only the crash can end it.
+    const { pool, crashes, starts } = neverStarting(1);
     const warming = pool.warm();
     const job = pool.submit(async (api) => api.n);
     crashes[0]('the verifier worker crashed: a Z3 thread failed (z3-built.js:10)');
@@ -243,7 +249,7 @@ describe('a grading job on the pool', () => {
     expect(await job).toEqual({ kind: 'crashed', message: 'the verifier worker crashed: a Z3 thread failed (z3-built.js:10)' });
     // A later warm() tries again on a fresh worker.
     const again = pool.warm();
-    expect(starts).toBeGreaterThanOrEqual(2);
+    expect(starts()).toBeGreaterThanOrEqual(2);
     crashes.at(-1)?.('second crash');
     await expect(again).rejects.toThrow('second crash');
     await pool.dispose();
@@ -347,29 +353,20 @@ describe('a grading job on the pool', () => {
   });
 
   it('beside() runs on the first worker while its start is under way, and rejects when that worker crashes or the pool goes', async () => {
-    const crashes: Array<(m: string) => void> = [];
-    let starts = 0;
-    const pool = new WorkerPool<{ n: number }>({
-      spawn: (crashed) => {
-        crashes.push(crashed);
-        return { api: { n: crashes.length }, terminate: () => undefined };
-      },
-      size: 2,
-      // Loading Z3 that has not finished: a job waits for it, a call beside it does not.
-      init: () => (starts++, new Promise(() => undefined)),
-    });
+    // Loading Z3 that has not finished: a job waits for it, a call beside it does not.
+    const { pool, crashes, starts } = neverStarting(2);
     const job = pool.submit(async (api) => api.n);
     await expect(pool.beside(async (api) => api.n * 10)).resolves.toBe(10);
     expect(crashes).toHaveLength(1);
     // beside() began no second start, and the queued job still waits for the first.
-    expect(starts).toBe(1);
+    expect(starts()).toBe(1);
     const hanging = pool.beside(() => new Promise<number>(() => undefined));
     crashes[0]('the verifier worker crashed: out of memory');
     await expect(hanging).rejects.toThrow('out of memory');
     expect(await job).toEqual({ kind: 'crashed', message: 'the verifier worker crashed: out of memory' });
     // On a pool without workers, beside() spawns the first and starts it.
     await expect(pool.beside(async (api) => api.n)).resolves.toBe(2);
-    expect(starts).toBe(2);
+    expect(starts()).toBe(2);
     const pending = pool.beside(() => new Promise<number>(() => undefined));
     await pool.dispose();
     await expect(pending).rejects.toThrow();

@@ -43,11 +43,11 @@
  * and the summary gives both.
  */
 import type { Socket } from 'node:net';
-import { deflateRawSync } from 'node:zlib';
 import type { Z3LoadSteps } from '../src/core/pool/contract.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { ENGINES, type Engine, type EngineName, type Tab, launchEngine } from '../test/e2e/driver.ts';
 import { ensureBuilt, serve } from '../test/e2e/harness.ts';
+import { shareFragment } from '../test/e2e/share-link.ts';
 import { serveCompressed, type CompressingHost, type Served } from './compressing-host.ts';
 
 function arg(name: string, fallback: string): string {
@@ -101,12 +101,6 @@ interface LoadResult {
 }
 
 const EDITOR_READY = () => !!document.querySelector('[data-testid="spec-editor"][data-ready="true"] .monaco-editor textarea, [data-testid="spec-editor"][data-ready="true"] .monaco-editor .native-edit-context');
-
-/** The playground's share link of `spec` on the correct implementation (the fragment's payload, as src/app/lib/share.ts writes it). */
-function shareFragment(spec: string): string {
-  const state = { v: 1, handler, spec, options: { timeoutMs: 30_000, strict: false }, app: 'perf', kernel: 'perf' };
-  return `#/s/${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
-}
 
 /**
  * One visit to `url` (a share link) in `tab`: the verdict it opens with, then
@@ -247,7 +241,7 @@ function chunkTable(chunks: Map<string, number>): string {
 async function main() {
   const spec = oracleSpec(handler);
   if (!spec) throw new Error(`no oracle spec for ${handler}`);
-  const fragment = shareFragment(spec);
+  const fragment = shareFragment({ handler, spec, label: 'perf' });
   const t0 = Date.now();
   const outDir = await ensureBuilt();
   console.log(`build ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${outDir})`);

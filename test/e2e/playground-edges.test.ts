@@ -5,13 +5,13 @@
  * what stays in view after a verdict, Reset, a damaged share link, an unknown
  * route, the theme toggle, and the counterexample table on a phone.
  */
-import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, editorText, screenshot, setEditorText, waitForEditor } from './harness.ts';
 import { launchEngine, pageTab, settled } from './driver.ts';
 import { sticksOut } from './fit.ts';
 import { useSite } from './setup.ts';
+import { shareFragment } from './share-link.ts';
 
 const env = useSite();
 
@@ -181,7 +181,7 @@ describe('playground', () => {
 
   // Thirty lines of notes first, so the blamed write (the wrong state) is far down the spec.
   const FAR_SPEC = WRONG_STATE.replace('def sys_set_runnable', `${Array.from({ length: 30 }, (_, i) => `# note ${i + 1}`).join('\n')}\n\ndef sys_set_runnable`);
-  const FAR_PAYLOAD = deflateRawSync(Buffer.from(JSON.stringify({ v: 1, handler: 'sys_set_runnable', spec: FAR_SPEC, options: { timeoutMs: 30_000, strict: false }, app: 'test', kernel: 'test' }))).toString('base64url');
+  const FAR_LINK = shareFragment({ handler: 'sys_set_runnable', spec: FAR_SPEC });
   /** In the page (any engine's): are the shared verdict's summary and spec line `line` (inside the editor's box) both on screen? */
   const bothInView = (line: number): boolean => {
     const host = document.querySelector('[data-testid="spec-editor"]') as (HTMLElement & { monacoEditor?: { getTopForLineNumber(n: number): number; getScrollTop(): number } }) | null;
@@ -197,9 +197,8 @@ describe('playground', () => {
     const spec = FAR_SPEC;
     const blamed = lineOf(spec, /PROC_RUNNING/);
     expect(blamed).toBeGreaterThan(35);
-    const payload = FAR_PAYLOAD;
     for (const width of [1400, 390]) {
-      const { page, close } = await open(width, '#/s/' + payload);
+      const { page, close } = await open(width, FAR_LINK);
       const summary = page.locator('[data-testid="shared-verdict"]');
       await summary.waitFor({ timeout: 120_000 });
       expect(await summary.getAttribute('data-status')).toBe('refuted');
@@ -222,7 +221,7 @@ describe('playground', () => {
     try {
       for (const width of [1400, 390]) {
         const tab = await firefox.open(width, width < 500 ? 844 : 900);
-        await tab.goto(env.site.url + '#/s/' + FAR_PAYLOAD);
+        await tab.goto(env.site.url + FAR_LINK);
         await tab.waitFor('the shared verdict', () => document.querySelector('[data-testid="shared-verdict"]')?.getAttribute('data-status'), 180_000);
         expect(await tab.eval(() => document.querySelector('[data-testid="shared-verdict"]')!.getAttribute('data-status'))).toBe('refuted');
         expect(await tab.eval(() => document.querySelector('[data-testid="shared-line"]')?.textContent)).toBe(`spec line ${blamed}`);

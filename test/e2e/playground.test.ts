@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pageTab, ready } from './driver.ts';
 import { ROOT, editorText, newPage, screenshot, setEditorText, waitForEditor } from './harness.ts';
 import { useSite } from './setup.ts';
+import { shareFragment } from './share-link.ts';
 
 const env = useSite();
 
@@ -381,9 +381,7 @@ describe('playground', () => {
     // are queries, which cannot be decided in 1 ms.
     const swapped = ORACLE_KILL.replace(/^(.*PROC_UNUSED,\n)(.*\n)(.*PROC_ZOMBIE,\n)/m, '$3$2$1');
     expect(swapped).not.toBe(ORACLE_KILL);
-    const state = { v: 1, handler: 'sys_kill', spec: swapped, options: { timeoutMs: 1, strict: true }, app: 'test', kernel: 'test' };
-    const payload = deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
-    await page.goto(env.site.url + '#/s/' + payload);
+    await page.goto(env.site.url + shareFragment({ handler: 'sys_kill', spec: swapped, timeoutMs: 1, strict: true }));
     const verdict = page.locator('[data-testid="verdict"]');
     await verdict.waitFor({ timeout: 90_000 });
     expect(await verdict.getAttribute('data-status')).toBe('timeout');

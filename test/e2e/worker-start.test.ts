@@ -7,11 +7,11 @@
  * what to do, instead of loading forever. A verification that takes no
  * query does not wait for Z3's wasm at all (docs/app.md, "Loading Z3").
  */
-import { deflateRawSync } from 'node:zlib';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { useSite } from './setup.ts';
+import { shareFragment } from './share-link.ts';
 
 const env = useSite();
 
@@ -113,12 +113,6 @@ describe('a verifier worker that does not load at first', () => {
   }, 240_000);
 });
 
-/** A share link's fragment for `spec` of sys_set_runnable on the correct implementation (src/app/lib/share.ts's format). */
-function shared(spec: string): string {
-  const state = { v: 1, handler: 'sys_set_runnable', spec, options: { timeoutMs: 30_000, strict: false }, app: 'test', kernel: 'test' };
-  return '#/s/' + deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url');
-}
-
 /** Holds every request for Z3's wasm until `release()`. */
 async function holdWasm(page: Page): Promise<{ release(): void; seen(): number }> {
   let release!: () => void;
@@ -137,7 +131,7 @@ describe('a verification that takes no query', () => {
     const oracle = oracleSpec('sys_set_runnable')!;
     const { context, page } = await freshPage();
     const wasm = await holdWasm(page);
-    await page.goto(env.site.url + shared(oracle));
+    await page.goto(env.site.url + shareFragment({ handler: 'sys_set_runnable', spec: oracle }));
     const verdict = page.locator('[data-testid="shared-verdict"]');
     await verdict.waitFor({ timeout: 120_000 });
     expect(await verdict.getAttribute('data-status')).toBe('verified');
@@ -151,7 +145,7 @@ describe('a verification that takes no query', () => {
     expect(wrong).not.toBe(oracle);
     const second = await context.newPage();
     const held = await holdWasm(second);
-    await second.goto(env.site.url + shared(wrong));
+    await second.goto(env.site.url + shareFragment({ handler: 'sys_set_runnable', spec: wrong }));
     await second.waitForFunction(() => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-kind') === 'loading', undefined, { timeout: 60_000 });
     await expect.poll(() => held.seen(), { timeout: 60_000 }).toBe(1);
     // Time for the worker's code to arrive and try without Z3 (under a second here): no verdict until the wasm comes.

@@ -21,7 +21,7 @@
 # command line, no log and nothing Slurm stored. Every daemon it started is
 # stopped by its pid, also when a check fails; the folder is then removed
 # (kept on failure, or with KEEP=1). Exit 0 when every check passed.
-set -euo pipefail
+set -Eeuo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BOUND=${OSVLAB_SLURM_TEST_BOUND:-170}   # seconds for the whole test, install excluded
 START=$(date +%s)
@@ -30,6 +30,8 @@ checks=0
 say() { printf '[slurm-test %3ds] %s\n' "$(($(date +%s) - START))" "$*"; }
 fail() { say "FAILED: $*"; exit 1; }
 ok() { checks=$((checks + 1)); say "ok: $*"; }
+# Any command that ends the script through set -e says which one, and where.
+trap 'say "FAILED: line $LINENO: \"$BASH_COMMAND\" exited $?"' ERR
 
 if [ "$(id -u)" -ne 0 ]; then echo "deploy/slurm/test-local.sh needs root (it installs packages and runs slurmd)" >&2; exit 4; fi
 
@@ -66,6 +68,7 @@ export SLURM_CONF="$T/slurm.conf"
 stop_all() {
   local rc=$?
   set +e
+  trap - ERR
   # Jobs first (their processes are slurmstepd's, not ours), while slurmctld still runs.
   if [ "${#daemons[@]}" -gt 2 ]; then
     scancel --quiet --full --signal=KILL --state=RUNNING $(squeue -h -o %A 2>/dev/null) 2>/dev/null
@@ -165,7 +168,7 @@ start_daemon slurmd slurmd -D -N osvlabnode -f "$SLURM_CONF"
 KEY="sk-slurm-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 printf '%s' "$KEY" >"$T/key"
 chmod 600 "$T/key"
-(cd "$ROOT" && FAKE_PROVIDER_KEY=$KEY exec node --import tsx test/fake-provider/serve.ts --delay-ms 1000 --prose-first sys_set_runnable-v0) >"$T/logs/fake.log" 2>&1 &
+(cd "$ROOT" && FAKE_PROVIDER_KEY=$KEY exec node --import tsx test/fake-provider/serve.ts --delay-ms 1000 --prose-first sys_set_runnable-v0 --hold-file "$T/hold") >"$T/logs/fake.log" 2>&1 &
 daemons+=("fake-provider $!")
 wait_for "the fake provider" grep -q '^listening ' "$T/logs/fake.log"
 url=$(awk '/^listening /{print $2; exit}' "$T/logs/fake.log")
@@ -185,6 +188,12 @@ OSVLAB_API_KEY=$KEY node "$ROOT/bin/osvlab.mjs" run --provider openai-compatible
   --out "$T/single" >"$T/logs/single.log" 2>&1 || fail "the one-process run failed: $(tail -3 "$T/logs/single.log")"
 ref_requests=$(requests sys_set_runnable-v0)
 ok "one-process run done ($(grep -c '^request ' "$T/logs/fake.log") requests, $ref_requests for sys_set_runnable-v0)"
+# Shard 2/3 runs sys_set_runnable-v0 alone, one request at a time: its samples' rounds
+# in order. The fake never answers the first request of its second sample, so the
+# shard is certainly still running (with its first sample stored) when it is killed,
+# however fast the rest of the cluster is.
+hold_at=$((ref_requests + ref_requests / 2 + 1))
+echo "sys_set_runnable-v0 $hold_at" >"$T/hold"
 
 node_idle() { sinfo -h -N -o %T 2>/dev/null | grep -qx idle; }
 wait_for "slurmd to register with slurmctld" node_idle
@@ -196,18 +205,20 @@ jid=$(sbatch --parsable --array=0-2 --cpus-per-task=1 "$ROOT/deploy/slurm/shard.
 mid=$(sbatch --parsable --dependency=afterok:"$jid" "$ROOT/deploy/slurm/merge.sbatch")
 say "submitted array job $jid (3 tasks) and merge job $mid (afterok:$jid)"
 
+held_request() { grep -q ' sys_set_runnable-v0 round [0-9]* held$' "$T/logs/fake.log"; }
+wait_for "shard 2/3's request number $hold_at for sys_set_runnable-v0 (held by the fake)" held_request
 attempts_stored() { [ -s "$T/out/shard-2/attempts.jsonl" ] && grep -q '}$' "$T/out/shard-2/attempts.jsonl"; }
-wait_for "shard 2/3 to store its first attempt" attempts_stored
+attempts_stored || fail "shard 2/3 is waiting on its held request with no attempt stored"
 # While the shards run: no command line on the machine holds the key.
 for f in /proc/[0-9]*/cmdline; do
   if tr '\0' ' ' <"$f" 2>/dev/null | grep -qFf "$T/key"; then fail "the key is in the command line of ${f%/cmdline}"; fi
 done
 ok "the key is in no process's command line while the shards run"
 # The shard's osvlab process dies (as in a crash or an out-of-memory kill): Slurm records the task as FAILED.
-victim=$(pgrep -f -- "osvlab.mjs run .*--out $T/out/shard-2( |$)" | head -1)
-[ -n "$victim" ] || fail "no osvlab process for shard 2/3"
+victim=$(pgrep -f -- "osvlab.mjs run .*--out $T/out/shard-2( |$)" | head -1 || true)
+[ -n "$victim" ] || fail "no osvlab process for shard 2/3 although its request is held: $(tail -3 "$T/logs"/osvlab-shard-*_1.log 2>/dev/null)"
 kill -KILL "$victim"
-say "killed the osvlab process of task ${jid}_1 (shard 2/3, pid $victim) with SIGKILL after its first attempt"
+say "killed the osvlab process of task ${jid}_1 (shard 2/3, pid $victim) with SIGKILL while its request $hold_at was held"
 
 job_state() { scontrol show job -o "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
 finished() { case "$(job_state "$1")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) return 0;; esac; return 1; }

@@ -1,7 +1,11 @@
-/** Regenerates docs/cli.md from the commands' declarations (src/cli/declarations.ts); test/cli/help.test.ts checks it is current. */
-import { writeFileSync } from 'node:fs';
+/** Regenerates docs/cli.md and README.md's command table from the commands' declarations (src/cli/declarations.ts); test/cli/help.test.ts checks both are current. */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliReference } from '../src/cli/help.ts';
+import { cliReference, withReadmeCommandTable } from '../src/cli/help.ts';
 
-writeFileSync(join(import.meta.dirname, '../docs/cli.md'), cliReference());
+const root = join(import.meta.dirname, '..');
+writeFileSync(join(root, 'docs/cli.md'), cliReference());
 console.log('wrote docs/cli.md');
+const readme = join(root, 'README.md');
+writeFileSync(readme, withReadmeCommandTable(readFileSync(readme, 'utf8')));
+console.log("wrote README.md's command table");

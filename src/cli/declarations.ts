@@ -244,7 +244,7 @@ const DECLARED = [
   {
     name: 'merge',
     synopsis: ['merge DIR|FILE... --out DIR [--export FILE] [--allow-incomplete] [--json]'],
-    purpose: 'Combines the shards of a run (made with --shard K/N) into one run directory (docs/scale.md).',
+    purpose: 'Combines the shards of a run (each made by run, grade or study with its shard option) into one run directory (docs/scale.md).',
     args: [['DIR|FILE...', 'the shards: run directories, or run files exported from the Runs page']],
     options: [
       OUT_RUN('the directory of the merged run (required; new or empty)'),

@@ -135,3 +135,21 @@ export function cliReference(): string {
   }
   return `${out.join('\n')}\n`;
 }
+
+/** The marks around README.md's command table, which scripts/gen-cli-doc.ts rewrites. */
+export const README_TABLE_MARKS = ['<!-- commands: generated from src/cli/declarations.ts -->', '<!-- end of commands -->'] as const;
+
+/** README.md's command table: each command's first synopsis and its purpose, in declaration order. */
+export function readmeCommandTable(): string {
+  const rows = COMMANDS.map((c) => `| \`${cell(c.synopsis[0]!)}\` | ${cell(c.purpose)} |`);
+  return ['| Command | What it does |', '|---|---|', ...rows].join('\n');
+}
+
+/** README.md with its command table (between README_TABLE_MARKS) made from the declarations. */
+export function withReadmeCommandTable(readme: string): string {
+  const [open, close] = README_TABLE_MARKS;
+  const from = readme.indexOf(open);
+  const to = readme.indexOf(close);
+  if (from < 0 || to < from) throw new Error(`README.md has no command table between ${open} and ${close}`);
+  return `${readme.slice(0, from + open.length)}\n${readmeCommandTable()}\n${readme.slice(to)}`;
+}

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/declarations.ts';
-import { cliReference } from '../../src/cli/help.ts';
+import { cliReference, withReadmeCommandTable } from '../../src/cli/help.ts';
 import { COMMAND_NAMES } from '../../src/cli/main.ts';
 import { optionsOf, osvlab } from '../cli-main.ts';
 
@@ -103,6 +103,12 @@ describe('the declarations', () => {
   it('make docs/cli.md as it is (npx tsx scripts/gen-cli-doc.ts writes it)', () => {
     const doc = readFileSync(join(import.meta.dirname, '../../docs/cli.md'), 'utf8');
     expect(doc, 'docs/cli.md is stale: run npx tsx scripts/gen-cli-doc.ts').toBe(cliReference());
+  });
+
+  it("make README.md's command table as it is, one row per command", () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    expect(readme, "README.md's command table is stale: run npx tsx scripts/gen-cli-doc.ts").toBe(withReadmeCommandTable(readme));
+    for (const name of COMMAND_NAMES) expect(readme, name).toMatch(new RegExp(`^\\| \`${name}[ \`]`, 'm'));
   });
 });
 

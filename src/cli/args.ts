@@ -15,7 +15,7 @@
  *   ARG007  an argument names nothing known (no such task, no such lemma)
  *
  * Options every command shares by name mean the same everywhere and are
- * checked here as they are parsed (`SHARED`): `--timeout` and
+ * checked here as they are parsed (`SHARED`): `--budget`, `--query-timeout` and
  * `--request-timeout` are time limits from 1 ms to `MAX_TIME_LIMIT_MS`, so
  * no command can take 0 (no time at all) or a value past what a timer holds.
  */
@@ -64,7 +64,8 @@ export interface IntRange {
 
 /** Options checked as they are parsed, in every command that has them. */
 const SHARED = new Map<string, IntRange>([
-  ['timeout', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
+  ['budget', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
+  ['query-timeout', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
   ['request-timeout', { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' }],
 ]);
 
@@ -85,6 +86,8 @@ export interface OptionDecl {
   readonly default?: number | string;
   /** More to say after the choices and the default (a limit, a document). */
   readonly note?: string;
+  /** An older spelling the parser still takes as this option (`--timeout` for `--budget`); the help names it. */
+  readonly alias?: string;
 }
 
 export interface ParsedArgs {
@@ -102,6 +105,7 @@ export function parseArgs(argv: readonly string[], options: readonly OptionDecl[
   const positionals: string[] = [];
   const valueNames = new Set(options.filter((o) => o.value !== undefined).map((o) => o.name));
   const flagNames = new Set(options.filter((o) => o.value === undefined).map((o) => o.name));
+  const aliases = new Map(options.flatMap((o) => (o.alias === undefined ? [] : [[o.alias, o.name] as const])));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--') || a === '--') {
@@ -110,29 +114,30 @@ export function parseArgs(argv: readonly string[], options: readonly OptionDecl[
       continue;
     }
     const eq = a.indexOf('=');
-    const name = a.slice(2, eq < 0 ? undefined : eq);
+    const given = a.slice(2, eq < 0 ? undefined : eq);
+    const name = aliases.get(given) ?? given;
     if (valueNames.has(name)) {
       let v: string;
       if (eq >= 0) v = a.slice(eq + 1);
       else {
         const next = argv[i + 1];
-        if (next === undefined) throw new ArgError('ARG002', `--${name} needs a value`);
+        if (next === undefined) throw new ArgError('ARG002', `--${given} needs a value`);
         // `--spec --json` is a forgotten value, not a file named --json (that one is --spec=--json).
-        if (next.startsWith('--') && next.length > 2) throw new ArgError('ARG002', `--${name} needs a value, and the next argument is the option ${next}`);
+        if (next.startsWith('--') && next.length > 2) throw new ArgError('ARG002', `--${given} needs a value, and the next argument is the option ${next}`);
         v = next;
         i++;
       }
-      if (v === '') throw new ArgError('ARG001', `--${name} has an empty value (an unset shell variable?); give a value or leave the option out`);
+      if (v === '') throw new ArgError('ARG001', `--${given} has an empty value (an unset shell variable?); give a value or leave the option out`);
       const range = SHARED.get(name);
-      if (range) wholeNumber(name, v, range);
+      if (range) wholeNumber(given, v, range);
       // Given twice, the last one holds: scripts append an override to their defaults.
       values.set(name, v);
     } else if (flagNames.has(name)) {
-      if (eq >= 0) throw new ArgError('ARG004', `--${name} takes no value`);
+      if (eq >= 0) throw new ArgError('ARG004', `--${given} takes no value`);
       flags.add(name);
     } else {
       const known = [...valueNames, ...flagNames].map((n) => `--${n}`).join(', ');
-      throw new ArgError('ARG003', `unknown option --${name}${known ? ` (known: ${known})` : ''}`);
+      throw new ArgError('ARG003', `unknown option --${given}${known ? ` (known: ${known})` : ''}`);
     }
   }
   return { positionals, values, flags, options };

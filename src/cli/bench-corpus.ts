@@ -134,7 +134,7 @@ function strictRowPart(r: StrictCheckRun): Pick<Row, 'strictPartMs' | 'path' | '
 
 /** `osvlab bench --corpus FILE`: prints the rows and the summary, returns the exit code (1: the full check differs somewhere). */
 export async function benchCorpus(file: string, args: ParsedArgs): Promise<number> {
-  const timeoutMs = intOption(args, 'timeout');
+  const timeoutMs = intOption(args, 'budget');
   const limit = optionalInt(args, 'limit') ?? Number.MAX_SAFE_INTEGER;
   const json = args.flags.has('json');
   const text = await readInput(file, 'corpus', RESPONSES_CAP, 'decode');

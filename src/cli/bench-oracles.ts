@@ -43,7 +43,7 @@ export async function benchOracles(args: ParsedArgs): Promise<number> {
   const lemmas = args.flags.has('lemmas');
   const full = lemmas && args.flags.has('full');
   const runs = Math.max(1, intOption(args, 'runs'));
-  const timeoutMs = intOption(args, 'timeout');
+  const timeoutMs = intOption(args, 'budget');
   const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
   for (const n of names) requireHandler(n);
   const env = await nodeEnv();

@@ -67,7 +67,7 @@ const KEY = "The API key comes from the environment, never from a flag: OSVLAB_A
 const DECLARED = [
   {
     name: 'verify',
-    synopsis: ['verify <handler> (--spec FILE | --oracle) [--impl FILE | --variant ID] [--timeout MS] [--strict] [--json]'],
+    synopsis: ['verify <handler> (--spec FILE | --oracle) [--impl FILE | --variant ID] [--budget MS] [--strict] [--json]'],
     purpose: 'Proves or refutes that a spec refines one handler of the kernel, and prints the verdict (with a counterexample when refuted).',
     args: [['<handler>', 'the handler (system call) to check, e.g. sys_dup']],
     options: [
@@ -75,7 +75,7 @@ const DECLARED = [
       ORACLE,
       { name: 'impl', value: 'FILE', meaning: "a C file whose functions replace the kernel's (- reads standard input); it must define at least one" },
       { name: 'variant', value: 'ID', meaning: 'check against the implementation of benchmark task ID, a variant of the same handler (osvlab tasks lists them); at most one of --impl and --variant' },
-      { name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole check, ${LIMIT}`, default: DEFAULT_BUDGET_MS },
+      { name: 'budget', value: 'MS', meaning: `wall-clock budget of the whole check, ${LIMIT}`, default: DEFAULT_BUDGET_MS, alias: 'timeout' },
       { name: 'strict', meaning: 'also run the declarative checks: the spec invariants and the lemmas (docs/lemmas.md)' },
       JSON_OUT('the verdict'),
     ],
@@ -83,7 +83,7 @@ const DECLARED = [
   },
   {
     name: 'lemmas',
-    synopsis: ['lemmas <handler> (--spec FILE | --oracle) [--only NAMES] [--full] [--timeout MS] [--json]'],
+    synopsis: ['lemmas <handler> (--spec FILE | --oracle) [--only NAMES] [--full] [--query-timeout MS] [--json]'],
     purpose: "Runs the declarative checks of a handler's spec alone: each spec invariant preserved and each lemma, with its verdict.",
     args: [['<handler>', 'the handler whose spec is checked, e.g. sys_alloc_pt']],
     options: [
@@ -91,7 +91,7 @@ const DECLARED = [
       ORACLE,
       { name: 'only', value: 'NAMES', meaning: 'check only these lemmas (comma-separated names; an unknown one is refused with the list)' },
       { name: 'full', meaning: "prove everything again; by default a spec whose step is the oracle's reuses the oracle's proof (docs/lemmas.md)" },
-      { name: 'timeout', value: 'MS', meaning: `solver time limit of each query, ${LIMIT}`, default: LEMMA_QUERY_TIMEOUT_MS },
+      { name: 'query-timeout', value: 'MS', meaning: `solver time limit of each query, ${LIMIT}`, default: LEMMA_QUERY_TIMEOUT_MS, alias: 'timeout' },
       JSON_OUT('the results'),
     ],
     exit: '0 all proved, 1 some failed, 2 spec error, 3 timeout or unknown, 4 usage error.',
@@ -147,14 +147,14 @@ const DECLARED = [
   },
   {
     name: 'bench',
-    synopsis: ['bench [--handlers NAMES] [--runs N] [--lemmas [--full]] [--timeout MS] [--json]', 'bench --corpus FILE [--made PREFIX] [--limit N] [--full] [--timeout MS] [--json]'],
+    synopsis: ['bench [--handlers NAMES] [--runs N] [--lemmas [--full]] [--budget MS] [--json]', 'bench --corpus FILE [--made PREFIX] [--limit N] [--full] [--budget MS] [--json]'],
     purpose: "Times the cold verification of every handler's oracle spec; with --corpus, times grading a corpus of answers without and with the strict check.",
     options: [
       { name: 'handlers', value: 'NAMES', meaning: 'time only these handlers (comma-separated; default all)' },
       { name: 'runs', value: 'N', meaning: 'runs per handler, of which the median is reported', default: 3 },
       { name: 'lemmas', meaning: 'also time the declarative checks as strict grading runs them, and their ratio to refinement' },
       { name: 'full', meaning: 'with --lemmas: also time the full declarative check, no proof reused; with --corpus: also run it on every answer that passed refinement and count where it differs from the strict grade' },
-      { name: 'timeout', value: 'MS', meaning: `time limit of each verification or graded answer, and of each query of the declarative checks, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS },
+      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each verification or graded answer (and of each query of the declarative checks), ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
       { name: 'corpus', value: 'FILE', meaning: 'grade the answers of FILE (JSONL as osvlab grade reads it, e.g. perf/corpus/answers.jsonl) twice each, without and with the strict check (docs/lemmas.md)' },
       { name: 'made', value: 'PREFIX', meaning: 'with --corpus: only the answers whose made label starts with PREFIX' },
       { name: 'limit', value: 'N', meaning: 'with --corpus: only the first N answers' },
@@ -164,7 +164,7 @@ const DECLARED = [
   },
   {
     name: 'grade',
-    synopsis: ['grade --responses FILE [--out DIR] [--shard K/N] [--model NAME] [--name NAME] [--concurrency N] [--timeout MS] [--no-strict] [--matrix] [--rename STYLE [--rename-seed N]] [--json]'],
+    synopsis: ['grade --responses FILE [--out DIR] [--shard K/N] [--model NAME] [--name NAME] [--concurrency N] [--budget MS] [--no-strict] [--matrix] [--rename STYLE [--rename-seed N]] [--json]'],
     purpose: 'Grades answers obtained elsewhere with the verifier, and prints one line per answer and a summary.',
     options: [
       { name: 'responses', value: 'FILE', meaning: 'the answers (required; - reads standard input): JSONL with {"task_id", "response"} or {"handler", "response"} per line, or an OSVBench results file' },
@@ -173,7 +173,7 @@ const DECLARED = [
       { name: 'model', value: 'NAME', meaning: "the model name the run records (default the file's name without its extension)" },
       NAME,
       WORKERS,
-      { name: 'timeout', value: 'MS', meaning: `time limit of each answer's check, refinement then strict with what is left, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS },
+      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each answer's whole check, refinement then strict with what is left, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
       NO_STRICT,
       MATRIX,
       RENAME('the answers are written in a renaming (a model was shown its names): each spec is renamed back before it is graded'),
@@ -217,7 +217,7 @@ const DECLARED = [
         default: 'osvlab' satisfies ExtractMode,
         note: "(osvlab drops the reasoning first; osvbench reads it exactly as OSVBench's harness does; docs/providers.md)",
       },
-      { name: 'timeout', value: 'MS', meaning: `time limit of each grade, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS },
+      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each answer's whole check (its grade), ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
       REQUEST_TIMEOUT,
       NO_STRICT,
       MATRIX,

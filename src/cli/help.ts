@@ -22,7 +22,12 @@ const optionName = (o: OptionDecl): string => `--${o.name}${o.value ? ` ${o.valu
 /** What an option does, with its choices, its default and its note. */
 function optionText(o: OptionDecl): string {
   const tail = o.choices ? `: ${withDefault(o.choices, o.default)}` : o.default !== undefined ? ` (default ${o.default})` : '';
-  return `${o.meaning}${tail}${o.note ? ` ${o.note}` : ''}`;
+  return `${o.meaning}${tail}${o.note ? ` ${o.note}` : ''}${aliasNote(o)}`;
+}
+
+/** What the help says of an option's older spelling. */
+function aliasNote(o: OptionDecl): string {
+  return o.alias === undefined ? '' : ` (also --${o.alias}, its older spelling)`;
 }
 
 const WIDTH = 80;
@@ -127,7 +132,7 @@ export function cliReference(): string {
     if (c.args?.length) out.push('', '| argument | meaning |', '| --- | --- |', ...c.args.map(([k, v]) => `| \`${cell(k)}\` | ${cell(v)} |`));
     out.push('', '| option | meaning | default |', '| --- | --- | --- |');
     for (const o of c.options) {
-      const meaning = `${o.meaning}${o.choices ? `: ${choices(o.choices)}` : ''}${o.note ? ` ${o.note}` : ''}`;
+      const meaning = `${o.meaning}${o.choices ? `: ${choices(o.choices)}` : ''}${o.note ? ` ${o.note}` : ''}${aliasNote(o)}`;
       out.push(`| \`${optionName(o)}\` | ${cell(meaning)} | ${o.default === undefined ? '' : `\`${o.default}\``} |`);
     }
     if (c.notes) out.push('', c.notes);

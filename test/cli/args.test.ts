@@ -15,7 +15,7 @@ import { optionsOf, osvlab } from '../cli-main.ts';
 
 const SPEC: readonly OptionDecl[] = [
   { name: 'spec', value: 'FILE', meaning: 'a spec' },
-  { name: 'timeout', value: 'MS', meaning: 'a limit', default: 5 },
+  { name: 'budget', value: 'MS', meaning: 'a limit', default: 5, alias: 'timeout' },
   { name: 'n', value: 'N', meaning: 'a count', default: 1 },
   { name: 'mode', value: 'MODE', meaning: 'a mode', choices: ['fast', 'slow'], default: 'slow' },
   { name: 'json', meaning: 'JSON' },
@@ -52,15 +52,21 @@ describe('parseArgs', () => {
     expect(code(() => parseArgs(['--constructor'], SPEC))).toBe('ARG003');
   });
 
-  it('takes --timeout from 1 ms to 24 h, as it parses, and nothing else (ARG005)', () => {
+  it('takes --budget from 1 ms to 24 h, as it parses, and nothing else (ARG005), under its old spelling too', () => {
     for (const bad of ['0', '-1', '1e4', '1.5', ' 5', '0x10', String(MAX_TIME_LIMIT_MS + 1), '357913942', '99999999999999999999']) {
+      expect(code(() => parseArgs(['--budget', bad], SPEC)), bad).toBe('ARG005');
       expect(code(() => parseArgs(['--timeout', bad], SPEC)), bad).toBe('ARG005');
     }
-    expect(intOption(parseArgs(['--timeout', '1'], SPEC), 'timeout')).toBe(1);
-    expect(intOption(parseArgs([`--timeout=${MAX_TIME_LIMIT_MS}`], SPEC), 'timeout')).toBe(MAX_TIME_LIMIT_MS);
+    expect(intOption(parseArgs(['--budget', '1'], SPEC), 'budget')).toBe(1);
+    expect(intOption(parseArgs([`--budget=${MAX_TIME_LIMIT_MS}`], SPEC), 'budget')).toBe(MAX_TIME_LIMIT_MS);
+    // The alias is the same option: the last one given holds, whichever spelling.
+    expect(intOption(parseArgs(['--timeout', '7'], SPEC), 'budget')).toBe(7);
+    expect(intOption(parseArgs(['--budget', '3', '--timeout', '9'], SPEC), 'budget')).toBe(9);
+    // An error names the spelling that was typed.
+    expect(() => parseArgs(['--timeout', '0'], SPEC)).toThrow(/^ARG005 --timeout must be/);
     // Absent: the declared default.
-    expect(intOption(parseArgs([], SPEC), 'timeout')).toBe(5);
-    expect(optionalInt(parseArgs([], SPEC), 'timeout')).toBeUndefined();
+    expect(intOption(parseArgs([], SPEC), 'budget')).toBe(5);
+    expect(optionalInt(parseArgs([], SPEC), 'budget')).toBeUndefined();
   });
 
   it('reads whole numbers within a range, and refuses what is not a safe integer', () => {
@@ -128,11 +134,14 @@ describe('every command', () => {
     expect(tried).toBeGreaterThan(60);
   });
 
-  it('refuses --timeout 0 and past the timers, identically wherever there is a --timeout', async () => {
+  it('refuses a time limit of 0 and past the timers, identically wherever there is one, old spelling included', async () => {
     const timed: string[] = [];
     for (const command of COMMAND_NAMES) {
       const options = await optionsOf(command);
-      for (const option of options.filter((o) => o === 'timeout' || o === 'request-timeout')) {
+      const limits: string[] = options.filter((o) => o === 'budget' || o === 'query-timeout' || o === 'request-timeout');
+      // --timeout, the old spelling of --budget and --query-timeout, wherever a command has one of them.
+      if (limits.some((o) => o !== 'request-timeout')) limits.push('timeout');
+      for (const option of limits) {
         timed.push(`${command} --${option}`);
         for (const v of ['0', '357913942', '2147483648']) {
           const r = await osvlab(command, `--${option}`, v);
@@ -141,6 +150,8 @@ describe('every command', () => {
         }
       }
     }
-    expect(timed).toEqual(expect.arrayContaining(['verify --timeout', 'lemmas --timeout', 'grade --timeout', 'run --timeout', 'run --request-timeout', 'bench --timeout']));
+    expect(timed).toEqual(
+      expect.arrayContaining(['verify --budget', 'verify --timeout', 'lemmas --query-timeout', 'lemmas --timeout', 'grade --budget', 'run --budget', 'run --request-timeout', 'bench --budget']),
+    );
   });
 });

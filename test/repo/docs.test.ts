@@ -114,7 +114,7 @@ function commandProblem(line: { command: string; options: string[] }): string | 
   if (line.command === 'help') return undefined;
   const decl = COMMANDS.find((c) => c.name === line.command);
   if (!decl) return `no command ${line.command}`;
-  const bad = line.options.filter((o) => o !== 'help' && !decl.options.some((d) => d.name === o));
+  const bad = line.options.filter((o) => o !== 'help' && !decl.options.some((d) => d.name === o || d.alias === o));
   return bad.length ? `osvlab ${line.command} has no ${bad.map((b) => `--${b}`).join(', ')}` : undefined;
 }
 
@@ -184,7 +184,7 @@ function bareFlags(md: string): BareFlag[] {
 function flagProblem({ flag, tool, commands }: BareFlag, scriptText: (file: string) => string = readScript): string | undefined {
   if (flag === 'help' || tool?.kind === 'other') return undefined;
   if (tool?.kind === 'script') return new RegExp(`['"\`]--${flag}\\b|['"]${flag}['"]`).test(scriptText(tool.file)) ? undefined : `${tool.file} reads no --${flag}`;
-  const declared = COMMANDS.filter((c) => c.options.some((o) => o.name === flag)).map((c) => c.name);
+  const declared = COMMANDS.filter((c) => c.options.some((o) => o.name === flag || o.alias === flag)).map((c) => c.name);
   if (commands.length === 0) return declared.length ? undefined : `no osvlab command has --${flag}`;
   return commands.some((c) => declared.includes(c)) ? undefined : `--${flag} beside ${[...new Set(commands)].join(', ')}, which have no --${flag}`;
 }

@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new InputError('IN004', file, `${file} holds no answer to grade (${text.trim() === '' ? 'it is empty' : `${parsed.problems.length} bad line${parsed.problems.length === 1 ? '' : 's'}, listed above, and no good one`}); a JSONL line is {"task_id": ..., "response": ...}`);
   }
 
-  const grading = gradingOf({ timeoutMs: intOption(args, 'timeout'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') });
+  const grading = gradingOf({ timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') });
   const shard = shardOption(args.values.get('shard'));
   const tasks = await loadTasks();
   const outDir = args.values.get('out');

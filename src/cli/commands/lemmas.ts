@@ -29,7 +29,7 @@ export async function run(argv: string[]): Promise<number> {
   const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.find((n) => !findLemma(n));
   if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG007');
-  const timeoutMs = intOption(args, 'timeout');
+  const timeoutMs = intOption(args, 'query-timeout');
   const thread = new VerifierThread();
   let done;
   try {

@@ -94,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
     concurrency: intOption(args, 'concurrency'),
     gradeConcurrency: intOption(args, 'grade-concurrency'),
     ...(extract ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'timeout'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
+    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
     feedback: choiceOption<FeedbackMode>(args, 'feedback'),
     prompt: args.values.get('prompt'),
     ...(rename ? { rename } : {}),

@@ -1,7 +1,7 @@
 /**
  * `osvlab verify <handler>` (options: ../declarations.ts). Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
  * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
- * error. `--timeout` is the wall-clock budget of the whole check. The proof
+ * error. `--budget` (old spelling `--timeout`) is the wall-clock budget of the whole check. The proof
  * runs in a worker thread (verifier-thread.ts): when Z3 runs out of memory or
  * will not stop, the worker is stopped and the verdict is `timeout` with a
  * coded error (RES001-RES003, docs/cli-errors.md), exit 3.
@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
   const specPath = args.values.get('spec');
   const implPath = args.values.get('impl');
   if (specPath === '-' && implPath === '-') throw new UsageError('only one of --spec and --impl can be - (standard input)');
-  const timeoutMs = intOption(args, 'timeout');
+  const timeoutMs = intOption(args, 'budget');
   const spec = specPath ? await readInput(specPath, 'spec', SPEC_CAP) : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
   const implSource = implPath

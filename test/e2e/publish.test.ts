@@ -248,7 +248,7 @@ describe('a published site', () => {
         () =>
           page.evaluate(async (files) => {
             if (!navigator.serviceWorker.controller) return false;
-            const cache = await caches.open('osvlab-v3');
+            const cache = await caches.open('osvlab-v4');
             for (const f of files) if (!(await cache.match(f))) return false;
             return true;
           }, ['./', 'z3-built.wasm', 'published/index.json', 'published/manifest.json', `published/runs/${runA}.json`, `published/runs/${runB}.json`]),

@@ -4,7 +4,8 @@
 // path, a flag set before each C++ throw), and the wasm as
 // src/worker/wasm-invoke.ts makes it (the exception trampolines moved into it;
 // docs/app.md, "Z3's invoke trampolines"), or both as they ship when the glue
-// is not the one the patch fits. The one wasm serves every memory size of
+// is not the one the patch fits, and without the linker's padding in its code
+// (src/worker/wasm-compact.ts). The one wasm serves every memory size of
 // src/worker/z3-memory.ts: its memory import admits 256 MiB to 2 GiB
 // (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"), and it goes
 // without the wasm's function names (its `name` section). The copies per size
@@ -15,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WasmFormatError } from '../src/worker/wasm-binary.ts';
+import { withCompactCode } from '../src/worker/wasm-compact.ts';
 import { withWasmInvokes } from '../src/worker/wasm-invoke.ts';
 import { importAdmits, readMemoryImport, withoutCustomSection } from '../src/worker/wasm-memory.ts';
 import { fastGlue } from '../src/worker/z3-glue.ts';
@@ -38,15 +40,16 @@ if (!existsSync(glueTo) || readFileSync(glueTo, 'utf8') !== glue.text) {
 
 const wasmFrom = join(buildDir, 'z3-built.wasm');
 const a = statSync(wasmFrom);
-// Without its function names (src/worker/wasm-memory.ts, withoutCustomSection): the site's copies are smaller to download.
-// With the trampolines in the wasm when the glue sets their flag, else as it ships.
+// Without its function names (src/worker/wasm-memory.ts, withoutCustomSection): the site's copy is smaller to download.
+// With the trampolines in the wasm when the glue sets their flag, and without the linker's padding
+// (src/worker/wasm-compact.ts: 3.1 MB less), else as it ships.
 let site: Uint8Array | undefined;
 const siteWasm = () => {
   if (site) return site;
   const shipped = withoutCustomSection(new Uint8Array(readFileSync(wasmFrom)), 'name');
   if (!glue.patched) return (site = shipped);
   try {
-    return (site = withWasmInvokes(shipped).bytes);
+    return (site = withCompactCode(withWasmInvokes(shipped).bytes).bytes);
   } catch (e) {
     // The patched glue also runs the wasm as it ships (its flag is then set on nothing), only slower.
     if (!(e instanceof WasmFormatError)) throw e;
@@ -57,7 +60,7 @@ const siteWasm = () => {
 
 // Written when missing, older than the package's wasm or than the code that makes it, still carrying the names, or
 // with a memory import that does not admit every size (a copy from before the single wasm).
-const makers = [fileURLToPath(import.meta.url), ...['wasm-invoke.ts', 'wasm-binary.ts', 'wasm-memory.ts', 'z3-glue.ts', 'z3-memory.ts'].map((f) => join(root, 'src', 'worker', f))];
+const makers = [fileURLToPath(import.meta.url), ...['wasm-invoke.ts', 'wasm-instructions.ts', 'wasm-compact.ts', 'wasm-binary.ts', 'wasm-memory.ts', 'z3-glue.ts', 'z3-memory.ts'].map((f) => join(root, 'src', 'worker', f))];
 const written = Math.max(a.mtimeMs, ...makers.map((f) => statSync(f).mtimeMs));
 const wasmTo = join(out, Z3_WASM_FILE);
 const current = () => {

@@ -2,7 +2,8 @@
  * Loads Z3 in Node and wraps it in our engine. The glue and the wasm are
  * z3-solver's as we run them (worker/z3-glue.ts: one debugging check taken
  * off its hottest path, a flag set before each C++ throw; worker/wasm-invoke.ts:
- * the exception trampolines moved into the wasm): written once to a directory
+ * the exception trampolines moved into the wasm; worker/wasm-compact.ts: the
+ * linker's padding out of its code): written once to a directory
  * of their own under the system's temporary directory (Z3's pthread workers
  * load the glue by its file name). Glue the patch does not fit is loaded as
  * it ships, with the wasm as it ships.
@@ -23,6 +24,7 @@ import type { Z3_context, Z3_solver, init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
 import { WasmFormatError } from '../worker/wasm-binary.ts';
+import { withCompactCode } from '../worker/wasm-compact.ts';
 import { TRAMPOLINES_FORMAT, withWasmInvokes } from '../worker/wasm-invoke.ts';
 import { WASM_PAGE, importAdmits, readMemoryImport } from '../worker/wasm-memory.ts';
 import { fastGlue } from '../worker/z3-glue.ts';
@@ -60,7 +62,7 @@ let files: Z3Files | undefined;
 /**
  * The glue and wasm to load: our copies (made if missing), or the package's
  * own. The directory is named by a hash of the patched glue, of the shipped
- * wasm's size and time, of the trampolines' format and of the memory sizes,
+ * wasm's size and time, of the trampolines' format, of the memory sizes and the compaction,
  * so an upgrade of z3-solver or of the rewrite gets new copies.
  */
 export function z3Files(): Z3Files {
@@ -69,12 +71,12 @@ export function z3Files(): Z3Files {
   const shipped: Z3Files = { glue: SHIPPED, wasm: SHIPPED_WASM, patched: false };
   if (!patched) return (files = shipped);
   const wasmStat = statSync(SHIPPED_WASM);
-  const memory = `${LEAST_MEMORY_MIB}-${FULL_MEMORY_MIB}`;
+  const memory = `${LEAST_MEMORY_MIB}-${FULL_MEMORY_MIB} compact`;
   const key = createHash('sha256').update(`${text}\0${wasmStat.size}\0${wasmStat.mtimeMs}\0${TRAMPOLINES_FORMAT}\0${memory}`).digest('hex').slice(0, 16);
   const dir = join(tmpdir(), `osvlab-z3-${key}`);
   const ours: Z3Files = { glue: join(dir, 'z3-built.js'), wasm: join(dir, 'z3-built.wasm'), patched: true };
   try {
-    writeOnce(ours.wasm, () => withEveryZ3Memory(withWasmInvokes(readFileSync(SHIPPED_WASM)).bytes));
+    writeOnce(ours.wasm, () => withEveryZ3Memory(withCompactCode(withWasmInvokes(readFileSync(SHIPPED_WASM)).bytes).bytes));
     writeOnce(ours.glue, () => text);
   } catch (e) {
     // No writable temporary directory (or a wasm the rewrite cannot read): Z3 as it ships is only slower.

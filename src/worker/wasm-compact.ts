@@ -12,19 +12,8 @@
  * the module means the same; only an error's `wasm-function[N]:0x...` offset
  * reads differently.
  */
-import { CODE_SECTION, Reader, WasmFormatError, concatBytes, sections, uleb } from './wasm-binary.ts';
+import { CODE_SECTION, Reader, WasmFormatError, concatBytes, sections, sleb, uleb } from './wasm-binary.ts';
 import { type Immediate, skipLocals, stepInstruction } from './wasm-instructions.ts';
-
-/** A signed number in the shortest LEB128. */
-export function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if ((n === 0 && !(byte & 0x40)) || (n === -1 && byte & 0x40)) return [...out, byte];
-    out.push(byte | 0x80);
-  }
-}
 
 /** The signed LEB128 number of at most 32 bits at `r`'s offset. */
 function readSleb32(r: Reader): number {

@@ -44,7 +44,7 @@ import {
   sections,
   uleb,
 } from './wasm-binary.ts';
-import { F32, F64, I32, I64, skipLocals, stepInstruction } from './wasm-instructions.ts';
+import { F32, F64, I32, I64, type Immediate, skipLocals, stepInstruction } from './wasm-instructions.ts';
 
 /** The rewrite's format: raised whenever what `withWasmInvokes` writes changes (copies made by an older one are made again). */
 export const TRAMPOLINES_FORMAT = 2;
@@ -190,7 +190,7 @@ function rewriteCode(bytes: Uint8Array, s: Section, retarget: ReadonlyMap<number
     const pieces: (Uint8Array | number[])[] = [];
     let copied = bodyStart;
     let callAt = -1;
-    const seen = (kind: string, at: number) => {
+    const seen = (kind: Immediate, at: number) => {
       if (kind === 'callee') callAt = at;
     };
     while (body.at < end) {

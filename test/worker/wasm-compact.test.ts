@@ -7,8 +7,8 @@
  * checks the site's file; the CLI runs Z3 from its compacted copy).
  */
 import { describe, expect, it } from 'vitest';
-import { WasmFormatError, uleb } from '../../src/worker/wasm-binary.ts';
-import { sleb, withCompactCode } from '../../src/worker/wasm-compact.ts';
+import { WasmFormatError, sleb, uleb } from '../../src/worker/wasm-binary.ts';
+import { withCompactCode } from '../../src/worker/wasm-compact.ts';
 
 /** `n` as a LEB128 number of five bytes, signed or not, as the linker pads what it may relocate. */
 const padded = (n: number) => [0, 7, 14, 21].map((k) => ((n >> k) & 0x7f) | 0x80).concat((n >> 28) & 0x7f);

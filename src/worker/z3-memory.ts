@@ -9,7 +9,7 @@
  */
 import { WASM_PAGE, withMemoryRange } from './wasm-memory.ts';
 
-/** The sizes there is a wasm for, in MiB, largest first. 2048 is the wasm as z3-solver ships it. */
+/** The sizes the worker tries, in MiB, largest first; the one wasm links to a memory of each. 2048 is what z3-solver ships for. */
 export const Z3_MEMORY_MIB = [2048, 1024, 512, 256] as const;
 
 export type Z3MemoryMiB = (typeof Z3_MEMORY_MIB)[number];

@@ -1,8 +1,8 @@
 /**
  * How much memory Z3 needs (docs/app.md, "Z3's memory"): for each memory size
  * of src/worker/z3-memory.ts, one process runs Z3 in that much memory
- * (OSVLAB_Z3_MEMORY, the wasm's import rewritten as the build does for the
- * browser), verifies the 50 oracle specs, then grades perf/corpus/answers.jsonl
+ * (OSVLAB_Z3_MEMORY; the one wasm whose import admits every size, as the
+ * browser's), verifies the 50 oracle specs, then grades perf/corpus/answers.jsonl
  * with and without the strict check (`osvlab bench --corpus`, in the same
  * process), and reports its verdicts and grades and the high-water mark of
  * Z3's memory after each part (src/cli/z3-node.ts, z3HighWaterBytes). The

@@ -7,21 +7,22 @@
  *    SharedArrayBuffer). Hosts that do send the headers are left as they are.
  * 2. Offline use after the first visit: the app shell and Z3's glue and wasm
  *    are cached. Pages are fetched network-first (so a new build shows up at
- *    once); hashed assets and Z3 are served cache-first. Z3's wasm comes in
- *    one file per memory size (z3-built.wasm, z3-built-<MiB>m.wasm); only the
- *    one the device uses is cached: the verifier worker puts it in the cache
- *    as it loads it (and drops any other size), and this worker caches the
- *    one fetched through it. None is precached, which would download the
- *    2 GiB one on a device that cannot use it.
+ *    once); hashed assets and Z3 are served cache-first. Z3's wasm is one
+ *    file for every memory size (z3-built.wasm): the verifier worker puts it
+ *    in the cache as it loads it, and this worker caches it when fetched
+ *    through it. It is not precached, which would download it a second time
+ *    while the page's worker downloads it.
  *
  * Our own code, written for this app. It is plain JavaScript because public/
  * is copied to the site as is.
  */
-// v3: the wasm with its exception trampolines inside (src/worker/wasm-invoke.ts) and the glue that sets their
-// flag (src/worker/z3-glue.ts), a pair; a new name drops the old copies (v2: the glue without its table check).
-const CACHE = 'osvlab-v3';
-/** Z3's glue and its wasm of every memory size (src/worker/z3-memory.ts). */
-const Z3_FILE = /\/z3-built(?:-\d+m)?\.(?:js|wasm)$/;
+// v4: one wasm for every memory size (src/worker/z3-memory.ts); a new name drops the old copies, whose
+// z3-built.wasm links only to 2 GiB and whose z3-built-<MiB>m.wasm no page asks for any more (v3: the wasm with
+// its exception trampolines inside, src/worker/wasm-invoke.ts, and the glue that sets their flag; v2: the glue
+// without its table check).
+const CACHE = 'osvlab-v4';
+/** Z3's glue and its wasm. */
+const Z3_FILE = /\/z3-built\.(?:js|wasm)$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

@@ -4,20 +4,23 @@
 // path, a flag set before each C++ throw), and the wasm as
 // src/worker/wasm-invoke.ts makes it (the exception trampolines moved into it;
 // docs/app.md, "Z3's invoke trampolines"), or both as they ship when the glue
-// is not the one the patch fits. Beside the wasm with its 2 GiB of memory go
-// copies of it for the smaller memories of src/worker/z3-memory.ts, their
-// memory import rewritten (src/worker/wasm-memory.ts; docs/app.md, "Z3's
-// memory"), all without the wasm's function names (its `name` section). Skips
-// a file that is already what it would write, so `predev` stays instant.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// is not the one the patch fits, and without the linker's padding in its code
+// (src/worker/wasm-compact.ts). The one wasm serves every memory size of
+// src/worker/z3-memory.ts: its memory import admits 256 MiB to 2 GiB
+// (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"), and it goes
+// without the wasm's function names (its `name` section). The copies per size
+// that earlier builds wrote are deleted. Skips a file that is already what it
+// would write, so `predev` stays instant.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WasmFormatError } from '../src/worker/wasm-binary.ts';
+import { withCompactCode } from '../src/worker/wasm-compact.ts';
 import { withWasmInvokes } from '../src/worker/wasm-invoke.ts';
-import { withMemoryPages, withoutCustomSection } from '../src/worker/wasm-memory.ts';
+import { importAdmits, readMemoryImport, withoutCustomSection } from '../src/worker/wasm-memory.ts';
 import { fastGlue } from '../src/worker/z3-glue.ts';
-import { FULL_MEMORY_MIB, Z3_MEMORY_MIB, pagesOf, z3WasmFile } from '../src/worker/z3-memory.ts';
+import { RETIRED_WASM_FILES, Z3_MEMORY_MIB, Z3_WASM_FILE, pagesOf, withEveryZ3Memory } from '../src/worker/z3-memory.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -37,15 +40,16 @@ if (!existsSync(glueTo) || readFileSync(glueTo, 'utf8') !== glue.text) {
 
 const wasmFrom = join(buildDir, 'z3-built.wasm');
 const a = statSync(wasmFrom);
-// Without its function names (src/worker/wasm-memory.ts, withoutCustomSection): the site's copies are smaller to download.
-// With the trampolines in the wasm when the glue sets their flag, else as it ships.
+// Without its function names (src/worker/wasm-memory.ts, withoutCustomSection): the site's copy is smaller to download.
+// With the trampolines in the wasm when the glue sets their flag, and without the linker's padding
+// (src/worker/wasm-compact.ts: 3.1 MB less), else as it ships.
 let site: Uint8Array | undefined;
 const siteWasm = () => {
   if (site) return site;
   const shipped = withoutCustomSection(new Uint8Array(readFileSync(wasmFrom)), 'name');
   if (!glue.patched) return (site = shipped);
   try {
-    return (site = withWasmInvokes(shipped).bytes);
+    return (site = withCompactCode(withWasmInvokes(shipped).bytes).bytes);
   } catch (e) {
     // The patched glue also runs the wasm as it ships (its flag is then set on nothing), only slower.
     if (!(e instanceof WasmFormatError)) throw e;
@@ -54,13 +58,23 @@ const siteWasm = () => {
   }
 };
 
-// Each memory size: written when missing, older than the package's wasm or than the code that makes it, or still carrying the names.
-const makers = [fileURLToPath(import.meta.url), ...['wasm-invoke.ts', 'wasm-binary.ts', 'wasm-memory.ts', 'z3-glue.ts'].map((f) => join(root, 'src', 'worker', f))];
+// Written when missing, older than the package's wasm or than the code that makes it, still carrying the names, or
+// with a memory import that does not admit every size (a copy from before the single wasm).
+const makers = [fileURLToPath(import.meta.url), ...['wasm-invoke.ts', 'wasm-instructions.ts', 'wasm-compact.ts', 'wasm-binary.ts', 'wasm-memory.ts', 'z3-glue.ts', 'z3-memory.ts'].map((f) => join(root, 'src', 'worker', f))];
 const written = Math.max(a.mtimeMs, ...makers.map((f) => statSync(f).mtimeMs));
-for (const mib of Z3_MEMORY_MIB) {
-  const to = join(out, z3WasmFile(mib));
-  if (existsSync(to) && statSync(to).mtimeMs >= written && statSync(to).size < a.size - 1e6) continue;
-  writeFileSync(`${to}.${process.pid}.part`, mib === FULL_MEMORY_MIB ? siteWasm() : withMemoryPages(siteWasm(), pagesOf(mib)));
-  renameSync(`${to}.${process.pid}.part`, to);
-  console.log(`copy-z3: ${z3WasmFile(mib)} (memory import ${mib} MiB, no name section)`);
+const wasmTo = join(out, Z3_WASM_FILE);
+const current = () => {
+  if (!existsSync(wasmTo) || statSync(wasmTo).mtimeMs < written || statSync(wasmTo).size >= a.size - 1e6) return false;
+  const mem = readMemoryImport(new Uint8Array(readFileSync(wasmTo)));
+  return Z3_MEMORY_MIB.every((mib) => importAdmits(mem, pagesOf(mib)));
+};
+if (!current()) {
+  writeFileSync(`${wasmTo}.${process.pid}.part`, withEveryZ3Memory(siteWasm()));
+  renameSync(`${wasmTo}.${process.pid}.part`, wasmTo);
+  console.log(`copy-z3: ${Z3_WASM_FILE} (memory import ${Z3_MEMORY_MIB.at(-1)} MiB to ${Z3_MEMORY_MIB[0]} MiB, no name section)`);
+}
+for (const file of RETIRED_WASM_FILES) {
+  if (!existsSync(join(out, file))) continue;
+  rmSync(join(out, file), { force: true });
+  console.log(`copy-z3: ${file} deleted (one wasm serves every memory size)`);
 }

@@ -2,15 +2,17 @@
  * Loads Z3 in Node and wraps it in our engine. The glue and the wasm are
  * z3-solver's as we run them (worker/z3-glue.ts: one debugging check taken
  * off its hottest path, a flag set before each C++ throw; worker/wasm-invoke.ts:
- * the exception trampolines moved into the wasm): written once to a directory
+ * the exception trampolines moved into the wasm; worker/wasm-compact.ts: the
+ * linker's padding out of its code): written once to a directory
  * of their own under the system's temporary directory (Z3's pthread workers
  * load the glue by its file name). Glue the patch does not fit is loaded as
  * it ships, with the wasm as it ships.
  *
- * OSVLAB_Z3_MEMORY=<MiB> (1024, 512 or 256) runs Z3 in that much memory, with
- * the wasm's memory import rewritten in memory as the build does for the
- * browser (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"): the same
- * solver in the memory a phone grants, for tests and measurements.
+ * OSVLAB_Z3_MEMORY=<MiB> (1024, 512 or 256) runs Z3 in that much memory: our
+ * wasm's memory import admits every size, as the site's does
+ * (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"), and the glue is
+ * told the size to make: the same solver in the memory a phone grants, for
+ * tests and measurements.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -22,10 +24,11 @@ import type { Z3_context, Z3_solver, init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
 import { WasmFormatError } from '../worker/wasm-binary.ts';
+import { withCompactCode } from '../worker/wasm-compact.ts';
 import { TRAMPOLINES_FORMAT, withWasmInvokes } from '../worker/wasm-invoke.ts';
-import { WASM_PAGE, withMemoryPages } from '../worker/wasm-memory.ts';
+import { WASM_PAGE, importAdmits, readMemoryImport } from '../worker/wasm-memory.ts';
 import { fastGlue } from '../worker/z3-glue.ts';
-import { FULL_MEMORY_MIB, type Z3MemoryMiB, pagesOf, parseZ3Memory } from '../worker/z3-memory.ts';
+import { FULL_MEMORY_MIB, LEAST_MEMORY_MIB, type Z3MemoryMiB, pagesOf, parseZ3Memory, withEveryZ3Memory } from '../worker/z3-memory.ts';
 
 type Z3 = Awaited<ReturnType<typeof init>>;
 
@@ -59,8 +62,8 @@ let files: Z3Files | undefined;
 /**
  * The glue and wasm to load: our copies (made if missing), or the package's
  * own. The directory is named by a hash of the patched glue, of the shipped
- * wasm's size and time, and of the trampolines' format, so an upgrade of
- * z3-solver or of the rewrite gets new copies.
+ * wasm's size and time, of the trampolines' format, of the memory sizes and the compaction,
+ * so an upgrade of z3-solver or of the rewrite gets new copies.
  */
 export function z3Files(): Z3Files {
   if (files) return files;
@@ -68,11 +71,12 @@ export function z3Files(): Z3Files {
   const shipped: Z3Files = { glue: SHIPPED, wasm: SHIPPED_WASM, patched: false };
   if (!patched) return (files = shipped);
   const wasmStat = statSync(SHIPPED_WASM);
-  const key = createHash('sha256').update(`${text}\0${wasmStat.size}\0${wasmStat.mtimeMs}\0${TRAMPOLINES_FORMAT}`).digest('hex').slice(0, 16);
+  const memory = `${LEAST_MEMORY_MIB}-${FULL_MEMORY_MIB} compact`;
+  const key = createHash('sha256').update(`${text}\0${wasmStat.size}\0${wasmStat.mtimeMs}\0${TRAMPOLINES_FORMAT}\0${memory}`).digest('hex').slice(0, 16);
   const dir = join(tmpdir(), `osvlab-z3-${key}`);
   const ours: Z3Files = { glue: join(dir, 'z3-built.js'), wasm: join(dir, 'z3-built.wasm'), patched: true };
   try {
-    writeOnce(ours.wasm, () => withWasmInvokes(readFileSync(SHIPPED_WASM)).bytes);
+    writeOnce(ours.wasm, () => withEveryZ3Memory(withCompactCode(withWasmInvokes(readFileSync(SHIPPED_WASM)).bytes).bytes));
     writeOnce(ours.glue, () => text);
   } catch (e) {
     // No writable temporary directory (or a wasm the rewrite cannot read): Z3 as it ships is only slower.
@@ -91,10 +95,10 @@ export function nodeZ3MemoryMiB(): Z3MemoryMiB {
   return mib;
 }
 
-/** The wasm's bytes for a memory size: as shipped, or with its memory import rewritten. */
+/** The wasm's bytes for a memory size: our copy admits every size; the package's own (2 GiB only) gets the same import. */
 function wasmBytes(mib: Z3MemoryMiB): Uint8Array<ArrayBuffer> {
   const bytes = readFileSync(z3Files().wasm);
-  return mib === FULL_MEMORY_MIB ? bytes : withMemoryPages(bytes, pagesOf(mib));
+  return importAdmits(readMemoryImport(bytes), pagesOf(mib)) ? bytes : withEveryZ3Memory(bytes);
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -129,7 +133,7 @@ async function load(): Promise<Z3> {
   // The module another thread compiled and posted, or this process's own.
   const module = (await postedModule()) ?? (await compiledZ3());
   const wasm = {
-    // A smaller memory: the glue told the size it makes (the wasm's import says the same).
+    // A smaller memory: the glue told the size it makes (the wasm's import admits every size).
     ...(mib === FULL_MEMORY_MIB ? {} : { INITIAL_MEMORY: pagesOf(mib) * WASM_PAGE }),
     // The glue's own hook for a module compiled elsewhere; its pthreads get the same module.
     instantiateWasm: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {

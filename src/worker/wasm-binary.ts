@@ -162,6 +162,18 @@ export function uleb(n: number): number[] {
   return out;
 }
 
+/** A signed integer (at most 53 bits) as signed LEB128, in its shortest form. */
+export function sleb(n: number): number[] {
+  if (!Number.isInteger(n)) throw new RangeError(`cannot encode ${n} as signed LEB128`);
+  const out: number[] = [];
+  for (;;) {
+    const byte = ((n % 128) + 128) % 128;
+    n = Math.floor(n / 128);
+    if ((n === 0 && !(byte & 0x40)) || (n === -1 && byte & 0x40)) return [...out, byte];
+    out.push(byte | 0x80);
+  }
+}
+
 /** `s` as a name: its UTF-8 length, then its bytes. */
 export function encodeName(s: string): number[] {
   const bytes = new TextEncoder().encode(s);

@@ -44,18 +44,13 @@ import {
   sections,
   uleb,
 } from './wasm-binary.ts';
+import { F32, F64, I32, I64, type Immediate, skipLocals, stepInstruction } from './wasm-instructions.ts';
 
 /** The rewrite's format: raised whenever what `withWasmInvokes` writes changes (copies made by an older one are made again). */
 export const TRAMPOLINES_FORMAT = 2;
 
 /** The export naming the flag the glue sets before it throws a C++ exception. */
 export const CPP_THROW_FLAG = 'osvlab_cpp_throw';
-
-const I32 = 0x7f;
-const I64 = 0x7e;
-const F32 = 0x7d;
-const F64 = 0x7c;
-const VALUE_TYPES = new Set([I32, I64, F32, F64, 0x7b, 0x70, 0x6f]);
 
 interface FuncType {
   readonly params: readonly number[];
@@ -103,117 +98,6 @@ function readExports(r: Reader): Map<string, { kind: number; index: number }> {
     out.set(name, { kind, index: r.uleb() });
   }
   return out;
-}
-
-/** Steps over a block type: empty, one value type, or a type index (signed LEB128). */
-function skipBlockType(r: Reader): void {
-  const b = r.bytes[r.at];
-  if (b === 0x40 || VALUE_TYPES.has(b)) r.at++;
-  else r.skipLeb(33);
-}
-
-/** Steps over a memory immediate: alignment (bit 6: a memory index follows) and offset. */
-function skipMemArg(r: Reader): void {
-  const align = r.uleb();
-  if (align & 0x40) r.uleb();
-  r.skipLeb(64);
-}
-
-/**
- * Steps over one instruction; when it is a direct call, returns the offset
- * of its function index (the index itself is left to read), else -1.
- */
-function skipInstruction(r: Reader): number {
-  const op = r.byte();
-  if (op >= 0x45 && op <= 0xc4) return -1; // numeric instructions, sign extension
-  if (op >= 0x28 && op <= 0x3e) {
-    skipMemArg(r);
-    return -1;
-  }
-  switch (op) {
-    case 0x00: // unreachable
-    case 0x01: // nop
-    case 0x05: // else
-    case 0x0b: // end
-    case 0x0f: // return
-    case 0x19: // catch_all
-    case 0x1a: // drop
-    case 0x1b: // select
-    case 0xd1: // ref.is_null
-      return -1;
-    case 0x02: // block
-    case 0x03: // loop
-    case 0x04: // if
-    case 0x06: // try
-      skipBlockType(r);
-      return -1;
-    case 0x10: // call
-    case 0x12: // return_call
-      return r.at;
-    case 0x11: // call_indirect
-    case 0x13: // return_call_indirect
-      r.uleb();
-      r.uleb();
-      return -1;
-    case 0x07: // catch
-    case 0x08: // throw
-    case 0x09: // rethrow
-    case 0x18: // delegate
-    case 0x0c: // br
-    case 0x0d: // br_if
-    case 0x20: // local.get
-    case 0x21: // local.set
-    case 0x22: // local.tee
-    case 0x23: // global.get
-    case 0x24: // global.set
-    case 0x25: // table.get
-    case 0x26: // table.set
-    case 0x3f: // memory.size
-    case 0x40: // memory.grow
-    case 0xd2: // ref.func
-      r.uleb();
-      return -1;
-    case 0x0e: // br_table
-      for (let n = r.uleb() + 1; n > 0; n--) r.uleb();
-      return -1;
-    case 0x1c: // select with types
-      r.skip(r.uleb());
-      return -1;
-    case 0x41: // i32.const
-      r.skipLeb(32);
-      return -1;
-    case 0x42: // i64.const
-      r.skipLeb(64);
-      return -1;
-    case 0x43: // f32.const
-      r.skip(4);
-      return -1;
-    case 0x44: // f64.const
-      r.skip(8);
-      return -1;
-    case 0xd0: // ref.null
-      r.skipLeb(33);
-      return -1;
-    case 0xfc:
-      skipMiscInstruction(r, r.uleb());
-      return -1;
-    case 0xfe: {
-      const sub = r.uleb();
-      if (sub === 0x03) r.byte(); // atomic.fence
-      else if (sub <= 0x02 || (sub >= 0x10 && sub <= 0x4e)) skipMemArg(r);
-      else throw new WasmFormatError(`unknown atomic instruction 0xfe ${sub}`, r.at - 1);
-      return -1;
-    }
-    default:
-      throw new WasmFormatError(`unknown instruction 0x${op.toString(16)}`, r.at - 1);
-  }
-}
-
-/** The 0xfc prefix: saturating truncations, bulk memory and table instructions. */
-function skipMiscInstruction(r: Reader, sub: number): void {
-  const immediates = [0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1][sub];
-  if (immediates === undefined) throw new WasmFormatError(`unknown instruction 0xfc ${sub}`, r.at - 1);
-  for (let i = 0; i < immediates; i++) r.uleb();
 }
 
 /**
@@ -301,21 +185,23 @@ function rewriteCode(bytes: Uint8Array, s: Section, retarget: ReadonlyMap<number
     const end = bodyStart + size;
     if (end > s.sectionEnd) throw new WasmFormatError('a function body runs past the code section', bodyStart);
     const body = new Reader(bytes, bodyStart, end);
-    for (let groups = body.uleb(); groups > 0; groups--) {
-      body.uleb();
-      body.byte();
-    }
+    skipLocals(body);
     // The body's pieces: unchanged runs of bytes, and the new call targets between them.
     const pieces: (Uint8Array | number[])[] = [];
     let copied = bodyStart;
+    let callAt = -1;
+    const seen = (kind: Immediate, at: number) => {
+      if (kind === 'callee') callAt = at;
+    };
     while (body.at < end) {
-      const at = skipInstruction(body);
-      if (at < 0) continue;
-      const callee = body.uleb();
-      const to = retarget.get(callee);
+      callAt = -1;
+      stepInstruction(body, seen);
+      if (callAt < 0) continue;
+      const callee = new Reader(bytes, callAt, end);
+      const to = retarget.get(callee.uleb());
       if (to === undefined) continue;
-      pieces.push(bytes.subarray(copied, at), uleb(to));
-      copied = body.at;
+      pieces.push(bytes.subarray(copied, callAt), uleb(to));
+      copied = callee.at;
       calls++;
     }
     if (bytes[end - 1] !== 0x0b) throw new WasmFormatError('a function body that does not end with end', end - 1);

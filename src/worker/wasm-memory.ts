@@ -2,9 +2,10 @@
  * Reads and rewrites the limits of a WebAssembly module's imported memory
  * (docs/app.md, "Z3's memory"). z3-solver's wasm imports `env.memory` as a
  * shared memory of exactly 2 GiB (minimum = maximum = 32768 pages of 64 KiB),
- * and an import only links to a memory whose limits fit the declared ones, so
- * running the same solver in less memory needs a copy of the module whose
- * import says so. Only the import's limits change; every other byte of the
+ * and an import only links to a memory whose limits fit the declared ones: at
+ * least the import's minimum, and a maximum no larger than its maximum. So the
+ * site's one copy declares a range (256 MiB to 2 GiB), which links to a memory
+ * of any size in it. Only the import's limits change; every other byte of the
  * module (code, data, custom sections) is copied as it is.
  *
  * The binary format, as far as it is needed here: the magic `\0asm` and
@@ -50,17 +51,22 @@ export function readMemoryImport(bytes: Uint8Array): MemoryImport {
 }
 
 /**
- * A copy of `bytes` whose imported memory is exactly `pages` pages (minimum =
- * maximum = `pages`), shared if it was. The import section's length is
+ * A copy of `bytes` whose imported memory is at least `minPages` and at most
+ * `maxPages` pages, shared if it was: it links to any memory whose initial
+ * size is at least `minPages` and whose maximum is at most `maxPages` (a
+ * shared memory always has a maximum). The import section's length is
  * re-encoded (a smaller page count can take fewer LEB128 bytes); nothing
  * else changes.
  */
-export function withMemoryPages(bytes: Uint8Array, pages: number): Uint8Array<ArrayBuffer> {
+export function withMemoryRange(bytes: Uint8Array, minPages: number, maxPages: number): Uint8Array<ArrayBuffer> {
   const mem = readMemoryImport(bytes);
   const is64 = (bytes[mem.limitsStart] & 4) !== 0;
-  if (!Number.isInteger(pages) || pages < 1 || (!is64 && pages > 65536)) throw new RangeError(`a memory of ${pages} pages is out of range`);
+  for (const pages of [minPages, maxPages]) {
+    if (!Number.isInteger(pages) || pages < 1 || (!is64 && pages > 65536)) throw new RangeError(`a memory of ${pages} pages is out of range`);
+  }
+  if (minPages > maxPages) throw new RangeError(`a memory of at least ${minPages} pages cannot be at most ${maxPages}`);
   const flags = 1 | (mem.shared ? 2 : 0) | (is64 ? 4 : 0);
-  const limits = [flags, ...uleb(pages), ...uleb(pages)];
+  const limits = [flags, ...uleb(minPages), ...uleb(maxPages)];
   // The import section's body: what precedes the limits, the new limits, what follows them.
   const body = new Reader(bytes, mem.sectionStart + 1, mem.sectionEnd);
   body.uleb(); // the old length
@@ -68,6 +74,16 @@ export function withMemoryPages(bytes: Uint8Array, pages: number): Uint8Array<Ar
   const newBodyLength = mem.sectionEnd - bodyStart - (mem.limitsEnd - mem.limitsStart) + limits.length;
   const head = [IMPORT_SECTION, ...uleb(newBodyLength)];
   return concatBytes([bytes.subarray(0, mem.sectionStart), head, bytes.subarray(bodyStart, mem.limitsStart), limits, bytes.subarray(mem.limitsEnd)]);
+}
+
+/** A copy of `bytes` whose imported memory is exactly `pages` pages (minimum = maximum = `pages`), shared if it was. */
+export function withMemoryPages(bytes: Uint8Array, pages: number): Uint8Array<ArrayBuffer> {
+  return withMemoryRange(bytes, pages, pages);
+}
+
+/** Whether a memory of `pages` pages (initial = maximum) links to the memory import `mem`. */
+export function importAdmits(mem: Pick<MemoryImport, 'minPages' | 'maxPages'>, pages: number): boolean {
+  return pages >= mem.minPages && (mem.maxPages === undefined || pages <= mem.maxPages);
 }
 
 /**

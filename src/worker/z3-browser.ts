@@ -16,7 +16,7 @@
  */
 import { init } from 'z3-solver';
 import { CPP_THROW_FLAG } from './wasm-invoke.ts';
-import { Z3_MEMORY_MIB, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
+import type { Z3MemoryMiB } from './z3-memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
 import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
 import { makeThreadWorkersAhead, threadsByDefault, wantThreads } from './z3-threads.ts';
@@ -43,14 +43,14 @@ function printErr(text: string): void {
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' };
 
 /** The cache public/sw.js serves from; the name must match CACHE there. */
-const OFFLINE_CACHE = 'osvlab-v3';
+const OFFLINE_CACHE = 'osvlab-v4';
 
 /**
  * Puts the glue and the wasm just downloaded into the service worker's cache,
  * so offline use does not cost a second 35 MB download when the service worker
- * precaches (the HTTP cache is often too small to hold the wasm). The wasm of
- * another memory size, kept from an earlier visit, goes: only the size in use
- * is kept.
+ * precaches (the HTTP cache is often too small to hold the wasm). One wasm
+ * serves every memory size, so the copy kept serves the device whatever it
+ * grants on a later visit.
  */
 async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wasm: Response): Promise<void> {
   if (typeof caches === 'undefined') return;
@@ -60,10 +60,6 @@ async function keepForOffline(glueUrl: string, glue: string, wasmUrl: string, wa
     // The media type matters: streaming compilation of the cached copy insists on application/wasm. With the
     // isolation headers public/sw.js serves the cached response itself instead of a copy it makes to add them.
     await cache.put(wasmUrl, new Response(wasm.body, { headers: { 'Content-Type': 'application/wasm', ...ISOLATION } }));
-    for (const mib of Z3_MEMORY_MIB) {
-      const other = new URL(z3WasmFile(mib), glueUrl).href;
-      if (other !== wasmUrl) await cache.delete(other, { ignoreSearch: true });
-    }
   } catch {
     // Storage can be full or disabled; the app works without offline support.
   }

@@ -7,11 +7,11 @@
  * the core; src/worker/z3-browser.ts finishes the load from what this began.
  *
  * The memory is the largest size the device grants (src/worker/z3-memory.ts),
- * reserved once per worker, and the wasm fetched is the copy whose memory
- * import has that size.
+ * reserved once per worker; the one wasm links to a memory of any of those
+ * sizes, so every size fetches (and caches) the same URL.
  */
 import { browserName, obstacleSentence } from './z3-obstacle.ts';
-import { parseZ3Memory, reserveLargest, sizesToTry, type Z3MemoryMiB, z3WasmFile } from './z3-memory.ts';
+import { Z3_WASM_FILE, parseZ3Memory, reserveLargest, sizesToTry, type Z3MemoryMiB } from './z3-memory.ts';
 import { Z3UnavailableError } from './z3-unavailable.ts';
 
 /** Milliseconds since this worker's start, as finely as it measures. */
@@ -109,8 +109,8 @@ export function startZ3(): Z3Start {
   if (started) return started;
   const { mib, memory } = reserve();
   const glueUrl = glueUrlHere();
-  // One URL per memory size, so each is cached on its own.
-  const wasmUrl = new URL(z3WasmFile(mib), glueUrl).href;
+  // One URL for every memory size: its compiled code, in Chromium's cache, serves them all.
+  const wasmUrl = new URL(Z3_WASM_FILE, glueUrl).href;
   const began = clock();
   const wasm = compileWasm(wasmUrl);
   const glue = fetchOrSay(glueUrl, 'the Z3 glue').then((res) => res.text());

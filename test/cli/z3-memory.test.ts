@@ -1,8 +1,8 @@
 /**
  * Z3 in the smallest memory a phone gets (docs/app.md, "Z3's memory"): with
- * OSVLAB_Z3_MEMORY=256 the Node engine runs the wasm whose memory import the
- * build rewrites to 256 MiB (src/worker/wasm-memory.ts), the same rewrite the
- * browser's 256 MiB file gets. A few of the heaviest handlers are proved here
+ * OSVLAB_Z3_MEMORY=256 the Node engine runs, in a memory of 256 MiB, the one
+ * wasm whose memory import admits 256 MiB to 2 GiB (src/worker/z3-memory.ts),
+ * as the browser's one wasm does. A few of the heaviest handlers are proved here
  * from scratch (a verified oracle, a refutation with its counterexample), as
  * in 2 GiB; the sweep of all 50 oracles at every size is perf/z3-memory.ts.
  * A bad size is refused by name.

@@ -15,7 +15,7 @@
  * workers are blocked (no isolation, so no Z3) the table is there and the
  * page says why nothing can be re-verified. Every wait is on the page's state.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,14 @@ function cells(page: Page): Promise<string[][]> {
 const rowOrder = (page: Page) => page.$$eval('[data-testid="result-row"]', (rows) => rows.map((r) => r.getAttribute('data-run')));
 
 describe('a published site', () => {
+  it("weighs under 40 MB on disk, with one Z3 wasm for every memory size (docs/app.md, \"Z3's memory\")", () => {
+    const dir = join(ROOT, 'site', SUB);
+    const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+    expect(files.filter((f) => f.endsWith('.wasm')).map((f) => f.slice(dir.length))).toEqual(['z3-built.wasm']);
+    // 129.5 MB with a wasm per size; 37 MB with one (26.6 MB of it the wasm, without the linker's padding).
+    expect(files.reduce((n, f) => n + statSync(f).size, 0)).toBeLessThan(40e6);
+  });
+
   it('under a sub-path without isolation headers: both rows, Cancel, then every cell reproduced; sortable, linkable, comparable', async () => {
     const { page, errors, close } = await open(SUB);
     expect(await page.title()).toBe('Two fake models');
@@ -248,7 +256,7 @@ describe('a published site', () => {
         () =>
           page.evaluate(async (files) => {
             if (!navigator.serviceWorker.controller) return false;
-            const cache = await caches.open('osvlab-v3');
+            const cache = await caches.open('osvlab-v4');
             for (const f of files) if (!(await cache.match(f))) return false;
             return true;
           }, ['./', 'z3-built.wasm', 'published/index.json', 'published/manifest.json', `published/runs/${runA}.json`, `published/runs/${runB}.json`]),

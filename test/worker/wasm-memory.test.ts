@@ -1,15 +1,17 @@
 /**
  * The wasm import rewrite (src/worker/wasm-memory.ts) on z3-solver's own
  * wasm and on small modules built byte by byte: the memory import is found,
- * its limits are rewritten to the asked size, everything else is kept, and
- * what comes out compiles and links to a memory of that size only.
+ * its limits are rewritten to the asked size or range, everything else is
+ * kept, and what comes out compiles and links to a memory of those sizes only.
+ * The one wasm of the site and the CLI (src/worker/z3-memory.ts) links to a
+ * memory of every size the worker may reserve.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { WasmFormatError, uleb } from '../../src/worker/wasm-binary.ts';
-import { readMemoryImport, withMemoryPages, withoutCustomSection } from '../../src/worker/wasm-memory.ts';
-import { parseZ3Memory, pagesOf, reserveLargest, sizesToTry, z3WasmFile } from '../../src/worker/z3-memory.ts';
+import { Reader, WasmFormatError, uleb } from '../../src/worker/wasm-binary.ts';
+import { importAdmits, readMemoryImport, withMemoryPages, withMemoryRange, withoutCustomSection } from '../../src/worker/wasm-memory.ts';
+import { RETIRED_WASM_FILES, Z3_MEMORY_MIB, Z3_WASM_FILE, parseZ3Memory, pagesOf, reserveLargest, sizesToTry, withEveryZ3Memory } from '../../src/worker/z3-memory.ts';
 
 const shipped = () => new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm')));
 
@@ -68,6 +70,23 @@ describe('the memory import rewrite', () => {
     expect(readMemoryImport(withMemoryPages(tiny([0x00, 0x04]), 3))).toMatchObject({ minPages: 3, maxPages: 3, shared: false });
   });
 
+  it('declares a range: links to a memory of any size in it, and of no other', async () => {
+    const exact = tiny([0x03, ...uleb(8), ...uleb(8)]);
+    const ranged = withMemoryRange(exact, 2, 8);
+    expect(readMemoryImport(ranged)).toMatchObject({ minPages: 2, maxPages: 8, shared: true });
+    expect(WebAssembly.validate(ranged)).toBe(true);
+    const f = () => undefined;
+    const g = new WebAssembly.Global({ value: 'i32', mutable: false }, 0);
+    const link = (bytes: Uint8Array<ArrayBuffer>, pages: number) =>
+      WebAssembly.instantiate(bytes, { env: { f, g, memory: new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }) } });
+    for (const pages of [2, 4, 8]) await expect(link(ranged, pages), `${pages} pages`).resolves.toBeDefined();
+    await expect(link(ranged, 1)).rejects.toThrow();
+    await expect(link(ranged, 9)).rejects.toThrow();
+    await expect(link(exact, 4)).rejects.toThrow();
+    expect([1, 2, 8, 9].map((p) => importAdmits(readMemoryImport(ranged), p))).toEqual([false, true, true, false]);
+    expect(() => withMemoryRange(exact, 9, 8)).toThrow(RangeError);
+  });
+
   it('says what is wrong with a file it cannot read', () => {
     expect(() => readMemoryImport(new Uint8Array([1, 2, 3]))).toThrow(WasmFormatError);
     expect(() => readMemoryImport(new Uint8Array([0, 0x61, 0x73, 0x6d, 2, 0, 0, 0]))).toThrow('not version 1');
@@ -100,8 +119,44 @@ describe('dropping a custom section', () => {
 });
 
 describe("Z3's memory sizes", () => {
-  it('names a file per size, the 2 GiB one as z3-solver ships it', () => {
-    expect([2048, 1024, 512, 256].map((m) => z3WasmFile(m as never))).toEqual(['z3-built.wasm', 'z3-built-1024m.wasm', 'z3-built-512m.wasm', 'z3-built-256m.wasm']);
+  it("makes one wasm of z3-solver's whose import admits 256 MiB to 2 GiB, and that links to a memory of each size", async () => {
+    const original = withoutCustomSection(shipped(), 'name');
+    const one = withEveryZ3Memory(original);
+    const m = readMemoryImport(original);
+    const c = readMemoryImport(one);
+    expect({ module: c.module, field: c.field, min: c.minPages, max: c.maxPages, shared: c.shared }).toEqual({ module: 'env', field: 'memory', min: pagesOf(256), max: pagesOf(2048), shared: true });
+    // Only the limits changed (and the section's length with them: 4096 takes two LEB128 bytes, 32768 three).
+    expect(one.length).toBe(original.length - 1);
+    expect(Buffer.compare(one.subarray(0, m.sectionStart), original.subarray(0, m.sectionStart))).toBe(0);
+    const bodyStart = (bytes: Uint8Array, sectionStart: number) => {
+      const r = new Reader(bytes, sectionStart + 1, bytes.length);
+      r.uleb();
+      return r.at;
+    };
+    expect(Buffer.compare(one.subarray(bodyStart(one, c.sectionStart), c.limitsStart), original.subarray(bodyStart(original, m.sectionStart), m.limitsStart))).toBe(0);
+    expect(Buffer.compare(one.subarray(c.limitsEnd), original.subarray(m.limitsEnd))).toBe(0);
+    expect(WebAssembly.validate(one)).toBe(true);
+    // The compiled module links to the memory the worker reserves for each size (initial = maximum, shared); its
+    // other imports are the glue's functions, stood in for here (instantiating runs none of them).
+    const module = await WebAssembly.compile(one);
+    const stubs = (memory: WebAssembly.Memory) => {
+      const imports: Record<string, Record<string, unknown>> = { env: { memory } };
+      for (const i of WebAssembly.Module.imports(module)) if (i.kind === 'function') (imports[i.module] ??= {})[i.name] = () => 0;
+      return imports as WebAssembly.Imports;
+    };
+    const sized = (pages: number) => new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+    for (const mib of Z3_MEMORY_MIB) {
+      const instance = await WebAssembly.instantiate(module, stubs(sized(pagesOf(mib))));
+      expect(instance.exports.malloc ?? instance.exports._malloc, `${mib} MiB`).toBeDefined();
+    }
+    // Below the smallest size it does not link, and the wasm as z3-solver ships it links to 2 GiB only.
+    await expect(WebAssembly.instantiate(module, stubs(sized(pagesOf(128))))).rejects.toThrow(WebAssembly.LinkError);
+    await expect(WebAssembly.instantiate(await WebAssembly.compile(original), stubs(sized(pagesOf(256))))).rejects.toThrow(WebAssembly.LinkError);
+  });
+
+  it('has one file for every size, under the name z3-solver ships it with', () => {
+    expect(Z3_WASM_FILE).toBe('z3-built.wasm');
+    expect(RETIRED_WASM_FILES).toEqual(['z3-built-1024m.wasm', 'z3-built-512m.wasm', 'z3-built-256m.wasm']);
     expect([parseZ3Memory('512'), parseZ3Memory(' 256m '), parseZ3Memory('1024 MiB'), parseZ3Memory('300'), parseZ3Memory(null)]).toEqual([512, 256, 1024, undefined, undefined]);
     expect(sizesToTry(512)).toEqual([512, 256]);
   });

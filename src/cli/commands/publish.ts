@@ -26,6 +26,7 @@ import type { Task } from '../../core/tasks/task.ts';
 import { PROVENANCE } from '../../core/version.ts';
 import { makeDir, readRunFile as readFileBytes, writeError } from '../../store/run-dir-file.ts';
 import { BUILD_STAMP, appFileDifferences, appFileHashes } from '../app-files.ts';
+import { writeControl } from '../visible-output.ts';
 import { UsageError, optionalInt, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { withGrading } from '../session-ports.ts';
@@ -301,7 +302,7 @@ async function checkPublished(dir: string, concurrency: number | undefined, json
         rows.push({ opened });
         continue;
       }
-      const onProgress = (done: number, total: number) => live && process.stderr.write(`\rrun ${entry.id}: re-verified ${done} of ${total} answers`);
+      const onProgress = (done: number, total: number) => live && writeControl(process.stderr, '\r', `run ${entry.id}: re-verified ${done} of ${total} answers`);
       const verdict = await reverifyPublishedRun(opened.run, ports, { onProgress });
       if (live) process.stderr.write('\n');
       rows.push({ opened, verdict });

@@ -160,7 +160,10 @@ export class TeacherState {
       this.linkNote = 'Checking that the starter does not pass already…';
       const s = await gradeSpec(full, full.starter, verify);
       if (s.passed) throw new Error('The starter already passes every check: there is nothing for the learner to do.');
-      this.linkNote = full.solution === undefined ? 'No solution written, so nobody has checked that this exercise can be passed.' : '';
+      this.linkNote =
+        full.solution === undefined
+          ? 'No solution written, so nobody has checked that this exercise can be passed.'
+          : 'Checked: your solution passes every check, and the starter does not.';
       await authoredExercises.put({ id: await exerciseId(shipped), exercise: shipped, savedAt: Date.now() });
       this.link = `${location.origin}${location.pathname}#/${await teacherRoute(shipped)}`;
       this.keepLink();

@@ -64,7 +64,7 @@ export async function gradeAttempt(file: AttemptFile, carried: TeacherExercise |
       return {
         kind: 'flagged',
         passed: false,
-        message: `The file carries its own copy of "${same.title}", which differs from yours in ${differs.join(', ') || 'its content'}: not accepted. Against your exercise the answer ${g.passed ? 'passes' : `does not pass (${g.message})`}.`,
+        message: `The file carries its own copy of "${same.title}", which differs from yours in ${differs.join(', ') || 'its content'}: not accepted. Against your exercise: ${g.passed ? 'the answer passes.' : g.message}`,
       };
     }
   }

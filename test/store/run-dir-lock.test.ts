@@ -22,8 +22,8 @@ const TRIALS = 4;
 /** Each contender: wait for `go`, try the lock, say what happened, and if held keep it (checking it) until `done`. */
 const CONTENDER = `
 import { existsSync, readFileSync } from 'node:fs';
-import { lockRunDir } from './lock.mjs';
-const [dir, go, done] = process.argv.slice(2);
+const [lockModule, dir, go, done] = process.argv.slice(2);
+const { lockRunDir } = await import(lockModule);
 const nap = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 process.stdout.write('ready\\n');
 while (!existsSync(go)) nap(1);
@@ -45,12 +45,14 @@ process.stdout.write(lost ? 'lost\\n' : 'kept\\n');
 lock.release();
 `;
 
-function bundle(): string {
+/** The lock module bundled for plain node, and the contender's script: their paths. */
+function bundle(): { lock: string; script: string } {
   const dir = join(root, 'bin');
   mkdirSync(dir);
-  buildSync({ entryPoints: [resolve('src/store/run-dir-lock.ts')], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'lock.mjs'), logLevel: 'silent' });
+  const lock = join(dir, 'lock.mjs');
+  buildSync({ entryPoints: [resolve('src/store/run-dir-lock.ts')], bundle: true, platform: 'node', format: 'esm', outfile: lock, logLevel: 'silent' });
   writeFileSync(join(dir, 'contender.mjs'), CONTENDER);
-  return join(dir, 'contender.mjs');
+  return { lock, script: join(dir, 'contender.mjs') };
 }
 
 async function until(what: string, cond: () => boolean, ms = 60_000): Promise<void> {
@@ -63,7 +65,7 @@ async function until(what: string, cond: () => boolean, ms = 60_000): Promise<vo
 
 describe('stale lock takeover', () => {
   it(`${CONTENDERS} processes race for a stale lock, ${TRIALS} times: exactly one holds it each time`, async () => {
-    const script = bundle();
+    const { lock, script } = bundle();
     for (let trial = 0; trial < TRIALS; trial++) {
       const dir = join(root, `run-${trial}`);
       mkdirSync(dir);
@@ -75,7 +77,7 @@ describe('stale lock takeover', () => {
       const children: ChildProcess[] = [];
       const exits: Promise<void>[] = [];
       for (let i = 0; i < CONTENDERS; i++) {
-        const c = spawn(process.execPath, [script, dir, go, done], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const c = spawn(process.execPath, [script, lock, dir, go, done], { stdio: ['ignore', 'pipe', 'inherit'] });
         outs.push('');
         c.stdout!.setEncoding('utf8').on('data', (s: string) => (outs[i] += s));
         children.push(c);

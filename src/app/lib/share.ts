@@ -49,7 +49,7 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
  */
 export const SHARE_MAX_BYTES = 256 * 1024;
 /** The longest spec a share link may carry, in characters (the same as a teacher's exercise, teacher-link.ts LIMITS.spec). */
-export const SHARE_MAX_SPEC = 64_000;
+const SHARE_MAX_SPEC = 64_000;
 /** The longest payload read at all: far above what SHARE_MAX_BYTES of text compresses to. */
 const MAX_PAYLOAD_CHARS = 400_000;
 /** Compressed bytes fed to the inflater at a time: deflate expands a byte at most about 1032 times, so one feed yields at most about 260 KB. */

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
+import { BUILD_STAMP, appFileHashes } from './src/cli/app-files.ts';
 
 // Z3's wasm build uses pthreads, which need SharedArrayBuffer, which needs a
 // cross-origin isolated page. Static hosts that cannot send these headers get
@@ -45,17 +47,25 @@ function swManifest(): Plugin {
 }
 
 /**
- * Writes osvlab-build.json, the app and verifier versions the site was built
- * from (tasks/hv6/bundle.json, as src/core/version.ts reads them): `osvlab
- * publish` copies a build only when they are its own (docs/publish.md).
+ * Writes osvlab-build.json: the app and verifier versions the site was built
+ * from (tasks/hv6/bundle.json, as src/core/version.ts reads them) and the
+ * SHA-256 of every file of the build. `osvlab publish` copies a build only
+ * when the versions are its own and every file is the one built
+ * (docs/publish.md). Written last, once every file (the public folder's too)
+ * is in the output folder.
  */
 function buildStamp(): Plugin {
+  let outDir = 'dist';
   return {
     name: 'osvlab-build-stamp',
     apply: 'build',
-    generateBundle() {
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
       const bundle = JSON.parse(readFileSync(new URL('./tasks/hv6/bundle.json', import.meta.url), 'utf8'));
-      this.emitFile({ type: 'asset', fileName: 'osvlab-build.json', source: JSON.stringify({ app: bundle.appVersion, verifier: `v-${bundle.verifierHash}` }) });
+      const stamp = { app: bundle.appVersion, verifier: `v-${bundle.verifierHash}`, files: appFileHashes(outDir) };
+      writeFileSync(join(outDir, BUILD_STAMP), JSON.stringify(stamp));
     },
   };
 }

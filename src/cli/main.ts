@@ -5,6 +5,7 @@
 import { hasDiagnostic } from '../core/diagnostic.ts';
 import { UsageError } from './args.ts';
 import { flushed, guardOutput, outputFailure } from './closed-output.ts';
+import { showControls } from './visible-output.ts';
 import { printDiagnostic } from './diagnostics.ts';
 import { COMMANDS, type CommandName, findCommand } from './declarations.ts';
 import { commandHelp, overview } from './help.ts';
@@ -44,6 +45,9 @@ const USAGE = overview();
 export async function main(argv: string[]): Promise<number> {
   guardOutput(process.stdout);
   guardOutput(process.stderr);
+  // Outside the guard: what is printed from files never reaches the terminal as control characters.
+  showControls(process.stdout);
+  showControls(process.stderr);
   const code = await dispatch(argv);
   await flushed(process.stdout);
   const lost = outputFailure(process.stdout);

@@ -1,5 +1,6 @@
 /** A one-line progress bar on stderr (redrawn in place on a terminal, printed every few seconds otherwise). */
 import type { RunProgress } from '../core/eval/run/runner.ts';
+import { writeControl } from './visible-output.ts';
 
 function duration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '--';
@@ -20,7 +21,7 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr): {
   return {
     update(p) {
       if (stream.isTTY) {
-        stream.write(`\r${progressLine(p)}\x1b[K`);
+        writeControl(stream, '\r', progressLine(p), '\x1b[K');
       } else if (Date.now() - last > 5000 || p.done === p.total) {
         last = Date.now();
         stream.write(`${progressLine(p)}\n`);

@@ -11,8 +11,17 @@
  * and taken over; a live holder makes opening fail with RUNDIR004 naming its
  * pid. The lock is released when the store closes, and by an exit handler
  * when the process exits without closing it.
+ *
+ * Both steps are atomic, so two contenders never both hold it:
+ * - the lock is written whole to a file of this process's own and then
+ *   hard-linked to `osvlab.lock` (link fails if the name exists), so nobody
+ *   ever reads a half-written lock and takes it for stale;
+ * - a stale lock is removed only under the takeover guard
+ *   `osvlab.lock.takeover` (made with O_EXCL), and only if the lock's text is
+ *   still the text judged stale. A contender that judged the same stale lock
+ *   after another took it over finds the newer text and removes nothing.
  */
-import { closeSync, constants, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, linkSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCK_FILE, RunDirError } from './run-dir-file.ts';
 
@@ -46,14 +55,94 @@ function alive(info: LockInfo): boolean {
   return now === undefined || now === info.started;
 }
 
-function readLock(path: string): LockInfo | undefined {
+/** The lock file's text, or undefined when there is none (or it cannot be read). */
+function lockText(path: string): string | undefined {
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseLock(text: string | undefined): LockInfo | undefined {
+  try {
+    const v = JSON.parse(text ?? '') as unknown;
     if (v && typeof v === 'object' && Number.isInteger((v as LockInfo).pid) && (v as LockInfo).pid > 0) return v as LockInfo;
   } catch {
-    // Unreadable or half-written: treated as stale below.
+    // Unreadable or half-written (by an older osvlab): treated as stale.
   }
   return undefined;
+}
+
+function readLock(path: string): LockInfo | undefined {
+  return parseLock(lockText(path));
+}
+
+/** A takeover guard older than this was left by a contender that died in the microseconds it holds one. */
+const GUARD_STALE_MS = 10_000;
+/** How long a contender waits for other contenders' takeovers before giving up. */
+const TAKEOVER_WAIT_MS = 5_000;
+
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Removes the lock at `path` if its text is still `staleText`, under the
+ * takeover guard. Returns false when another contender holds the guard.
+ */
+function removeStale(path: string, staleText: string | undefined): boolean {
+  const guard = `${path}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(guard, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) rmSync(guard, { force: true });
+    } catch {
+      // Gone meanwhile: the next try takes it.
+    }
+    return false;
+  }
+  try {
+    closeSync(fd);
+    // Under the guard nobody else removes the lock: the text read here is the lock removed below.
+    if (lockText(path) === staleText) rmSync(path, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
+  return true;
+}
+
+/** Makes the lock file at `path` holding `text`, whole, if there is none; false if there is one. */
+function createLock(path: string, text: string): boolean {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, text, { flag: 'wx', mode: 0o644 });
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw e;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  // A file system without hard links: an exclusive create, written at once (a reader may see it empty for an instant).
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 function inUse(dir: string, pid: number): RunDirError {
@@ -91,54 +180,57 @@ export interface RunDirLock {
 export function lockRunDir(dir: string): RunDirLock {
   const path = join(dir, LOCK_FILE);
   const mine: LockInfo = { pid: process.pid, ...(startTime(process.pid) !== undefined ? { started: startTime(process.pid) } : {}) };
-  for (let tries = 0; ; tries++) {
-    let fd: number;
+  const deadline = Date.now() + TAKEOVER_WAIT_MS;
+  for (;;) {
     try {
-      fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      if (createLock(path, `${JSON.stringify(mine)}\n`)) break;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST' || tries >= 3) throw new RunDirError('RUNDIR004', `${path} cannot be made (${code ?? e}): no lock, so nothing is written`, path);
-      const holder = readLock(path);
-      if (holder && holder.pid === process.pid && held.has(path)) {
-        throw new RunDirError('RUNDIR004', `${dir} is already open for writing in this process`, path);
-      }
-      if (holder && alive(holder)) throw inUse(dir, holder.pid);
-      // The holder is gone: the lock is stale. Removed and taken on the next try; a rival doing the same loses the O_EXCL race.
-      rmSync(path, { force: true });
+      throw new RunDirError('RUNDIR004', `${path} cannot be made (${code ?? e}): no lock, so nothing is written`, path);
+    }
+    const text = lockText(path);
+    if (text === undefined) {
+      // Removed meanwhile (taken again on the next try), or a lock that cannot be read at all.
+      if (Date.now() > deadline) throw new RunDirError('RUNDIR004', `${path} cannot be read: no lock, so nothing is written`, path);
       continue;
     }
-    try {
-      writeSync(fd, `${JSON.stringify(mine)}\n`);
-    } finally {
-      closeSync(fd);
+    const holder = parseLock(text);
+    if (holder && holder.pid === process.pid && held.has(path)) {
+      throw new RunDirError('RUNDIR004', `${dir} is already open for writing in this process`, path);
     }
-    held.add(path);
-    if (!exitHook) {
-      exitHook = true;
-      process.on('exit', releaseAll);
-      // First of the listeners, so a command's own `once` listener still counts while this runs. A
-      // command that handles the signal itself stops its work, closes its store and exits; in
-      // one that does not (or on a second Ctrl+C), the locks are released here before exiting as
-      // the signal would (128 + its number).
-      for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
-        process.prependListener(sig, () => {
-          if (process.listenerCount(sig) > 1) return;
-          releaseAll();
-          process.exit(128 + n);
-        });
-      }
+    if (holder && alive(holder)) throw inUse(dir, holder.pid);
+    // The holder is gone: the lock is stale. Removed (if still the same) and taken on the next try.
+    if (!removeStale(path, text)) {
+      if (Date.now() > deadline) throw new RunDirError('RUNDIR004', `${path} is being taken over by another process; try again`, path);
+      sleepMs(2);
     }
-    let released = false;
-    return {
-      path,
-      release() {
-        if (released) return;
-        released = true;
-        held.delete(path);
-        releaseFile(path);
-      },
-    };
   }
+  held.add(path);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', releaseAll);
+    // First of the listeners, so a command's own `once` listener still counts while this runs. A
+    // command that handles the signal itself stops its work, closes its store and exits; in
+    // one that does not (or on a second Ctrl+C), the locks are released here before exiting as
+    // the signal would (128 + its number).
+    for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15]] as const) {
+      process.prependListener(sig, () => {
+        if (process.listenerCount(sig) > 1) return;
+        releaseAll();
+        process.exit(128 + n);
+      });
+    }
+  }
+  let released = false;
+  return {
+    path,
+    release() {
+      if (released) return;
+      released = true;
+      held.delete(path);
+      releaseFile(path);
+    },
+  };
 }
 
 function releaseAll(): void {

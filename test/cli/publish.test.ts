@@ -8,10 +8,11 @@
  * before any work); publishing runs as a user starts it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appFileHashes } from '../../src/cli/app-files.ts';
 import { exportRun } from '../../src/core/eval/files/run-file.ts';
 import { type AttemptRecord, type RunRecord, attemptId } from '../../src/core/eval/run/run-types.ts';
 import { PROVENANCE } from '../../src/core/version.ts';
@@ -38,7 +39,8 @@ function app(name: string, verifier = PROVENANCE.verifier, stamp = true): string
   writeFileSync(join(dir, 'assets', 'a.js'), '// app');
   writeFileSync(join(dir, 'sw-manifest.json'), JSON.stringify({ files: ['assets/a.js'] }));
   writeFileSync(join(dir, '.complete'), 'a test harness marker');
-  if (stamp) writeFileSync(join(dir, 'osvlab-build.json'), JSON.stringify({ app: PROVENANCE.app, verifier }));
+  // As vite.config.ts writes it: the versions and the hash of every file built.
+  if (stamp) writeFileSync(join(dir, 'osvlab-build.json'), JSON.stringify({ app: PROVENANCE.app, verifier, files: appFileHashes(dir) }));
   return dir;
 }
 
@@ -194,6 +196,58 @@ describe('osvlab publish', () => {
     expect(r.code).toBe(4);
     expect(r.err).toContain(`osvlab publish: PUB003 ${full} exists and is not an empty directory; choose a new --out`);
     expect(readdirSync(full)).toEqual(['x']);
+  });
+
+  it('refuses an --out it cannot fill with a coded error, at once, leaving nothing behind (issue 57 item 5)', async () => {
+    const build = app('build-out');
+    const file = runFile('fff666');
+    // Node's recursive mkdir spun forever here: in a process of its own, stopped after 30 s.
+    const proc = runCli(['publish', file, '--app', build, '--out', '/proc/osvlab-x/site'], { timeoutMs: 30_000 });
+    expect(proc.signal, 'still spinning after 30 s').toBeNull();
+    expect(proc.code, proc.err).toBe(4);
+    expect(proc.err).toContain('osvlab publish: RUNDIR005 /proc/osvlab-x cannot be written');
+
+    const empty = join(root, 'empty-target');
+    mkdirSync(empty);
+    const link = join(root, 'link-to-empty');
+    symlinkSync(empty, link);
+    const linked = await inProcess('publish', file, '--app', build, '--out', link);
+    expect(linked.code, linked.err).toBe(4);
+    expect(linked.err).toContain(`osvlab publish: PUB003 ${link} is a symbolic link`);
+    expect(readdirSync(empty)).toEqual([]);
+
+    const inside = join(build, 'x');
+    const nested = await inProcess('publish', file, '--app', build, '--out', inside);
+    expect(nested.code, nested.err).toBe(4);
+    expect(nested.err).toContain(`osvlab publish: PUB003 ${inside} is inside the app build ${build}`);
+    expect(existsSync(inside)).toBe(false);
+    // The same build reached through a link to it.
+    const viaLink = join(root, 'build-link');
+    symlinkSync(build, viaLink);
+    const nested2 = await inProcess('publish', file, '--app', build, '--out', join(viaLink, 'y', 'z'));
+    expect(nested2.err).toContain('PUB003');
+    expect(existsSync(join(build, 'y'))).toBe(false);
+  }, 60_000);
+
+  it('refuses a build whose files are not the ones it lists: a script put into index.html, a file added or removed (issue 57 item 9)', async () => {
+    const file = runFile('ggg777');
+    const tampered = async (name: string, change: (dir: string) => void, said: string) => {
+      const build = app(name);
+      change(build);
+      const out = join(root, `${name}-site`);
+      const r = await inProcess('publish', file, '--app', build, '--out', out);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toContain(`osvlab publish: PUB001 ${build} is not the build its osvlab-build.json lists (${said})`);
+      expect(existsSync(out)).toBe(false);
+    };
+    await tampered('inject', (d) => writeFileSync(join(d, 'index.html'), readFileSync(join(d, 'index.html'), 'utf8').replace('</head>', '<script>fetch("//evil")</script></head>')), 'changed: index.html');
+    await tampered('added', (d) => writeFileSync(join(d, 'assets', 'extra.js'), '// not built'), 'not built: assets/extra.js');
+    await tampered('removed', (d) => rmSync(join(d, 'sw-manifest.json')), 'missing: sw-manifest.json');
+    const old = app('unlisted');
+    writeFileSync(join(old, 'osvlab-build.json'), JSON.stringify({ app: PROVENANCE.app, verifier: PROVENANCE.verifier }));
+    const r = await inProcess('publish', file, '--app', old, '--out', join(root, 'unlisted-site'));
+    expect(r.err).toContain('PUB001');
+    expect(r.err).toContain('lists no hashes of the build');
   });
 
   it('--check refuses a directory that is not a published site', async () => {

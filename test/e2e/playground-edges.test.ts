@@ -255,6 +255,28 @@ describe('playground', () => {
     await close();
   });
 
+  it('issue 57 item 4: a link of 1.5 KB that inflates to 1 MiB, and one to 20 MiB, are refused at once with LINK001; the tab stays responsive', async () => {
+    for (const size of [1 << 20, 20 << 20]) {
+      const route = shareFragment({ handler: 'sys_dup', spec: 'a'.repeat(size) });
+      if (size === 1 << 20) expect(route.length).toBeLessThan(1600);
+      const t0 = Date.now();
+      const { page, close } = await open(1400, route);
+      await page.waitForSelector('[data-testid="share-error"]', { timeout: 30_000 });
+      const text = await page.textContent('[data-testid="share-error"]');
+      expect(text).toContain('LINK001');
+      expect(text).toContain('KB once unpacked');
+      expect(text).not.toContain('cut short');
+      // The main thread answers at once, and the playground works.
+      const t1 = Date.now();
+      await page.evaluate(() => 1);
+      expect(Date.now() - t1).toBeLessThan(2000);
+      expect(Date.now() - t0, `${size} bytes`).toBeLessThan(20_000);
+      await waitForEditor(page);
+      expect(await editorText(page)).toMatch(/def \w+\(old/);
+      await close();
+    }
+  });
+
   it('items 10, 19: an unknown route says there is no such page; the theme toggle is labelled and its first click changes the theme', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
     const page = await context.newPage();

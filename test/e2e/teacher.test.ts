@@ -58,6 +58,8 @@ describe('teacher', () => {
     await makeLink(teacher);
     link = await teacher.inputValue('[data-testid="t-link"]');
     expect(link).toContain('#/learn/x/');
+    // Issue 55 item 8: what was checked is said, as the no-solution case says what was not.
+    expect(await teacher.textContent('[data-testid="t-link-note"]')).toBe('Checked: your solution passes every check, and the starter does not.');
 
     // No title: refused, no link.
     await teacher.fill('[data-testid="t-title"]', '  ');

@@ -65,15 +65,15 @@ function count(v: unknown): number {
 
 /** Parses and validates a file's text: one attempt, or a teacher's export of several; throws CourseFileError naming the problem. */
 export async function parseAttemptFile(textIn: string): Promise<ReadAttempt[]> {
-  // Refused before parsing: one attempt is small; a teacher's export of many may be larger.
-  const many = textIn.includes(`"${ATTEMPTS_FORMAT}"`);
-  if (textIn.length > MAX_ATTEMPT_BYTES * (many ? 16 : 1)) {
-    throw new CourseFileError('file-format', `The file is larger than ${(MAX_ATTEMPT_BYTES * (many ? 16 : 1)) / 1024} KB; ${many ? 'split the attempts over several files' : 'an attempt is much smaller'}.`);
+  // Refused before parsing: nothing this page reads is larger than a teacher's export of many attempts.
+  if (textIn.length > MAX_ATTEMPT_BYTES * 16) {
+    throw new CourseFileError('file-format', `The file is larger than ${(MAX_ATTEMPT_BYTES * 16) / 1024} KB; split the attempts over several files.`);
   }
   let value: unknown;
   try {
     value = JSON.parse(textIn);
   } catch {
+    if (textIn.length > MAX_ATTEMPT_BYTES) throw new CourseFileError('file-format', `The file is larger than ${MAX_ATTEMPT_BYTES / 1024} KB and not JSON.`);
     throw new CourseFileError('file-json', 'The file is not JSON.');
   }
   const o = value as Record<string, unknown> | null;
@@ -81,6 +81,10 @@ export async function parseAttemptFile(textIn: string): Promise<ReadAttempt[]> {
     if (o.v !== 1 || !Array.isArray(o.attempts)) throw new CourseFileError('file-format', 'The file of attempts has no list of attempts this page reads.');
     if (o.attempts.length > 500) throw new CourseFileError('file-format', 'The file holds more than 500 attempts.');
     return Promise.all(o.attempts.map((a) => parseAttempt(a)));
+  }
+  // Only a teacher's export (decided by what the file is, not by text found in it) may be larger than one attempt.
+  if (textIn.length > MAX_ATTEMPT_BYTES) {
+    throw new CourseFileError('file-format', `The file is larger than ${MAX_ATTEMPT_BYTES / 1024} KB; an attempt is much smaller.`);
   }
   return [await parseAttempt(value)];
 }

@@ -45,7 +45,7 @@ export interface ImportedAttempt {
   /** The whole exercise, from a version 1 file that carried it. */
   readonly exercise?: TeacherExercise;
   /** This page's own grade of the answer (never the file's claim), with the app version that graded it. */
-  readonly graded?: { readonly passed: boolean; readonly message: string; readonly app: string };
+  readonly graded?: { readonly passed: boolean; readonly message: string; readonly app: string; readonly flagged?: boolean };
 }
 
 /** An exercise the teacher made here or opened by its link: what imported attempts are graded against. */
@@ -99,4 +99,5 @@ export const importedAttempts = {
 export const authoredExercises = {
   put: (a: AuthoredExercise) => open().authored.put(a),
   get: (id: string) => open().authored.get(id),
+  all: () => open().authored.toArray(),
 };

@@ -148,8 +148,10 @@ export async function readTeacherLink(payload: string): Promise<TeacherExercise>
   if (!payload || payload.length > 200_000) throw new CourseFileError('link-damaged', 'This exercise link is empty or far too long.');
   let value: unknown;
   try {
-    value = await decodeJson(payload);
+    // An exercise (its texts within LIMITS) is well under 1 MiB inflated; a link that is more is refused as it inflates.
+    value = await decodeJson(payload, 1024 * 1024);
   } catch (e) {
+    if (e instanceof ShareLinkError && e.code === 'LINK001') throw new CourseFileError('link-damaged', `${e.message} Ask for the link again.`);
     throw new CourseFileError('link-damaged', e instanceof ShareLinkError ? 'This exercise link is damaged: it could not be decompressed. Ask for the link again.' : String(e));
   }
   return parseTeacherExercise(value);

@@ -9,6 +9,7 @@ import { APP_VERSION } from '../lib/version.ts';
 import { KERNEL_VERSION } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type AttemptFile, attemptId, attemptsExport, parseAttemptFile } from './attempt-file.ts';
+import { gradeAttempt } from './attempt-grade.ts';
 import { gradeSpec } from './exercise.ts';
 import { type ImportedAttempt, authoredExercises, importedAttempts } from './progress-db.ts';
 import { poolVerify } from './session.svelte.ts';
@@ -55,7 +56,12 @@ function blank(): TeacherDraft {
   };
 }
 
-export type Regrade = { readonly kind: 'running' } | { readonly kind: 'done'; readonly passed: boolean; readonly message: string } | { readonly kind: 'error'; readonly message: string };
+export type Regrade =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'done'; readonly passed: boolean; readonly message: string }
+  /** The file's own copy of the exercise differs from the teacher's: never a pass. */
+  | { readonly kind: 'flagged'; readonly passed: false; readonly message: string }
+  | { readonly kind: 'error'; readonly message: string };
 
 export class TeacherState {
   draft = $state<TeacherDraft>(blank());
@@ -154,7 +160,10 @@ export class TeacherState {
       this.linkNote = 'Checking that the starter does not pass already…';
       const s = await gradeSpec(full, full.starter, verify);
       if (s.passed) throw new Error('The starter already passes every check: there is nothing for the learner to do.');
-      this.linkNote = full.solution === undefined ? 'No solution written, so nobody has checked that this exercise can be passed.' : '';
+      this.linkNote =
+        full.solution === undefined
+          ? 'No solution written, so nobody has checked that this exercise can be passed.'
+          : 'Checked: your solution passes every check, and the starter does not.';
       await authoredExercises.put({ id: await exerciseId(shipped), exercise: shipped, savedAt: Date.now() });
       this.link = `${location.origin}${location.pathname}#/${await teacherRoute(shipped)}`;
       this.keepLink();
@@ -188,7 +197,9 @@ export class TeacherState {
     this.imports = await importedAttempts.all().catch(() => []);
     const regrades = { ...this.regrades };
     for (const a of this.imports) {
-      if (!regrades[a.id] && a.graded?.app === APP_VERSION) regrades[a.id] = { kind: 'done', passed: a.graded.passed, message: a.graded.message };
+      if (!regrades[a.id] && a.graded?.app === APP_VERSION) {
+        regrades[a.id] = a.graded.flagged ? { kind: 'flagged', passed: false, message: a.graded.message } : { kind: 'done', passed: a.graded.passed, message: a.graded.message };
+      }
     }
     this.regrades = regrades;
     // Not awaited: the table shows at once, each row's grade as it comes.
@@ -231,19 +242,18 @@ export class TeacherState {
 
   /**
    * Grades an imported answer again here, with this page's verifier, against
-   * the exercise as it was made (kept here, or carried by an old file). A
-   * grading already running for it is left to finish.
+   * the teacher's own exercise (made here or added by its link), never a copy
+   * an old file carries. A grading already running for it is left to finish.
    */
   async regrade(a: ImportedAttempt): Promise<void> {
     if (this.regrades[a.id]?.kind === 'running') return;
     this.regrades = { ...this.regrades, [a.id]: { kind: 'running' } };
     try {
-      const exercise = a.exercise ?? (await authoredExercises.get(a.file.exerciseId))?.exercise;
-      if (!exercise) throw new Error('This attempt is for an exercise not made on this page: add its link below to grade it here.');
       // No lane: gradings queue on the pool instead of superseding each other.
-      const g = await gradeSpec(asExercise(exercise), a.file.answer, poolVerify(this.verifier, null));
-      this.regrades = { ...this.regrades, [a.id]: { kind: 'done', passed: g.passed, message: g.message } };
-      await importedAttempts.put({ ...a, graded: { passed: g.passed, message: g.message, app: APP_VERSION } });
+      const lookup = { byId: async (id: string) => (await authoredExercises.get(id))?.exercise, all: async () => (await authoredExercises.all()).map((e) => e.exercise) };
+      const g = await gradeAttempt(a.file, a.exercise, lookup, poolVerify(this.verifier, null));
+      this.regrades = { ...this.regrades, [a.id]: g };
+      await importedAttempts.put({ ...a, graded: { passed: g.passed, message: g.message, app: APP_VERSION, ...(g.kind === 'flagged' ? { flagged: true } : {}) } });
     } catch (e) {
       this.regrades = { ...this.regrades, [a.id]: { kind: 'error', message: e instanceof Error ? e.message : String(e) } };
     }

@@ -42,29 +42,107 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
   return new Uint8Array(out);
 }
 
+/**
+ * The most a share link may carry once inflated. A spec is a few KB (the
+ * largest oracle is under 4 KB); a link of 1.5 KB can inflate to 20 MiB and
+ * more, which held a tab for minutes.
+ */
+export const SHARE_MAX_BYTES = 256 * 1024;
+/** The longest spec a share link may carry, in characters (the same as a teacher's exercise, teacher-link.ts LIMITS.spec). */
+const SHARE_MAX_SPEC = 64_000;
+/** The longest payload read at all: far above what SHARE_MAX_BYTES of text compresses to. */
+const MAX_PAYLOAD_CHARS = 400_000;
+/** Compressed bytes fed to the inflater at a time: deflate expands a byte at most about 1032 times, so one feed yields at most about 260 KB. */
+const FEED = 256;
+
+/** Why a link cannot be opened: LINK001 too large, LINK002 damaged, LINK003 not a link this page reads (docs/app.md, "Share links"). */
+export type ShareLinkCode = 'LINK001' | 'LINK002' | 'LINK003';
+
+export class ShareLinkError extends Error {
+  override name = 'ShareLinkError';
+  constructor(
+    readonly code: ShareLinkCode,
+    message: string,
+  ) {
+    super(`${message} (${code})`);
+  }
+}
+
+const tooLarge = (max: number) => new ShareLinkError('LINK001', `This link carries more than ${max / 1024} KB once unpacked, far more than any spec; it was not opened.`);
+
+/**
+ * Inflates `bytes` (deflate-raw), refusing with LINK001 as soon as the output
+ * passes `max` bytes: the input is fed a little at a time, so a bomb is
+ * stopped after about `max` + 260 KB, never inflated whole.
+ */
+async function inflate(bytes: Uint8Array, max: number): Promise<Uint8Array> {
+  const stream = new DecompressionStream('deflate-raw');
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  const feeding = (async () => {
+    for (let i = 0; i < bytes.length; i += FEED) await writer.write(bytes.slice(i, i + FEED) as Uint8Array<ArrayBuffer>);
+    await writer.close();
+  })();
+  // A damaged stream fails the reads below too; the feeder's own failure is not needed.
+  feeding.catch(() => undefined);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await reader.read();
+    } catch {
+      throw new ShareLinkError('LINK002', 'This link is damaged: it could not be decompressed.');
+    }
+    if (r.done) break;
+    total += r.value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      await writer.abort().catch(() => undefined);
+      throw tooLarge(max);
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** The JSON value of a link's payload: bounded before it is inflated (LINK001), damaged (LINK002) when it cannot be read. */
+async function readPayload(payload: string, max: number): Promise<unknown> {
+  if (payload.length > MAX_PAYLOAD_CHARS) throw tooLarge(max);
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64Url(payload);
+  } catch {
+    throw new ShareLinkError('LINK002', 'This link is damaged: it could not be decompressed.');
+  }
+  const text = await inflate(bytes, max);
+  try {
+    return JSON.parse(new TextDecoder().decode(text));
+  } catch {
+    throw new ShareLinkError('LINK002', 'This link is damaged: it could not be decompressed.');
+  }
+}
+
 /** Returns the fragment payload (no prefix) for `state`. */
 async function encodeShared(state: SharedState): Promise<string> {
   const json = new TextEncoder().encode(JSON.stringify(state));
   return toBase64Url(await pipe(json, new CompressionStream('deflate-raw')));
 }
 
-export class ShareLinkError extends Error {
-  override name = 'ShareLinkError';
-}
-
 /** Decodes a payload made by `encodeShared`; throws ShareLinkError on anything else. */
 export async function decodeShared(payload: string): Promise<SharedState> {
-  let value: unknown;
-  try {
-    const bytes = await pipe(fromBase64Url(payload), new DecompressionStream('deflate-raw'));
-    value = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new ShareLinkError('This share link is damaged: it could not be decompressed.');
-  }
+  const value = await readPayload(payload, SHARE_MAX_BYTES);
   const s = value as Partial<SharedState>;
   if (!s || s.v !== 1 || typeof s.handler !== 'string' || typeof s.spec !== 'string') {
-    throw new ShareLinkError('This share link was not made by a version of OSVLab this page understands.');
+    throw new ShareLinkError('LINK003', 'This share link was not made by a version of OSVLab this page understands.');
   }
+  if (s.spec.length > SHARE_MAX_SPEC) throw new ShareLinkError('LINK001', `This link carries a spec of ${s.spec.length} characters, more than the ${SHARE_MAX_SPEC} a link may carry; it was not opened.`);
   return {
     v: 1,
     handler: s.handler,
@@ -89,12 +167,7 @@ export async function encodeJson(value: unknown): Promise<string> {
   return toBase64Url(await pipe(new TextEncoder().encode(JSON.stringify(value)), new CompressionStream('deflate-raw')));
 }
 
-/** The JSON value of a payload made by `encodeJson`; throws ShareLinkError when it cannot be read. */
-export async function decodeJson(payload: string): Promise<unknown> {
-  try {
-    const bytes = await pipe(fromBase64Url(payload), new DecompressionStream('deflate-raw'));
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new ShareLinkError('This link is damaged: it could not be decompressed.');
-  }
+/** The JSON value of a payload made by `encodeJson`, at most `max` bytes inflated; throws ShareLinkError when it cannot be read. */
+export function decodeJson(payload: string, max = SHARE_MAX_BYTES): Promise<unknown> {
+  return readPayload(payload, max);
 }

@@ -11,7 +11,7 @@ import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
 import { fixLine } from '../lib/fix-line.ts';
-import { type SharedState, decodeShared, shareUrl } from '../lib/share.ts';
+import { type SharedState, ShareLinkError, decodeShared, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
@@ -325,7 +325,8 @@ export class PlaygroundState {
       this.chosen = false;
       await this.restore();
       const why = e instanceof Error ? e.message : String(e);
-      return `${why} It may have been cut short when it was copied: ask for the link again. The playground shows ${this.handler} instead.`;
+      const cut = e instanceof ShareLinkError && e.code === 'LINK001' ? '' : ' It may have been cut short when it was copied: ask for the link again.';
+      return `${why}${cut} The playground shows ${this.handler} instead.`;
     }
   }
 

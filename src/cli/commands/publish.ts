@@ -12,8 +12,8 @@
  * per-cell verdicts as the page. Exit 0 when every cell is reproduced, 1 when
  * any changed or an answer is altered, 4 usage errors (PUB001-PUB005, docs/cli-errors.md).
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunFile, type TaskRef, exportRun, formatValidationErrors, parseRunFile } from '../../core/eval/files/run-file.ts';
 import { type Opened, type RowVerdict, checkSite, openPublishedRun, reverifyPublishedRun, rowLabel, rowVerdictLines, siteCheckLines } from '../../core/eval/publish/check.ts';
@@ -24,7 +24,9 @@ import { sha256HexOfBytes } from '../../core/hash.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { Task } from '../../core/tasks/task.ts';
 import { PROVENANCE } from '../../core/version.ts';
-import { readRunFile as readFileBytes } from '../../store/run-dir-file.ts';
+import { makeDir, readRunFile as readFileBytes, writeError } from '../../store/run-dir-file.ts';
+import { BUILD_STAMP, appFileDifferences, appFileHashes } from '../app-files.ts';
+import { writeControl } from '../visible-output.ts';
 import { UsageError, optionalInt, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { withGrading } from '../session-ports.ts';
@@ -33,8 +35,6 @@ import { isDirectory, readRunDir } from '../stored-run.ts';
 
 /** The build this checkout makes with `npm run build`. */
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist');
-/** The file a build of the app writes with its versions (vite.config.ts). */
-const BUILD_STAMP = 'osvlab-build.json';
 
 /** A publish usage error with its code (docs/cli-errors.md). */
 const pubError = (code: 'PUB001' | 'PUB002' | 'PUB003' | 'PUB004' | 'PUB005', message: string) => new UsageError(message, code);
@@ -79,7 +79,7 @@ function checkApp(app: string): void {
     throw pubError('PUB001', `${app} holds no build of the app (no index.html and sw.js): run npm run build, which writes dist/, or give the build with --app DIR`);
   }
   if (!existsSync(stamp)) throw pubError('PUB001', `${app} is a build made before publishing existed (no ${BUILD_STAMP}): run npm run build again`);
-  let built: { app?: unknown; verifier?: unknown };
+  let built: { app?: unknown; verifier?: unknown; files?: unknown };
   try {
     built = JSON.parse(readFileSync(stamp, 'utf8'));
   } catch {
@@ -88,6 +88,44 @@ function checkApp(app: string): void {
   if (built.verifier !== PROVENANCE.verifier) {
     throw pubError('PUB002', `${app} was built with verifier ${String(built.verifier)}, and this osvlab is verifier ${PROVENANCE.verifier}: run npm run build, so that readers re-verify with the verifier you publish with`);
   }
+  const listed = built.files;
+  if (!listed || typeof listed !== 'object' || Array.isArray(listed) || !Object.values(listed).every((h) => typeof h === 'string')) {
+    throw pubError('PUB001', `${stamp} lists no hashes of the build's files (a build made before they were checked): run npm run build again`);
+  }
+  // Every file readers will load is the one the build wrote: a script put into index.html afterwards is refused.
+  const d = appFileDifferences(listed as Record<string, string>, appFileHashes(app));
+  const said = [
+    ...(d.changed.length ? [`changed: ${d.changed.slice(0, 5).join(', ')}${d.changed.length > 5 ? ` and ${d.changed.length - 5} more` : ''}`] : []),
+    ...(d.added.length ? [`not built: ${d.added.slice(0, 5).join(', ')}${d.added.length > 5 ? ` and ${d.added.length - 5} more` : ''}`] : []),
+    ...(d.missing.length ? [`missing: ${d.missing.slice(0, 5).join(', ')}${d.missing.length > 5 ? ` and ${d.missing.length - 5} more` : ''}`] : []),
+  ];
+  if (said.length) throw pubError('PUB001', `${app} is not the build its ${BUILD_STAMP} lists (${said.join('; ')}): run npm run build again, and publish what it writes unchanged`);
+}
+
+/** `path` with every link resolved, for the part of it that exists (the rest appended as written). */
+function realPath(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return dirname(abs) === abs ? abs : join(realPath(dirname(abs)), abs.slice(dirname(abs).length + 1));
+  }
+}
+
+/** Refuses an --out that publishing cannot fill: a link, the build, or a folder inside it. */
+function checkOut(out: string, app: string): void {
+  let st: ReturnType<typeof lstatSync> | undefined;
+  try {
+    st = lstatSync(out);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isSymbolicLink()) throw pubError('PUB003', `${out} is a symbolic link; give --out a new directory (or an empty one) by its own path`);
+  if (st && (!st.isDirectory() || readdirSync(out).length > 0)) throw pubError('PUB003', `${out} exists and is not an empty directory; choose a new --out`);
+  const o = realPath(out);
+  const a = realPath(app);
+  if (o === a) throw pubError('PUB003', '--out cannot be the app build itself');
+  if (o.startsWith(a + sep)) throw pubError('PUB003', `${out} is inside the app build ${app}; choose an --out outside it`);
 }
 
 /** The task facts a run file needs, from this build's tasks. */
@@ -175,8 +213,7 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 async function publish(o: { inputs: readonly string[]; out: string; title: string; base: string | undefined; app: string; json: boolean }): Promise<number> {
   // Everything that could refuse is checked before anything is written.
   checkApp(o.app);
-  if (existsSync(o.out) && (!isDirectory(o.out) || readdirSync(o.out).length > 0)) throw pubError('PUB003', `${o.out} exists and is not an empty directory; choose a new --out`);
-  if (resolve(o.out) === resolve(o.app)) throw pubError('PUB003', '--out cannot be the app build itself');
+  checkOut(o.out, o.app);
   const tasks = await loadTasks();
   const inputs: Input[] = [];
   for (const path of o.inputs) inputs.push(...(await readInputRuns(path, tasks)));
@@ -188,10 +225,15 @@ async function publish(o: { inputs: readonly string[]; out: string; title: strin
   }
   for (const i of inputs) if (i.file.run.status !== 'done') process.stderr.write(`osvlab publish: run ${i.file.run.id} (${i.source}) is ${i.file.run.status}, not done; it is published as it is\n`);
 
-  mkdirSync(o.out, { recursive: true });
-  // The app as built; dot files (a test harness's markers) stay behind.
-  cpSync(o.app, o.out, { recursive: true, filter: (src) => !relative(o.app, src).split(/[\\/]/).some((p) => p.startsWith('.')) });
-  mkdirSync(join(o.out, PUBLISHED_DIR, 'runs'), { recursive: true });
+  // Folder by folder: Node's recursive mkdir spins forever under /proc (run-dir-file.ts makeDir).
+  makeDir(o.out);
+  try {
+    // The app as built; dot files (a test harness's markers) stay behind.
+    cpSync(o.app, o.out, { recursive: true, filter: (src) => !relative(o.app, src).split(/[\\/]/).some((p) => p.startsWith('.')) });
+    makeDir(join(o.out, PUBLISHED_DIR, 'runs'));
+  } catch (e) {
+    throw writeError(o.out, e);
+  }
   const files: Record<string, FileDigest> = {};
   const answers: Record<string, Record<string, string>> = {};
   const write = async (path: string, text: string) => {
@@ -260,7 +302,7 @@ async function checkPublished(dir: string, concurrency: number | undefined, json
         rows.push({ opened });
         continue;
       }
-      const onProgress = (done: number, total: number) => live && process.stderr.write(`\rrun ${entry.id}: re-verified ${done} of ${total} answers`);
+      const onProgress = (done: number, total: number) => live && writeControl(process.stderr, '\r', `run ${entry.id}: re-verified ${done} of ${total} answers`);
       const verdict = await reverifyPublishedRun(opened.run, ports, { onProgress });
       if (live) process.stderr.write('\n');
       rows.push({ opened, verdict });

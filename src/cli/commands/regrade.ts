@@ -31,6 +31,7 @@ import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { openRunDir } from '../run-scale.ts';
 import { type StoredRun, fromRunFile, isDirectory, readRunDir } from '../stored-run.ts';
 import { seededOption } from '../seeded-option.ts';
+import { writeControl } from '../visible-output.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('regrade'));
@@ -41,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
   const rename = seededOption<RenameStyle>(args, 'rename');
   const tasks = await loadTasks();
   const live = !json && process.stderr.isTTY;
-  const onProgress = (done: number, total: number) => live && process.stderr.write(`\rre-verified ${done} of ${total} answers`);
+  const onProgress = (done: number, total: number) => live && writeControl(process.stderr, '\r', `re-verified ${done} of ${total} answers`);
   const { stored, run, report } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined }, async ({ grader }) => {
     let stored: StoredRun;
     if (isDirectory(input)) {

@@ -131,4 +131,15 @@ describe('attempt files', () => {
     expect(await codeOf(parseAttemptFile(JSON.stringify({ format: 'osvlab-attempts', v: 1, attempts: 'x' })))).toBe('file-format');
     expect(await codeOf(parseAttemptFile('x'.repeat(600 * 1024)))).toBe('file-format');
   });
+
+  it('refuses one attempt over 512 KB even when the text "osvlab-attempts" is in it (issue 57 item 10)', async () => {
+    const a = await attempt();
+    const big = JSON.stringify({ ...a, note: 'osvlab-attempts', message: 'x'.repeat(600 * 1024) });
+    expect(big).toContain('"osvlab-attempts"');
+    expect(await codeOf(parseAttemptFile(big))).toBe('file-format');
+    // A real export of that size is still read.
+    const many = JSON.stringify(attemptsExport(Array.from({ length: 12 }, (_, i) => ({ ...a, learner: `L${i}`, answer: 'y'.repeat(60_000) }))));
+    expect(many.length).toBeGreaterThan(600 * 1024);
+    expect(await parseAttemptFile(many)).toHaveLength(12);
+  });
 });

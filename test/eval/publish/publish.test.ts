@@ -278,6 +278,22 @@ describe('opening a published run file', () => {
     expect(bad.ok && bad.run.altered.map((a) => [a.attemptId, a.reason])).toEqual([[attempts[1].id, 'hash-differs']]);
   });
 
+  it("refuses answers its run's config does not ask for: samples past n, rounds past the repair rounds (issue 57 item 9)", async () => {
+    // Five extra passing samples, rehashed into the manifest: they would raise pass@1 while the row still says n 1.
+    const extra = Array.from({ length: 5 }, (_, i) => attempt(run, 'sys_kill-v0', i + 1, 0, grade('pass')));
+    const cases: [AttemptRecord[], string][] = [
+      [[...attempts, ...extra], 'sample 2 of sys_kill-v0, with n 1, and 4 more'],
+      [[...attempts, attempt(run, 'sys_dup-v0', 0, 1, grade('pass'))], 'repair round 1 of sys_dup-v0, with 0 repair rounds'],
+    ];
+    for (const [all, said] of cases) {
+      const f = { ...file, attempts: all };
+      const b = bytes(f);
+      const m = manifest({ [entry.file]: { sha256: await sha256HexOfBytes(b), bytes: b.length } }, { o1: await answerDigests(all) });
+      const opened = await openPublishedRun(entry, b, m);
+      expect(opened.ok ? 'opened' : opened.message).toBe(`published/runs/o1.json holds answers its run's config does not ask for (${said}): a published row's figures are of the run as configured`);
+    }
+  });
+
   it('says what is wrong with a file it cannot read', async () => {
     const m = manifest({}, {});
     const wrongRun = await openPublishedRun({ ...entry, id: 'other' }, bytes(file), m);

@@ -47,12 +47,31 @@ export async function openPublishedRun(entry: IndexRun, bytes: Uint8Array, m: Ma
   if (!parsed.ok) return { ok: false, entry, message: `${entry.file} is not a valid run file:\n${formatValidationErrors(parsed.errors)}` };
   const file = parsed.file;
   if (file.run.id !== entry.id) return { ok: false, entry, message: `${entry.file} holds run "${file.run.id}", but the index says it holds run "${entry.id}"` };
+  const outside = outsideConfig(file);
+  if (outside) return { ok: false, entry, message: `${entry.file} holds answers its run's config does not ask for (${outside}): a published row's figures are of the run as configured` };
   const { altered, missing } = await checkAnswers(m, entry.id, file.attempts);
   const claimed = Object.hasOwn(m.files, entry.file) ? m.files[entry.file] : undefined;
   return {
     ok: true,
     run: { entry, file, digest: { actual, expected: claimed?.sha256 }, altered, missing, figureIds: figureIdsOf(file.run), figures: figuresOf(file.run, file.attempts, file.tasks) },
   };
+}
+
+/**
+ * The first of a run file's answers that its config does not ask for, in
+ * words, or undefined: a sample at or past the config's n, a repair round
+ * past its repair rounds, a task it does not list. Extra passing samples
+ * (rehashed into the manifest) would otherwise raise pass@1 while the row
+ * still says n.
+ */
+function outsideConfig(file: RunFile): string | undefined {
+  const { n, repairRounds, tasks } = file.run.config;
+  const listed = new Set(tasks);
+  const bad = file.attempts.filter((a) => !listed.has(a.taskId) || a.sample < 0 || a.sample >= n || a.round < 0 || a.round > repairRounds);
+  if (bad.length === 0) return undefined;
+  const a = bad[0];
+  const why = !listed.has(a.taskId) ? `task ${a.taskId} is not among its tasks` : a.sample < 0 || a.sample >= n ? `sample ${a.sample + 1} of ${a.taskId}, with n ${n}` : `repair round ${a.round} of ${a.taskId}, with ${repairRounds} repair rounds`;
+  return `${why}${bad.length > 1 ? `, and ${bad.length - 1} more` : ''}`;
 }
 
 /** What the site as a whole says against its manifest. */

@@ -142,10 +142,10 @@ export function cliReference(): string {
 }
 
 /** The marks around README.md's command table, which scripts/gen-cli-doc.ts rewrites. */
-export const README_TABLE_MARKS = ['<!-- commands: generated from src/cli/declarations.ts -->', '<!-- end of commands -->'] as const;
+const README_TABLE_MARKS = ['<!-- commands: generated from src/cli/declarations.ts -->', '<!-- end of commands -->'] as const;
 
 /** README.md's command table: each command's first synopsis and its purpose, in declaration order. */
-export function readmeCommandTable(): string {
+function readmeCommandTable(): string {
   const rows = COMMANDS.map((c) => `| \`${cell(c.synopsis[0]!)}\` | ${cell(c.purpose)} |`);
   return ['| Command | What it does |', '|---|---|', ...rows].join('\n');
 }

@@ -10,9 +10,10 @@
  * internal one.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { serveVerifier } from '../../src/core/pool/serve.ts';
 import { proveSpecLemmas } from '../../src/core/verify/declarative.ts';
 import { verify } from '../../src/core/verify/index.ts';
 
@@ -121,5 +122,15 @@ describe('a lambda that raises when the verifier reads it', () => {
     expect(lemmas).toMatchObject({ status: 'spec-error', error: { code: 'SPEC017' } });
     const g = await gradeResponse(handlerOnlyTask(H), `\`\`\`python\n${spec}\n\`\`\``, { ...env, strictCheck: strictChecker(env) });
     expect(g.category).toBe('syntax');
+  }, T);
+
+  it("is the same error in the page's worker, with Z3 and before it has loaded", async () => {
+    const worker = serveVerifier({ loadEngine: nodeEngine, isolated: () => true });
+    const waiting = serveVerifier({ loadEngine: () => new Promise(() => undefined), isolated: () => true });
+    for (const strict of [false, true]) {
+      for (const v of [await worker.verify({ handler: H, spec, strict }), await waiting.verifyWithoutSolver({ handler: H, spec, strict })]) {
+        expect(v).toMatchObject({ status: 'spec-error', error: { code: 'SPEC017', span: { line } } });
+      }
+    }
   }, T);
 });

@@ -117,6 +117,8 @@ export function percentFormat(fmt: string | PyUnicode, args: PyValue, span: Span
     while (i < text.length && 'hlL'.includes(text[i])) i++;
     const conv = text[i++];
     if (conv === undefined) throw valueError(span, 'incomplete format');
+    // A precision pads a number with zeros: bounded like a width (a string's only cuts it).
+    if (precision !== undefined && precision > MAX_SEQ && !'src%'.includes(conv)) throw tooLong(span);
     const left = flags.includes('-');
     const zero = flags.includes('0') && !left;
     let piece: string;
@@ -220,6 +222,7 @@ export function formatValue(v: PyValue, specText: string, span: Span): string {
     type: m[9] ?? '',
   };
   if (spec.width > MAX_SEQ) throw tooLong(span);
+  if (spec.precision !== undefined && spec.precision > MAX_SEQ && spec.type !== 's' && spec.type !== '') throw tooLong(span);
   let body: string;
   let prefix = '';
   if (isPyInt(v) && !(typeof v === 'boolean' && spec.type === '')) {

@@ -6,5 +6,5 @@
 export { parseSpec, runSpec, checkSpec, callSpecFunction, runModule, quantifierDiagnostic, newParseCache, type ParseCache } from './run.ts';
 export { dialectCatalog } from './catalog.ts';
 export type { CatalogEntry } from './catalog.ts';
-export { SPEC_CODES } from './errors.ts';
+export { SPEC_CODES, SpecError } from './errors.ts';
 export { SPEC_WARNINGS } from './warnings.ts';

@@ -22,6 +22,7 @@
  */
 import type { MapFn } from '../smt/fn.ts';
 import { SortError, and, eq, ite } from '../smt/ops.ts';
+import { substitute } from '../smt/subst.ts';
 import { BOOL, type Sort, type Term, boolConst, bvConst, isFalse, isTrue, sortName } from '../smt/term.ts';
 import type { SpecError } from './errors.ts';
 
@@ -184,3 +185,33 @@ export function failingMap(domain: readonly Sort[], range: Sort, raise: () => Sp
 export function lazyMap(domain: readonly Sort[], range: Sort, body: (args: readonly Term[]) => Term): MapFn {
   return memoMap(domain, range, body);
 }
+
+/**
+ * A map fixed to one term: `term` is the map's value at the fresh
+ * variables `at`, and its value at any indices is `term` with those
+ * indices for `at` (run.ts pins every map a spec writes this way, so that
+ * no read after the spec returns runs spec code and two reads can never
+ * disagree). Pure, so its memo never goes stale.
+ */
+export function pinnedMap(domain: readonly Sort[], range: Sort, at: readonly Term[], term: Term): MapFn {
+  const memo = new Map<string | number, Term>();
+  return {
+    domain,
+    range,
+    apply(args) {
+      checkArgs(domain, args);
+      if (args.every((a, i) => a === at[i])) return term;
+      const k = key(args);
+      let v = memo.get(k);
+      if (v === undefined) {
+        if (memo.size >= PINNED_MEMO) memo.clear();
+        v = substitute(term, new Map(at.map((x, i) => [x, args[i]])));
+        memo.set(k, v);
+      }
+      return v;
+    },
+  };
+}
+
+// Reads kept per pinned map: a check reads a map at a few hundred index tuples.
+const PINNED_MEMO = 4096;

@@ -5,7 +5,7 @@
  */
 import { type HandlerInfo, UnknownHandlerError, entryNames, requireHandler } from '../kernel/handlers.ts';
 import { BACKED_FIELDS } from '../kernel/equiv.ts';
-import { type AbstractState, type FieldValue, fieldMaps, freshState, isRefcnt } from '../kernel/state.ts';
+import { type AbstractState, type FieldValue, fieldFromParts, fieldParts, freshState, isRefcnt } from '../kernel/state.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { phaseClock } from '../phases.ts';
 import type { MapFn } from '../smt/fn.ts';
@@ -18,6 +18,7 @@ import { SpecError, badRequest, badReturn, entryParams, internalError, missingEn
 import { DEFAULT_LIMITS, type Limits } from './evaluator.ts';
 import { Interpreter } from './interp.ts';
 import { recordingWrites } from './field-write.ts';
+import { failingMap, pinnedMap } from './maps.ts';
 import { fromAbstract, toAbstract } from './kernelstate.ts';
 import type { KernelStateObj } from './objects.ts';
 import { checkTreeDepth } from './depth.ts';
@@ -34,15 +35,22 @@ export interface RunOptions {
   /** Nested user calls, default 100. */
   readonly maxDepth?: number;
   /**
-   * Which changed fields of the post-state to read once at fresh indices
-   * before returning, so that lazy errors (a lambda that fails, a Python int
-   * written into a map, a write of the wrong width) surface now as a
-   * Diagnostic. 'backed' (the default): what OSVBench's refinement check
-   * reads upstream, the compared fields (a Refcnt's count, not its
-   * permutation), raise; every other changed field is read too, and an
-   * error there becomes a SPEC204 warning, as upstream never reads it.
-   * 'all': every field raises (the declarative checks read ghost fields).
-   * 'none': nothing is read.
+   * Every map the spec changed is pinned before the run returns: read once
+   * at fresh indices (and once more at others, so a lambda that raises when
+   * read again raises now), and from then on its value at any indices is
+   * that term with those indices substituted. A whole-map lambda then runs
+   * only inside the run: every later read (refinement, the declarative
+   * checks, the comparison with the oracle's step) sees the same function
+   * of its indices, whatever the lambda counts or inspects, and no read
+   * after the run raises a spec's error.
+   *
+   * `force` says which pinning errors raise (as a Diagnostic). 'backed'
+   * (the default): what OSVBench's refinement check reads upstream, the
+   * compared fields (a Refcnt's count, not its permutation); an error in
+   * any other changed field becomes a SPEC204 warning, as upstream never
+   * reads it, and that map raises it at every read. 'all': every field
+   * raises (the declarative checks read ghost fields). 'none': nothing is
+   * read or pinned (the maps stay lazy; for the dialect's own tests).
    */
   readonly force?: 'backed' | 'all' | 'none';
   /** Where parsed sources are kept (default: the module's own). */
@@ -135,9 +143,22 @@ function entrySpan(fn: PyValue): Span {
   return TEXT_START;
 }
 
-/** Reads a map once at fresh indices. */
-function probe(f: MapFn): void {
-  f.apply(f.domain.map((s, i) => variable(`probe!${i}`, s)));
+// Pin variables no spec can name in advance (a spec constant named like one
+// would be replaced at every read). Soundness does not rest on it: a pinned
+// map runs no spec code, so a spec that learns the names gains nothing.
+const NONCE = `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+
+/**
+ * Reads `f` (the map of `name`) at fresh indices and returns it pinned to
+ * that read (maps.ts `pinnedMap`), after reading it once more at other
+ * fresh indices: a whole-map lambda runs at both reads, so one that raises
+ * when read again (hv6's verifier reads a map more than once) raises here.
+ */
+function pin(f: MapFn, name: string): MapFn {
+  const at = f.domain.map((s, i) => variable(`pin.${NONCE}.${name}.${i}`, s));
+  const term = f.apply(at);
+  f.apply(f.domain.map((s, i) => variable(`pin.${NONCE}.${name}.again.${i}`, s)));
+  return pinnedMap(f.domain, f.range, at, term);
 }
 
 // The fields OSVBench's check reads upstream: state_equiv compares these
@@ -146,32 +167,44 @@ function probe(f: MapFn): void {
 const COMPARED = new Set(BACKED_FIELDS.map((f) => f.path));
 
 /**
- * Reads the changed fields of `post` (see RunOptions.force). A lazy error
- * in a map nothing reads becomes a SPEC204 warning at the error's span.
+ * Returns `post` with every changed map pinned (see RunOptions.force). A
+ * lazy error in a map nothing reads becomes a SPEC204 warning at the
+ * error's span, and the map raises that error at every read.
  */
-function probeChanged(interp: Interpreter, post: AbstractState, pre: AbstractState, force: 'backed' | 'all'): void {
-  const read: MapFn[] = [];
-  const unread: { path: string; map: MapFn }[] = [];
+function pinChanged(interp: Interpreter, post: AbstractState, pre: AbstractState, force: 'backed' | 'all'): AbstractState {
+  const out = new Map<string, FieldValue>();
   for (const [path, v] of post) {
-    if (v === pre.get(path)) continue;
-    const maps = fieldMaps(v);
-    const n = force === 'all' ? maps.length : COMPARED.has(path) ? 1 : 0;
-    read.push(...maps.slice(0, n));
-    unread.push(...maps.slice(n).map((map) => ({ path, map })));
-  }
-  interp.run(() => read.forEach(probe));
-  for (const { path, map } of unread) {
-    try {
-      interp.run(() => probe(map));
-    } catch (e) {
-      if (!(e instanceof SpecError) || e.code === 'SPEC099') throw e;
-      warn('SPEC204', e.span, `this write would raise when ${path} is read: ${e.message}`, [
-        `upstream never reads ${path} in the refinement check, so the spec is graded on the other fields`,
-        ...e.notes,
-        ...e.trace,
-      ]);
+    const old = pre.get(path);
+    if (v === old) {
+      out.set(path, v);
+      continue;
     }
+    const before = old === undefined ? [] : fieldParts(old);
+    const parts = fieldParts(v);
+    const n = force === 'all' ? parts.length : COMPARED.has(path) ? 1 : 0;
+    const maps = parts.map(({ suffix, map }, k) => {
+      if (map === before[k]?.map) return map;
+      const name = `${path}${suffix}`;
+      if (k < n) return interp.run(() => pin(map, name));
+      try {
+        return interp.run(() => pin(map, name));
+      } catch (e) {
+        if (!(e instanceof SpecError) || e.code === 'SPEC099') throw e;
+        warn('SPEC204', e.span, `this write would raise when ${path} is read: ${e.message}`, [
+          `upstream never reads ${path} in the refinement check, so the spec is graded on the other fields`,
+          ...e.notes,
+          ...e.trace,
+        ]);
+        return failingMap(map.domain, map.range, () => {
+          const again = new SpecError(e.code, e.message, e.span, e.notes);
+          again.trace.push(...e.trace);
+          return again;
+        });
+      }
+    });
+    out.set(path, fieldFromParts(v, maps));
   }
+  return out;
 }
 
 /**
@@ -216,9 +249,9 @@ function runSpecNow(source: string, entry: string, pre: AbstractState, args: Ter
   const steps = interp.stepsUsed;
   const at = interp.lastReturnSpan ?? entrySpan(fn);
   const { cond, state } = unpackResult(result, entryName, at);
-  const post = attachSource(toAbstract(state), pre, source);
   const force = opts.force ?? 'backed';
-  if (force !== 'none') probeChanged(interp, post, pre, force);
+  const written = toAbstract(state);
+  const post = attachSource(force === 'none' ? written : pinChanged(interp, written, pre, force), pre, source);
 
   return { ok: true, cond, post, entryName, trace: { steps }, writes, returnLine: at.line, warnings };
 }

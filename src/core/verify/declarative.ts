@@ -18,7 +18,7 @@ import { specInvariants } from '../kernel/spec-invariants.ts';
 import { type AbstractState, freshState } from '../kernel/state.ts';
 import { type Term, variable } from '../smt/term.ts';
 import { BoundedMap } from '../bounded-map.ts';
-import { runSpec } from '../dialect/index.ts';
+import { SpecError, runSpec } from '../dialect/index.ts';
 import { reachableCases } from './state-bank.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import { type VerifierCaches, mapSlot } from './caches.ts';
@@ -217,8 +217,22 @@ function oracleFacts(h: string, base: DeclarativeBase & { oracle: SymbolicStep }
   return facts;
 }
 
-/** Checks the spec's step for `handler` against the spec invariants and lemmas. */
+/**
+ * Checks the spec's step for `handler` against the spec invariants and
+ * lemmas. A spec's error raised while its step is read (none is expected:
+ * the run pins every map it writes) is a `spec-error`, as one raised by
+ * the run.
+ */
 export async function proveSpecLemmas(handler: string, spec: string, env: DeclarativeEnv, opts: DeclarativeOptions = {}): Promise<DeclarativeResult> {
+  try {
+    return await proveSpecLemmasNow(handler, spec, env, opts);
+  } catch (e) {
+    if (!(e instanceof SpecError)) throw e;
+    return { status: 'spec-error', error: e.toDiagnostic(e.source ?? spec) };
+  }
+}
+
+async function proveSpecLemmasNow(handler: string, spec: string, env: DeclarativeEnv, opts: DeclarativeOptions): Promise<DeclarativeResult> {
   const started = Date.now();
   const h = requireHandler(handler);
   const { engine, caches } = env;

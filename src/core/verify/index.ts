@@ -4,6 +4,7 @@
  * Verdict. Runs unchanged in Node and in a Web Worker. The steps and the
  * obligations are the driver's (driver.ts); this file orders the jobs.
  */
+import { SpecError } from '../dialect/index.ts';
 import type { VerifierCaches } from './caches.ts';
 import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, verifyDeclarative, proveRefinement, verdictStatus, withWarnings } from './driver.ts';
 import type { ObligationResult } from './verdict.ts';
@@ -29,7 +30,14 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
     const begun = Date.now();
     const steps = buildSteps(req, env);
     if (!steps.ok) return withWarnings({ status: 'spec-error', error: steps.error, ms: Date.now() - begun }, steps.warnings);
-    return proveRefinement(steps, req, env, begun);
+    try {
+      return await proveRefinement(steps, req, env, begun);
+    } catch (e) {
+      // A spec's error raised by a read of its step (none is expected: the
+      // run pins every map it writes) is still the spec's, with its place.
+      if (!(e instanceof SpecError)) throw e;
+      return withWarnings({ status: 'spec-error', error: e.toDiagnostic(e.source ?? req.spec), ms: Date.now() - begun }, steps.spec.warnings);
+    }
   });
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).

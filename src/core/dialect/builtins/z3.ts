@@ -96,6 +96,18 @@ cmp('URem', o.urem, 'Unsigned remainder; x URem 0 is x.');
 cmp('SRem', o.srem, 'Signed remainder, sign of the dividend (the % operator takes the sign of the divisor).');
 cmp('LShR', o.lshr, 'Logical (unsigned) shift right (the >> operator is arithmetic).');
 
+/**
+ * `a` rotated left by `b` (unsigned, modulo the width), as z3's
+ * ext_rotate_left: the bits shifted out at the top come back at the bottom.
+ * Built from shifts, which are 0 at a shift of the whole width.
+ */
+function rotateLeft(a: Term, b: Term): Term {
+  const r = o.urem(b, bvConst(BigInt(a.sort), a.sort));
+  return o.bvor(o.shl(a, r), o.lshr(a, o.sub(bvConst(BigInt(a.sort), a.sort), r)));
+}
+cmp('RotateLeft', rotateLeft, 'a rotated left by b bits (b unsigned, modulo the width): bits leaving the top come back at the bottom.');
+cmp('RotateRight', (a, b) => rotateLeft(a, o.sub(bvConst(BigInt(a.sort), a.sort), o.urem(b, bvConst(BigInt(a.sort), a.sort)))), 'a rotated right by b bits (b unsigned, modulo the width).');
+
 def('Extract', 'Extract(hi, lo, x)', 'Bits hi..lo of x, a bit-vector of width hi-lo+1.', (args, site) => {
   arity(site, 'Extract', args, 3);
   const hi = smallInt(args[0], argSpan(site, 0), 'z3.Extract high bit');

@@ -16,7 +16,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const pair = (name: string) => loadCases('diff').find((c) => c.name === name)!.text;
 const answer = (spec: string) => JSON.stringify({ task_id: 'sys_dup-v0', response: `\`\`\`python\n${spec}\n\`\`\`` });
 
-it('report --json: determinism with each task\'s classes, the largest share and the consensus pass@1', async () => {
+it('report --json and compare --json: determinism with each task\'s classes, the largest share and the consensus pass@1', async () => {
   const answers = join(root, 'answers.jsonl');
   const specs = [oracleSpec('sys_dup')!, pair('rewrite.py'), pair('wrong-fd.py'), `${pair('wrong-fd.py')}\n# again\n`, pair('cond-only.py')];
   writeFileSync(answers, `${specs.map(answer).join('\n')}\n`);
@@ -35,4 +35,8 @@ it('report --json: determinism with each task\'s classes, the largest share and 
   ]);
   expect(d.tasks[0].classes[1].against_largest.fields).toEqual(['procs.ofile']);
   expect(d).toMatchObject({ mean_largest_share: 0.4, consensus_pass_at_1: 1, queries: 3 });
+  // compare sets the two runs' figures side by side.
+  const c = await startCli(['compare', out, out, '--json'], process.env).result;
+  expect(c.code, c.err).toBe(0);
+  expect(JSON.parse(c.out).determinism).toEqual({ a: { mean_largest_share: 0.4, consensus_pass_at_1: 1, queries: 3 }, b: { mean_largest_share: 0.4, consensus_pass_at_1: 1, queries: 3 } });
 });

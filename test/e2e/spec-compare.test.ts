@@ -76,6 +76,6 @@ for (const name of ENGINES) {
         await tab.close();
         await engine.close();
       }
-    });
+    }, LONG);
   });
 }

@@ -125,6 +125,7 @@ for (const name of ENGINES) {
         await tab.close();
         await engine.close();
       }
-    });
+      // Two verifications and a reload, each loading Z3 again (Firefox and WebKitGTK compile its wasm on every visit).
+    }, 2 * LONG);
   });
 }

@@ -3,7 +3,8 @@
  * state/history.svelte.ts, lib/history-db.ts) in Chromium, Firefox and
  * WebKitGTK: two Verifies kept, kept across a reload, a title edited and
  * searched, the text diff (Monaco's diff editor) and the meaning diff of the
- * two, a version restored, and a history file imported. Screenshots at 1400
+ * two, a version restored and compared with the spec in the editor, and a
+ * history file imported. Screenshots at 1400
  * and 390 px go to test-artifacts/.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ afterAll(async () => {
 
 for (const name of ENGINES) {
   describe(`History in ${name}`, () => {
-    it('keeps every Verify across a reload; title, search, text and meaning diff, restore, import', async () => {
+    it('keeps every Verify across a reload; title, search, text and meaning diff, restore, compare with my spec, import', async () => {
       const engine = await launchEngine(name);
       const tab = await engine.open(1400, 900);
       try {
@@ -114,6 +115,17 @@ for (const name of ENGINES) {
           LONG,
           ORACLE,
         );
+
+        // One version picked (the newer, the mutant) against the spec in the editor (the reference again): they differ.
+        await tab.eval(() => {
+          const picks = document.querySelectorAll<HTMLInputElement>('[data-testid="history-pick"]');
+          picks[picks.length - 1].click();
+        });
+        await tab.waitFor('one picked', () => !!document.querySelector('[data-testid="history-compare-mine"]'));
+        await tab.click('[data-testid="history-compare-mine"]');
+        await tab.waitFor('the comparison with my spec', () => document.querySelector('[data-testid="history-meaning"]')?.getAttribute('data-kind') === 'done', LONG);
+        expect(await tab.eval(attr, '[data-testid="history-meaning"]', 'data-status')).toBe('different');
+        expect(await tab.eval(() => document.querySelector('[data-testid="history-meaning"]')?.textContent ?? '')).toContain('That version');
 
         // A history file imported adds its entries.
         const file = join(dir, `${name}.json`);

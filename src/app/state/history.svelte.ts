@@ -18,7 +18,7 @@ export class SpecHistory {
   error = $state('');
   /** Up to two entries picked for a diff (ids). */
   picked = $state<number[]>([]);
-  meaning = $state.raw<{ kind: 'idle' } | { kind: 'running' } | { kind: 'done'; verdict: DiffVerdict } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  meaning = $state.raw<{ kind: 'idle' } | { kind: 'running' } | { kind: 'done'; verdict: DiffVerdict; labels: [string, string] } | { kind: 'error'; message: string }>({ kind: 'idle' });
 
   readonly shown = $derived.by(() => {
     const q = this.query.trim().toLowerCase();
@@ -63,7 +63,23 @@ export class SpecHistory {
     }
     this.meaning = { kind: 'running' };
     try {
-      this.meaning = { kind: 'done', verdict: await this.run({ handler: x.handler, a: x.spec, b: y.spec, timeoutMs: 30_000 }) };
+      this.meaning = { kind: 'done', verdict: await this.run({ handler: x.handler, a: x.spec, b: y.spec, timeoutMs: 30_000 }), labels: ['Older', 'Newer'] };
+    } catch (e) {
+      this.meaning = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** The meaning diff of your spec (A) and the one picked version (B). */
+  async compareWith(spec: string, handler: string): Promise<void> {
+    const [x] = this.picked.map((id) => this.entries.find((e) => e.id === id)).filter((e): e is HistoryEntry => !!e);
+    if (!x) return;
+    if (x.handler !== handler) {
+      this.meaning = { kind: 'error', message: `That version is of ${x.handler}, your spec of ${handler}: only specs of one handler can be compared.` };
+      return;
+    }
+    this.meaning = { kind: 'running' };
+    try {
+      this.meaning = { kind: 'done', verdict: await this.run({ handler, a: spec, b: x.spec, timeoutMs: 30_000 }), labels: ['Your spec', 'That version'] };
     } catch (e) {
       this.meaning = { kind: 'error', message: e instanceof Error ? e.message : String(e) };
     }

@@ -63,8 +63,12 @@ for (const name of ENGINES) {
         await verifyOnce(tab);
         await tab.waitFor('two kept', () => document.querySelector('[data-testid="history"]')?.getAttribute('data-count') === '2', LONG);
 
-        await tab.eval(() => location.reload());
-        await tab.waitFor('the editor again', editorReady, LONG);
+        // A mark the reloaded page does not have: the waits below must not pass on the old page.
+        await tab.eval(() => {
+          (window as unknown as { before?: boolean }).before = true;
+          location.reload();
+        });
+        await tab.waitFor('the reloaded page', () => !(window as unknown as { before?: boolean }).before && !!document.querySelector('[data-testid="spec-editor"][data-ready="true"] .monaco-editor'), LONG);
         await tab.waitFor('two kept after a reload', () => document.querySelector('[data-testid="history"]')?.getAttribute('data-count') === '2', LONG);
         await tab.eval(() => ((document.querySelector('[data-testid="history"]') as HTMLDetailsElement).open = true));
 

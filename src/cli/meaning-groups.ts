@@ -11,7 +11,7 @@ import type { DiffVerdict } from '../core/verify/equivalence.ts';
 import { VerifierThread, verifyLimitMs } from './verifier-thread.ts';
 
 /** The budget of one comparison while grouping (ms): a query the grade itself would give up on is undecided here too. */
-export const GROUPING_COMPARE_MS = 20_000;
+const GROUPING_COMPARE_MS = 20_000;
 
 /** Groups `attempts` by meaning; `handlerOf(key)` names a group's handler. */
 export async function groupByMeaning(attempts: readonly AttemptRecord[], handlerOf: (key: string) => string, by: GroupingKey = BY_TASK): Promise<Determinism> {

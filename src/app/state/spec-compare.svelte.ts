@@ -18,7 +18,7 @@ export type CompareResult =
   | { readonly kind: 'error'; readonly message: string };
 
 /** The size a pasted or opened spec may have (the CLI's cap for a spec file). */
-export const PASTED_CAP = 1 << 20;
+const PASTED_CAP = 1 << 20;
 
 export class SpecCompare {
   with = $state<CompareWith>('reference');

@@ -68,7 +68,7 @@ const HOW: Record<Extract<DiffVerdict, { status: 'equivalent' }>['how'], string>
 };
 
 /** The terminal text of a diff verdict. */
-export function render(handler: string, v: DiffVerdict, names: { a: string; b: string }, sources: { a: string; b: string }): string {
+function render(handler: string, v: DiffVerdict, names: { a: string; b: string }, sources: { a: string; b: string }): string {
   const out: string[] = [];
   const queries = `${v.queries} ${v.queries === 1 ? 'query' : 'queries'}`;
   switch (v.status) {

@@ -33,7 +33,7 @@ import { shapeText } from '../../core/shape/choice.ts';
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** The `determinism` object of `report --json` (docs/research.md, "Determinism"). */
-export function determinismJson(d: Determinism): unknown {
+function determinismJson(d: Determinism): unknown {
   return {
     tasks: d.tasks.map((t) => ({ task: t.task, classes: t.classes })),
     mean_largest_share: d.mean_largest_share,
@@ -44,7 +44,7 @@ export function determinismJson(d: Determinism): unknown {
 }
 
 /** The report's line on determinism. */
-export function determinismText(d: Determinism): string {
+function determinismText(d: Determinism): string {
   const multi = d.tasks.filter((t) => t.classes.length > 1).length;
   return `determinism: mean largest class ${pct(d.mean_largest_share)} of a task's samples, consensus pass@1 ${pct(d.consensus_pass_at_1)} (the largest class's answer, no oracle); ${multi} of ${d.tasks.length} tasks have more than one behaviour; ${d.queries} equivalence queries, median ${Math.round(d.median_query_ms)} ms`;
 }

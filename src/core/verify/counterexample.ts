@@ -43,7 +43,7 @@ const QUANTIFIED =
   'The spec has a quantifier, which cannot be evaluated concretely: this is the solver\'s state, not replayed, and values under the quantifier are not shown.';
 
 /** Renders a value: True/False, decimal below 4096 (signed where it reads better), hex above, enum names. */
-export function showValue(v: Value, width: number, field?: string): string {
+function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   const names = field ? ENUM_OF[field] : undefined;
   if (names) {

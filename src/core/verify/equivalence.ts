@@ -96,7 +96,7 @@ export type DiffVerdict = { readonly ms: number; readonly queries: number } & (
 );
 
 /** The code of a spec that defines another handler's entry function (docs/cli-errors.md). */
-export const OTHER_HANDLER = 'DIFF001';
+const OTHER_HANDLER = 'DIFF001';
 
 /**
  * Compares `req.a` and `req.b` by meaning over the kernel as shipped. One

@@ -82,6 +82,20 @@ const DECLARED = [
     exit: '0 verified, 1 refuted, 2 spec error or bad C (docs/c-errors.md), 3 timeout or unknown, 4 usage or internal error.',
   },
   {
+    name: 'diff',
+    synopsis: ['diff <handler> <A.py> <B.py> [--timeout MS] [--json]'],
+    purpose:
+      'Compares two specs of one handler by meaning: equivalent when, in every state satisfying the representation invariants and for every argument vector, they give the same cond and the same value in every field refinement compares; otherwise prints a distinguishing state replayed through both.',
+    args: [
+      ['<handler>', 'the handler both specs are of, e.g. sys_dup'],
+      ['<A.py>', 'the first spec (- reads standard input)'],
+      ['<B.py>', 'the second spec'],
+    ],
+    options: [{ name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole comparison, ${LIMIT}`, default: DEFAULT_BUDGET_MS }, JSON_OUT('the verdict')],
+    notes: 'A difference in ghost fields only (never compared with the C state, read by the strict checks) is a note beside an equivalent verdict (docs/hv6-model.md §2.1).',
+    exit: '0 equivalent, 1 different, 2 spec error (DIFF001: the specs are of different handlers), 3 timeout or unknown, 4 usage or internal error.',
+  },
+  {
     name: 'lemmas',
     synopsis: ['lemmas <handler> (--spec FILE | --oracle) [--only NAMES] [--full] [--query-timeout MS] [--json]'],
     purpose: "Runs the declarative checks of a handler's spec alone: each spec invariant preserved and each lemma, with its verdict.",

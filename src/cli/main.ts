@@ -20,6 +20,7 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<Command>>> = {
   task: () => import('./commands/task.ts'),
   prompt: () => import('./commands/prompt.ts'),
   bench: () => import('./commands/bench.ts'),
+  diff: () => import('./commands/diff.ts'),
   lemmas: () => import('./commands/lemmas.ts'),
   grade: () => import('./commands/grade.ts'),
   run: () => import('./commands/run.ts'),

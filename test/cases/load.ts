@@ -33,7 +33,11 @@ export type Expectation =
   /** Refinement fails; each named obligation is among the failed ones. */
   | { readonly kind: 'refuted'; readonly obligations: readonly string[] }
   /** The strict check fails this lemma (and the lemmas including it), nothing else. */
-  | { readonly kind: 'lemma-fail'; readonly lemma: string };
+  | { readonly kind: 'lemma-fail'; readonly lemma: string }
+  /** Compared by meaning with the handler's oracle: equivalent, differing in exactly these ghost fields (none: the same). */
+  | { readonly kind: 'equivalent'; readonly ghost: readonly string[] }
+  /** Compared by meaning with the handler's oracle: different, each of these (cond, backed field paths) among what differs. */
+  | { readonly kind: 'different'; readonly fields: readonly string[] };
 
 export type ExpectationKind = Expectation['kind'];
 
@@ -119,8 +123,14 @@ export function parseExpectation(spec: string): Expectation {
     case 'lemma-fail':
       if (!/^\w+$/.test(args)) throw bad('lemma-fail LEMMA');
       return { kind, lemma: args };
+    case 'equivalent':
+    case 'different': {
+      const names = args ? args.split(/\s+/) : [];
+      if (!names.every((n) => NAME.test(n)) || (kind === 'different' && !names.length)) throw bad(kind === 'different' ? 'different FIELD ...' : 'equivalent [GHOST-FIELD ...]');
+      return kind === 'equivalent' ? { kind, ghost: names } : { kind, fields: names };
+    }
     default:
-      throw bad('<error|warning|exec-error|safety|verified|refuted|lemma-fail> ...');
+      throw bad('<error|warning|exec-error|safety|verified|refuted|lemma-fail|equivalent|different> ...');
   }
 }
 

@@ -12,6 +12,10 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import { UsageError, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { readStoredRun } from '../stored-run.ts';
+import { groupByMeaning } from '../meaning-groups.ts';
+import type { Determinism } from '../../core/eval/stats/determinism.ts';
+import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
+import type { Task } from '../../core/tasks/task.ts';
 
 async function side(path: string): Promise<CompareSide> {
   const { run, attempts } = await readStoredRun(path);
@@ -40,6 +44,12 @@ function roundLines(c: RunComparison): string[] {
   return ['by repair round (passed by the end of the round, sample 0 of each task):', ...tableText(roundTable(c.byRound)), ...last];
 }
 
+/** A run's samples grouped by meaning (meaning-groups.ts). */
+function meaningOf(s: CompareSide, tasks: readonly Task[]): Promise<Determinism> {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return groupByMeaning(s.attempts, (id) => taskFactsOf(id, (x) => byId.get(x)).handler);
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('compare'));
   const [a, b, ...extra] = args.positionals;
@@ -47,9 +57,13 @@ export async function run(argv: string[]): Promise<number> {
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const resamples = intOption(args, 'resamples');
   if (resamples < 100) throw new UsageError('--resamples must be at least 100');
-  const c = compareRuns(await side(a), await side(b), await loadTasks(), { resamples, seed: textOption(args, 'seed')! });
+  const tasks = await loadTasks();
+  const [sa, sb] = [await side(a), await side(b)];
+  const c = compareRuns(sa, sb, tasks, { resamples, seed: textOption(args, 'seed')! });
+  const determinism = { a: await meaningOf(sa, tasks), b: await meaningOf(sb, tasks) };
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify({ ...c, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);
+    const figures = (d: Determinism) => ({ mean_largest_share: d.mean_largest_share, consensus_pass_at_1: d.consensus_pass_at_1, queries: d.queries });
+    process.stdout.write(`${JSON.stringify({ ...c, determinism: { a: figures(determinism.a), b: figures(determinism.b) }, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);
     return 0;
   }
   const name = (s: typeof c.a) => `${s.name ?? s.id} (${s.model})`;
@@ -63,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
   L.push(`flips, pass in A only: ${c.flips.onlyA.join(' ') || '(none)'}`);
   L.push(`flips, pass in B only: ${c.flips.onlyB.join(' ') || '(none)'}`);
   L.push(...roundLines(c));
+  L.push(`determinism (docs/research.md §8): mean largest class A ${pct(determinism.a.mean_largest_share)}, B ${pct(determinism.b.mean_largest_share)}; consensus pass@1 A ${pct(determinism.a.consensus_pass_at_1)}, B ${pct(determinism.b.consensus_pass_at_1)}`);
   const head = `  ${''.padEnd(20)} ${'n'.padStart(4)}  ${'A'.padStart(6)}  ${'B'.padStart(6)}  ${'B-A'.padStart(6)}  ${'95% CI'.padEnd(16)} ${'A+'.padStart(3)} ${'B+'.padStart(3)}  McNemar p`;
   L.push('by bug class:', head);
   for (const [k, s] of Object.entries(c.byBugClass)) L.push(row(k, s));

@@ -25,10 +25,29 @@ import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import { matrixText, variantMatrix } from '../../core/eval/stats/variant-matrix.ts';
 import { strayAttemptsNote } from '../../core/eval/stats/stray-attempts.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
+import { groupByMeaning } from '../meaning-groups.ts';
+import type { Determinism } from '../../core/eval/stats/determinism.ts';
 import { namesText } from '../../core/rename/choice.ts';
 import { shapeText } from '../../core/shape/choice.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The `determinism` object of `report --json` (docs/research.md, "Determinism"). */
+function determinismJson(d: Determinism): unknown {
+  return {
+    tasks: d.tasks.map((t) => ({ task: t.task, classes: t.classes })),
+    mean_largest_share: d.mean_largest_share,
+    consensus_pass_at_1: d.consensus_pass_at_1,
+    queries: d.queries,
+    median_query_ms: d.median_query_ms,
+  };
+}
+
+/** The report's line on determinism. */
+function determinismText(d: Determinism): string {
+  const multi = d.tasks.filter((t) => t.classes.length > 1).length;
+  return `determinism: mean largest class ${pct(d.mean_largest_share)} of a task's samples, consensus pass@1 ${pct(d.consensus_pass_at_1)} (the largest class's answer, no oracle); ${multi} of ${d.tasks.length} tasks have more than one behaviour; ${d.queries} equivalence queries, median ${Math.round(d.median_query_ms)} ms`;
+}
 
 /** What makes a report partial besides the metrics: damaged lines, a missing attempts file, a merge that skipped lines. */
 export interface ReportNotes {
@@ -57,6 +76,8 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const classes = notes.benchmark ? classTableOfRun(notes.benchmark, attempts, tasks.map((t) => t.id)) : undefined;
   const grading = run.config.grading ?? null;
   const matrix = grading?.matrix ? variantMatrix(attempts, (id) => byId.get(id)?.bug_count === 0) : undefined;
+  const handlers = new Map(selected.map((t) => [t.id, t.handler]));
+  const determinism = await groupByMeaning(attempts, (id) => handlers.get(id) ?? taskFactsOf(id, (x) => byId.get(x)).handler);
   if (json) {
     const out = {
       run: { id: run.id, model: run.config.model, provider: run.config.provider, status: run.status, verifier: run.provenance.verifier, ...(run.source ? { source: run.source } : {}) },
@@ -70,6 +91,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
       pass_at_k: m.passAtK,
       rates: m.rates,
       osvbench: m.osvbench,
+      determinism: determinismJson(determinism),
       metrics: m,
       attempts: attempts.map((a) => ({ id: a.id, task_id: a.taskId, sample: a.sample, round: a.round, category: attemptOutcome(a) ?? null, strict: a.grade?.strict ?? null })),
     };
@@ -94,6 +116,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   lines.push(`OSVBench's categories: ${(['pass', 'syntax', 'semantic'] as const).map((k) => `${k} ${pct(m.osvbench.rates[k])} (${m.osvbench.counts[k]})`).join('  ')}   (timeout and unknown count as semantic, as upstream)`);
   lines.push(`not charged to the model: ${UNCHARGED.map((k) => `${k} ${m.uncharged[k]}`).join('  ')}${m.uncharged.unanswered + m.uncharged.internal ? '   (left out of pass@k and the rates; resume the run to retry them)' : ''}`);
   lines.push(`strict: ${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)   bug-following: ${m.bugFollowing.following}/${m.bugFollowing.samples} (${pct(m.bugFollowing.rate)})   pass after repair: ${pct(m.passAfterRepair)}`);
+  lines.push(determinismText(determinism));
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
   lines.push(...repairCurveLines(m, run.config.feedback));
   lines.push('by bug class:');

@@ -9,6 +9,7 @@ import type { PhaseTimes } from '../phases.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { DeclarativeResult } from '../verify/declarative.ts';
+import type { DiffRequest, DiffVerdict } from '../verify/equivalence.ts';
 import type { VerifyRequest } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 
@@ -128,6 +129,8 @@ export interface VerifierApi {
    * compiles (core/pool/solver-free.ts). Never throws: null says "ask `verify`".
    */
   verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null>;
+  /** Two specs of one handler compared by meaning (core/verify/equivalence.ts; `osvlab diff`, the playground's Compare). */
+  diff(req: DiffRequest): Promise<DiffVerdict>;
   /** The declarative checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */
   lemmas(handler: string, spec: string, options: LemmaOptions): Promise<DeclarativeResult>;
   /**

@@ -20,6 +20,7 @@ import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Task } from '../tasks/task.ts';
 import { proveSpecLemmas } from '../verify/declarative.ts';
+import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import { phaseClock } from '../phases.ts';
@@ -177,6 +178,10 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
         // It needs Z3 (SolverNeededError), or it fails: the verification with Z3 says which, as it always has.
         return null;
       }
+    },
+
+    async diff(req: DiffRequest) {
+      return diffSpecs(req, await env());
     },
 
     async lemmas(handler: string, spec: string, options: LemmaOptions) {

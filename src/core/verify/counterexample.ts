@@ -66,7 +66,7 @@ function showNumber(v: bigint, width: number): string {
 export const NOT_EVALUATED = '(not evaluated: a quantifier)';
 
 /** The value of `t` under the model; undefined when `t` has a quantifier. */
-function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value | undefined {
+export function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value | undefined {
   try {
     return evaluate(t, model, memo);
   } catch (e) {
@@ -75,7 +75,7 @@ function ev(t: Term, model: Interpretation, memo: Map<number, Value>): Value | u
   }
 }
 
-function show(v: Value | undefined, width: number, field?: string): string {
+export function show(v: Value | undefined, width: number, field?: string): string {
   return v === undefined ? NOT_EVALUATED : showValue(v, width, field);
 }
 
@@ -119,30 +119,7 @@ export function buildCounterexample(input: CexInput): Counterexample {
   }
 
   // Pre-state facts the spec's condition and the return value read.
-  const context: string[] = [];
-  const seen = new Set<string>();
-  const apps = applications([input.cond, input.ret]);
-  for (const [fn, list] of apps) {
-    for (const app of list.slice(0, 6)) {
-      const idx = app.args.map((a) => show(ev(a, model, memo), a.sort)).join(', ');
-      const label = symbolLabel(fn);
-      const text = `${label}[${idx}] = ${show(ev(app, model, memo), app.sort, label)}`;
-      if (!seen.has(text)) {
-        seen.add(text);
-        context.push(text);
-      }
-    }
-  }
-  // ... and the pre-state scalars they read (`current`, ...), which are plain symbols, not applications.
-  for (const v of preStateScalars([input.cond, input.ret])) {
-    const label = symbolLabel(v.name!);
-    const text = `${label} = ${show(ev(v, model, memo), v.sort, label)}`;
-    if (!seen.has(text)) {
-      seen.add(text);
-      context.push(text);
-    }
-  }
-  context.sort();
+  const context = stateRead([input.cond, input.ret], model, memo);
 
   const failed = input.failures.map((f) => (f.failedParts.length ? `${f.obligation.name} (${f.failedParts.join(', ')})` : f.obligation.name));
   const argText = args.map((a) => `${a.name}=${a.value}`).join(', ');
@@ -173,6 +150,34 @@ export function buildCounterexample(input: CexInput): Counterexample {
     ...(outsideC.length ? { outsideC } : {}),
     summary: lines.join('\n'),
   };
+}
+
+/**
+ * The pre-state facts `roots` read, rendered and sorted: each application of
+ * a pre-state map (its first six) and each pre-state scalar, under `model`.
+ */
+export function stateRead(roots: readonly Term[], model: Interpretation, memo: Map<number, Value>): string[] {
+  const context: string[] = [];
+  const seen = new Set<string>();
+  const add = (text: string) => {
+    if (!seen.has(text)) {
+      seen.add(text);
+      context.push(text);
+    }
+  };
+  for (const [fn, list] of applications(roots)) {
+    for (const app of list.slice(0, 6)) {
+      const idx = app.args.map((a) => show(ev(a, model, memo), a.sort)).join(', ');
+      const label = symbolLabel(fn);
+      add(`${label}[${idx}] = ${show(ev(app, model, memo), app.sort, label)}`);
+    }
+  }
+  // ... and the pre-state scalars they read (`current`, ...), which are plain symbols, not applications.
+  for (const v of preStateScalars(roots)) {
+    const label = symbolLabel(v.name!);
+    add(`${label} = ${show(ev(v, model, memo), v.sort, label)}`);
+  }
+  return context.sort();
 }
 
 /** The free symbols of the pre-state (C globals `c:...`, spec ghosts `old....`) in `roots`; arguments are shown apart. */

@@ -203,7 +203,7 @@ function provedGoals(obligations: readonly Obligation[], outcome: ProofOutcome):
  * the oracle's obligations are terms of this worker, and an answer that
  * states the same goal (term for term) needs no query for it.
  */
-function seedFromOracle(steps: Extract<Steps, { ok: true }>, env: VerifyEnv): void {
+export function seedFromOracle(steps: Extract<Steps, { ok: true }>, env: VerifyEnv): void {
   const h = steps.handler.name;
   const spec = oracleSpec(h);
   if (spec === undefined) return;

@@ -3,6 +3,7 @@
 // the trajectory stored turn by turn, resumed without asking again, bad calls answered with
 // coded errors, turns exhausted, and a model that refuses tools.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../../src/core/eval/stats/metrics.ts';
 import { MAX_TOOL_ARGUMENT_CHARS } from '../../../src/core/eval/agent/tools.ts';
 import type { AttemptRecord, RunStore } from '../../../src/core/eval/run/run-types.ts';
 import { RunControl } from '../../../src/core/eval/run/run-control.ts';
@@ -174,6 +175,11 @@ describe('the agent loop', () => {
     expect(second.results[0].category).toBe('pass');
     expect(a.trajectory!.end).toBe('turns-exhausted');
     expect(a.grade?.category).toBe('pass');
+    // The report's agent numbers: calls by tool, errors by code, how it ended.
+    const m = computeMetrics(tasks.filter((t) => t.id === 'sys_set_runnable-v0'), [a]).agent!;
+    expect(m).toMatchObject({ trajectories: 1, ends: { 'turns-exhausted': 1 }, meanTurns: 2, callErrors: { AGENT001: 1, AGENT002: 1, AGENT003: 1, AGENT004: 1 } });
+    expect(m.callsPerTask).toEqual({ rm_rf: 1, verify: 4 });
+    expect(m.solvedWithin).toEqual([{ turns: 1, share: 0 }, { turns: 2, share: 1 }]);
     // The second request carried four tool results, one per call.
     expect(fake.requests[1].body.messages.filter((m: { role: string }) => m.role === 'tool')).toHaveLength(4);
   });

@@ -10,6 +10,7 @@ import { RunControl } from '../../../src/core/eval/run/run-control.ts';
 import { type RunChoice, runIdOf, canonicalConfig } from '../../../src/core/eval/session/config.ts';
 import type { SessionPorts } from '../../../src/core/eval/session/ports.ts';
 import { RunSession } from '../../../src/core/eval/session/session.ts';
+import { regradeRun, regradeText } from '../../../src/core/eval/session/regrade.ts';
 import { MemoryResponseCache } from '../../../src/core/llm/cache.ts';
 import { LlmClient } from '../../../src/core/llm/client.ts';
 import { createProvider } from '../../../src/core/llm/provider.ts';
@@ -87,6 +88,25 @@ describe('the agent loop', () => {
       expect(a.response!.usage.input).toBe(t.turns.reduce((n, x) => n + x.response.usage.input, 0));
     });
   }
+
+  it('Re-verify computes the tool results again and flags a trajectory whose stored results differ', async () => {
+    fake.respond(scriptedAgent());
+    const store = new MemoryStore();
+    const s = await RunSession.open(choice(), ports(store, new MemoryResponseCache()));
+    await s.execute();
+    const [a] = await attemptsOf(store, s.id);
+    const run = (await store.getRun(s.id))!;
+    const p = ports(store, new MemoryResponseCache());
+    const clean = await regradeRun(run, [a], p);
+    expect(clean.trajectoriesChanged).toEqual([]);
+    // A stored result this verifier does not give: the first call said pass.
+    const t = a.trajectory!;
+    const edited = { ...a, trajectory: { ...t, turns: [{ ...t.turns[0], results: [{ ...t.turns[0].results[0], category: 'pass' as const }] }, ...t.turns.slice(1)] } };
+    const report = await regradeRun(run, [edited], p);
+    expect(report.trajectoriesChanged).toEqual([{ attemptId: a.id, taskId: 'sys_set_runnable-v0', sample: 0, calls: ['turn 1 verify: pass -> semantic'] }]);
+    expect(regradeText(report).changes).toEqual(['tool results changed in the trajectory of sys_set_runnable-v0 sample 0: turn 1 verify: pass -> semantic']);
+    expect(report.unchanged).toBe(1);
+  });
 
   it('is part of the run id: agent, its settings and one answer are three runs', async () => {
     const one = await runIdOf(canonicalConfig(choice({ agent: undefined })));

@@ -35,8 +35,7 @@ export const AGENT_DEFAULTS: AgentSettings = { maxTurns: 10, maxCalls: 20, verif
 /** The longest spec a call may carry (characters of its arguments); an oracle spec is under 6,000. */
 export const MAX_TOOL_ARGUMENT_CHARS = 100_000;
 
-export const TOOL_NAMES = ['verify', 'submit'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+const TOOL_NAMES = ['verify', 'submit'] as const;
 
 const SPEC_PARAMETERS = {
   type: 'object',

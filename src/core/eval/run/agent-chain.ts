@@ -20,13 +20,13 @@ import { type AgentTurn, type AttemptRecord, type StoredResponse, type Trajector
 import { type ChainEnd, withAnswer } from './run-tally.ts';
 
 /** The first prompt of an agent run: the task's prompt with the tools' paragraph after its last user message. */
-export function withInstruction(messages: readonly ChatMessage[], instruction: string): ChatMessage[] {
+function withInstruction(messages: readonly ChatMessage[], instruction: string): ChatMessage[] {
   const last = messages.map((m) => m.role).lastIndexOf('user');
   return messages.map((m, i) => (i === last ? { ...m, content: `${m.content.trimEnd()}\n\n${instruction}` } : m));
 }
 
 /** The messages a stored turn adds to the conversation: the assistant's turn and one tool message per call. */
-export function turnMessages(turn: AgentTurn): ChatMessage[] {
+function turnMessages(turn: AgentTurn): ChatMessage[] {
   const r = turn.response;
   const assistant: ChatMessage = {
     role: 'assistant',

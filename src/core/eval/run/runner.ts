@@ -26,7 +26,7 @@ import type { Task } from '../../tasks/task.ts';
 import { agentChain } from './agent-chain.ts';
 import { type AttemptSlot, type RunLoop, type RunProgress, type RunnerDeps, gradeAttempt, promptHash, savePrompt, send, storedResponse } from './run-loop.ts';
 
-export type { AgentDeps, AttemptEvent, BuiltPrompt, RunLoop, RunProgress, RunnerDeps } from './run-loop.ts';
+export type { AttemptEvent, BuiltPrompt, RunProgress, RunnerDeps } from './run-loop.ts';
 export { promptHash } from './run-loop.ts';
 
 export interface RunOutcome {

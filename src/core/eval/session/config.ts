@@ -44,7 +44,7 @@ export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'sho
   };
 
 /** The agent mode's settings with every default written out, in one key order. */
-export function agentOf(agent: Partial<AgentSettings>): AgentSettings {
+function agentOf(agent: Partial<AgentSettings>): AgentSettings {
   return {
     maxTurns: agent.maxTurns ?? AGENT_DEFAULTS.maxTurns,
     maxCalls: agent.maxCalls ?? AGENT_DEFAULTS.maxCalls,

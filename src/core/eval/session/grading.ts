@@ -40,7 +40,7 @@ export function gradeClosure(config: Pick<RunConfig, 'grading' | 'extract' | 're
  * as it is, for the grader to find none. The lens is loaded only for a
  * renamed run.
  */
-export async function renamedBack(answer: string, choice: RenameChoice): Promise<string> {
+async function renamedBack(answer: string, choice: RenameChoice): Promise<string> {
   const spec = extractSpec(answer);
   if (spec === null) return answer;
   const { lensFor } = await import('../../rename/lens.ts');

@@ -17,6 +17,7 @@ import { DEFAULT_GRADE_TIMEOUT_MS } from '../core/eval/grade/grade-types.ts';
 import { SHOT_COUNTS } from '../core/eval/prompt/prompt.ts';
 import { DEFAULT_PROMPT_VARIANT, PROMPT_VARIANTS } from '../core/eval/prompt/variants.ts';
 import { DEFAULT_FEEDBACK, FEEDBACK_MODES, RUN_DEFAULTS } from '../core/eval/session/config.ts';
+import { AGENT_DEFAULTS, VERIFY_AGAINST } from '../core/eval/agent/tools.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_KINDS, REASONING_EFFORTS } from '../core/llm/types.ts';
 import { DEFAULT_BUDGET_MS } from '../core/verify/index.ts';
 import { DEFAULT_RENAME_SEED, RENAME_STYLES } from '../core/rename/choice.ts';
@@ -198,7 +199,7 @@ const DECLARED = [
   },
   {
     name: 'run',
-    synopsis: ['run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--out DIR] [options]'],
+    synopsis: ['run --provider P --model M [--base-url URL] [--tasks SEL] [--n N] [--shots K] [--repair R | --agent [--max-turns N]] [--rename STYLE [--rename-seed N]] [--shape STYLE [--shape-seed N]] [--out DIR] [options]'],
     purpose: "Evaluates a model on the benchmark: asks it for each task's spec, grades every answer, runs the repair rounds, keeps everything in a run directory and prints its report; rerunning the same command resumes.",
     options: [
       { name: 'provider', value: 'P', meaning: 'the provider kind (required)', choices: PROVIDER_KINDS },
@@ -209,6 +210,11 @@ const DECLARED = [
       { name: 'shots', value: 'K', meaning: 'worked examples in the prompt', default: RUN_DEFAULTS.shots },
       { name: 'repair', value: 'R', meaning: 'repair rounds after a failed answer', default: RUN_DEFAULTS.repairRounds },
       { name: 'feedback', value: 'MODE', meaning: 'what a repair round tells the model', choices: FEEDBACK_MODES, default: DEFAULT_FEEDBACK, note: '(docs/research.md)' },
+      { name: 'agent', meaning: 'the agent mode: the model calls the verifier as a tool (verify, submit) until it answers; part of the run id (docs/research.md)' },
+      { name: 'max-turns', value: 'N', meaning: 'with --agent: model turns per task at most; then the last spec it sent is graded (turns exhausted)', default: AGENT_DEFAULTS.maxTurns },
+      { name: 'max-tool-calls', value: 'N', meaning: 'with --agent: tool calls per task at most; a call over it is answered with an error', default: AGENT_DEFAULTS.maxCalls },
+      { name: 'verify-against', value: 'WHAT', meaning: "with --agent: what the verify tool checks a spec against: the code the task shows, or the grading reference", choices: VERIFY_AGAINST, default: AGENT_DEFAULTS.verifyAgainst },
+      { name: 'tool-timeout', value: 'MS', meaning: "with --agent: the verifier's time limit of one tool call", default: AGENT_DEFAULTS.toolTimeoutMs },
       { name: 'prompt', value: 'VARIANT', meaning: 'prompt variant', choices: PROMPT_VARIANTS, default: DEFAULT_PROMPT_VARIANT, note: '(docs/research.md)' },
       RENAME('show the model every name renamed (prompt, code, descriptions, examples, feedback) and rename its answers back before grading; part of the run id'),
       RENAME_SEED,

@@ -9,6 +9,8 @@
  * - a share link opened in a fresh profile, verifying to the same verdict;
  * - a 3-task Evaluate run against the local fake provider, graded here on
  *   the pool's workers, and Runs: a run file imported and re-verified;
+ * - a 1-task run in the agent mode against the scripted agent, and its
+ *   trajectory's timeline on the Runs page;
  * - About: the Z3 memory in use, the small memory when the setting asks, and
  *   whether Z3 runs its own threads (Chromium) or the worker's one thread
  *   (Firefox by default, WebKitGTK always; `?z3-threads=1` in Firefox).
@@ -25,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAnswer } from '../fake-provider/answers.ts';
+import { scriptedAgent } from '../fake-provider/agent.ts';
 import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts';
 import { type Engine, type EngineName, type Tab, launchEngine } from './driver.ts';
 import { ARTIFACTS, ROOT, type Site, ensureBuilt, serve } from './harness.ts';
@@ -227,6 +230,49 @@ export function smokeSuite(name: EngineName): void {
         expect(Number(m![3]), progress).toBe(tasks.length);
         expect(fake.requests.length).toBe(tasks.length);
         await shoot(tab, name, 'evaluate');
+      } finally {
+        await tab.close();
+      }
+    }, 900_000);
+
+    it('Evaluate in the agent mode: the scripted agent verifies, reads the counterexample, answers; Runs shows the timeline', async () => {
+      fake.reset();
+      fake.respond(scriptedAgent());
+      const tab = await engine.open(1400, 900);
+      try {
+        await tab.goto(`${site.url}#/evaluate`);
+        await tab.waitFor('the provider form', () => !!document.querySelector('[data-testid="provider"]'), LONG);
+        await tab.select('[data-testid="provider"]', 'openai-compatible');
+        await tab.fill('[data-testid="base-url"]', `${fake.url}/v1`);
+        await tab.fill('[data-testid="model"]', `fake-agent-${name}`);
+        await tab.fill('[data-testid="api-key"]', KEY);
+        await tab.eval(() => document.querySelector('[data-testid="api-key"]')?.dispatchEvent(new Event('change', { bubbles: true })));
+        await tab.fill('[data-testid="selection"]', `${HANDLER}-v0`);
+        if (await tab.eval(() => (document.querySelector('[data-testid="strict"]') as HTMLInputElement).checked)) await tab.click('[data-testid="strict"]');
+        await tab.select('[data-testid="run-mode"]', 'agent');
+        await tab.waitFor('the agent options', () => !!document.querySelector('[data-testid="agent-options"]'), LONG);
+        await tab.click('[data-testid="start-run"]');
+        await tab.waitFor('the run to end', () => !!document.querySelector('[data-testid="run-ended"]'), 600_000);
+        expect(await tab.eval(() => document.documentElement.dataset.run)).toBe('done');
+        // Three turns: verify the buggy draft, verify the fix, answer.
+        expect(fake.requests.length).toBe(3);
+        expect(fake.requests.every((r) => r.body.tools?.length === 2)).toBe(true);
+        await tab.click('[data-testid="run-ended"] a');
+        await tab.waitFor('the trajectory', () => !!document.querySelector('[data-testid="trajectory"]'), LONG);
+        await tab.click('[data-testid="trajectory"] > summary');
+        const calls = await tab.eval(() => [...document.querySelectorAll('[data-testid="tool-call"]')].map((c) => `${c.getAttribute('data-tool')}:${c.getAttribute('data-result')}`));
+        expect(calls).toEqual(['verify:semantic', 'verify:pass']);
+        expect(await tab.eval(text, '[data-testid="tool-result"]')).toMatch(/Counterexample:/);
+        expect(await tab.eval(text, '[data-testid="final-grade"]')).toMatch(/graded pass/);
+        // The timeline in view at both widths.
+        const toTimeline = () => document.querySelector('[data-testid="trajectories"]')?.scrollIntoView();
+        await tab.eval(toTimeline);
+        await tab.screenshot(join(ARTIFACTS, `smoke-${name}-agent-1400.png`));
+        await tab.resize(390, 844);
+        await tab.eval(toTimeline);
+        await tab.screenshot(join(ARTIFACTS, `smoke-${name}-agent-390.png`));
+        // Nothing wider than the phone's screen.
+        expect(await tab.eval(() => document.querySelector('[data-testid="trajectories"]')!.scrollWidth <= window.innerWidth)).toBe(true);
       } finally {
         await tab.close();
       }

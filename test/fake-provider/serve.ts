@@ -4,6 +4,10 @@
  *
  *   npx tsx test/fake-provider/serve.ts [--delay-ms MS] [--prose-first ID,ID...] [--hold-file FILE]
  *
+ * A request that offers tools (an agent run, `osvlab run --agent`) is
+ * answered by the scripted agent (agent.ts): it verifies a buggy draft,
+ * reads the counterexample, verifies the fix and answers.
+ *
  * It answers every prompt with the oracle spec of the task the prompt is about,
  * except the first answer (round 0) of the tasks named by --prose-first, which
  * is prose (so a repair round has work). Each answer comes after MS
@@ -23,6 +27,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { oracleAnswer, proseAnswer, roundOf, taskOf } from '../eval/run/cli.ts';
 import { type FakeReply, startFakeProvider } from './server.ts';
+import { agentMove } from './agent.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -45,6 +50,11 @@ function held(taskId: string, n: number): boolean {
 const fake = await startFakeProvider(process.env.FAKE_PROVIDER_KEY ? { key: process.env.FAKE_PROVIDER_KEY } : {});
 let count = 0;
 fake.respond((req) => {
+  if (Array.isArray(req.body?.tools) && req.body.tools.length > 0) {
+    process.stdout.write(`request ${++count} agent turn\n`);
+    const move = agentMove(req);
+    return delayMs > 0 ? { kind: 'slow', ms: delayMs, reply: move } : move;
+  }
   const task = taskOf(req.prompt, tasks);
   const round = roundOf(req.prompt);
   const n = (perTask.get(task.id) ?? 0) + 1;

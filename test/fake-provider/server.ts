@@ -49,6 +49,22 @@ export type FakeReply =
        */
       readonly thinking?: string;
     }
+  /**
+   * A turn of tool calls, in each wire's own form: OpenAI `tool_calls` (finish_reason "tool_calls"),
+   * Anthropic `tool_use` blocks (stop_reason "tool_use", after a signed `thinking` block and a
+   * `redacted_thinking` block when `thinking` is set), Gemini `functionCall` parts, each with a
+   * `thoughtSignature`. An `arguments` string goes as it is on OpenAI (it may be no JSON at all);
+   * the others carry an object, so a string that does not parse goes there as a JSON string.
+   */
+  | {
+      readonly kind: 'tools';
+      readonly calls: readonly { readonly name: string; readonly arguments: string | Readonly<Record<string, unknown>> }[];
+      readonly text?: string;
+      readonly thinking?: string;
+      readonly usage?: { readonly input: number; readonly output: number };
+    }
+  /** A 400 saying the model does not support tools, in each provider's words. */
+  | { readonly kind: 'no-tools' }
   /** The model declined: OpenAI message.refusal, Anthropic stop_reason "refusal", Gemini finishReason SAFETY. */
   | { readonly kind: 'refusal' }
   /** The connection is destroyed before any answer (a server killed mid-request). */
@@ -253,6 +269,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         return;
       case 'wrong-shape':
         return json(200, { hello: 'world' });
+      case 'tools': {
+        const usage = reply.usage ?? { input: Math.ceil(r.prompt.length / 4), output: 20 };
+        return json(200, toolsBody(r.wire, r.model, reply, usage, id));
+      }
+      case 'no-tools':
+        return json(400, noToolsBody(r.wire, r.model));
       case 'text': {
         const usage = reply.usage ?? { input: Math.ceil(r.prompt.length / 4), output: Math.ceil(reply.text.length / 4) };
         return json(200, successBody(r.wire, reply.model ?? r.model, reply.text, usage, reply.finish ?? 'stop', id, reply.thinking));
@@ -384,6 +406,89 @@ function successBody(
         },
         modelVersion: model,
       };
+  }
+}
+
+function argsObject(a: string | Readonly<Record<string, unknown>>): unknown {
+  if (typeof a !== 'string') return a;
+  try {
+    return JSON.parse(a);
+  } catch {
+    return a;
+  }
+}
+
+function toolsBody(wire: Wire, model: string, reply: Extract<FakeReply, { kind: 'tools' }>, usage: { input: number; output: number }, id: number): unknown {
+  const calls = reply.calls;
+  switch (wire) {
+    case 'openai':
+      return {
+        id: `chatcmpl-fake${id}`,
+        object: 'chat.completion',
+        created: 1_700_000_000 + id,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: reply.text ?? null,
+              refusal: null,
+              tool_calls: calls.map((c, i) => ({ id: `call_${id}_${i}`, type: 'function', function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) } })),
+            },
+            logprobs: null,
+            finish_reason: 'tool_calls',
+          },
+        ],
+        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+      };
+    case 'anthropic':
+      return {
+        id: `msg_fake${id}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [
+          ...(reply.thinking !== undefined ? [{ type: 'thinking', thinking: reply.thinking, signature: `sig${id}` }, { type: 'redacted_thinking', data: `redacted${id}` }] : []),
+          ...(reply.text ? [{ type: 'text', text: reply.text }] : []),
+          ...calls.map((c, i) => ({ type: 'tool_use', id: `toolu_${id}_${i}`, name: c.name, input: argsObject(c.arguments) })),
+        ],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: usage.output },
+      };
+    case 'gemini':
+      return {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                ...(reply.thinking !== undefined ? [{ text: reply.thinking, thought: true }] : []),
+                ...(reply.text ? [{ text: reply.text }] : []),
+                ...calls.map((c, i) => ({ functionCall: { name: c.name, args: argsObject(c.arguments) }, thoughtSignature: `ts${id}_${i}` })),
+              ],
+            },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+        modelVersion: model,
+      };
+  }
+}
+
+/** What each provider (or a server in its format) says when the model takes no tools. */
+function noToolsBody(wire: Wire, model: string): unknown {
+  switch (wire) {
+    case 'openai':
+      // Ollama's words, in its OpenAI-compatible error body.
+      return { error: { message: `registry.ollama.ai/library/${model} does not support tools`, type: 'api_error', param: null, code: null } };
+    case 'anthropic':
+      return { type: 'error', error: { type: 'invalid_request_error', message: `tool use is not supported for model ${model}` } };
+    case 'gemini':
+      return { error: { code: 400, message: `Function calling is not enabled for models/${model}`, status: 'INVALID_ARGUMENT' } };
   }
 }
 

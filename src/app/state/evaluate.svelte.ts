@@ -6,6 +6,7 @@
  * connection test (connection-test.svelte.ts) and the attempts table with
  * its ETA (attempts-table.svelte.ts) are their own objects, held here.
  */
+import { AGENT_DEFAULTS, type VerifyAgainst } from '../../core/eval/agent/tools.ts';
 import { type Budget, BudgetError, budgetFor, budgetLines } from '../../core/eval/run/budget.ts';
 import { RunControl } from '../../core/eval/run/run-control.ts';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
@@ -87,6 +88,12 @@ export class EvaluateState {
   /** Budget (docs/scale.md): USD and total tokens for the whole run; a budget needs the cap per answer. */
   maxCost = $state<number | null>(null);
   maxTotalTokens = $state<number | null>(null);
+  /** The agent mode (docs/research.md, "The agent mode") and its settings, as `osvlab run --agent` takes them. */
+  agent = $state(false);
+  maxTurns = $state(AGENT_DEFAULTS.maxTurns);
+  maxToolCalls = $state(AGENT_DEFAULTS.maxCalls);
+  verifyAgainst = $state<VerifyAgainst>(AGENT_DEFAULTS.verifyAgainst);
+  toolTimeoutMs = $state(AGENT_DEFAULTS.toolTimeoutMs);
 
   phase = $state<RunPhase>({ kind: 'idle' });
   /** The configuration of the run being run (a resumed run's own, whatever the form says now). */
@@ -214,6 +221,10 @@ export class EvaluateState {
       prompt: this.promptVariant,
       ...(this.names ? { rename: { style: this.names, seed: this.renameSeed ?? DEFAULT_RENAME_SEED } } : {}),
       ...(this.shape ? { shape: { style: this.shape, seed: this.shapeSeed ?? DEFAULT_SHAPE_SEED } } : {}),
+      // The agent repairs with its tools: no repair rounds.
+      ...(this.agent
+        ? { repairRounds: 0, agent: { maxTurns: this.maxTurns, maxCalls: this.maxToolCalls, verifyAgainst: this.verifyAgainst, toolTimeoutMs: this.toolTimeoutMs } }
+        : {}),
     };
   }
 

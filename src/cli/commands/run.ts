@@ -8,6 +8,7 @@
  * when it stopped, or that failed for good, are sent again). Exit 0 done, 3
  * cancelled or incomplete (rerun to resume), 4 failed or usage error.
  */
+import type { VerifyAgainst } from '../../core/eval/agent/tools.ts';
 import { join } from 'node:path';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
 import { RUN_DEFAULTS, type RunChoice } from '../../core/eval/session/config.ts';
@@ -99,7 +100,19 @@ export async function run(argv: string[]): Promise<number> {
     prompt: args.values.get('prompt'),
     ...(rename ? { rename } : {}),
     ...(shape ? { shape } : {}),
+    ...(args.flags.has('agent')
+      ? {
+          agent: {
+            maxTurns: intOption(args, 'max-turns'),
+            maxCalls: intOption(args, 'max-tool-calls'),
+            verifyAgainst: choiceOption<VerifyAgainst>(args, 'verify-against'),
+            toolTimeoutMs: intOption(args, 'tool-timeout'),
+          },
+        }
+      : {}),
   };
+  const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((o) => args.values.has(o));
+  if (agentOnly.length > 0 && !args.flags.has('agent')) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);
   const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await openRunDir(dir);

@@ -6,7 +6,7 @@ import { endpointUrl, trimBaseUrl } from './base-url.ts';
 import { malformedError, missingKeyError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import { type Completion, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
+import { type ChatMessage, type Completion, type ToolCall, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
@@ -37,14 +37,62 @@ export function anthropicBody(r: CompletionRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: r.model,
     max_tokens: r.maxTokens ?? anthropicDefaultMaxTokens(r.model, budget),
-    messages: r.messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content })),
+    messages: anthropicMessages(r.messages),
   };
+  if (r.tools && r.tools.length > 0) body.tools = r.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   if (system.length > 0) body.system = system.join('\n\n');
   if (r.temperature !== undefined) body.temperature = r.temperature;
   if (r.topP !== undefined) body.top_p = r.topP;
   if (r.stop !== undefined && r.stop.length > 0) body.stop_sequences = [...r.stop];
   if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget };
   return body;
+}
+
+/**
+ * The conversation on the wire. Plain turns stay `{role, content: text}`, as
+ * before tools existed. An assistant turn with tool calls goes back as the
+ * content blocks it came in (`replay`: thinking and redacted_thinking blocks
+ * with their signatures, text, tool_use), or, without them, as text and
+ * tool_use blocks. Tool messages become tool_result blocks of one user
+ * message, with any user text that follows them.
+ */
+function anthropicMessages(messages: readonly ChatMessage[]): Record<string, unknown>[] {
+  const out: { role: string; content: string | Record<string, unknown>[] }[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'tool') {
+      const block = { type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content };
+      const last = out[out.length - 1];
+      if (last?.role === 'user' && Array.isArray(last.content)) last.content.push(block);
+      else out.push({ role: 'user', content: [block] });
+      continue;
+    }
+    if (m.role === 'assistant' && m.replay?.kind === 'anthropic' && Array.isArray(m.replay.data)) {
+      out.push({ role: 'assistant', content: m.replay.data as Record<string, unknown>[] });
+      continue;
+    }
+    if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+      const blocks: Record<string, unknown>[] = m.content ? [{ type: 'text', text: m.content }] : [];
+      for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments) });
+      out.push({ role: 'assistant', content: blocks });
+      continue;
+    }
+    const last = out[out.length - 1];
+    // User text after tool results joins their message (the roles must alternate).
+    if (m.role === 'user' && last?.role === 'user' && Array.isArray(last.content)) last.content.push({ type: 'text', text: m.content });
+    else out.push({ role: m.role, content: m.content });
+  }
+  return out;
+}
+
+/** A call's arguments as the object tool_use.input must be; text that is no JSON object goes as {} (the call was answered with an error). */
+function argumentsObject(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 function finish(raw: string | undefined): FinishReason {
@@ -54,6 +102,9 @@ function finish(raw: string | undefined): FinishReason {
       return 'stop';
     case 'max_tokens':
       return 'length';
+    // The model stopped to have its tools called.
+    case 'tool_use':
+      return 'stop';
     case 'refusal':
       return 'content-filter';
     default:
@@ -76,12 +127,22 @@ function readAnthropic(json: unknown, requestedModel: string): Omit<Completion, 
     .join('');
   const usage = obj(body?.usage);
   const rawFinish = str(body?.stop_reason);
+  const toolCalls: ToolCall[] = [];
+  content.forEach((b, i) => {
+    const block = obj(b);
+    if (block?.type !== 'tool_use') return;
+    const name = str(block.name);
+    if (name === undefined) throw new Error(`content[${i}] (tool_use) has no name`);
+    toolCalls.push({ id: str(block.id) ?? `toolu_${i}`, name, arguments: JSON.stringify(block.input ?? {}) });
+  });
   return {
     text,
     model: str(body?.model) ?? requestedModel,
     usage: usageFrom({ input: usage?.input_tokens, output: [usage?.output_tokens] }),
     finishReason: finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
+    // The turn goes back block for block (signatures included) when the conversation continues after its calls.
+    ...(toolCalls.length > 0 ? { toolCalls, replay: { kind: 'anthropic' as const, data: content } } : {}),
     raw: json,
   };
 }

@@ -6,7 +6,7 @@
  * file for the CLI.
  */
 import { canonicalJson, sha256Hex } from '../hash.ts';
-import { type Completion, type CompletionRequest, type ProviderKind, paramsOf } from './types.ts';
+import { type ChatMessage, type Completion, type CompletionRequest, type ProviderKind, paramsOf } from './types.ts';
 
 /** Bump when the key's recipe changes, so old entries stop matching. */
 const KEY_VERSION = 1;
@@ -32,11 +32,25 @@ export function cacheKey(provider: ProviderKind, baseUrl: string, request: Compl
       provider,
       baseUrl: baseUrl.replace(/\/+$/, ''),
       model: request.model,
-      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      messages: request.messages.map(keyedMessage),
       params: paramsOf(request),
       sample: request.sample ?? 0,
+      // Written only when tools are offered, so the keys of plain requests stay what they were.
+      ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
     }),
   );
+}
+
+/** A message as the key reads it: role and text, and a tool turn's calls, ids and replayed data when it has them. */
+function keyedMessage(m: ChatMessage): Record<string, unknown> {
+  return {
+    role: m.role,
+    content: m.content,
+    ...(m.toolCalls && m.toolCalls.length > 0 ? { toolCalls: m.toolCalls } : {}),
+    ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
+    ...(m.toolName !== undefined ? { toolName: m.toolName } : {}),
+    ...(m.replay !== undefined ? { replay: m.replay } : {}),
+  };
 }
 
 /** The completion as it goes into the cache. */

@@ -24,7 +24,8 @@ export type LlmErrorKind =
   | 'no-endpoint'
   | 'unsupported-param'
   | 'redirect'
-  | 'base-url';
+  | 'base-url'
+  | 'no-tools';
 
 const CODES: Record<LlmErrorKind, string> = {
   auth: 'LLM001',
@@ -44,6 +45,7 @@ const CODES: Record<LlmErrorKind, string> = {
   'unsupported-param': 'LLM015',
   redirect: 'LLM016',
   'base-url': 'LLM017',
+  'no-tools': 'LLM018',
 };
 
 /**
@@ -68,6 +70,7 @@ const FATAL: ReadonlySet<LlmErrorKind> = new Set([
   'unsupported-param',
   'redirect',
   'base-url',
+  'no-tools',
 ]);
 
 export interface LlmErrorInit {
@@ -252,6 +255,19 @@ export function redirectError(from: string, to: string | undefined, init: LlmErr
   return new LlmError(
     'redirect',
     `${who(init.provider)} answered the request with a redirect${status} ${where}. OSVLab follows no redirect, so the key and the prompt go only to the base URL's host: set the base URL to the provider's own endpoint.`,
+    init,
+  );
+}
+
+/**
+ * The model refuses tool calling (Ollama's "does not support tools", vLLM
+ * without its tool parser): an agent run cannot go on with it. The run stops
+ * as it does for any fatal error and can be resumed, or run in another mode.
+ */
+export function noToolsError(model: string, init: LlmErrorInit): LlmError {
+  return new LlmError(
+    'no-tools',
+    `${who(init.provider)} refused tool calling for the model "${model}" (HTTP ${init.status ?? 400}): the agent mode needs a model that calls tools. Choose another model, or run this one with one answer or repair rounds.${said(init.detail)}`,
     init,
   );
 }

@@ -6,7 +6,7 @@ import { endpointUrl, trimBaseUrl } from './base-url.ts';
 import { malformedError, missingKeyError } from './errors.ts';
 import { type ErrorInfo, type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import { type Completion, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, type Usage, effortEntry } from './types.ts';
+import { type ChatMessage, type Completion, type ToolCall, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, type Usage, effortEntry } from './types.ts';
 import type { LlmErrorKind } from './errors.ts';
 import { usageFrom } from './usage.ts';
 
@@ -16,10 +16,9 @@ const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 export function geminiBody(r: CompletionRequest): Record<string, unknown> {
   const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content);
   const body: Record<string, unknown> = {
-    contents: r.messages
-      .filter((m) => m.role !== 'system')
-      .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+    contents: geminiContents(r.messages),
   };
+  if (r.tools && r.tools.length > 0) body.tools = [{ functionDeclarations: r.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }];
   if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] };
   const gen: Record<string, unknown> = {};
   if (r.temperature !== undefined) gen.temperature = r.temperature;
@@ -30,6 +29,47 @@ export function geminiBody(r: CompletionRequest): Record<string, unknown> {
   if (r.reasoningEffort !== undefined) gen.thinkingConfig = thinkingConfig(r.model, r.reasoningEffort);
   if (Object.keys(gen).length > 0) body.generationConfig = gen;
   return body;
+}
+
+/**
+ * The conversation on the wire. A model turn with calls goes back as the
+ * parts it came in (`replay`: each functionCall with its thoughtSignature,
+ * which Gemini 3 requires), or else as text and functionCall parts; tool
+ * messages become functionResponse parts of one user turn.
+ */
+function geminiContents(messages: readonly ChatMessage[]): Record<string, unknown>[] {
+  const out: { role: string; parts: Record<string, unknown>[] }[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'tool') {
+      const part = { functionResponse: { name: m.toolName ?? '', response: { result: m.content } } };
+      const last = out[out.length - 1];
+      if (last?.role === 'user' && last.parts.every((p) => 'functionResponse' in p)) last.parts.push(part);
+      else out.push({ role: 'user', parts: [part] });
+      continue;
+    }
+    if (m.role === 'assistant' && m.replay?.kind === 'gemini' && Array.isArray(m.replay.data)) {
+      out.push({ role: 'model', parts: m.replay.data as Record<string, unknown>[] });
+      continue;
+    }
+    if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+      const parts: Record<string, unknown>[] = m.content ? [{ text: m.content }] : [];
+      for (const c of m.toolCalls) parts.push({ functionCall: { name: c.name, args: argsObject(c.arguments) } });
+      out.push({ role: 'model', parts });
+      continue;
+    }
+    out.push({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] });
+  }
+  return out;
+}
+
+function argsObject(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 const THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { minimal: 128, low: 1024, medium: 8192, high: 24_576 };
@@ -73,12 +113,25 @@ function readGemini(json: unknown, requestedModel: string): Omit<Completion, 'la
   const parts = obj(first?.content)?.parts;
   const text = Array.isArray(parts) ? parts.filter((p) => obj(p)?.thought !== true).map((p) => str(obj(p)?.text) ?? '').join('') : '';
   const rawFinish = str(first?.finishReason);
+  const toolCalls: ToolCall[] = [];
+  if (Array.isArray(parts)) {
+    parts.forEach((p, i) => {
+      const call = obj(obj(p)?.functionCall);
+      if (!call) return;
+      const name = str(call.name);
+      if (name === undefined) throw new Error(`parts[${i}].functionCall has no name`);
+      // Gemini 2.x gives no id; the turn and position make one.
+      toolCalls.push({ id: str(call.id) ?? `call_${toolCalls.length}`, name, arguments: JSON.stringify(call.args ?? {}) });
+    });
+  }
   return {
     text,
     model: str(body?.modelVersion) ?? requestedModel,
     usage: usageOf(body),
     finishReason: finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
+    // The parts go back unchanged, thought signatures included.
+    ...(toolCalls.length > 0 ? { toolCalls, replay: { kind: 'gemini' as const, data: parts } } : {}),
     raw: json,
   };
 }

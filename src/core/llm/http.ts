@@ -12,6 +12,7 @@ import {
   badRequestError,
   connectionLostError,
   contextLengthError,
+  noToolsError,
   corsError,
   localUnreachableError,
   malformedError,
@@ -284,6 +285,9 @@ const QUOTA = /insufficient_quota|billing|credit|balance|payment required|spend.
 /** A sampling parameter the model refuses (OpenAI's unsupported_value/unsupported_parameter, and the same in words elsewhere). */
 const UNSUPPORTED = /unsupported_value|unsupported_parameter|unsupported (value|parameter)|(temperature|top_p|top_k|topp).{0,60}(not supported|is deprecated|may only be set|does not support|unsupported)/i;
 
+/** The model takes no tools (Ollama, vLLM without --enable-auto-tool-choice, Gemini models without function calling). */
+const NO_TOOLS = /does not support tools|tools? (are|is) not supported|(tool use|tool calling|tool calls|function calling)[^.]{0,40}(not supported|not enabled|unsupported)|enable-auto-tool-choice/i;
+
 /** The generic reading of an HTTP error status and body. */
 function genericKind(info: ErrorInfo): LlmErrorKind {
   const text = `${info.codes} ${info.message}`;
@@ -298,6 +302,7 @@ function genericKind(info: ErrorInfo): LlmErrorKind {
   // 409 (conflict: a lock or a model still loading), 5xx and 529 (overloaded) pass.
   if (s === 409 || s >= 500) return 'server';
   if (CONTEXT.test(text)) return 'context-length';
+  if (NO_TOOLS.test(text)) return 'no-tools';
   if (UNSUPPORTED.test(text)) return 'unsupported-param';
   if (MODEL.test(text)) return 'unknown-model';
   if (QUOTA.test(text)) return 'quota';
@@ -355,5 +360,7 @@ function errorFromResponse(res: Response, text: string, req: PostJson, nowMs: nu
       return redirectError(req.url, undefined, init);
     case 'base-url':
       return baseUrlError(`${req.baseUrl} was refused`, init);
+    case 'no-tools':
+      return noToolsError(req.model, init);
   }
 }

@@ -6,7 +6,7 @@ import { endpointUrl, withApiPath } from './base-url.ts';
 import { missingKeyError, malformedError } from './errors.ts';
 import { type HttpDeps, postJson } from './http.ts';
 import { obj, str } from './read.ts';
-import { type Completion, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
+import { type ChatMessage, type Completion, type ToolCall, DEFAULT_REQUEST_TIMEOUT_MS, type CompletionRequest, type FinishReason, type Provider, type ProviderConfig, type ReasoningEffort, effortEntry } from './types.ts';
 import { usageFrom } from './usage.ts';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -18,8 +18,9 @@ const EFFORT_WORDS: Readonly<Record<ReasoningEffort, string>> = { minimal: 'mini
 export function openAiBody(r: CompletionRequest, compatible: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: r.model,
-    messages: r.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: r.messages.map(openAiMessage),
   };
+  if (r.tools && r.tools.length > 0) body.tools = r.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   if (r.temperature !== undefined) body.temperature = r.temperature;
   if (r.topP !== undefined) body.top_p = r.topP;
   // OpenAI's newer models take only max_completion_tokens; other servers know max_tokens.
@@ -30,12 +31,44 @@ export function openAiBody(r: CompletionRequest, compatible: boolean): Record<st
   return body;
 }
 
+/** One message on the wire: an assistant turn carries its tool_calls, a tool message the id it answers. */
+function openAiMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
+  if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+    return {
+      role: 'assistant',
+      // A turn of calls alone has content null, as OpenAI sends it.
+      content: m.content === '' ? null : m.content,
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return { role: m.role, content: m.content };
+}
+
+/** The tool calls of a response message; arguments stay the text the model sent, JSON or not. */
+function readToolCalls(raw: unknown): ToolCall[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw new Error('message.tool_calls is not an array');
+  const calls = raw.map((c, i): ToolCall => {
+    const fn = obj(obj(c)?.function);
+    const name = str(fn?.name);
+    if (name === undefined) throw new Error(`tool_calls[${i}] has no function name`);
+    const args = fn?.arguments;
+    return { id: str(obj(c)?.id) ?? `call_${i}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+  });
+  return calls.length > 0 ? calls : undefined;
+}
+
 function finish(raw: string | undefined): FinishReason {
   switch (raw) {
     case 'stop':
       return 'stop';
     case 'length':
       return 'length';
+    // The model stopped to have its tools called.
+    case 'tool_calls':
+    case 'function_call':
+      return 'stop';
     case 'content_filter':
       return 'content-filter';
     default:
@@ -55,6 +88,7 @@ function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'la
   // A refusal comes as message.refusal with no content.
   const refused = typeof message.refusal === 'string' && message.refusal !== '' && !content;
   const rawFinish = refused ? 'refusal' : str(first?.finish_reason);
+  const toolCalls = readToolCalls(message.tool_calls);
   return {
     text: content ?? '',
     model: str(obj(json)?.model) ?? requestedModel,
@@ -62,6 +96,7 @@ function readOpenAi(json: unknown, requestedModel: string): Omit<Completion, 'la
     usage: usageFrom({ input: usage?.prompt_tokens, output: [usage?.completion_tokens], reasoning: obj(usage?.completion_tokens_details)?.reasoning_tokens }),
     finishReason: refused ? 'content-filter' : finish(rawFinish),
     ...(rawFinish !== undefined ? { rawFinishReason: rawFinish } : {}),
+    ...(toolCalls ? { toolCalls } : {}),
     raw: json,
   };
 }

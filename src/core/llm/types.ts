@@ -8,9 +8,49 @@ export type ProviderKind = 'openai' | 'anthropic' | 'gemini' | 'openai-compatibl
 
 export const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'anthropic', 'gemini', 'openai-compatible'];
 
+/**
+ * One message of a conversation. Tool calling (docs/providers.md, "Tool
+ * calling") adds two shapes: an assistant message with `toolCalls`, and a
+ * `tool` message that answers one call by its id. `replay` holds what the
+ * provider asked to be sent back unchanged with the assistant's turn
+ * (Anthropic's content blocks with their thinking signatures, Gemini's
+ * parts with their thought signatures); only the adapter of `replay.kind`
+ * reads it, any other sends the text and calls.
+ */
 export interface ChatMessage {
-  readonly role: 'system' | 'user' | 'assistant';
+  readonly role: 'system' | 'user' | 'assistant' | 'tool';
   readonly content: string;
+  /** An assistant turn's tool calls, in the order the model made them. */
+  readonly toolCalls?: readonly ToolCall[];
+  /** A tool message: the id of the call it answers. */
+  readonly toolCallId?: string;
+  /** A tool message: the name of the tool that answered (Gemini's functionResponse needs it). */
+  readonly toolName?: string;
+  readonly replay?: Replay;
+}
+
+/** A tool the model may call: a name, what it does, and a JSON Schema of its arguments. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One call the model made. `arguments` is the text the model sent, which
+ * need not be valid JSON (OpenAI's wire carries a string); Gemini and
+ * Anthropic send an object, kept as its JSON.
+ */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** Provider data sent back unchanged with the assistant turn it came in. */
+export interface Replay {
+  readonly kind: ProviderKind;
+  readonly data: unknown;
 }
 
 /** How hard a reasoning model thinks; each adapter maps it to its provider's own control. */
@@ -52,6 +92,8 @@ export interface CompletionRequest extends SamplingParams {
    * the provider; it keeps samples apart in the response cache.
    */
   readonly sample?: number;
+  /** Tools the model may call (absent or empty: none are offered). */
+  readonly tools?: readonly ToolSpec[];
 }
 
 export interface Usage {
@@ -81,6 +123,10 @@ export interface Completion {
   /** The provider's parsed response body, for debugging; never stored in the cache. */
   readonly raw?: unknown;
   readonly latencyMs: number;
+  /** The tool calls of this turn (absent: none). */
+  readonly toolCalls?: readonly ToolCall[];
+  /** What must go back with this turn when the conversation continues (see ChatMessage.replay). */
+  readonly replay?: Replay;
 }
 
 export interface CompleteOptions {

@@ -19,6 +19,8 @@ export interface GradeOptions {
   readonly variants?: readonly Task[];
   /** Run the declarative checks on passing answers (the `strict` grade). */
   readonly strict?: boolean;
+  /** Verify against these function definitions instead of the correct kernel (grade.ts, GradeEnv.implSource). */
+  readonly implSource?: string;
 }
 
 /** How `lemmas` checks: the budget of each query, a subset of lemmas, and whether the oracle's proof may be reused. */

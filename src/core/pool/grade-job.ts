@@ -21,7 +21,7 @@ import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
  */
 export function gradeJob(env: VerifyEnv, memo: GradeMemo, task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
   const strictCheck = options.strict ? strictChecker(env, options.timeoutMs) : undefined;
-  return gradeResponse(task, response, { ...env, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo });
+  return gradeResponse(task, response, { ...env, timeoutMs: options.timeoutMs, variants: options.variants, strictCheck, memo, ...(options.implSource !== undefined ? { implSource: options.implSource } : {}) });
 }
 
 /**

@@ -137,6 +137,7 @@ const runCheck = object({
     'prompt?': string,
     'rename?': object({ style: literal('synonym', 'opaque'), seed: count() }),
     'shape?': object({ style: literal('permuted'), seed: count() }),
+    'agent?': object({ maxTurns: count(1), maxCalls: count(), verifyAgainst: literal('shown', 'reference'), toolTimeoutMs: count(1) }),
   }),
   provenance: object({ app: string, verifier: string }),
   taskHashes: record(string),
@@ -148,6 +149,30 @@ const runCheck = object({
   'studies?': array(object({ id: string, name: string, cell: count(), label: string })),
 });
 
+const toolCall = object({ id: string, name: string, arguments: string });
+const storedResponse = object({
+  text: string,
+  model: string,
+  usage,
+  finishReason: literal('stop', 'length', 'content-filter', 'other'),
+  'rawFinishReason?': string,
+  latencyMs: number,
+  'toolCalls?': array(toolCall),
+});
+const trajectory = object({
+  turns: array(
+    object({
+      response: storedResponse,
+      cacheKey: string,
+      'cached?': boolean,
+      cost: nullable(number),
+      results: array(object({ callId: string, name: string, text: string, 'error?': string, 'spec?': string, ms: number })),
+      at: number,
+    }),
+  ),
+  'end?': literal('answered', 'submitted', 'turns-exhausted'),
+});
+
 const attemptCheck = object({
   id: string,
   runId: string,
@@ -157,20 +182,14 @@ const attemptCheck = object({
   promptHash: hex64(),
   cacheKey: string,
   request: object({ provider, baseUrl: string, model: string, params, sample: count() }),
-  'response?': object({
-    text: string,
-    model: string,
-    usage,
-    finishReason: literal('stop', 'length', 'content-filter', 'other'),
-    'rawFinishReason?': string,
-    latencyMs: number,
-  }),
+  'response?': storedResponse,
   'cached?': boolean,
   'error?': storedError,
   cost: nullable(number),
   'grade?': gradeCheck,
   createdAt: number,
   'gradedAt?': number,
+  'trajectory?': trajectory,
 });
 
 const fileCheck = object({
@@ -230,7 +249,8 @@ export function validateRunFile(value: unknown): ValidationError[] {
     if (a.id !== want) fail(errs, `${p}.id`, `expected "${want}" for this run, task, sample and round`);
     if (seen.has(a.id)) fail(errs, `${p}.id`, `duplicate attempt "${a.id}"`);
     seen.add(a.id);
-    if (!a.response && !a.error) fail(errs, p, 'has neither a response nor an error');
+    // An agent trajectory in progress has turns but no answer yet.
+    if (!a.response && !a.error && !a.trajectory?.turns.length) fail(errs, p, 'has neither a response nor an error');
     if (a.grade && !a.response) fail(errs, `${p}.grade`, 'a grade without a response');
   });
   const secret = findSecretField(value, '$');

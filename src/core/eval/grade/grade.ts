@@ -23,6 +23,12 @@ export interface GradeEnv extends VerifyEnv {
   readonly strictCheck?: (handler: string, spec: string) => Promise<boolean>;
   /** Verdicts already computed by this grader (omit to verify everything afresh). */
   readonly memo?: GradeMemo;
+  /**
+   * Verify against this implementation (a variant's function definitions)
+   * instead of the correct one: the agent's `verify` tool against the code a
+   * task shows. Bug-following and the matrix are then not computed.
+   */
+  readonly implSource?: string;
 }
 
 function categoryOf(v: Verdict): GradeCategory {
@@ -81,14 +87,15 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
       ms: Date.now() - started,
     };
   }
-  const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs };
+  const shown = env.implSource !== undefined && env.implSource.trim() !== '';
+  const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs, ...(shown ? { implSource: env.implSource } : {}) };
   const verifyEnv: VerifyEnv = { engine: env.engine, caches: env.caches, kernel: env.kernel };
   const check = (req: VerifyRequest) => (env.memo ? env.memo.verify(req, verifyEnv) : verify(req, verifyEnv));
   const verdict = await check(base);
   const category = categoryOf(verdict);
   let bugFollowing: boolean | undefined;
   let matrix: Record<string, VerdictStatus> | undefined;
-  if (verdict.status !== 'spec-error') {
+  if (verdict.status !== 'spec-error' && !shown) {
     const statusOn = async (implSource: string): Promise<VerdictStatus> => {
       if (!implSource.trim()) return verdict.status;
       try {

@@ -5,7 +5,8 @@
  * record ever holds an API key.
  */
 import type { StoredError } from '../../llm/errors.ts';
-import type { ChatMessage, FinishReason, ProviderKind, SamplingParams, SentRequest, Usage } from '../../llm/types.ts';
+import type { ChatMessage, FinishReason, ProviderKind, Replay, SamplingParams, SentRequest, ToolCall, Usage } from '../../llm/types.ts';
+import type { AgentSettings, ToolResult } from '../agent/tools.ts';
 import type { GradeResult, GradingSettings } from '../grade/grade-types.ts';
 import type { ShardSpec } from './shard.ts';
 import type { RenameChoice } from '../../rename/choice.ts';
@@ -41,6 +42,8 @@ export interface RunConfig {
   readonly rename?: RenameChoice;
   /** The order the model saw the shown code in (absent: the kernel's own; docs/shape.md). Answers are graded as written. */
   readonly shape?: ShapeChoice;
+  /** The agent mode (docs/research.md, "The agent mode"): the model calls the verifier as a tool; absent: one answer (and repair rounds). */
+  readonly agent?: AgentSettings;
 }
 
 /** What a repair prompt carries of the verifier's answer: its counterexample and diagnosis, only the verdict, or nothing. */
@@ -126,6 +129,37 @@ export interface StoredResponse {
   readonly finishReason: FinishReason;
   readonly rawFinishReason?: string;
   readonly latencyMs: number;
+  /** The turn's tool calls (agent mode). */
+  readonly toolCalls?: readonly ToolCall[];
+  /** What goes back to the provider with the turn (llm/types.ts, ChatMessage.replay). */
+  readonly replay?: Replay;
+}
+
+/** How a trajectory ended: a final answer without calls, a `submit` call, or the turn limit. */
+export type TrajectoryEnd = 'answered' | 'submitted' | 'turns-exhausted';
+
+/** One model turn of an agent trajectory: what the model said and called, and what each call answered. */
+export interface AgentTurn {
+  readonly response: StoredResponse;
+  readonly cacheKey: string;
+  readonly cached?: boolean;
+  /** USD at the run's prices; null when the model has no price. */
+  readonly cost: number | null;
+  /** One result per call, in the calls' order. */
+  readonly results: readonly ToolResult[];
+  /** When the turn was answered (ms since the epoch). */
+  readonly at: number;
+}
+
+/**
+ * An agent run's conversation for one (task, sample), stored turn by turn
+ * as it happens (a resumed run continues after the last stored turn). The
+ * attempt's `response` is set at the end: the graded answer's text, with the
+ * tokens, cost and time of every turn summed.
+ */
+export interface Trajectory {
+  readonly turns: readonly AgentTurn[];
+  readonly end?: TrajectoryEnd;
 }
 
 export interface AttemptRecord {
@@ -152,6 +186,8 @@ export interface AttemptRecord {
   readonly grade?: GradeResult;
   readonly createdAt: number;
   readonly gradedAt?: number;
+  /** An agent run's turns (round 0 holds the whole trajectory; docs/research.md, "The agent mode"). */
+  readonly trajectory?: Trajectory;
 }
 
 /** The storage a run needs: Dexie in the browser, JSONL files for the CLI. */

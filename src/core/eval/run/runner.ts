@@ -13,94 +13,21 @@
  * The loop knows nothing of prompts, verification or storage technology:
  * those come in as dependencies.
  */
-import type { LlmClient } from '../../llm/client.ts';
-import { type LlmError, type StoredError, isLlmError } from '../../llm/errors.ts';
-import { canonicalJson, sha256Hex } from '../../hash.ts';
+import type { StoredError } from '../../llm/errors.ts';
 import { isLocalUrl } from '../../llm/http.ts';
 import { AdaptiveLimiter } from '../../llm/limiter.ts';
-import { DEFAULT_PRICES, type Price, type PriceTable, costOf, priceFor } from '../../llm/prices.ts';
-import type { ChatMessage, Completion, CompletionRequest } from '../../llm/types.ts';
-import { type GradeResult, internalGrade } from '../grade/grade-types.ts';
-import {
-  type AttemptRecord,
-  type PromptRecord,
-  type RunConfig,
-  type RunRecord,
-  type RunStore,
-  type StoredResponse,
-  attemptId,
-} from './run-types.ts';
-import type { Budget } from './budget.ts';
-import type { RunControl } from './run-control.ts';
-import { type ChainEnd, EMPTY_TALLY, type Tally, etaMs, withAnswer, withChain } from './run-tally.ts';
+import { DEFAULT_PRICES, priceFor } from '../../llm/prices.ts';
+import type { ChatMessage } from '../../llm/types.ts';
+import type { GradeResult } from '../grade/grade-types.ts';
+import { type AttemptRecord, type RunConfig, attemptId } from './run-types.ts';
+import { type ChainEnd, EMPTY_TALLY, withAnswer, withChain, etaMs } from './run-tally.ts';
 import { chainsOwned, ownsChain } from './shard.ts';
 import type { Task } from '../../tasks/task.ts';
+import { agentChain } from './agent-chain.ts';
+import { type AttemptSlot, type RunLoop, type RunProgress, type RunnerDeps, gradeAttempt, promptHash, savePrompt, send, storedResponse } from './run-loop.ts';
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-export interface BuiltPrompt {
-  readonly messages: readonly ChatMessage[];
-  readonly meta?: Readonly<Record<string, unknown>>;
-}
-
-export interface RunnerDeps {
-  /** Every task the run may name (at least those in its config). */
-  readonly tasks: readonly Task[];
-  readonly buildPrompt: (task: Task, shots: number) => BuiltPrompt | Promise<BuiltPrompt>;
-  /**
-   * The messages of the next round: the original conversation, the answer,
-   * the verifier's diagnosis, and the grade it came from (for feedback that
-   * tells the model less than the diagnosis; prompt/repair.ts).
-   */
-  readonly buildRepairPrompt: (original: readonly ChatMessage[], answer: string, diagnosis: string, grade: GradeResult) => readonly ChatMessage[];
-  readonly grade: (task: Task, responseText: string) => Promise<GradeResult>;
-  /** The provider behind the cache, retries and limiter; it must match the run's provider and base URL. */
-  readonly client: LlmClient;
-  readonly store: RunStore;
-  readonly prices?: PriceTable;
-  readonly onProgress?: (progress: RunProgress) => void;
-  /** Told what happens to each attempt: sent, retrying (why, how long), answered, graded, failed. */
-  readonly onAttempt?: (event: AttemptEvent) => void;
-  readonly signal?: AbortSignal;
-  readonly control?: RunControl;
-  readonly now?: () => number;
-  /** Spending limits (budget.ts): a request whose worst case does not fit is not sent and the run stops, resumable. */
-  readonly budget?: Budget;
-}
-
-export interface RunProgress {
-  /** (task, sample) chains finished, of `total`. */
-  readonly done: number;
-  readonly total: number;
-  /** Chains whose first answer passed. */
-  readonly passed: number;
-  /** Chains that passed in some round. */
-  readonly passedAfterRepair: number;
-  /**
-   * Chains that ended with nothing charged to the model: a request that
-   * failed for good (unanswered) or an answer the grader failed on
-   * (internal). Resuming the run tries them again.
-   */
-  readonly errors: number;
-  readonly tokens: { readonly input: number; readonly output: number };
-  /** Answers reused from the response cache: nothing was sent, their tokens are not in `tokens` nor `cost`. */
-  readonly cached?: { readonly answers: number; readonly input: number; readonly output: number };
-  /** USD so far over priced attempts. */
-  readonly cost: number;
-  /** Estimated ms to finish, from this session's pace; null before the first chain finishes. */
-  readonly etaMs: number | null;
-  readonly paused: boolean;
-}
-
-/** One step in the life of an attempt, for live status displays. */
-export type AttemptEvent = { readonly id: string; readonly taskId: string; readonly sample: number; readonly round: number; readonly at: number } & (
-  | { readonly kind: 'sent' }
-  | { readonly kind: 'retrying'; readonly reason: string; readonly waitMs: number; readonly retry: number }
-  | { readonly kind: 'answered'; readonly cached: boolean; readonly latencyMs: number; readonly tokens: { readonly input: number; readonly output: number } }
-  | { readonly kind: 'failed'; readonly message: string; readonly code: string }
-  | { readonly kind: 'grading' }
-  | { readonly kind: 'graded'; readonly category: string; readonly ms: number }
-);
+export type { AttemptEvent, BuiltPrompt, RunProgress, RunnerDeps } from './run-loop.ts';
+export { promptHash } from './run-loop.ts';
 
 export interface RunOutcome {
   readonly status: 'done' | 'incomplete' | 'cancelled' | 'failed';
@@ -111,60 +38,8 @@ export interface RunOutcome {
   readonly gradeErrors: readonly { readonly attemptId: string; readonly message: string }[];
 }
 
-/** The hash a prompt record is stored under. */
-export function promptHash(base: string | undefined, messages: readonly ChatMessage[]): Promise<string> {
-  return sha256Hex(canonicalJson({ base: base ?? null, messages }));
-}
-
 function isPrefix(prefix: readonly ChatMessage[], full: readonly ChatMessage[]): boolean {
   return prefix.length <= full.length && prefix.every((m, i) => m.role === full[i].role && m.content === full[i].content);
-}
-
-function storedResponse(c: Completion): StoredResponse {
-  return {
-    text: c.text,
-    model: c.model,
-    usage: c.usage,
-    finishReason: c.finishReason,
-    ...(c.rawFinishReason !== undefined ? { rawFinishReason: c.rawFinishReason } : {}),
-    latencyMs: c.latencyMs,
-  };
-}
-
-/** Everything one call of `runBenchmark` shares between its chains. */
-interface RunLoop {
-  readonly runId: string;
-  readonly run: RunRecord;
-  readonly cfg: RunConfig;
-  readonly deps: RunnerDeps;
-  readonly now: () => number;
-  /** The run's price per token (zero for a local model), undefined when the model has none. */
-  readonly price: Price | undefined;
-  /**
-   * Aborted on cancellation (the caller's signal or the control): requests
-   * in flight are abandoned. A fatal provider error only halts new requests,
-   * so answers already on their way are kept.
-   */
-  readonly stop: AbortController;
-  /**
-   * A request holds a slot from before the pause check until it is answered,
-   * so a paused run sends nothing that was merely queued behind the requests
-   * in flight.
-   */
-  readonly requestSlots: AdaptiveLimiter;
-  readonly gradeSlots: AdaptiveLimiter;
-  /** The run's attempts by id: the stored ones, then each as it is answered or graded. */
-  readonly attempts: Map<string, AttemptRecord>;
-  readonly writtenPrompts: Set<string>;
-  readonly gradeErrors: { attemptId: string; message: string }[];
-  /** Chains to run, in order, and the index of the next one to start. */
-  readonly queue: readonly (readonly [Task, number])[];
-  next: number;
-  tally: Tally;
-  /** No new request starts: a fatal provider error, an exhausted budget or a crash. */
-  halted: boolean;
-  fatal?: LlmError;
-  crash?: unknown;
 }
 
 /** Runs (or continues) a stored run to the end, cancellation, or a fatal provider error. */
@@ -287,6 +162,7 @@ async function worker(loop: RunLoop, report: () => void): Promise<void> {
  */
 async function chain(loop: RunLoop, task: Task, sample: number): Promise<ChainEnd> {
   const { cfg, deps } = loop;
+  if (cfg.agent) return agentChain(loop, task, sample);
   const built = await deps.buildPrompt(task, cfg.shots);
   let messages: readonly ChatMessage[] = built.messages;
   let hash = await promptHash(undefined, messages);
@@ -320,16 +196,6 @@ async function chain(loop: RunLoop, task: Task, sample: number): Promise<ChainEn
   return { kind: 'finished', worked };
 }
 
-/** Where an attempt sits in its chain, and what it sends. */
-interface AttemptSlot {
-  readonly id: string;
-  readonly task: Task;
-  readonly sample: number;
-  readonly round: number;
-  readonly messages: readonly ChatMessage[];
-  readonly hash: string;
-}
-
 /**
  * Asks the model for one attempt and stores it at once, answered or failed
  * for good. 'stopped' when nothing was sent (cancelled, halted, over the
@@ -337,97 +203,29 @@ interface AttemptSlot {
  * request failed for good (a fatal failure also halts the run).
  */
 async function ask(loop: RunLoop, at: AttemptSlot): Promise<AttemptRecord | 'error' | 'stopped'> {
-  const { deps, cfg, stop, now, runId } = loop;
+  const { deps, cfg, now, runId } = loop;
   const { id, task, sample, round, messages } = at;
-  const slot = await loop.requestSlots.acquire(stop.signal).catch(() => undefined);
-  if (!slot) return 'stopped';
-  try {
-    await deps.control?.whileNotPaused(stop.signal);
-    if (stop.signal.aborted || loop.halted) return 'stopped';
-    const request: CompletionRequest = { model: cfg.model, messages, ...cfg.params, sample };
-    const base = {
-      id,
-      runId,
-      taskId: task.id,
-      sample,
-      round,
-      promptHash: at.hash,
-      request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
-    };
-    const hold = deps.budget?.reserve(messages);
-    if (deps.budget && !hold) {
-      loop.halted = true;
-      return 'stopped';
-    }
-    const tell = (ev: DistributiveOmit<AttemptEvent, 'id' | 'taskId' | 'sample' | 'round' | 'at'>) =>
-      deps.onAttempt?.({ id, taskId: task.id, sample, round, at: now(), ...ev } as AttemptEvent);
-    tell({ kind: 'sent' });
-    try {
-      const r = await deps.client
-        .complete(request, {
-          signal: stop.signal,
-          onRetry: (err, retry, waitMs) => tell({ kind: 'retrying', reason: `${err.code}: ${err.message}`, waitMs, retry }),
-        })
-        .catch((e: unknown) => {
-          hold?.release();
-          throw e;
-        });
-      hold?.settle(r.completion.usage, r.cached);
-      // A cached answer cost nothing this time.
-      const cost = r.cached ? 0 : costOf(r.completion.usage, loop.price);
-      const a: AttemptRecord = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost, createdAt: now() };
-      await deps.store.putAttempt(a);
-      loop.tally = withAnswer(loop.tally, a);
-      tell({ kind: 'answered', cached: r.cached, latencyMs: r.completion.latencyMs, tokens: r.completion.usage });
-      loop.attempts.set(id, a);
-      return a;
-    } catch (e) {
-      if (!isLlmError(e)) throw e;
-      // Abandoned by cancellation: nothing is stored, the request is sent again on resume.
-      if (stop.signal.aborted && e.kind === 'aborted') return 'stopped';
-      tell({ kind: 'failed', message: e.message, code: e.code });
-      await deps.store.putAttempt({ ...base, cacheKey: await deps.client.keyOf(request), error: e.toJSON(), cost: null, createdAt: now() });
-      if (e.fatal) {
-        loop.fatal ??= e;
-        loop.halted = true;
-        return 'stopped';
-      }
-      return 'error';
-    }
-  } finally {
-    slot();
+  const base = {
+    id,
+    runId,
+    taskId: task.id,
+    sample,
+    round,
+    promptHash: at.hash,
+    request: { provider: cfg.provider, baseUrl: cfg.baseUrl, model: cfg.model, params: cfg.params, sample },
+  };
+  const sent = await send(loop, at, { model: cfg.model, messages, ...cfg.params, sample });
+  if (sent === 'stopped') return 'stopped';
+  if ('failed' in sent) {
+    await deps.store.putAttempt({ ...base, cacheKey: sent.cacheKey, error: sent.failed.toJSON(), cost: null, createdAt: now() });
+    return sent.failed.fatal ? 'stopped' : 'error';
   }
-}
-
-/**
- * Grades an answered attempt and stores the grade. A grader that throws
- * gives an `internal` grade (graded again on resume), recorded in
- * `gradeErrors`. 'stopped' when the run was cancelled before a grading slot
- * freed up.
- */
-async function gradeAttempt(loop: RunLoop, at: Omit<AttemptSlot, 'messages' | 'hash'>, a: AttemptRecord): Promise<AttemptRecord | 'stopped'> {
-  const { deps, now } = loop;
-  const { id, task, sample, round } = at;
-  const release = await loop.gradeSlots.acquire(loop.stop.signal).catch(() => undefined);
-  if (!release) return 'stopped';
-  const where = { id, taskId: task.id, sample, round };
-  const started = now();
-  deps.onAttempt?.({ ...where, at: started, kind: 'grading' });
-  let grade: GradeResult;
-  try {
-    grade = await deps.grade(task, a.response!.text);
-    deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: now() - started });
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    loop.gradeErrors.push({ attemptId: id, message });
-    grade = internalGrade(a.response!.text, message);
-  } finally {
-    release();
-  }
-  const graded: AttemptRecord = { ...a, grade, gradedAt: now() };
-  loop.attempts.set(id, graded);
-  await deps.store.putAttempt(graded);
-  return graded;
+  const r = sent.result;
+  const a: AttemptRecord = { ...base, cacheKey: r.cacheKey, response: storedResponse(r.completion), cached: r.cached, cost: sent.cost, createdAt: now() };
+  await deps.store.putAttempt(a);
+  loop.tally = withAnswer(loop.tally, a);
+  loop.attempts.set(id, a);
+  return a;
 }
 
 /**
@@ -449,8 +247,3 @@ async function repairPrompt(
   return { messages: next, hash };
 }
 
-async function savePrompt(loop: RunLoop, record: PromptRecord): Promise<void> {
-  if (loop.writtenPrompts.has(record.hash)) return;
-  await loop.deps.store.putPrompt(record);
-  loop.writtenPrompts.add(record.hash);
-}

@@ -9,6 +9,7 @@ import { canonicalJson, sha256Hex } from '../../hash.ts';
 import { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings } from '../grade/grade-types.ts';
 import { DEFAULT_PROMPT_VARIANT } from '../prompt/variants.ts';
 import type { FeedbackMode, RunConfig } from '../run/run-types.ts';
+import { AGENT_DEFAULTS, type AgentSettings } from '../agent/tools.ts';
 
 /** What a repair round tells the model about its failed answer. */
 export const FEEDBACK_MODES: readonly FeedbackMode[] = ['counterexample', 'verdict', 'none'];
@@ -35,10 +36,22 @@ export function recordedGrading(grading: Partial<GradingSettings> | undefined): 
 export const RUN_DEFAULTS = { shots: 5, n: 1, repairRounds: 0, concurrency: 4, gradeConcurrency: 2 } as const;
 
 /** What a front end chose; everything left out takes the shared default. */
-export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename' | 'shape'> &
+export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename' | 'shape' | 'agent'> &
   Partial<Pick<RunConfig, 'feedback' | 'prompt' | 'shots' | 'n' | 'repairRounds' | 'concurrency' | 'gradeConcurrency' | 'rename' | 'shape'>> & {
     readonly grading?: Partial<GradingSettings>;
+    /** The agent mode, its settings left out taking AGENT_DEFAULTS; absent: one answer (and repair rounds). */
+    readonly agent?: Partial<AgentSettings>;
   };
+
+/** The agent mode's settings with every default written out, in one key order. */
+function agentOf(agent: Partial<AgentSettings>): AgentSettings {
+  return {
+    maxTurns: agent.maxTurns ?? AGENT_DEFAULTS.maxTurns,
+    maxCalls: agent.maxCalls ?? AGENT_DEFAULTS.maxCalls,
+    verifyAgainst: agent.verifyAgainst ?? AGENT_DEFAULTS.verifyAgainst,
+    toolTimeoutMs: agent.toolTimeoutMs ?? AGENT_DEFAULTS.toolTimeoutMs,
+  };
+}
 
 /** The config with every default written out, in one key order. */
 export function canonicalConfig(choice: RunChoice): RunConfig {
@@ -61,6 +74,8 @@ export function canonicalConfig(choice: RunChoice): RunConfig {
     ...(choice.rename ? { rename: { style: choice.rename.style, seed: choice.rename.seed } } : {}),
     // Likewise only when the shown code is shaped (docs/shape.md).
     ...(choice.shape ? { shape: { style: choice.shape.style, seed: choice.shape.seed } } : {}),
+    // Likewise only in the agent mode: the mode and its settings are part of the run's id.
+    ...(choice.agent ? { agent: agentOf(choice.agent) } : {}),
   };
 }
 

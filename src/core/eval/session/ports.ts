@@ -17,6 +17,10 @@ export interface GraderOptions {
   readonly strict?: boolean;
   /** Cancels the grading (a queued or running job); the grader then throws. */
   readonly signal?: AbortSignal;
+  /** Verify against these function definitions instead of the correct kernel (the agent's verify tool). */
+  readonly implSource?: string;
+  /** The wall-clock limit of the job, past which its worker is stopped (default: the grading job's). */
+  readonly hardTimeoutMs?: number;
 }
 
 /** Grades one answer; a grader failure may throw (the session grades it `internal`). */

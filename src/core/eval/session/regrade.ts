@@ -4,7 +4,11 @@
  * and compared with the grade it was stored with. A grade is unchanged when
  * its category, strict and bug-following flags and matrix are; repair
  * rounds are not replayed (a changed first grade is reported, the rounds
- * after it stay as they were).
+ * after it stay as they were). In an agent run the tool results of every
+ * trajectory are derived too, so they are computed again and a trajectory
+ * whose stored results (a verdict's category, an error's code) this
+ * verifier no longer gives is flagged; the stored turns are kept as the
+ * model saw them.
  */
 import { PROVENANCE } from '../../version.ts';
 import { handlerOnlyTask } from '../grade/grade.ts';
@@ -14,6 +18,7 @@ import { canonicalJson } from '../../hash.ts';
 import { gradeClosure, neverThrows } from './grading.ts';
 import type { SessionPorts } from './ports.ts';
 import { handlerOfTaskId } from './task-facts.ts';
+import { agentDeps } from './agent.ts';
 
 /** What a grade says, for comparing two of them. */
 export interface GradeSummary {
@@ -48,6 +53,16 @@ export interface RegradeReport {
   /** The verifier of the stored grades (the run's provenance), and this one. */
   readonly verifier: { readonly before: string; readonly after: string };
   readonly ms: number;
+  /** Agent trajectories whose tool results this verifier gives otherwise: which turns (1-based), and what changed. */
+  readonly trajectoriesChanged?: readonly ChangedTrajectory[];
+}
+
+export interface ChangedTrajectory {
+  readonly attemptId: string;
+  readonly taskId: string;
+  readonly sample: number;
+  /** "turn 1 verify: semantic -> pass", one per call whose result changed. */
+  readonly calls: readonly string[];
 }
 
 /** What `g` says, for comparing it with another grade. */
@@ -104,6 +119,32 @@ export async function regradeRun(
       return { a, g };
     }),
   );
+  const tools = agentDeps(run.config, ports.grader, clock);
+  const trajectoriesChanged: ChangedTrajectory[] = [];
+  if (tools) {
+    await Promise.all(
+      todo.filter((a) => a.trajectory).map(async (a) => {
+        const task = byId.get(a.taskId);
+        if (!task) return;
+        const calls: string[] = [];
+        let n = 0;
+        const turns = a.trajectory!.turns;
+        for (let t = 0; t < turns.length; t++) {
+          const stored = turns[t].results;
+          const made = turns[t].response.toolCalls ?? [];
+          for (let k = 0; k < made.length; k++) {
+            n++;
+            const again = await tools.answer(task, made[k], n > run.config.agent!.maxCalls, signal ?? new AbortController().signal);
+            const was = stored[k]?.error ?? stored[k]?.category ?? 'none';
+            const now = again.error ?? again.category ?? 'none';
+            if (was !== now) calls.push(`turn ${t + 1} ${made[k].name}: ${was} -> ${now}`);
+          }
+        }
+        if (calls.length) trajectoriesChanged.push({ attemptId: a.id, taskId: a.taskId, sample: a.sample, calls });
+      }),
+    );
+    trajectoriesChanged.sort((x, y) => (x.attemptId < y.attemptId ? -1 : 1));
+  }
   // A cancelled grading was turned into an `internal` grade above: none of them may count.
   if (signal?.aborted) throw new RegradeCancelledError(run.id);
   const changed: ChangedGrade[] = [];
@@ -130,6 +171,7 @@ export async function regradeRun(
     attempts: out.map(({ a, g }) => ({ ...a, grade: g, gradedAt: now })),
     verifier: { before: run.provenance.verifier, after: PROVENANCE.verifier },
     ms: now - started,
+    ...(tools ? { trajectoriesChanged } : {}),
   };
 }
 
@@ -143,6 +185,9 @@ export function regradeText(report: RegradeReport): { readonly summary: string; 
   return {
     summary: `run ${report.runId}: ${report.unchanged} of ${report.total} grades unchanged${newly} (${(report.ms / 1000).toFixed(1)} s)`,
     verifiers: `verifier: stored grades ${report.verifier.before}, this verifier ${report.verifier.after}`,
-    changes: report.changed.map((c) => `changed ${c.taskId} sample ${c.sample} round ${c.round}: ${describeGrade(c.before)} (${c.beforeVerifier}) -> ${describeGrade(c.after)} (${c.afterVerifier})`),
+    changes: [
+      ...report.changed.map((c) => `changed ${c.taskId} sample ${c.sample} round ${c.round}: ${describeGrade(c.before)} (${c.beforeVerifier}) -> ${describeGrade(c.after)} (${c.afterVerifier})`),
+      ...(report.trajectoriesChanged ?? []).map((c) => `tool results changed in the trajectory of ${c.taskId} sample ${c.sample}: ${c.calls.join('; ')}`),
+    ],
   };
 }

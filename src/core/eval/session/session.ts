@@ -21,6 +21,20 @@ import { type ShardSpec, formatShard } from '../run/shard.ts';
 import { type RunChoice, canonicalConfig, runIdOf } from './config.ts';
 import { type GradeAnswer, gradeClosure } from './grading.ts';
 import { SessionError, type SessionPorts } from './ports.ts';
+import { agentDeps } from './agent.ts';
+import { VERIFY_AGAINST } from '../agent/tools.ts';
+import type { RunConfig } from '../run/run-types.ts';
+
+/** Why an agent run's config cannot run, or undefined. */
+function agentChoiceError(config: RunConfig): string | undefined {
+  const a = config.agent!;
+  if (config.repairRounds > 0) return 'the agent mode has no repair rounds: the model repairs with its tools (set repair rounds to 0)';
+  if (!Number.isInteger(a.maxTurns) || a.maxTurns < 1) return `max turns must be a whole number of at least 1 (got ${a.maxTurns})`;
+  if (!Number.isInteger(a.maxCalls) || a.maxCalls < 0) return `max tool calls must be a whole number (got ${a.maxCalls})`;
+  if (!VERIFY_AGAINST.includes(a.verifyAgainst)) return `verify checks against ${VERIFY_AGAINST.join(' or ')}, not "${String(a.verifyAgainst)}"`;
+  if (!(a.toolTimeoutMs > 0)) return `the tool time limit must be positive (got ${a.toolTimeoutMs})`;
+  return undefined;
+}
 
 /** How the front end drives one session of a run. */
 export interface RunHooks {
@@ -78,6 +92,8 @@ export class RunSession {
     if (badRename) throw new SessionError('SESSION003', badRename);
     const badShape = config.shape && shapeChoiceError(config.shape);
     if (badShape) throw new SessionError('SESSION003', badShape);
+    const badAgent = config.agent && agentChoiceError(config);
+    if (badAgent) throw new SessionError('SESSION003', badAgent);
     const run = opts.shard ? { ...record, shard: opts.shard } : record;
     await ports.store.putRun(run);
     return new RunSession(run, true, ports);
@@ -117,6 +133,7 @@ export class RunSession {
       onProgress: hooks.onProgress,
       onAttempt: hooks.onAttempt,
       now: this.ports.clock,
+      agent: agentDeps(this.run.config, this.ports.grader, this.ports.clock),
     });
   }
 }

@@ -12,6 +12,7 @@
  * rates, since neither says anything about the model. Samples not finished
  * yet are left out too, and counted as missing when the run's size is known.
  */
+import { type AgentMetrics, agentMetrics } from './agent-metrics.ts';
 import { type OsvbenchCategory, osvbenchCategory } from '../grade/grade-types.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
 import { ascending, interpolated, nearestRank } from '../../quantile.ts';
@@ -113,6 +114,8 @@ export interface RunMetrics {
   readonly cost: { readonly usd: number; readonly unpriced: number };
   /** Response latency over every answered attempt (ms). */
   readonly latency: Distribution;
+  /** An agent run's trajectories (agent-metrics.ts); absent in other runs. */
+  readonly agent?: AgentMetrics;
 }
 
 /** Median (interpolated) and 90th percentile (nearest rank), core/quantile.ts. */
@@ -290,6 +293,7 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
   const { passAt, skipped, minN } = passAtKs(withSamples);
   const { repair, finished, passing } = repairRounds(chainsOf(mine));
   const bf = first.bugFollowing;
+  const agent = agentMetrics(mine);
 
   return {
     tasks: withSamples.length,
@@ -313,5 +317,6 @@ export function computeMetrics(tasks: readonly TaskFacts[], attempts: readonly A
     passAfterRepair: share(passing, finished),
     ...breakdowns(all),
     ...usage(mine),
+    ...(agent ? { agent } : {}),
   };
 }

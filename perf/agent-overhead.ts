@@ -1,0 +1,91 @@
+/**
+ * The agent loop's own cost (docs/research.md, "The agent mode"): the
+ * scripted agent on the fake provider at zero latency, over the tasks asked
+ * (default all 245), one request and one verification at a time, with the
+ * real verifier in worker threads. Per turn it splits the wall time into the
+ * provider's (each request's latency as the client saw it), the verifier's
+ * own (each grading's time inside its worker, GradeResult.ms) and the rest:
+ * the loop's overhead (prompt building, storage, the pool's dispatch and the
+ * structured clone, tool-call parsing, the cache). Target: the overhead per
+ * turn at most 20% of the verify time per turn.
+ *
+ *   npx tsx perf/agent-overhead.ts [--tasks first:N] [--workers W]
+ */
+import { canonicalConfig } from '../src/core/eval/session/config.ts';
+import { RunSession } from '../src/core/eval/session/session.ts';
+import { selectTasks } from '../src/core/eval/run/run-setup.ts';
+import { MemoryResponseCache } from '../src/core/llm/cache.ts';
+import { LlmClient } from '../src/core/llm/client.ts';
+import { createProvider } from '../src/core/llm/provider.ts';
+import { loadTasks } from '../src/core/tasks/load.ts';
+import { MemoryStore } from '../src/store/memory.ts';
+import { GradePool } from '../src/cli/node-pool.ts';
+import { scriptedAgent } from '../test/fake-provider/agent.ts';
+import { startFakeProvider } from '../test/fake-provider/server.ts';
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const tasks = await loadTasks();
+const selected = selectTasks(tasks, option('tasks') ?? 'all');
+const fake = await startFakeProvider();
+fake.respond(scriptedAgent());
+const pool = new GradePool({ size: Number(option('workers') ?? '1') });
+const store = new MemoryStore();
+const workerMs = new Map<string, number>();
+let gradings = 0;
+const choice = { provider: 'openai-compatible' as const, baseUrl: `${fake.url}/v1`, model: 'scripted', params: {}, tasks: selected, shots: 0, concurrency: 1, gradeConcurrency: 1, grading: { strict: false }, agent: {} };
+const session = await RunSession.open(choice, {
+  tasks,
+  store,
+  grader: async (task, text, options) => {
+    const g = await pool.grade(task, text, options);
+    workerMs.set(`${task.id}|${gradings++}`, g.ms);
+    return g;
+  },
+  client: (config) => new LlmClient({ provider: createProvider({ kind: 'openai-compatible', baseUrl: config.baseUrl, timeoutMs: 60_000 }), cache: new MemoryResponseCache() }),
+});
+// Warm the pool (Z3's start is not the loop's).
+await pool.grade(tasks[0], 'x', { timeoutMs: 1000 });
+workerMs.clear();
+const started = performance.now();
+const outcome = await session.execute();
+const wall = performance.now() - started;
+await pool.close();
+await fake.close();
+
+const attempts = await store.listAttempts(session.id);
+const turns = attempts.reduce((n, a) => n + (a.trajectory?.turns.length ?? 0), 0);
+const providerMs = attempts.reduce((n, a) => n + (a.trajectory?.turns ?? []).reduce((m, t) => m + t.response.latencyMs, 0), 0);
+const verifierMs = [...workerMs.values()].reduce((a, b) => a + b, 0);
+const overhead = wall - providerMs - verifierMs;
+// Per trajectory: the tool calls' time per turn as the loop saw it (dispatch included).
+const perTurnVerify: number[] = [];
+for (const a of attempts) {
+  const t = a.trajectory?.turns ?? [];
+  const calls = t.flatMap((x) => x.results);
+  const v = calls.reduce((m, r) => m + r.ms, 0) / Math.max(1, t.length);
+  perTurnVerify.push(v);
+}
+console.log(JSON.stringify({
+  config: canonicalConfig(choice).agent,
+  status: outcome.status,
+  tasks: selected.length,
+  turns,
+  gradings: workerMs.size,
+  wallMs: Math.round(wall),
+  providerMs: Math.round(providerMs),
+  verifierOwnMs: Math.round(verifierMs),
+  overheadMs: Math.round(overhead),
+  overheadPerTurnMs: +(overhead / turns).toFixed(1),
+  verifyPerTurnMs: +(verifierMs / turns).toFixed(1),
+  overheadShareOfVerify: +(overhead / verifierMs).toFixed(3),
+  medianToolCallMsPerTurn: +median(perTurnVerify).toFixed(1),
+}, null, 2));

@@ -1,0 +1,171 @@
+/**
+ * The agent mode's tools (docs/research.md, "The agent mode"): what the
+ * model is offered, and how each call is answered. The only thing a call
+ * reaches is the verifier, through the run's grader; nothing the model sends
+ * is run as code. Every call gets a result the model reads: a verdict in the
+ * words of the `counterexample` feedback mode, or a coded error (AGENT0xx)
+ * for a call that cannot be answered (arguments that are not a JSON object,
+ * an unknown tool, no spec, a spec over the size limit, a call over the
+ * cap). A renamed run's model sends and reads its own names: its spec is
+ * renamed back before it is verified and the result renamed forward
+ * (docs/rename.md).
+ */
+import type { ToolCall, ToolSpec } from '../../llm/types.ts';
+import type { Task } from '../../tasks/task.ts';
+import type { GradeResult } from '../grade/grade-types.ts';
+
+/** What `verify` checks a spec against: the implementation the task shows, or the grading reference. */
+export type VerifyAgainst = 'shown' | 'reference';
+
+export const VERIFY_AGAINST: readonly VerifyAgainst[] = ['shown', 'reference'];
+
+/** The agent mode's settings, as a run's config records them. */
+export interface AgentSettings {
+  /** Model turns per task at most (each turn is one request). */
+  readonly maxTurns: number;
+  /** Tool calls per task at most; a call over it is answered with AGENT005. */
+  readonly maxCalls: number;
+  readonly verifyAgainst: VerifyAgainst;
+  /** The verifier's time limit of one tool call (ms). */
+  readonly toolTimeoutMs: number;
+}
+
+export const AGENT_DEFAULTS: AgentSettings = { maxTurns: 10, maxCalls: 20, verifyAgainst: 'shown', toolTimeoutMs: 20_000 };
+
+/** The longest spec a call may carry (characters of its arguments); an oracle spec is under 6,000. */
+export const MAX_TOOL_ARGUMENT_CHARS = 100_000;
+
+const TOOL_NAMES = ['verify', 'submit'] as const;
+
+const SPEC_PARAMETERS = {
+  type: 'object',
+  properties: { spec: { type: 'string', description: 'The complete Python module: imports, helpers and the entry function.' } },
+  required: ['spec'],
+} as const;
+
+/** The tools as the model is offered them; `against` words the verify tool's description. */
+export function agentTools(against: VerifyAgainst): ToolSpec[] {
+  const what =
+    against === 'shown'
+      ? 'the C implementation shown in the task'
+      : "the kernel's correct implementation (the grading reference, which may differ from the code shown)";
+  return [
+    {
+      name: 'verify',
+      description: `Proves or refutes that your specification matches ${what}. Returns the verdict: the failing obligations with a counterexample (arguments and state cells), or the spec error with its line, column and code frame.`,
+      parameters: SPEC_PARAMETERS,
+    },
+    {
+      name: 'submit',
+      description: 'Submits the specification as your final answer and ends the task.',
+      parameters: SPEC_PARAMETERS,
+    },
+  ];
+}
+
+/** The paragraph the agent mode adds to the first prompt. */
+export function agentInstruction(settings: AgentSettings): string {
+  return [
+    '## Tools',
+    '',
+    `You may call the tools \`verify\` (check a draft with the verifier) and \`submit\` (hand in your final specification). You have at most ${settings.maxTurns} turns and ${settings.maxCalls} tool calls.`,
+    'When you are done, call `submit`, or answer with one ```python block holding the complete module and no tool call.',
+  ].join('\n');
+}
+
+/** One call's answer as a trajectory stores it. */
+export interface ToolResult {
+  /** The id of the call it answers. */
+  readonly callId: string;
+  readonly name: string;
+  /** The text the model was sent (in its own names in a renamed run). */
+  readonly text: string;
+  /** The AGENT0xx code of a call that could not be answered. */
+  readonly error?: string;
+  /** A verify or submit call's grade category against what it checked. */
+  readonly category?: GradeResult['category'];
+  /** The spec it carried, in hv6's names (what was verified); absent for an error. */
+  readonly spec?: string;
+  readonly ms: number;
+}
+
+/** How a call is answered: the run's grader, its settings, its renaming. */
+export interface ToolContext {
+  readonly settings: AgentSettings;
+  /** Grades a fenced spec against the correct kernel, or `implSource` when given, with a time limit. */
+  readonly check: (task: Task, fenced: string, implSource: string | undefined) => Promise<GradeResult>;
+  /** The model's names to hv6's (identity unless renamed). */
+  readonly toKernelNames: (spec: string) => string | Promise<string>;
+  /** hv6's names to the model's, in feedback text. */
+  readonly toModelNames: (text: string) => string;
+  readonly now: () => number;
+}
+
+/** A spec fenced for the grader, with a fence longer than any run of backticks in it. */
+export function fenced(spec: string): string {
+  const longest = Math.max(2, ...(spec.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}python\n${spec.trimEnd()}\n${fence}\n`;
+}
+
+function errorResult(call: ToolCall, code: string, message: string, started: number, now: () => number): ToolResult {
+  return { callId: call.id, name: call.name, text: `Error ${code}: ${message}`, error: code, ms: now() - started };
+}
+
+/**
+ * The spec a call carries, or the error to answer it with. The size is
+ * checked on the raw text first, so a huge argument is never parsed.
+ */
+export function specOfCall(call: ToolCall): { spec: string } | { code: string; message: string } {
+  if (!(TOOL_NAMES as readonly string[]).includes(call.name)) {
+    return { code: 'AGENT002', message: `there is no tool "${call.name.slice(0, 80)}"; the tools are ${TOOL_NAMES.join(' and ')}.` };
+  }
+  if (call.arguments.length > MAX_TOOL_ARGUMENT_CHARS) {
+    return { code: 'AGENT004', message: `the arguments of ${call.name} are ${call.arguments.length} characters long; a call may carry at most ${MAX_TOOL_ARGUMENT_CHARS}.` };
+  }
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch (e) {
+    return { code: 'AGENT001', message: `the arguments of ${call.name} are not JSON (${(e as Error).message}). Send {"spec": "<the complete python module>"}.` };
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    return { code: 'AGENT001', message: `the arguments of ${call.name} are not a JSON object. Send {"spec": "<the complete python module>"}.` };
+  }
+  const spec = (args as Record<string, unknown>).spec;
+  if (typeof spec !== 'string' || spec.trim() === '') {
+    return { code: 'AGENT003', message: `${call.name} needs "spec", a string holding the complete python module.` };
+  }
+  return { spec };
+}
+
+/** The verdict's words: what was checked, then the verifier's diagnosis (the `counterexample` feedback mode's text). */
+function verdictText(grade: GradeResult, against: VerifyAgainst, task: Task): string {
+  const what = against === 'shown' || task.bug_count === 0 ? 'the implementation shown in the task' : "the kernel's correct implementation";
+  if (grade.category === 'internal') return `Error AGENT006: the verifier failed on this call (${grade.internalError ?? 'internal error'}); this says nothing about your spec. Try again.`;
+  const head = grade.category === 'pass' ? `Verified against ${what}.` : `Not verified against ${what} (${grade.category}).`;
+  return `${head}\n${grade.diagnosis.trim()}`;
+}
+
+/**
+ * Answers one call. `overCap` says the call is past the run's cap (AGENT005).
+ * Never throws for anything the model sent; a grader that throws is answered
+ * with AGENT006 (not the model's fault).
+ */
+export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, overCap: boolean): Promise<ToolResult> {
+  const started = ctx.now();
+  if (overCap) return errorResult(call, 'AGENT005', `this task allows ${ctx.settings.maxCalls} tool calls and they are used up; answer now with one python block.`, started, ctx.now);
+  const read = specOfCall(call);
+  if ('code' in read) return errorResult(call, read.code, read.message, started, ctx.now);
+  const spec = await ctx.toKernelNames(read.spec);
+  if (call.name === 'submit') return { callId: call.id, name: call.name, text: 'Submitted. Your specification will be graded.', spec, ms: ctx.now() - started };
+  const impl = ctx.settings.verifyAgainst === 'shown' && task.bug_count > 0 ? task.impl_override : undefined;
+  let grade: GradeResult;
+  try {
+    grade = await ctx.check(task, fenced(spec), impl);
+  } catch (e) {
+    return errorResult(call, 'AGENT006', `the verifier failed on this call (${e instanceof Error ? e.message : String(e)}); this says nothing about your spec. Try again.`, started, ctx.now);
+  }
+  const text = ctx.toModelNames(verdictText(grade, ctx.settings.verifyAgainst, task));
+  return { callId: call.id, name: call.name, text, category: grade.category, spec, ms: ctx.now() - started, ...(grade.category === 'internal' ? { error: 'AGENT006' } : {}) };
+}

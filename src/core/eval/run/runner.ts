@@ -13,6 +13,7 @@
  * The loop knows nothing of prompts, verification or storage technology:
  * those come in as dependencies.
  */
+import { failureReason } from './failure-reason.ts';
 import type { LlmClient } from '../../llm/client.ts';
 import { type LlmError, type StoredError, isLlmError } from '../../llm/errors.ts';
 import { canonicalJson, sha256Hex } from '../../hash.ts';
@@ -99,7 +100,8 @@ export type AttemptEvent = { readonly id: string; readonly taskId: string; reado
   | { readonly kind: 'answered'; readonly cached: boolean; readonly latencyMs: number; readonly tokens: { readonly input: number; readonly output: number } }
   | { readonly kind: 'failed'; readonly message: string; readonly code: string }
   | { readonly kind: 'grading' }
-  | { readonly kind: 'graded'; readonly category: string; readonly ms: number }
+  /** `ms` is the verifier's own time (not the wait for a worker or for Z3 to load); `reason` why a failed answer failed (failure-reason.ts). */
+  | { readonly kind: 'graded'; readonly category: string; readonly ms: number; readonly reason?: string }
 );
 
 export interface RunOutcome {
@@ -416,7 +418,8 @@ async function gradeAttempt(loop: RunLoop, at: Omit<AttemptSlot, 'messages' | 'h
   let grade: GradeResult;
   try {
     grade = await deps.grade(task, a.response!.text);
-    deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: now() - started });
+    const reason = failureReason(grade);
+    deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: grade.ms, ...(reason ? { reason } : {}) });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     loop.gradeErrors.push({ attemptId: id, message });

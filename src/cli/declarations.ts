@@ -284,7 +284,7 @@ const DECLARED = [
       { name: 'resamples', value: 'R', meaning: 'bootstrap resamples, at least 100', default: 10_000 },
       JSON_OUT('the comparison'),
     ],
-    exit: '0 compared, 4 usage error.',
+    exit: '0 compared, 3 nothing to compare (no task paired; says why), 4 usage error.',
   },
   {
     name: 'study',

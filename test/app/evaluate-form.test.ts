@@ -3,9 +3,14 @@
  * docs/rename.md): checked only when the model is shown renamed names, a
  * whole number of 0 or more; and the run form kept on this device comes
  * back after a reload with its renaming, a value that does not fit dropped.
+ * With its defaults the form makes the run `osvlab run` makes.
  */
 import { describe, expect, it } from 'vitest';
-import { fieldErrors, restoredFields } from '../../src/app/state/evaluate-form.ts';
+import { FORM_DEFAULTS, MAX_SHOTS, fieldErrors, restoredFields, runChoiceOf } from '../../src/app/state/evaluate-form.ts';
+import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, canonicalConfig, runIdOf } from '../../src/core/eval/session/config.ts';
+import { parseArgs } from '../../src/cli/args.ts';
+import { runChoiceOf as cliChoice } from '../../src/cli/commands/run.ts';
+import { declaredOptions } from '../../src/cli/declarations.ts';
 
 const fields = { n: 1, shots: 0, repairRounds: 0, concurrency: 4, temperature: null, maxTokens: null, maxCost: null, maxTotalTokens: null };
 const URL = 'https://api.openai.com/v1';
@@ -40,5 +45,29 @@ describe('the run form kept on this device', () => {
     for (const junk of [null, 3, 'names', ['synonym'], undefined]) expect(restoredFields(junk, current, choices)).toEqual({});
     // An own property only: a saved form cannot reach a field through its prototype.
     expect(restoredFields(Object.create({ names: 'opaque' }), current, choices)).toEqual({});
+  });
+});
+
+describe('the form with its defaults', () => {
+  const endpoint = { provider: 'openai-compatible' as const, baseUrl: 'http://127.0.0.1:8080/v1', model: 'fake-model' };
+  const tasks = ['sys_dup-v0', 'sys_kill-v0', 'sys_close-v0'];
+  const form = {
+    ...FORM_DEFAULTS, params: {}, extract: 'osvlab' as const, strict: true, matrix: false, feedback: DEFAULT_FEEDBACK,
+    promptVariant: DEFAULT_PROMPT, names: '', renameSeed: null, shape: '', shapeSeed: null,
+  };
+
+  it('is the run `osvlab run` makes for the same tasks and endpoint, so both get one run id', async () => {
+    const args = parseArgs(['--provider', endpoint.provider, '--model', endpoint.model, '--base-url', endpoint.baseUrl, '--tasks', tasks.join(',')], declaredOptions('run'));
+    const cli = canonicalConfig(cliChoice(args, endpoint, tasks));
+    const page = canonicalConfig(runChoiceOf(form, endpoint, tasks, 2));
+    expect(page).toEqual(cli);
+    expect(page.shots).toBe(5);
+    expect(await runIdOf(page)).toBe(await runIdOf(cli));
+  });
+
+  it('takes up to the largest few-shot setting the benchmark has, and no more', () => {
+    expect(MAX_SHOTS).toBe(9);
+    expect(fieldErrors(URL, { ...fields, shots: 9 })).toEqual({});
+    expect(fieldErrors(URL, { ...fields, shots: 10 }).shots).toBe('Few-shot examples must be from 0 to 9 (not 10)');
   });
 });

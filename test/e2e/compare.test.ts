@@ -148,4 +148,21 @@ describe('compare view', () => {
     await screenshot(page, 'runs-390-compare-repairs');
     await context.close();
   });
+
+  it('issue 55 item 3: two runs with no task in common have nothing to compare, and the view shows no statistics', async () => {
+    const a = await runFile('apart-a', { 'sys_kill-v0': false });
+    const b = await runFile('apart-b', { 'sys_reap-v0': true });
+    const { page, context } = await newPage(env.browser);
+    await page.goto(env.site.url + '#/runs');
+    await page.setInputFiles('[data-testid="import-run"]', b.path);
+    await page.waitForSelector('[data-testid="metrics"]');
+    await page.setInputFiles('[data-testid="import-run"]', a.path);
+    await expect.poll(() => page.locator('h2').textContent()).toBe('apart-a');
+    await page.selectOption('[data-testid="compare"]', b.runId);
+    await page.waitForSelector('[data-testid="compare-view"]');
+    expect(await page.locator('[data-testid="compare-nothing"]').textContent()).toBe('Nothing to compare: the runs have no task in common (A has 1 task, B 1 task).');
+    expect(await page.locator('[data-testid="compare-view"]').textContent()).not.toMatch(/McNemar|B − A/);
+    expect(await page.locator('[data-testid="compare-dropped"] li').allTextContents()).toEqual(['sys_kill-v0: only-in-a', 'sys_reap-v0: only-in-b']);
+    await context.close();
+  });
 });

@@ -143,14 +143,14 @@ describe('evaluate', () => {
       lastRun = await progress.locator('a').getAttribute('href');
       return (await progress.textContent()) ?? '';
     };
-    expect(await runOnce()).toContain('tokens 1400/140');
+    expect(await runOnce()).toContain('tokens 1400 in / 140 out');
     const sent = fake.requests.length;
     // The same settings are the same run (its id hashes the config): another
     // experiment with the same requests (strict off) gets them from the cache.
     await page.uncheck('[data-testid="strict"]');
     const second = await runOnce();
     expect(fake.requests.length).toBe(sent);
-    expect(second).toContain('tokens 0/0');
+    expect(second).toContain('tokens 0 in / 0 out');
     expect(await page.locator('[data-testid="cached-count"]').textContent()).toContain('2 from the response cache (1400/140 tokens, not charged)');
     expect(await page.locator('[data-testid="live-attempts"] tr[data-cached="true"]').count()).toBe(2);
     await context.close();

@@ -75,8 +75,9 @@ beforeAll(async () => {
     return { kind: 'text', text: prose ? proseAnswer() : oracleAnswer(task.handler) };
   });
   const [a, b, build] = await Promise.all([
-    makeRun(join(ROOT, 'run-a'), ['--model', 'fake-a', '--tasks', 'sys_dup-v0,sys_kill-v0,sys_close-v0', '--shots', '0']),
-    makeRun(join(ROOT, 'run-b'), ['--model', 'fake-b', '--tasks', 'sys_dup-v0,sys_kill-v0', '--n', '3', '--repair', '1', '--shots', '1', '--prompt', 'guide', '--no-strict']),
+    makeRun(join(ROOT, 'run-a'), ['--model', 'fake-a', '--name', 'baseline A', '--tasks', 'sys_dup-v0,sys_kill-v0,sys_close-v0', '--shots', '0']),
+    // A name that spoofs with bidi controls (issue 57 item 8): the page shows the controls and isolates the name.
+    makeRun(join(ROOT, 'run-b'), ['--model', 'fake-b', '--name', SPOOF, '--tasks', 'sys_dup-v0,sys_kill-v0', '--n', '3', '--repair', '1', '--shots', '1', '--prompt', 'guide', '--no-strict']),
     ensureBuilt(),
   ]);
   [runA, runB] = [a, b];
@@ -140,6 +141,8 @@ function cells(page: Page): Promise<string[][]> {
   );
 }
 
+const SPOOF = 'fake-b\u202E\u2066 (verified by OpenAI)\u2069';
+
 const rowOrder = (page: Page) => page.$$eval('[data-testid="result-row"]', (rows) => rows.map((r) => r.getAttribute('data-run')));
 
 describe('a published site', () => {
@@ -168,6 +171,24 @@ describe('a published site', () => {
     expect(await rowB.locator('[data-cell="repair"] .fig').textContent()).toBe('100.0%');
     expect(await page.locator('[data-testid="altered-flag"]').count()).toBe(0);
     expect(await page.locator('[data-testid="not-reverified"]').count()).toBe(2);
+    // Issue 55 item 2: a row is named by its --name, with its model, n, tasks, provider and host.
+    expect(await rowA.locator('[data-testid="row-link"]').textContent()).toBe('baseline A');
+    expect(await rowA.locator('[data-testid="row-model"]').textContent()).toBe('model fake-a');
+    expect([await rowA.locator('[data-testid="row-n"]').textContent(), await rowB.locator('[data-testid="row-n"]').textContent()]).toEqual(['1', '3']);
+    expect((await rowA.locator('[data-testid="row-tasks"]').textContent())!.replace(/\s+/g, ' ')).toBe('3 sys_dup-v0, sys_kill-v0, sys_close-v0');
+    expect((await rowA.locator('[data-testid="row-provider"]').textContent())!.replace(/\s+/g, ' ')).toBe(`openai-compatible ${new URL(fake.url).host}`);
+    // Issue 57 item 8: the spoofing name shows its controls, isolated.
+    expect(await rowB.locator('[data-testid="row-link"]').textContent()).toBe('fake-b⟦U+202E⟧⟦U+2066⟧ (verified by OpenAI)⟦U+2069⟧');
+    expect(await rowB.locator('[data-testid="row-link"] > bdi').count()).toBe(1);
+    expect(await page.locator('[data-testid="results-table"]').textContent()).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    // Three tasks: the Wilson interval (a bootstrap of 2 of 3 tasks is [0%, 100%]), marked, with the task count.
+    expect(await rowA.locator('[data-cell="pass1"] [data-testid="cell-interval"]').textContent()).toBe('[20.8%, 93.9%] Wilson');
+    expect(await rowA.locator('[data-cell="pass1"] [data-testid="few-tasks"]').textContent()).toBe('⚠ only 3 tasks');
+    // Every column defined; the trust note names the independent check.
+    const terms = await page.locator('[data-testid="results-legend"] dt').allTextContents();
+    for (const t of ['Run', 'n', 'Tasks', 'Provider', 'First answers', 'Strict passes', 'The interval']) expect(terms).toContain(t);
+    expect(await page.locator('[data-testid="results-legend"]').textContent()).toContain('Wilson score interval');
+    expect(await page.locator('[data-testid="results-trust"]').textContent()).toMatch(/runs the verifier the publisher shipped.*osvlab publish --check/s);
     await screenshot(page, 'results-1400');
 
     // Cancel while run B waits behind run A: B never starts, nothing is marked reproduced.
@@ -196,6 +217,9 @@ describe('a published site', () => {
     await rowB.locator('[data-cell="passk"] a.fig').click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/results/${runB}/passk`);
     await page.waitForSelector('[data-testid="cell-detail"][data-cell="passk"].current[data-verdict="reproduced"]');
+    // A reproduced figure shows the answers behind it: run B's 2 tasks × 3 first answers, pass or fail.
+    const behind = await page.$$eval('[data-testid="answers-behind"][data-cell="passk"] [data-testid="answer-behind"]', (els) => els.map((e) => e.getAttribute('data-reads')));
+    expect(behind).toEqual(['pass', 'pass', 'pass', 'fail', 'fail', 'fail']);
     expect(await rowB.locator('[data-cell="passk"]').getAttribute('class')).toContain('current');
     expect(await page.getAttribute('[data-testid="download-run"]', 'href')).toBe(`published/runs/${runB}.json`);
     expect(await page.getAttribute('[data-testid="file-digest"]', 'data-matches')).toBe('true');
@@ -225,7 +249,32 @@ describe('a published site', () => {
     await phone.page.waitForSelector(`[data-testid="result-detail"][data-run="${runA}"]`);
     expect(await sticksOut(phone.page)).toEqual([]);
     await screenshot(phone.page, 'results-390');
+    // The cards sort by their own list (the column headers are hidden at this width).
+    await phone.page.selectOption('[data-testid="sort-select"]', 'pass1');
+    expect(await rowOrder(phone.page)).toEqual([runA, runB]);
+    await phone.page.click('[data-testid="sort-reverse"]');
+    expect(await rowOrder(phone.page)).toEqual([runB, runA]);
     await phone.close();
+
+    // Issue 57 item 9: the page reads no stored API key, and shows none.
+    const KEY = 'sk-stored-on-this-device-0123456789';
+    const keyed = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await keyed.addInitScript((key) => {
+      localStorage.setItem('osvlab.key.openai', JSON.stringify({ 'https://api.openai.com': key }));
+      const read: string[] = [];
+      (window as unknown as { storageReads: string[] }).storageReads = read;
+      const get = Storage.prototype.getItem;
+      Storage.prototype.getItem = function (this: Storage, name: string) {
+        read.push(name);
+        return get.call(this, name);
+      };
+    }, KEY);
+    const kp = await keyed.newPage();
+    await kp.goto(`${host.url.replace(/\/$/, '')}${SUB}`);
+    await kp.waitForSelector('[data-testid="results-page"][data-loading="ready"]');
+    expect((await kp.evaluate(() => (window as unknown as { storageReads: string[] }).storageReads)).filter((n) => n.startsWith('osvlab.key'))).toEqual([]);
+    expect(await kp.content()).not.toContain(KEY);
+    await keyed.close();
   }, TIMEOUT);
 
   it('where Z3 cannot run (no service worker, so no isolation): the table and the altered flag, the reason, Re-verify off', async () => {
@@ -288,7 +337,7 @@ describe('a published site', () => {
     // A changed cell shows what this verifier derived; the published figure only struck through beside it.
     const cellA = (id: string) => page.locator(`[data-testid="result-row"][data-run="${runA}"] [data-cell="${id}"]`);
     expect(await cellA('pass1').locator('.fig').textContent()).toBe('33.3%');
-    expect(await cellA('pass1').locator('[data-testid="published-figure"]').textContent()).toBe('published: 66.7% [0.0%, 100.0%]');
+    expect(await cellA('pass1').locator('[data-testid="published-figure"]').textContent()).toBe('published: 66.7% [20.8%, 93.9%] Wilson');
     expect(await cellA('split').locator('.fig').textContent()).toBe('pass 1, syntax 2');
     expect(await page.locator(`[data-testid="result-row"][data-run="${runB}"] [data-cell="split"] .fig`).textContent()).toBe('pass 3, syntax 3');
     expect(await page.locator('[data-testid="not-reverified"]').count()).toBe(0);

@@ -64,7 +64,7 @@ describe('evaluate with a reasoning model', () => {
       const text = (await page.locator('[data-testid="run-progress"]').textContent()) ?? '';
       expect(text).toMatch(/1 of 1 \(100%\) · passed 1/);
       // completion_tokens holds the 700 reasoning tokens: 300 + 700 out, counted once.
-      expect(text).toContain('tokens 1000/1000');
+      expect(text).toContain('tokens 1000 in / 1000 out');
     } finally {
       await context.close();
     }

@@ -144,6 +144,10 @@ describe('researcher', () => {
       expect(cls).toContain('st-not-passed');
     }
     expect(await page.textContent('[data-testid="answers-graded"]')).toBe('answers graded so far 2, 0 passing');
+    // Issue 55 items 4 and 7: a failed answer's detail says why, timed by the verifier alone; the headline says what is in flight.
+    for (const d of await live.locator('tr[data-state="graded"] td:last-child').allTextContents()) expect(d).toMatch(/^\w+: The answer contains no code\..* · verified in \d+\.\d s$/);
+    expect(await page.textContent('[data-testid="in-flight"]')).toBe('in flight: 1 request waiting for the provider');
+    expect(await page.textContent('[data-testid="run-tokens"]')).toMatch(/^tokens \d+ in \/ \d+ out$/);
     // Task ids are read whole, on one line.
     const idLines = await live.locator('tbody td:first-child').evaluateAll((tds) =>
       tds.map((td) => {
@@ -153,7 +157,8 @@ describe('researcher', () => {
       }),
     );
     for (const n of idLines) expect(n).toBe(1);
-    expect((await page.locator('[data-testid="running-config"]').textContent())!.replace(/\s+/g, ' ')).toMatch(/This run: 3 tasks × 1 sample · openai-compatible · fake-model-37 · 0 shots · 1 repair round/);
+    expect((await page.locator('[data-testid="running-config"]').textContent())!.replace(/\s+/g, ' ')).toMatch(/This run: 3 tasks × 1 sample · openai-compatible · fake-model-37 · 5 shots · 1 repair round/);
+    // Issue 55 item 1: the form's default shots are the CLI's (RUN_DEFAULTS.shots), not 0.
     await screenshot(page, 'researcher-1400-live');
 
     // Item 11: after Cancel, no ETA and nothing reads as waiting.

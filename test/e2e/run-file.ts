@@ -52,7 +52,8 @@ export async function makeRunFile(allPass = false): Promise<{ path: string; runI
     request: { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', model: 'fake-model', params: { temperature: 0 }, sample: 0 },
     response: { text, model: 'fake-model', usage: { input: 100, output: 50 }, finishReason: 'stop', latencyMs: 1200 },
     cost: 0,
-    grade: { category, extracted: category === 'pass' ? text : null, diagnosis: '', ms: 10 },
+    // The grader's own diagnosis of an answer without code (src/core/eval/grade/grade.ts).
+    grade: { category, extracted: category === 'pass' ? text : null, diagnosis: category === 'pass' ? 'The verifier proved the spec correct.' : 'The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.', ms: 10 },
     createdAt: 1_700_000_000_000,
     gradedAt: 1_700_000_001_000,
   });

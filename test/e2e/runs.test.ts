@@ -25,6 +25,10 @@ describe('runs', () => {
     expect(metrics).toMatch(/pass rate\s*50\.0%/);
     expect(metrics).toMatch(/syntax rate\s*50\.0%/);
     expect(await a.page.locator('[data-testid="attempts"] tbody tr').count()).toBe(2);
+    // Issue 55 item 4: a failed answer says why beside its outcome.
+    expect(await a.page.locator('[data-testid="attempt-reason"]').allTextContents()).toEqual(['The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.']);
+    // The metrics' terms are defined under the table.
+    expect(await a.page.locator('[data-testid="metric-terms"] dt').allTextContents()).toEqual(['pass@1', 'pass@k', 'pass rate', 'strict passes', 'bug-following']);
     await screenshot(a.page, 'runs-detail');
 
     // Export through the page and keep the downloaded file.
@@ -44,6 +48,12 @@ describe('runs', () => {
     await a.page.getByRole('button', { name: 'open in playground' }).click();
     await waitForEditor(a.page);
     await expect.poll(() => editorText(a.page)).toBe(ORACLE_KILL);
+    // Its address is the spec's share link: a reload opens the same spec and verifies it again.
+    expect(await a.page.evaluate(() => location.hash)).toMatch(/^#\/s\//);
+    await a.page.reload();
+    await waitForEditor(a.page);
+    await expect.poll(() => editorText(a.page)).toBe(ORACLE_KILL);
+    await a.page.waitForSelector('[data-testid="verdict"][data-status="verified"]', { timeout: 120_000 });
     await a.context.close();
 
     // A fresh context imports the exported file and shows the same metrics.

@@ -5,8 +5,10 @@
  *
  * - the playground: a correct spec verified, a wrong one refuted with its
  *   counterexample table, Cancel, the variant matrix;
- * - one course exercise graded (the starter fails, the fix passes);
- * - a share link opened in a fresh profile, verifying to the same verdict;
+ * - one course exercise graded (the starter fails, the fix passes), the
+ *   failure's counterexample adding no height to the document;
+ * - a share link opened in a fresh profile, verifying to the same verdict,
+ *   its toolbar still while its check runs;
  * - a 3-task Evaluate run against the local fake provider, graded here on
  *   the pool's workers, and Runs: a run file imported and re-verified;
  * - a 1-task run in the agent mode against the scripted agent, and its
@@ -168,8 +170,32 @@ export function smokeSuite(name: EngineName): void {
       try {
         await tab.goto(shareLink);
         await tab.waitFor('the shared banner', () => !!document.querySelector('[data-testid="shared-banner"]'), LONG);
+        // Issue 55 item 6: nothing in the toolbar moves while the link's own check runs, and it offers no
+        // "Re-verify" of a check the reader never started. Every frame until the verdict is sampled.
+        await tab.eval(() => {
+          const w = window as unknown as { toolbarFrames: { running: boolean; rects: string; words: string }[] };
+          w.toolbarFrames = [];
+          const sample = () => {
+            const bar = document.querySelector('[role="toolbar"]');
+            const rects = [...(bar?.querySelectorAll('button, select') ?? [])].map((el) => {
+              const r = el.getBoundingClientRect();
+              return `${(el as HTMLElement).dataset.testid}@${Math.round(r.left)},${Math.round(r.top)}`;
+            });
+            w.toolbarFrames.push({ running: !!document.querySelector('[data-testid="progress"]'), rects: rects.join(' '), words: bar?.textContent ?? '' });
+            if (!document.querySelector('[data-testid="verdict"]')) requestAnimationFrame(sample);
+          };
+          sample();
+        });
         await tab.waitFor('the shared verdict', () => !!document.querySelector('[data-testid="verdict"]'), LONG);
         expect(await tab.eval(attr, '[data-testid="verdict"]', 'data-status')).toBe(sharedStatus);
+        const frames = await tab.eval(() => (window as unknown as { toolbarFrames: { running: boolean; rects: string; words: string }[] }).toolbarFrames);
+        const after = await tab.eval(() => [...(document.querySelector('[role="toolbar"]')?.querySelectorAll('button, select') ?? [])].map((el) => {
+          const r = el.getBoundingClientRect();
+          return `${(el as HTMLElement).dataset.testid}@${Math.round(r.left)},${Math.round(r.top)}`;
+        }).join(' '));
+        expect(frames.some((f) => f.running), 'a frame while the check ran').toBe(true);
+        expect([...new Set(frames.map((f) => f.rects))]).toEqual([after]);
+        for (const f of frames) expect(f.words).not.toContain('Re-verify');
         expect(await tab.eval(() => (document.querySelector('[data-testid="handler"]') as HTMLSelectElement).value)).toBe(HANDLER);
         await shoot(tab, name, 'shared');
       } finally {
@@ -184,6 +210,15 @@ export function smokeSuite(name: EngineName): void {
         await tab.waitFor('the exercise editor', editorReady, LONG, 'lesson-editor');
         await tab.click('[data-testid="lesson-check"]');
         await tab.waitFor('a failed grade', () => document.querySelector('[data-testid="lesson-grade"]')?.getAttribute('data-kind') === 'failed', LONG);
+        // Issue 55 item 5: the counterexample adds no blank band below the page (the document is the
+        // viewport's height; <main> scrolls), at both widths.
+        const heights = () => ({ document: document.documentElement.scrollHeight, viewport: innerHeight });
+        for (const [w, h] of [[1400, 900], [390, 844]]) {
+          await tab.resize(w, h);
+          const m = await tab.eval(heights);
+          expect(m.document, `the document's height at ${w} px`).toBe(m.viewport);
+        }
+        await tab.resize(1400, 900);
         await setEditor(tab, ORACLE, 'lesson-editor');
         await tab.click('[data-testid="lesson-check"]');
         await tab.waitFor('a passed grade', () => document.querySelector('[data-testid="lesson-grade"]')?.getAttribute('data-kind') === 'passed', LONG);

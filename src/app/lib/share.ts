@@ -157,6 +157,11 @@ export async function decodeShared(payload: string): Promise<SharedState> {
   };
 }
 
+/** The route of a share link of `state` (`s/` and its payload), for `router.go`. */
+export async function shareRoute(state: SharedState): Promise<string> {
+  return `${SHARE_PREFIX.slice(2)}${await encodeShared(state)}`;
+}
+
 /** The full URL of a share link for the current page. */
 export async function shareUrl(state: SharedState, location: Location = window.location): Promise<string> {
   return `${location.origin}${location.pathname}${SHARE_PREFIX}${await encodeShared(state)}`;

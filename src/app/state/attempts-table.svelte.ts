@@ -133,7 +133,8 @@ export class AttemptsTable {
       case 'graded':
         this.rates.grades++;
         this.rates.gradeMs += e.ms;
-        next = { ...base, state: 'graded', outcome: e.category, detail: `${e.category}${prev?.cached ? ' (cached answer)' : ''} · graded in ${(e.ms / 1000).toFixed(1)} s` };
+        // The verifier's own time: the wait for a worker (Z3 loading) is not the answer's.
+        next = { ...base, state: 'graded', outcome: e.category, detail: `${e.category}${e.reason ? `: ${e.reason}` : ''}${prev?.cached ? ' (cached answer)' : ''} · verified in ${(e.ms / 1000).toFixed(1)} s` };
         break;
     }
     this.attempts[e.id] = next;

@@ -3,8 +3,16 @@
  * something a run cannot use gets a message of its own, and Start waits
  * until there is none. Pure: the page passes the fields' current values.
  */
+import type { AgentSettings } from '../../core/eval/agent/tools.ts';
+import { SHOT_COUNTS } from '../../core/eval/prompt/prompt.ts';
+import { RUN_DEFAULTS, type RunChoice } from '../../core/eval/session/config.ts';
+import type { ExtractMode } from '../../core/eval/grade/answer.ts';
+import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
-import type { ProviderKind } from '../../core/llm/types.ts';
+import { createProvider } from '../../core/llm/provider.ts';
+import type { ProviderKind, SamplingParams } from '../../core/llm/types.ts';
+import { DEFAULT_RENAME_SEED, type RenameStyle } from '../../core/rename/choice.ts';
+import { DEFAULT_SHAPE_SEED, type ShapeStyle } from '../../core/shape/choice.ts';
 
 /** The run's number fields as the page binds them (an empty number input is null). */
 export interface EvaluateFields {
@@ -48,6 +56,21 @@ function baseUrlError(url: string): string | undefined {
   return baseUrlProblem(text);
 }
 
+/** The most worked examples a prompt holds: the benchmark's largest setting. */
+export const MAX_SHOTS = Math.max(...SHOT_COUNTS);
+
+/**
+ * The form's run numbers before the user changes them: the core's defaults,
+ * the same the CLI's options fall back to, so Start with the defaults makes
+ * the run (and the run id) `osvlab run` makes for the same tasks and endpoint.
+ */
+export const FORM_DEFAULTS = {
+  n: RUN_DEFAULTS.n,
+  shots: RUN_DEFAULTS.shots,
+  repairRounds: RUN_DEFAULTS.repairRounds,
+  concurrency: RUN_DEFAULTS.concurrency,
+} as const;
+
 interface Rule {
   readonly label: string;
   readonly min: number;
@@ -59,7 +82,7 @@ interface Rule {
 
 const RULES: Record<keyof EvaluateFields, Rule> = {
   n: { label: 'Samples per task', min: 1, max: 20, whole: true, optional: false },
-  shots: { label: 'Few-shot examples', min: 0, max: 5, whole: true, optional: false },
+  shots: { label: 'Few-shot examples', min: 0, max: MAX_SHOTS, whole: true, optional: false },
   repairRounds: { label: 'Repair rounds', min: 0, max: 5, whole: true, optional: false },
   concurrency: { label: 'Requests at once', min: 1, max: 32, whole: true, optional: false },
   temperature: { label: 'Temperature', min: 0, max: 2, whole: false, optional: true },
@@ -129,4 +152,52 @@ export function restoredFields<K extends string>(
     if (fits && (choices[f]?.includes(v) ?? true)) out[f] = v;
   }
   return out;
+}
+
+/** The run form's choices beside its numbers (the sampling parameters are already the provider's shape). */
+export interface RunForm extends NamesFields {
+  readonly n: number;
+  readonly shots: number;
+  readonly repairRounds: number;
+  readonly concurrency: number;
+  readonly params: SamplingParams;
+  readonly extract: ExtractMode;
+  readonly strict: boolean;
+  readonly matrix: boolean;
+  readonly feedback: FeedbackMode;
+  readonly promptVariant: string;
+  /** The agent mode's settings, as `osvlab run --agent` takes them; absent: one answer (and repair rounds). */
+  readonly agent?: AgentSettings;
+}
+
+/** Where the run's requests go. */
+export interface RunEndpoint {
+  readonly provider: ProviderKind;
+  readonly baseUrl: string;
+  readonly model: string;
+}
+
+/** The run the form describes, as `osvlab run` describes it with the same options (test/app/evaluate-form.test.ts compares the two). */
+export function runChoiceOf(form: RunForm, to: RunEndpoint, tasks: readonly string[], gradeConcurrency: number): RunChoice {
+  return {
+    provider: to.provider,
+    // As the client will use it (a bare local host gets /v1).
+    baseUrl: createProvider({ kind: to.provider, baseUrl: to.baseUrl }).baseUrl,
+    model: to.model,
+    params: form.params,
+    tasks: [...tasks],
+    shots: form.shots,
+    n: form.n,
+    repairRounds: form.repairRounds,
+    concurrency: form.concurrency,
+    gradeConcurrency,
+    ...(form.extract === 'osvbench' ? { extract: form.extract } : {}),
+    grading: { strict: form.strict, matrix: form.matrix },
+    feedback: form.feedback,
+    prompt: form.promptVariant,
+    ...(form.names ? { rename: { style: form.names as RenameStyle, seed: form.renameSeed ?? DEFAULT_RENAME_SEED } } : {}),
+    ...(form.shape ? { shape: { style: form.shape as ShapeStyle, seed: form.shapeSeed ?? DEFAULT_SHAPE_SEED } } : {}),
+    // The agent repairs with its tools: no repair rounds.
+    ...(form.agent ? { repairRounds: 0, agent: form.agent } : {}),
+  };
 }

@@ -19,10 +19,9 @@ import { DEFAULT_SHAPE_SEED, SHAPE_STYLES, type ShapeStyle } from '../../core/sh
 import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
 import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
-import { createProvider } from '../../core/llm/provider.ts';
 import { type ProviderKind, REASONING_EFFORTS, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import { EXTRACT_MODES, type ExtractMode } from '../../core/eval/grade/answer.ts';
-import { restoredFields } from './evaluate-form.ts';
+import { FORM_DEFAULTS, restoredFields, runChoiceOf } from './evaluate-form.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { pagePorts, repository } from './page-ports.ts';
 import { loadPrices } from '../../store/repository.ts';
@@ -60,10 +59,10 @@ export class EvaluateState {
   readonly table = new AttemptsTable();
 
   selection = $state('first:5');
-  n = $state(1);
-  shots = $state(0);
-  repairRounds = $state(0);
-  concurrency = $state(4);
+  n = $state<number>(FORM_DEFAULTS.n);
+  shots = $state<number>(FORM_DEFAULTS.shots);
+  repairRounds = $state<number>(FORM_DEFAULTS.repairRounds);
+  concurrency = $state<number>(FORM_DEFAULTS.concurrency);
   /** Sampling: unset (null) leaves the provider's default; reasoning models accept nothing else (docs/providers.md). */
   temperature = $state<number | null>(null);
   maxTokens = $state<number | null>(null);
@@ -202,30 +201,14 @@ export class EvaluateState {
 
   /** The run the fields describe, as the CLI's `run` would describe it with the same options. */
   choice(): RunChoice {
-    const { provider, baseUrl, model } = this.settings;
-    return {
-      provider,
-      // As the client will use it (a bare local host gets /v1).
-      baseUrl: createProvider({ kind: provider, baseUrl }).baseUrl,
-      model,
-      params: this.samplingParams(),
-      tasks: this.selected.ids,
-      shots: this.shots,
-      n: this.n,
-      repairRounds: this.repairRounds,
-      concurrency: this.concurrency,
-      gradeConcurrency: this.verifier.pool.size,
-      ...(this.extract === 'osvbench' ? { extract: this.extract } : {}),
-      grading: { strict: this.strict, matrix: this.matrix },
-      feedback: this.feedback,
-      prompt: this.promptVariant,
-      ...(this.names ? { rename: { style: this.names, seed: this.renameSeed ?? DEFAULT_RENAME_SEED } } : {}),
-      ...(this.shape ? { shape: { style: this.shape, seed: this.shapeSeed ?? DEFAULT_SHAPE_SEED } } : {}),
-      // The agent repairs with its tools: no repair rounds.
-      ...(this.agent
-        ? { repairRounds: 0, agent: { maxTurns: this.maxTurns, maxCalls: this.maxToolCalls, verifyAgainst: this.verifyAgainst, toolTimeoutMs: this.toolTimeoutMs } }
-        : {}),
+    // Each field by name: $state fields are accessors on the class, which a spread of `this` would not copy.
+    const form = {
+      n: this.n, shots: this.shots, repairRounds: this.repairRounds, concurrency: this.concurrency, params: this.samplingParams(),
+      extract: this.extract, strict: this.strict, matrix: this.matrix, feedback: this.feedback, promptVariant: this.promptVariant,
+      names: this.names, renameSeed: this.renameSeed, shape: this.shape, shapeSeed: this.shapeSeed,
+      ...(this.agent ? { agent: { maxTurns: this.maxTurns, maxCalls: this.maxToolCalls, verifyAgainst: this.verifyAgainst, toolTimeoutMs: this.toolTimeoutMs } } : {}),
     };
+    return runChoiceOf(form, this.settings, this.selected.ids, this.verifier.pool.size);
   }
 
   /**

@@ -11,7 +11,7 @@ import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
 import { fixLine } from '../lib/fix-line.ts';
-import { type SharedState, ShareLinkError, decodeShared, shareUrl } from '../lib/share.ts';
+import { type SharedState, ShareLinkError, decodeShared, shareRoute, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import type { VerifierService } from './verifier.svelte.ts';
@@ -54,6 +54,8 @@ export class PlaygroundState {
   sharedFrom = $state<SharedState | undefined>(undefined);
   /** Where a shown spec came from when it is not a share link: a run's attempt, in words. */
   openedFrom = $state('');
+  /** The share route (`s/…`) openAttempt last opened: its address, once the router reaches it, opens nothing again. */
+  private openedRoute = '';
   /** The draft has been restored (or created) for the current handler. */
   loaded = $state(false);
   savedAt = $state(0);
@@ -318,6 +320,12 @@ export class PlaygroundState {
    * the returned message says why the link was not opened.
    */
   async openLink(payload: string): Promise<string | undefined> {
+    // The link openAttempt has just opened (and is verifying): the address only caught up with it.
+    // Once only: a reload, or coming back to the address later, opens the link again.
+    if (this.openedRoute === `s/${payload}`) {
+      this.openedRoute = '';
+      return undefined;
+    }
     try {
       await this.openShared(await decodeShared(payload));
       return undefined;
@@ -365,18 +373,16 @@ export class PlaygroundState {
 
   /**
    * Shows a spec a model wrote (from a run's attempt, named by `from`) on the
-   * variant it was shown, without touching the draft until it is edited.
+   * variant it was shown, without touching the draft until it is edited, and
+   * starts verifying it. Returns its share link's route: the caller goes
+   * there, so the address reloads and shares what is shown.
    */
-  async openAttempt(handler: string, variant: string | undefined, spec: string, from: string): Promise<void> {
-    await this.openShared({
-      v: 1,
-      handler,
-      variant,
-      spec,
-      options: { timeoutMs: this.timeoutMs, strict: this.strict },
-      app: APP_VERSION,
-      kernel: content.KERNEL_VERSION,
-    }, from);
+  async openAttempt(handler: string, variant: string | undefined, spec: string, from: string): Promise<string> {
+    const state: SharedState = { v: 1, handler, variant, spec, options: { timeoutMs: this.timeoutMs, strict: this.strict }, app: APP_VERSION, kernel: content.KERNEL_VERSION };
+    const route = await shareRoute(state);
+    this.openedRoute = route;
+    void this.openShared(state, from);
+    return route;
   }
 
   dispose(): void {

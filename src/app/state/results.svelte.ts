@@ -36,7 +36,10 @@ export interface ResultRow {
 }
 
 /** The columns the table sorts by: a row fact, or a cell's figure. */
-export type SortKey = 'model' | 'prompt' | 'shots' | 'feedback' | 'repairs' | FigureId;
+export type SortKey = 'run' | 'n' | 'tasks' | 'provider' | 'prompt' | 'shots' | 'feedback' | 'repairs' | FigureId;
+
+/** The keys that sort as text, A to Z first; the others are numbers, and figures sort best first. */
+const TEXT_KEYS: readonly SortKey[] = ['run', 'provider', 'prompt', 'feedback'];
 
 export type Loading =
   | { readonly kind: 'loading' }
@@ -134,8 +137,14 @@ class ResultsState {
       if (!r.opened.ok) return null;
       const f = rowFacts(r.opened.run.file.run);
       switch (s.key) {
-        case 'model':
-          return f.model;
+        case 'run':
+          return f.name;
+        case 'n':
+          return f.n;
+        case 'tasks':
+          return f.tasks;
+        case 'provider':
+          return `${f.provider} ${f.host}`;
         case 'prompt':
           return f.prompt;
         case 'shots':
@@ -158,10 +167,19 @@ class ResultsState {
     });
   }
 
-  /** Sorts by `key`; the same key again reverses the order. Figures sort best first. */
+  /** Sorts by `key`; the same key again reverses the order. Text sorts A to Z first, numbers and figures highest first. */
   sortBy(key: SortKey): void {
-    const figure = !['model', 'prompt', 'feedback'].includes(key);
-    this.sort = this.sort?.key === key ? { key, descending: !this.sort.descending } : { key, descending: figure };
+    this.sort = this.sort?.key === key ? { key, descending: !this.sort.descending } : { key, descending: !TEXT_KEYS.includes(key) };
+  }
+
+  /** Sorts by `key` in its first order, whatever the order was (the phone layout's "Sort by" list). */
+  sortFirstBy(key: SortKey): void {
+    this.sort = { key, descending: !TEXT_KEYS.includes(key) };
+  }
+
+  /** Reverses the order of the rows' sort. */
+  reverse(): void {
+    if (this.sort) this.sort = { ...this.sort, descending: !this.sort.descending };
   }
 
   /** Ticks or unticks a row for the comparison; a third tick replaces the older of two. */

@@ -3,7 +3,8 @@
  * Runs page or by merge --export) on the tasks both answered (see
  * src/core/eval/stats/compare-runs.ts). Tasks left out are always listed with the
  * reason. Differences are B - A. OSVBench's published Pass@1 figures follow,
- * labelled as the paper's numbers on its own kernel.
+ * labelled as the paper's numbers on its own kernel. Two runs that pair no
+ * task print why, and no statistics (exit 3).
  */
 import { type CompareSide, type PairedStats, type RunComparison, compareRuns } from '../../core/eval/stats/compare-runs.ts';
 import { roundTable, tableText } from '../../core/eval/stats/table.ts';
@@ -50,6 +51,11 @@ function meaningOf(s: CompareSide, tasks: readonly Task[]): Promise<Determinism>
   return groupByMeaning(s.attempts, (id) => taskFactsOf(id, (x) => byId.get(x)).handler);
 }
 
+/** The tasks left out of the pairs, each with the reason; nothing when none is. */
+function leftOut(c: RunComparison): string[] {
+  return c.dropped.length ? ['left out:', ...c.dropped.map((d) => `  ${d.task.padEnd(28)} ${d.reason}`)] : [];
+}
+
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('compare'));
   const [a, b, ...extra] = args.positionals;
@@ -64,12 +70,18 @@ export async function run(argv: string[]): Promise<number> {
   if (args.flags.has('json')) {
     const figures = (d: Determinism) => ({ mean_largest_share: d.mean_largest_share, consensus_pass_at_1: d.consensus_pass_at_1, queries: d.queries });
     process.stdout.write(`${JSON.stringify({ ...c, determinism: { a: figures(determinism.a), b: figures(determinism.b) }, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);
-    return 0;
+    return c.nothing ? 3 : 0;
   }
   const name = (s: typeof c.a) => `${s.name ?? s.id} (${s.model})`;
   const o = c.overall;
   const L: string[] = [];
   L.push(`A: ${name(c.a)}   B: ${name(c.b)}`);
+  if (c.nothing) {
+    // Statistics over zero pairs would read as a result ("B - A = +0.0 points, p = 1"): none are printed.
+    L.push(`nothing to compare: ${c.nothing}`, ...leftOut(c));
+    process.stdout.write(`${L.join('\n')}\n`);
+    return 3;
+  }
   L.push(`paired tasks (both runs have a graded first answer): ${o.tasks}${c.dropped.length ? `; ${c.dropped.length} left out, listed below` : ''}`);
   for (const w of c.warnings) L.push(`warning: ${w}`);
   L.push(`pass@1: A ${pct(o.pass1A)}, B ${pct(o.pass1B)}; B - A = ${pts(o.diff)} points, 95% CI ${o.ci95 ? `[${pts(o.ci95[0])}, ${pts(o.ci95[1])}]` : '-'} (paired bootstrap over tasks, ${c.bootstrap.resamples} resamples, seed "${c.bootstrap.seed}")`);
@@ -83,10 +95,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const [k, s] of Object.entries(c.byBugClass)) L.push(row(k, s));
   L.push('by bug count:', head);
   for (const [k, s] of Object.entries(c.byBugCount)) L.push(row(k === '0' ? '0 (correct)' : k, s));
-  if (c.dropped.length) {
-    L.push('left out:');
-    for (const d of c.dropped) L.push(`  ${d.task.padEnd(28)} ${d.reason}`);
-  }
+  L.push(...leftOut(c));
   L.push('', `reference (${REFERENCE_LABEL}; published numbers on upstream's kernel, not runs of this app), Pass@1:`);
   for (const r of OSVBENCH_PASS1) L.push(`  ${r.model.padEnd(26)} ${r.total.toFixed(2)}%`);
   process.stdout.write(`${L.join('\n')}\n`);

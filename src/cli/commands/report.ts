@@ -10,6 +10,7 @@
  * directory or a damaged run.json is an error naming the path.
  */
 import type { AgentMetrics } from '../../core/eval/stats/agent-metrics.ts';
+import { plural } from '../../core/plural.ts';
 import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/eval/stats/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
 import { CURVE_NOTE, curveTable, tableText } from '../../core/eval/stats/table.ts';
@@ -116,15 +117,17 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   lines.push(`outcomes: ${OUTCOMES.map((k) => `${k} ${pct(m.rates[k])} (${m.counts[k]})`).join('  ')}`);
   lines.push(`OSVBench's categories: ${(['pass', 'syntax', 'semantic'] as const).map((k) => `${k} ${pct(m.osvbench.rates[k])} (${m.osvbench.counts[k]})`).join('  ')}   (timeout and unknown count as semantic, as upstream)`);
   lines.push(`not charged to the model: ${UNCHARGED.map((k) => `${k} ${m.uncharged[k]}`).join('  ')}${m.uncharged.unanswered + m.uncharged.internal ? '   (left out of pass@k and the rates; resume the run to retry them)' : ''}`);
-  lines.push(`strict: ${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)   bug-following: ${m.bugFollowing.following}/${m.bugFollowing.samples} (${pct(m.bugFollowing.rate)})   pass after repair: ${pct(m.passAfterRepair)}`);
+  const strict = m.counts.pass ? `${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)` : '- (no first answer passed)';
+  const following = m.bugFollowing.samples ? `${m.bugFollowing.following}/${m.bugFollowing.samples} answers to buggy variants refine the bug shown (${pct(m.bugFollowing.rate)})` : '- (no buggy variant answered)';
+  lines.push(`strict: ${strict}   bug-following: ${following}   pass after repair: ${pct(m.passAfterRepair)}`);
   lines.push(determinismText(determinism));
   if (m.agent) lines.push(...agentLines(m.agent));
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
   lines.push(...repairCurveLines(m, run.config.feedback));
-  lines.push('by bug class:');
-  for (const [k, g] of Object.entries(m.byBugClass)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
+  lines.push('by bug class (a task with several classes counts in each):');
+  for (const [k, g] of Object.entries(m.byBugClass)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${plural(g.tasks, 'task')})`);
   if (classes) {
-    const row = (r: ClassRow) => `${pct(r.samples ? r.passes / r.samples : 0).padStart(7)}  (${r.passes}/${r.samples}, ${r.tasks} tasks)`;
+    const row = (r: ClassRow) => `${pct(r.samples ? r.passes / r.samples : 0).padStart(7)}  (${r.passes}/${r.samples}, ${plural(r.tasks, 'task')})`;
     lines.push("by OSVBench bug class (the benchmark file's labels, counted as upstream's statistics count):");
     for (const r of classes.asUpstream) lines.push(`  ${r.label.padEnd(20)} ${row(r)}`);
     const fixed = classes.corrected.filter((r, i) => r.samples !== classes.asUpstream[i].samples);
@@ -137,7 +140,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
     lines.push("  (bug classes of OSVBench's own tasks: give --benchmark FILE, upstream's benchmark.json or osvlab tasks --format osvbench, for the per-class table)");
   }
   lines.push('by bug count:');
-  for (const [k, g] of Object.entries(m.byBugCount)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${g.tasks} tasks)`);
+  for (const [k, g] of Object.entries(m.byBugCount)) if (g.tasks) lines.push(`  ${k.padEnd(20)} ${pct(g.pass1).padStart(7)}  (${plural(g.tasks, 'task')})`);
   lines.push('by handler:              pass@1   passes/samples');
   for (const [k, g] of Object.entries(m.byHandler)) if (g.tasks) lines.push(`  ${k.padEnd(22)} ${pct(g.pass1).padStart(7)}   ${g.passes}/${g.samples}`);
   lines.push(`tokens: ${m.tokens.input} in, ${m.tokens.output} out   cost: $${m.cost.usd.toFixed(4)}${m.cost.unpriced ? ` (${m.cost.unpriced} attempts unpriced)` : ''}   latency: median ${m.latency.median ?? '-'} ms, p90 ${m.latency.p90 ?? '-'} ms`);

@@ -23,7 +23,7 @@ import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
 import type { RenameStyle } from '../../core/rename/choice.ts';
 import type { ShapeStyle } from '../../core/shape/choice.ts';
-import { UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
+import { type ParsedArgs, UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
@@ -43,6 +43,54 @@ function numberOption(v: string | undefined, name: string): number | undefined {
   const x = Number(v);
   if (!Number.isFinite(x)) throw new UsageError(`--${name} must be a number, got '${v}'`);
   return x;
+}
+
+/**
+ * The run the options describe, every option left out taking its declared
+ * default (the core's RUN_DEFAULTS): the page's Evaluate form makes the same
+ * choice with its own defaults (test/app/evaluate-form.test.ts).
+ */
+export function runChoiceOf(args: ParsedArgs, to: { provider: ProviderKind; baseUrl: string; model: string }, tasks: readonly string[]): RunChoice {
+  const params: SamplingParams = Object.fromEntries(
+    Object.entries({
+      temperature: numberOption(args.values.get('temperature'), 'temperature'),
+      topP: numberOption(args.values.get('top-p'), 'top-p'),
+      maxTokens: numberOption(args.values.get('max-tokens'), 'max-tokens'),
+      seed: numberOption(args.values.get('seed'), 'seed'),
+      reasoningEffort: choiceOption<ReasoningEffort>(args, 'reasoning-effort'),
+    }).filter(([, v]) => v !== undefined),
+  );
+  const extract = choiceOption<ExtractMode>(args, 'extract');
+  const rename = seededOption<RenameStyle>(args, 'rename');
+  const shape = seededOption<ShapeStyle>(args, 'shape');
+  return {
+    provider: to.provider,
+    baseUrl: to.baseUrl,
+    model: to.model,
+    params,
+    tasks: [...tasks],
+    shots: intOption(args, 'shots'),
+    n: Math.max(1, intOption(args, 'n')),
+    repairRounds: intOption(args, 'repair'),
+    concurrency: intOption(args, 'concurrency'),
+    gradeConcurrency: intOption(args, 'grade-concurrency'),
+    ...(extract ? { extract } : {}),
+    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
+    feedback: choiceOption<FeedbackMode>(args, 'feedback'),
+    prompt: args.values.get('prompt'),
+    ...(rename ? { rename } : {}),
+    ...(shape ? { shape } : {}),
+    ...(args.flags.has('agent')
+      ? {
+          agent: {
+            maxTurns: intOption(args, 'max-turns'),
+            maxCalls: intOption(args, 'max-tool-calls'),
+            verifyAgainst: choiceOption<VerifyAgainst>(args, 'verify-against'),
+            toolTimeoutMs: intOption(args, 'tool-timeout'),
+          },
+        }
+      : {}),
+  };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -70,49 +118,10 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const params: SamplingParams = Object.fromEntries(
-    Object.entries({
-      temperature: numberOption(args.values.get('temperature'), 'temperature'),
-      topP: numberOption(args.values.get('top-p'), 'top-p'),
-      maxTokens: numberOption(args.values.get('max-tokens'), 'max-tokens'),
-      seed: numberOption(args.values.get('seed'), 'seed'),
-      reasoningEffort: choiceOption<ReasoningEffort>(args, 'reasoning-effort'),
-    }).filter(([, v]) => v !== undefined),
-  );
-  const extract = choiceOption<ExtractMode>(args, 'extract');
-  const rename = seededOption<RenameStyle>(args, 'rename');
-  const shape = seededOption<ShapeStyle>(args, 'shape');
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
-  const choice: RunChoice = {
-    provider,
-    baseUrl: providerObj.baseUrl,
-    model,
-    params,
-    tasks: selected,
-    shots: intOption(args, 'shots'),
-    n: Math.max(1, intOption(args, 'n')),
-    repairRounds: intOption(args, 'repair'),
-    concurrency: intOption(args, 'concurrency'),
-    gradeConcurrency: intOption(args, 'grade-concurrency'),
-    ...(extract ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
-    feedback: choiceOption<FeedbackMode>(args, 'feedback'),
-    prompt: args.values.get('prompt'),
-    ...(rename ? { rename } : {}),
-    ...(shape ? { shape } : {}),
-    ...(args.flags.has('agent')
-      ? {
-          agent: {
-            maxTurns: intOption(args, 'max-turns'),
-            maxCalls: intOption(args, 'max-tool-calls'),
-            verifyAgainst: choiceOption<VerifyAgainst>(args, 'verify-against'),
-            toolTimeoutMs: intOption(args, 'tool-timeout'),
-          },
-        }
-      : {}),
-  };
   const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((o) => args.values.has(o));
   if (agentOnly.length > 0 && !args.flags.has('agent')) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);
+  const choice = runChoiceOf(args, { provider, baseUrl: providerObj.baseUrl, model }, selected);
   const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await openRunDir(dir);
@@ -126,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
       // The tokenizer's 2 MB tables are loaded only for a budget, the one thing that counts prompt tokens here.
       const limited = scale.maxCostUsd !== undefined || scale.maxTotalTokens !== undefined;
       const countPrompt = limited ? (await import('../../core/eval/prompt/tokens.ts')).promptTokens : () => 0;
-      const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: params.maxTokens }, prices, await store.listAttempts(id), countPrompt);
+      const budget = makeBudget(scale, { model, baseUrl: session.run.config.baseUrl, outputCap: choice.params.maxTokens }, prices, await store.listAttempts(id), countPrompt);
       const bar = progressReporter();
       const outcome = await session.execute({ prices, control, budget, onProgress: (p) => bar.update(p) });
       bar.done();

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportRun } from '../../../src/core/eval/files/run-file.ts';
 import type { GradeCategory, GradeResult } from '../../../src/core/eval/grade/grade-types.ts';
-import { type AnswerChange, figureVerdicts, figureIdsOf, figuresOf, passKOf } from '../../../src/core/eval/publish/figures.ts';
+import { type AnswerChange, figureParts, figureVerdicts, figureIdsOf, figuresOf, passKOf } from '../../../src/core/eval/publish/figures.ts';
 import { openPublishedRun } from '../../../src/core/eval/publish/check.ts';
 import { answerDigests, checkAnswers, manifest, parseManifest } from '../../../src/core/eval/publish/manifest.ts';
 import { type IndexRun, parseSiteIndex, runFilePath, siteIndex } from '../../../src/core/eval/publish/site.ts';
@@ -195,6 +195,24 @@ describe('the cells of a row', () => {
     const [lo, hi] = f.pass1.ci!;
     expect(lo).toBeLessThanOrEqual(0.5);
     expect(hi).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('gives a share over fewer than 10 tasks the Wilson interval, which does not collapse when every task passes (issue 55 item 2)', () => {
+    const run = runRecord('w');
+    const allPass = TASKS.map((t) => attempt(run, t.id, 0, 0, grade('pass', { strict: true })));
+    const f = figuresOf(run, allPass, TASKS);
+    expect(TASKS.length).toBeLessThan(10);
+    expect(f.pass1.method).toBe('wilson');
+    expect(f.pass1.ci![1]).toBe(1);
+    expect(f.pass1.ci![0]).toBeLessThan(0.9);
+    expect(figureParts(f, 'pass1')).toEqual({ main: '100.0%', detail: `[${(f.pass1.ci![0] * 100).toFixed(1)}%, 100.0%] Wilson` });
+  });
+
+  it('shows an empty strict cell as no figure, not "0 of 0"', () => {
+    const run = runRecord('e');
+    const f = figuresOf(run, TASKS.map((t) => attempt(run, t.id, 0, 0, grade('syntax'))), TASKS);
+    expect(f.strict).toEqual({ passes: 0, of: 0 });
+    expect(figureParts(f, 'strict')).toEqual({ main: '-' });
   });
 
   describe('which cells a changed answer moves', () => {

@@ -167,4 +167,17 @@ describe('compareRuns', () => {
     const last = c.afterLastRound.stats;
     expect([last.tasks, last.passA, last.passB, last.onlyA, last.onlyB]).toEqual([3, 3, 1, 2, 0]);
   });
+
+  it('says there is nothing to compare when no task is paired, and why', async () => {
+    const t = (await loadTasks()).slice(0, 4);
+    const h = Object.fromEntries(t.map((x) => [x.id, x.hash]));
+    const A = { run: run('a', [t[0].id, t[1].id], h), attempts: [attempt('a', t[0].id, false), attempt('a', t[1].id, false)] };
+    const B = { run: run('b', [t[2].id], h), attempts: [attempt('b', t[2].id, true)] };
+    expect(compareRuns(A, B, t, { resamples: 100 }).nothing).toBe('the runs have no task in common (A has 2 tasks, B 1 task)');
+    const unanswered = { run: run('b', [t[0].id], h), attempts: [attempt('b', t[0].id, 'error')] };
+    expect(compareRuns(A, unanswered, t, { resamples: 100 }).nothing).toBe('no task has a graded first answer in both runs (A has 2 tasks, B 1 task, 1 in common)');
+    const changed = { run: run('b', [t[0].id], { ...h, [t[0].id]: 'changed' }), attempts: [attempt('b', t[0].id, true)] };
+    expect(compareRuns(A, changed, t, { resamples: 100 }).nothing).toBe('no task the runs share has the same content in both (A has 2 tasks, B 1 task, 1 shared)');
+    expect(compareRuns(A, { run: run('b', [t[0].id], h), attempts: [attempt('b', t[0].id, true)] }, t, { resamples: 100 }).nothing).toBeUndefined();
+  });
 });

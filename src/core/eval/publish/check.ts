@@ -170,7 +170,8 @@ export function rowLabel(opened: OpenedRun): string {
   const study = opened.entry.study ? ` [${opened.entry.study.name}: ${opened.entry.study.label}]` : '';
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const names = f.names === 'hv6' ? '' : `, names ${f.names}`;
-  return `${f.model}, prompt ${f.prompt}${names}, ${plural(f.shots, 'shot')}, feedback ${f.feedback}, ${plural(f.repairRounds, 'repair')}, n ${f.n}${study}`;
+  const named = f.name !== f.model ? `${f.name} (${f.model})` : f.model;
+  return `${named}, ${f.provider} at ${f.host}, prompt ${f.prompt}${names}, ${plural(f.shots, 'shot')}, feedback ${f.feedback}, ${plural(f.repairRounds, 'repair')}, n ${f.n}, ${plural(f.tasks, 'task')}${study}`;
 }
 
 /** An answer in words: "sys_kill-v0 sample 0 round 0". */

@@ -6,7 +6,9 @@
  * of the row on the page (called figures in the code, where a study's cell
  * is a run):
  *
- *   pass1   pass@1 of the first answers, with its 95% interval
+ *   pass1   pass@1 of the first answers, with its 95% interval (a bootstrap
+ *           over tasks; the Wilson score interval under FEW_TASKS tasks,
+ *           where a bootstrap collapses to a point)
  *   passk   pass@k for the largest k of PASS_KS a run of n samples has (n >= 3)
  *   split   the first answers by outcome (pass, syntax, semantic, ...)
  *   strict  passing first answers whose declarative checks hold (runs graded strict)
@@ -28,6 +30,7 @@ import { PASS_KS, passAtK } from '../stats/metrics.ts';
 import { OUTCOMES, type TaskFacts, UNCHARGED, attemptOutcome, outcomeOf } from '../stats/outcome.ts';
 import { repairCurve } from '../stats/repair-curve.ts';
 import { pct, pctInterval } from '../stats/table.ts';
+import { FEW_TASKS, wilsonCi } from '../stats/wilson.ts';
 import { namesText } from '../../rename/choice.ts';
 
 export type FigureId = 'pass1' | 'passk' | 'split' | 'strict' | 'repair';
@@ -37,7 +40,11 @@ export const FIGURE_IDS: readonly FigureId[] = ['pass1', 'passk', 'split', 'stri
 
 /** What a row says about how its run was made. */
 export interface RowFacts {
+  /** The run's name (`run --name`, the page's Name field), or its model when it has none. */
+  readonly name: string;
   readonly provider: string;
+  /** The host of the endpoint the run's requests went to (its base URL's), or the base URL itself when it is no URL. */
+  readonly host: string;
   readonly model: string;
   readonly prompt: string;
   /** The names the model was shown (docs/rename.md): `hv6`, or a renaming such as `synonym #1`. */
@@ -48,6 +55,8 @@ export interface RowFacts {
   /** Samples per task. */
   readonly n: number;
   readonly tasks: number;
+  /** The task set in words: every id up to three, else the first two and how many more. */
+  readonly taskSet: string;
   /** The verifier and app the run's grades were made with (its provenance). */
   readonly verifier: string;
   readonly app: string;
@@ -56,7 +65,9 @@ export interface RowFacts {
 export function rowFacts(run: RunRecord): RowFacts {
   const c = run.config;
   return {
+    name: run.name || c.model,
     provider: c.provider,
+    host: hostOf(c.baseUrl),
     model: c.model,
     prompt: c.prompt ?? DEFAULT_PROMPT,
     names: namesText(c.rename),
@@ -65,9 +76,25 @@ export function rowFacts(run: RunRecord): RowFacts {
     repairRounds: c.repairRounds,
     n: c.n,
     tasks: c.tasks.length,
+    taskSet: taskSetText(c.tasks),
     verifier: run.provenance.verifier,
     app: run.provenance.app,
   };
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || baseUrl;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** A task list in words: "sys_dup-v0, sys_kill-v0, sys_close-v0", or "sys_dup-v0, sys_kill-v0 and 243 more". */
+export function taskSetText(ids: readonly string[]): string {
+  if (ids.length === 0) return 'none';
+  if (ids.length <= 3) return ids.join(', ');
+  return `${ids.slice(0, 2).join(', ')} and ${ids.length - 2} more`;
 }
 
 /** The k of the pass@k cell of a run with `n` samples per task: the largest of PASS_KS above 1 that fits, if any. */
@@ -81,10 +108,24 @@ export function figureIdsOf(run: RunRecord): FigureId[] {
   return FIGURE_IDS.filter((id) => (id === 'passk' ? passKOf(c.n) !== undefined : id === 'strict' ? gradingOf(c.grading).strict : id === 'repair' ? c.repairRounds > 0 : true));
 }
 
+/** How a share's 95% interval was made: a bootstrap over tasks, or the Wilson score interval (fewer than FEW_TASKS tasks). */
+export type IntervalMethod = 'bootstrap' | 'wilson';
+
 /** A share with its 95% interval; `value` null when nothing was counted. */
 export interface Share {
   readonly value: number | null;
   readonly ci: readonly [number, number] | null;
+  /** The method of `ci` (absent: bootstrap, as every figure made before the Wilson interval). */
+  readonly method?: IntervalMethod;
+}
+
+/**
+ * `value` over `tasks` with `bootstrap`'s interval, or the Wilson score
+ * interval when there are fewer than FEW_TASKS tasks: a bootstrap over 5
+ * tasks that all pass is [100%, 100%], which would read as certainty.
+ */
+function shareOf(value: number, tasks: number, bootstrap: readonly [number, number] | null): Share {
+  return tasks < FEW_TASKS ? { value, ci: wilsonCi(value, tasks), method: 'wilson' } : { value, ci: bootstrap };
 }
 
 export type SplitKey = GradeCategory | 'unanswered';
@@ -122,7 +163,8 @@ function passAtKShare(run: RunRecord, first: readonly AttemptRecord[], k: number
   // As metrics.ts: pass@k needs k samples of every task that has any.
   if (counted.length === 0 || counted.some((t) => t.n < k)) return { value: null, ci: null };
   const values = counted.map((t) => passAtK(t.n, t.c, k));
-  return { value: values.reduce((s, x) => s + x, 0) / values.length, ci: bootstrapMeanCi(values, RESAMPLES, `osvlab-publish/${run.id}/pass@${k}`) };
+  const value = values.reduce((s, x) => s + x, 0) / values.length;
+  return shareOf(value, values.length, values.length < FEW_TASKS ? null : bootstrapMeanCi(values, RESAMPLES, `osvlab-publish/${run.id}/pass@${k}`));
 }
 
 /** The figures of `run` with `attempts` (its stored grades, or this verifier's). */
@@ -134,7 +176,7 @@ export function figuresOf(run: RunRecord, attempts: readonly AttemptRecord[], ta
   const curve = repairCurve(tasks, mine, { rounds, resamples: RESAMPLES, seed: `osvlab-publish/${run.id}` });
   const share = (round: number): Share => {
     const p = curve.points[round];
-    return p && p.tasks > 0 ? { value: p.pass1, ci: p.ci95 } : { value: null, ci: null };
+    return p && p.tasks > 0 ? shareOf(p.pass1, p.tasks, p.ci95) : { value: null, ci: null };
   };
   const split = Object.fromEntries([...OUTCOMES, ...UNCHARGED].map((o) => [o, 0])) as Record<SplitKey, number>;
   let passes = 0;
@@ -173,7 +215,11 @@ export function figureTitle(id: FigureId, run: RunRecord): string {
   }
 }
 
-const shareParts = (s: Share | undefined): { main: string; detail?: string } => (!s || s.value === null ? { main: '-' } : { main: pct(s.value), detail: pctInterval(s.ci) });
+/** What an empty cell shows (the page draws it as an en dash). */
+export const NO_FIGURE = '-';
+
+const shareParts = (s: Share | undefined): { main: string; detail?: string } =>
+  !s || s.value === null ? { main: NO_FIGURE } : { main: pct(s.value), detail: `${pctInterval(s.ci)}${s.method === 'wilson' ? ' Wilson' : ''}` };
 
 /** The cell's figure in two parts, the figure and its interval where it has one (the page sets them on two lines). */
 export function figureParts(f: Figures, id: FigureId): { readonly main: string; readonly detail?: string } {
@@ -187,7 +233,8 @@ export function figureParts(f: Figures, id: FigureId): { readonly main: string; 
       return { main: parts.length ? parts.join(', ') : 'none' };
     }
     case 'strict':
-      return { main: f.strict ? `${f.strict.passes} of ${f.strict.of}` : '-' };
+      // No passing first answer: nothing was checked strictly, which "0 of 0" would hide.
+      return { main: f.strict && f.strict.of > 0 ? `${f.strict.passes} of ${f.strict.of}` : NO_FIGURE };
     case 'repair':
       return shareParts(f.repair);
   }
@@ -222,6 +269,22 @@ const READS: Readonly<Record<FigureId, { readonly firstOnly: boolean; key(a: Att
   strict: { firstOnly: true, key: (a) => (outcomeOf(a) === 'pass' ? (a.grade?.strict === true ? 'strict' : 'pass') : 'other') },
   repair: { firstOnly: false, key: passKey },
 };
+
+/** An answer a cell reads, with what the cell reads of its grade. */
+export interface AnswerRead {
+  readonly attempt: AttemptRecord;
+  /** pass / fail / none (not counted) for the pass@ cells; the outcome for the split; strict / pass / other for strict. */
+  readonly reads: string;
+}
+
+/** The answers behind a cell: every answer of the run's tasks the cell reads (first answers, or every round for after repair), in task, sample, round order. */
+export function answersBehind(run: RunRecord, attempts: readonly AttemptRecord[], figure: FigureId): AnswerRead[] {
+  const rule = READS[figure];
+  return ownAttempts(run, attempts)
+    .filter((a) => !rule.firstOnly || a.round === 0)
+    .sort((x, y) => (x.taskId < y.taskId ? -1 : x.taskId > y.taskId ? 1 : x.sample - y.sample || x.round - y.round))
+    .map((attempt) => ({ attempt, reads: rule.key(attempt) }));
+}
 
 /** Counted as a pass, counted as a failure, or not counted (unfinished, unanswered, internal). */
 function passKey(a: AttemptRecord): string {

@@ -11,6 +11,7 @@ import type { AdaptiveLimiter } from '../../llm/limiter.ts';
 import { type Price, type PriceTable, costOf } from '../../llm/prices.ts';
 import type { ChatMessage, Completion, CompletionRequest, ToolCall, ToolSpec } from '../../llm/types.ts';
 import { type GradeResult, internalGrade } from '../grade/grade-types.ts';
+import { failureReason } from './failure-reason.ts';
 import type { ToolResult } from '../agent/tools.ts';
 import type { AttemptRecord, PromptRecord, RunConfig, RunRecord, RunStore, StoredResponse } from './run-types.ts';
 import type { Budget } from './budget.ts';
@@ -91,7 +92,8 @@ export type AttemptEvent = { readonly id: string; readonly taskId: string; reado
   | { readonly kind: 'answered'; readonly cached: boolean; readonly latencyMs: number; readonly tokens: { readonly input: number; readonly output: number } }
   | { readonly kind: 'failed'; readonly message: string; readonly code: string }
   | { readonly kind: 'grading' }
-  | { readonly kind: 'graded'; readonly category: string; readonly ms: number }
+  /** `ms` is the verifier's own time (not the wait for a worker or for Z3 to load); `reason` why a failed answer failed (failure-reason.ts). */
+  | { readonly kind: 'graded'; readonly category: string; readonly ms: number; readonly reason?: string }
 );
 
 /** The hash a prompt record is stored under. */
@@ -231,7 +233,8 @@ export async function gradeAttempt(loop: RunLoop, at: Omit<AttemptSlot, 'message
   let grade: GradeResult;
   try {
     grade = await deps.grade(task, a.response!.text);
-    deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: now() - started });
+    const reason = failureReason(grade);
+    deps.onAttempt?.({ ...where, at: now(), kind: 'graded', category: grade.category, ms: grade.ms, ...(reason ? { reason } : {}) });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     loop.gradeErrors.push({ attemptId: id, message });

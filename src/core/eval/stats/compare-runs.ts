@@ -72,6 +72,12 @@ export interface RunComparison {
   /** Each run after its own last round (R_A in A, R_B in B), paired by task. */
   readonly afterLastRound: { readonly roundA: number; readonly roundB: number; readonly stats: PairedStats };
   readonly dropped: readonly DroppedTask[];
+  /**
+   * Why there is nothing to compare, when no task is paired (the runs share
+   * no task, or none has a graded first answer in both): every statistic
+   * above is then over zero tasks and means nothing, and no front end shows it.
+   */
+  readonly nothing?: string;
   /** Things a reader should know (e.g. different verifier versions). */
   readonly warnings: readonly string[];
   readonly bootstrap: { readonly resamples: number; readonly seed: string };
@@ -169,6 +175,17 @@ function pairedAfter(A: CompareSide, roundA: number, B: CompareSide, roundB: num
   return pairedStats(ids.filter((id) => a.has(id) && b.has(id)).map((id) => ({ a: a.get(id)!, b: b.get(id)! })), resamples, seed);
 }
 
+const tasksWord = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
+
+/** Why no task is paired, in words: no task in common, none with the same content, or none answered in both. */
+function nothingPaired(A: CompareSide, B: CompareSide, common: number, dropped: readonly DroppedTask[]): string {
+  const sizes = `A has ${tasksWord(A.run.config.tasks.length)}, B ${tasksWord(B.run.config.tasks.length)}`;
+  if (common > 0) return `no task has a graded first answer in both runs (${sizes}, ${common} in common)`;
+  const differs = dropped.filter((d) => d.reason === 'content-differs').length;
+  if (differs > 0) return `no task the runs share has the same content in both (${sizes}, ${differs} shared)`;
+  return `the runs have no task in common (${sizes})`;
+}
+
 export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly TaskFacts[], options: CompareOptions = {}): RunComparison {
   const resamples = options.resamples ?? 10000;
   const seed = options.seed ?? 'osvlab-compare';
@@ -217,6 +234,7 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
   }
   const common = A.run.config.tasks.filter((id) => inB.has(id) && A.run.taskHashes[id] === B.run.taskHashes[id]);
   const side = (s: CompareSide) => ({ id: s.run.id, model: s.run.config.model, ...(s.run.name ? { name: s.run.name } : {}) });
+  const nothing = paired.length ? undefined : nothingPaired(A, B, common.length, dropped);
   return {
     a: side(A),
     b: side(B),
@@ -231,6 +249,7 @@ export function compareRuns(A: CompareSide, B: CompareSide, tasks: readonly Task
       stats: pairedAfter(A, A.run.config.repairRounds, B, B.run.config.repairRounds, common, resamples, `${seed}/last`),
     },
     dropped,
+    ...(nothing ? { nothing } : {}),
     warnings,
     bootstrap: { resamples, seed },
   };

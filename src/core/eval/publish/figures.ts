@@ -91,7 +91,7 @@ function hostOf(baseUrl: string): string {
 }
 
 /** A task list in words: "sys_dup-v0, sys_kill-v0, sys_close-v0", or "sys_dup-v0, sys_kill-v0 and 243 more". */
-export function taskSetText(ids: readonly string[]): string {
+function taskSetText(ids: readonly string[]): string {
   if (ids.length === 0) return 'none';
   if (ids.length <= 3) return ids.join(', ');
   return `${ids.slice(0, 2).join(', ')} and ${ids.length - 2} more`;

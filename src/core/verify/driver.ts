@@ -26,7 +26,7 @@ import { type ParseCache, newParseCache, quantifierDiagnostic, runSpec } from '.
 import type { Diagnostic } from '../diagnostic.ts';
 import { cacheSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
-import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
+import { type Shown, showAsFound, showWellFormed } from './counterexample-wellformed.ts';
 import { type DeclarativeOptions, type DeclarativePath, type Reused, proveSpecLemmas } from './declarative.ts';
 import type { VerifyEnv } from './env.ts';
 import { IMPL_PROOFS } from './impl-proofs.ts';
@@ -39,7 +39,10 @@ import { phaseClock } from '../phases.ts';
 import { checkQuery } from './query.ts';
 import { assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
 import { type RefinementSide, refinementProofKey, storedRefinementProof } from './refinement-proofs.ts';
+import { type RunRefutation, refuteByRunning } from './run-refute.ts';
 import type { RefinementStep } from './steps.ts';
+import type { Snapshot } from '../smt/snapshot.ts';
+import type { SmtModel } from '../smt/solver.ts';
 import type { ObligationResult, Verdict } from './verdict.ts';
 
 export type { VerifyEnv } from './env.ts';
@@ -63,6 +66,11 @@ export interface VerifyRequest {
   readonly timeoutMs?: number;
   /** Also run the declarative checks (spec invariants and lemmas). */
   readonly strict?: boolean;
+  /**
+   * Run the step in concrete states before any query (run-refute.ts;
+   * default true). False: only the solver refutes (for comparing the two).
+   */
+  readonly run?: boolean;
 }
 
 export type TimedVerdict = Verdict & { readonly ms: number };
@@ -154,7 +162,12 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   if (shipped) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
 
   const obligations = phaseClock.timed('terms', () => specObligations(step));
-  const specSide = await prove(obligations, env.engine, { assume, timeoutMs, deadline, known: (g) => known.has(steps.implKey, g) });
+  const isKnown = (g: Term) => known.has(steps.implKey, g);
+  // Before any query, what is not known already is run in concrete states (run-refute.ts).
+  const open = [...obligations, ...(shipped ? [] : implObligations(step))].filter((ob) => !isKnown(ob.goal));
+  const run = open.length && req.run !== false ? phaseClock.timed('replay', () => refuteByRunning(steps.handler.name, step, open, assume, env.caches)) : undefined;
+  if (run) return withWarnings(runVerdict(run, steps, req, env, started), spec.warnings);
+  const specSide = await prove(obligations, env.engine, { assume, timeoutMs, deadline, known: isKnown });
   known.add(steps.implKey, provedGoals(obligations, specSide));
   try {
     // The implementation-only obligations do not depend on the spec: proved
@@ -230,31 +243,79 @@ async function explain(
   if (status === 'unknown') return { status, reason: obligations.find((r) => r.reason)?.reason ?? 'the solver could not decide some obligations', obligations, ms };
   const refutation = specSide.refutation ?? implSide.refutation;
   const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);
-  if (!refutation) return { status: 'refuted', failed, obligations, ms };
-  // The spec line to point at: where the first differing field was written,
-  // or the return (a condition, or a field the spec never wrote).
-  const firstSpecFailure = refutation.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
-  const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
+  if (!refutation) return { status: 'refuted', failed, obligations, ms, foundBy: 'solver' };
   const onWord = refutation.quantified || specSide.unreplayed.length > 0 || implSide.unreplayed.length > 0;
-  const show = (shown: Omit<Shown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] }): TimedVerdict => {
-    const counterexample = buildCounterexample({
-      model: shown.model,
-      args: step.args,
-      cond: step.cond,
-      ret: step.ret,
-      failures: shown.failures,
-      replayed: shown.replayed,
-      quantified: refutation.quantified,
-      wellFormed: shown.wellFormed,
-      outsideC: shown.outsideC,
-      specLine,
-    });
-    const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample, ms };
+  const show = (shown: ShownAs): TimedVerdict => {
+    const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample: counterexampleOf(steps, shown, refutation.quantified), ms, foundBy: 'solver' };
     return onWord ? withWarnings(verdict, [quantifierWarning(req.spec, spec.returnLine)]) : verdict;
   };
   // A model taken on the solver's word cannot be checked against preferences either.
   if (refutation.quantified) return show(refutation);
   return showWellFormed(refutation, { engine: env.engine, assume, args: step.args, addresses: step.addresses, timeoutMs }, show);
+}
+
+/** A refutation as a counterexample shows it (`wellFormed` and `outsideC` where a search or the run said). */
+type ShownAs = Omit<Shown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] };
+
+/** The counterexample of `shown` for `steps`, pointing at the spec line of the first failing field (or the return). */
+function counterexampleOf(steps: Extract<Steps, { ok: true }>, shown: ShownAs, quantified: boolean | undefined) {
+  const { step, spec } = steps;
+  // The spec line to point at: where the first differing field was written,
+  // or the return (a condition, or a field the spec never wrote).
+  const firstSpecFailure = shown.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
+  const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
+  return buildCounterexample({
+    model: shown.model,
+    args: step.args,
+    cond: step.cond,
+    ret: step.ret,
+    failures: shown.failures,
+    replayed: shown.replayed,
+    quantified,
+    wellFormed: shown.wellFormed,
+    outsideC: shown.outsideC,
+    specLine,
+  });
+}
+
+/** The reason of an obligation not asked because running refuted the spec first. */
+export const NOT_ASKED_RUN = 'not asked: a state found by running refutes the spec first';
+
+/**
+ * The verdict of a refutation found by running (run-refute.ts): the
+ * obligations it falsifies failed, those proved already (the same goal as
+ * the oracle's, a committed proof) proved, the rest not asked. Its state
+ * is shown as the run found it, with no query (counterexample-wellformed.ts
+ * `showAsFound`).
+ */
+function runVerdict(run: RunRefutation, steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv, started: number): TimedVerdict {
+  const { step, assume } = steps;
+  const known = env.caches.slot(PROVED_GOALS);
+  const shipped = isShippedKernel(req, env);
+  const implProved = shipped && isStored(steps, 'impl', implObligations(step));
+  const failedNames = new Set(run.failures.map((f) => f.obligation.name));
+  const ms = Date.now() - started;
+  const spec = specObligations(step);
+  const obligations: ObligationResult[] = [...spec, ...implObligations(step)].map((ob, i) => {
+    if (failedNames.has(ob.name)) return { name: ob.name, status: 'failed', ms };
+    const proved = i < spec.length ? (ob.goal.op === 'const' && ob.goal.value === true) || known.has(steps.implKey, ob.goal) : implProved;
+    return proved ? { name: ob.name, status: 'proved', ms: 0 } : { name: ob.name, status: 'unknown', reason: NOT_ASKED_RUN };
+  });
+  const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);
+  const refutation = { model: snapshotModel(run.model), failures: run.failures, replayed: true };
+  return showAsFound(refutation, { assume, args: step.args, addresses: step.addresses }, (shown) => ({
+    status: 'refuted',
+    failed,
+    obligations,
+    counterexample: counterexampleOf(steps, shown, undefined),
+    ms,
+    foundBy: 'run',
+  }));
+}
+
+/** A run's model as the solver's models are held (it holds nothing to dispose). */
+function snapshotModel(model: Snapshot): SmtModel {
+  return { constant: (name, sort) => model.constant(name, sort), apply: (decl, args) => model.apply(decl, args), dispose: () => undefined };
 }
 
 /** What one query says about a step (the mutant screen, tasks/refute.ts). */

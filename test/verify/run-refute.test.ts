@@ -24,7 +24,7 @@ const MUTATED = ['sys_kill', 'sys_dup', 'sys_close', 'sys_set_runnable', 'sys_al
 describe('refutation by running (docs/design.md §3, "Refuted by running")', () => {
   let z3: VerifyEnv;
   // One worker's caches for every solver-free verification here (the kernel is parsed once).
-  const shared: VerifyEnv = { engine: solverFreeEngine(serial()), caches: new VerifierCaches() };
+  const shared: VerifyEnv = { engine: solverFreeEngine(serial()), caches: new VerifierCaches(), solverFree: true };
   const solverFree = () => shared;
   beforeAll(async () => {
     z3 = await nodeEnv();

@@ -164,30 +164,65 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   const obligations = phaseClock.timed('terms', () => specObligations(step));
   const isKnown = (g: Term) => known.has(steps.implKey, g);
   // Before any query, what is not known already is run in concrete states (run-refute.ts).
-  const open = [...obligations, ...(shipped ? [] : implObligations(step))].filter((ob) => !isKnown(ob.goal));
+  const open = obligations.filter((ob) => !isKnown(ob.goal));
   const run = open.length && req.run !== false ? phaseClock.timed('replay', () => refuteByRunning(steps.handler.name, step, open, assume, env.caches)) : undefined;
-  if (run) return withWarnings(runVerdict(run, steps, req, env, started), spec.warnings);
-  const specSide = await prove(obligations, env.engine, { assume, timeoutMs, deadline, known: isKnown });
+  // With a solver, it settles what the run's state does not falsify, so the verdict lists what the solver's alone would.
+  const asked = env.solverFree && run ? undefined : await prove(run ? obligations.filter((ob) => !failsIn(run, ob)) : obligations, env.engine, { assume, timeoutMs, deadline, known: isKnown });
+  const specSide = run ? withRun(run, obligations, asked ?? notAsked(obligations, isKnown)) : asked!;
   known.add(steps.implKey, provedGoals(obligations, specSide));
   try {
     // The implementation-only obligations do not depend on the spec: proved
     // once per program (after the spec side: queries must never overlap),
     // or taken from the committed proof for the kernel as shipped.
     // The cache owns that outcome's model; this verification owns the spec side's.
-    const implSide = await implProofs.get(steps.implKey, () => {
-      const obligations = phaseClock.timed('terms', () => implObligations(step));
-      if (shipped && isStored(steps, 'impl', obligations)) return Promise.resolve(provedOutcome(obligations));
-      return prove(obligations, env.engine, { assume, timeoutMs, deadline });
-    });
+    const implStored = (obligations: Obligation[]) => shipped && isStored(steps, 'impl', obligations);
+    const implSide =
+      env.solverFree && run
+        ? withRun(run, implObligations(step), implStored(implObligations(step)) ? provedOutcome(implObligations(step)) : notAsked(implObligations(step), () => false))
+        : await implProofs.get(steps.implKey, () => {
+            const obligations = phaseClock.timed('terms', () => implObligations(step));
+            if (implStored(obligations)) return Promise.resolve(provedOutcome(obligations));
+            return prove(obligations, env.engine, { assume, timeoutMs, deadline });
+          });
     try {
       return withWarnings(await explain(specSide, implSide, steps, req, env, started), spec.warnings);
     } finally {
       // What this budget left undecided may be decided with a larger one: not kept.
-      if (implSide.results.some((r) => r.status === 'timeout')) implProofs.forget(steps.implKey);
+      if (!(env.solverFree && run) && implSide.results.some((r) => r.status === 'timeout')) implProofs.forget(steps.implKey);
     }
   } finally {
     disposeOutcome(specSide);
   }
+}
+
+/** Does the run's state falsify `ob`? */
+function failsIn(run: RunRefutation, ob: Obligation): boolean {
+  return run.failures.some((f) => f.obligation.name === ob.name);
+}
+
+/** The reason of an obligation not asked because running refuted the spec first, with no solver to ask. */
+export const NOT_ASKED_RUN = 'not asked: a state found by running refutes the spec, and the solver has not loaded';
+
+/** `obligations` without a query: those trivially true or `known` proved, the rest not asked (`unknown`). */
+function notAsked(obligations: readonly Obligation[], known: (g: Term) => boolean): ProofOutcome {
+  const results: ObligationResult[] = obligations.map((ob) =>
+    (ob.goal.op === 'const' && ob.goal.value === true) || known(ob.goal) ? { name: ob.name, status: 'proved', ms: 0 } : { name: ob.name, status: 'unknown', reason: NOT_ASKED_RUN },
+  );
+  return { results, unreplayed: [], solverMs: 0, queries: 0 };
+}
+
+/**
+ * `obligations`' outcome with the run's failures (run-refute.ts) over what
+ * `rest` says of the others; the run's state is the refutation shown (a
+ * solver's model in `rest` is released here).
+ */
+function withRun(run: RunRefutation, obligations: readonly Obligation[], rest: ProofOutcome): ProofOutcome {
+  const failures = run.failures.filter((f) => obligations.some((ob) => ob.name === f.obligation.name));
+  const byName = new Map(rest.results.map((r) => [r.name, r]));
+  const results = obligations.map((ob): ObligationResult => (failsIn(run, ob) ? { name: ob.name, status: 'failed', ms: 0 } : (byName.get(ob.name) ?? { name: ob.name, status: 'unknown', reason: NOT_ASKED_RUN })));
+  disposeOutcome(rest);
+  const refutation = failures.length ? { model: snapshotModel(run.model), failures, replayed: true } : undefined;
+  return { results, ...(refutation ? { refutation } : {}), unreplayed: rest.unreplayed, solverMs: rest.solverMs, queries: rest.queries };
 }
 
 /** Does the request check the kernel as shipped (the program the committed refinement proofs are about)? */
@@ -244,13 +279,16 @@ async function explain(
   const refutation = specSide.refutation ?? implSide.refutation;
   const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);
   if (!refutation) return { status: 'refuted', failed, obligations, ms, foundBy: 'solver' };
+  const by = RUN_MODELS.has(refutation.model) ? 'run' : 'solver';
   const onWord = refutation.quantified || specSide.unreplayed.length > 0 || implSide.unreplayed.length > 0;
   const show = (shown: ShownAs): TimedVerdict => {
-    const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample: counterexampleOf(steps, shown, refutation.quantified), ms, foundBy: 'solver' };
+    const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample: counterexampleOf(steps, shown, refutation.quantified), ms, foundBy: by };
     return onWord ? withWarnings(verdict, [quantifierWarning(req.spec, spec.returnLine)]) : verdict;
   };
   // A model taken on the solver's word cannot be checked against preferences either.
   if (refutation.quantified) return show(refutation);
+  // A state the run reached is shown as it is (no query).
+  if (by === 'run') return showAsFound(refutation, { assume, args: step.args, addresses: step.addresses }, show);
   return showWellFormed(refutation, { engine: env.engine, assume, args: step.args, addresses: step.addresses, timeoutMs }, show);
 }
 
@@ -278,44 +316,14 @@ function counterexampleOf(steps: Extract<Steps, { ok: true }>, shown: ShownAs, q
   });
 }
 
-/** The reason of an obligation not asked because running refuted the spec first. */
-export const NOT_ASKED_RUN = 'not asked: a state found by running refutes the spec first';
-
-/**
- * The verdict of a refutation found by running (run-refute.ts): the
- * obligations it falsifies failed, those proved already (the same goal as
- * the oracle's, a committed proof) proved, the rest not asked. Its state
- * is shown as the run found it, with no query (counterexample-wellformed.ts
- * `showAsFound`).
- */
-function runVerdict(run: RunRefutation, steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv, started: number): TimedVerdict {
-  const { step, assume } = steps;
-  const known = env.caches.slot(PROVED_GOALS);
-  const shipped = isShippedKernel(req, env);
-  const implProved = shipped && isStored(steps, 'impl', implObligations(step));
-  const failedNames = new Set(run.failures.map((f) => f.obligation.name));
-  const ms = Date.now() - started;
-  const spec = specObligations(step);
-  const obligations: ObligationResult[] = [...spec, ...implObligations(step)].map((ob, i) => {
-    if (failedNames.has(ob.name)) return { name: ob.name, status: 'failed', ms };
-    const proved = i < spec.length ? (ob.goal.op === 'const' && ob.goal.value === true) || known.has(steps.implKey, ob.goal) : implProved;
-    return proved ? { name: ob.name, status: 'proved', ms: 0 } : { name: ob.name, status: 'unknown', reason: NOT_ASKED_RUN };
-  });
-  const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);
-  const refutation = { model: snapshotModel(run.model), failures: run.failures, replayed: true };
-  return showAsFound(refutation, { assume, args: step.args, addresses: step.addresses }, (shown) => ({
-    status: 'refuted',
-    failed,
-    obligations,
-    counterexample: counterexampleOf(steps, shown, undefined),
-    ms,
-    foundBy: 'run',
-  }));
-}
+/** The models of refutations found by running (`snapshotModel`): what the verdict's `foundBy` is told by. */
+const RUN_MODELS = new WeakSet<SmtModel>();
 
 /** A run's model as the solver's models are held (it holds nothing to dispose). */
 function snapshotModel(model: Snapshot): SmtModel {
-  return { constant: (name, sort) => model.constant(name, sort), apply: (decl, args) => model.apply(decl, args), dispose: () => undefined };
+  const m: SmtModel = { constant: (name, sort) => model.constant(name, sort), apply: (decl, args) => model.apply(decl, args), dispose: () => undefined };
+  RUN_MODELS.add(m);
+  return m;
 }
 
 /** What one query says about a step (the mutant screen, tasks/refute.ts). */

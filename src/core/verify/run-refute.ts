@@ -17,7 +17,7 @@
  */
 import { NPROC } from '../kernel/constants.ts';
 import { HANDLERS, requireHandler } from '../kernel/handlers.ts';
-import { type Value, evaluate } from '../smt/eval.ts';
+import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { Snapshot } from '../smt/snapshot.ts';
 import { type Term, bvConst, norm } from '../smt/term.ts';
@@ -185,9 +185,18 @@ export function refuteByRunning(
   // The replay: each obligation's goal under the model.
   const memo = new Map<number, Value>();
   const failures: Failure[] = [];
+  // A goal through a spec's quantifier has no concrete value: never a failure here.
+  const falseIn = (t: Term) => {
+    try {
+      return evaluate(t, model, memo) === false;
+    } catch (e) {
+      if (e instanceof QuantifierEvalError) return false;
+      throw e;
+    }
+  };
   for (const ob of open) {
-    if (evaluate(ob.goal, model, memo) !== false) continue;
-    const failedParts = (ob.parts ?? []).filter((p) => evaluate(p.goal, model, memo) === false).map((p) => p.label);
+    if (!falseIn(ob.goal)) continue;
+    const failedParts = (ob.parts ?? []).filter((p) => falseIn(p.goal)).map((p) => p.label);
     failures.push({ obligation: ob, failedParts });
   }
   return failures.length ? { model, failures } : undefined;

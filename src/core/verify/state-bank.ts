@@ -320,7 +320,7 @@ export function refuteInCases(
     const pools = skolems.map((s) => candidates(s.sort, c.args, interp.seen, CASE_VALUES));
     const points = skolems.length > 1 ? (interp.points.get(skolems.map((s) => s.sort).join(',')) ?? []) : [];
     let tried = 0;
-    for (const combo of [...points.slice(0, CASE_POINTS), ...combinations(pools)]) {
+    for (const combo of chain(points.slice(0, CASE_POINTS), combinations(pools))) {
       if (++tried > limit) break;
       skolems.forEach((s, i) => interp.skolems.set(s.name!, combo[i]));
       if (tryEvaluate(goal, interp, stable) !== false) continue;
@@ -343,14 +343,18 @@ export function readsIn(t: Term, symbols: CaseSymbols, c: ReachableCase): readon
 function dependents(root: Term, names: ReadonlySet<string>): Set<number> {
   const out = new Set<number>();
   const done = new Set<number>();
-  // Post-order without recursion: a term is settled once its arguments are.
+  const entered = new Set<number>();
+  // Post-order without recursion: a term is settled once its arguments are;
+  // each is expanded once, however many terms share it.
   const stack: [Term, boolean][] = [[root, false]];
   while (stack.length) {
     const [t, expanded] = stack.pop()!;
     if (done.has(t.id)) continue;
     if (!expanded) {
+      if (entered.has(t.id)) continue;
+      entered.add(t.id);
       stack.push([t, true]);
-      for (const a of t.args ?? []) if (!done.has(a.id)) stack.push([a, false]);
+      for (const a of t.args ?? []) if (!entered.has(a.id)) stack.push([a, false]);
       continue;
     }
     done.add(t.id);
@@ -384,6 +388,12 @@ function tryEvaluate(t: Term, interp: Interpretation, memo?: Map<number, Value>)
 function confirm(q: Pick<Query, 'goals' | 'assume'>, interp: CaseInterpretation): Snapshot | undefined {
   const snapshot = new Snapshot();
   return refutes(q, snapshot.record(interp)) ? snapshot : undefined;
+}
+
+/** `first`'s items, then `rest`'s, lazily (`rest` may be too many to list). */
+function* chain<T>(first: Iterable<T>, rest: Iterable<T>): Generator<T> {
+  yield* first;
+  yield* rest;
 }
 
 /** Every combination of one value from each pool, first values first (breadth by rank). */

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonVerdict } from '../../src/cli/commands/verify.ts';
 import { nodeEnv } from '../../src/cli/z3-node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { serial } from '../../src/core/pool/serial.ts';
@@ -35,6 +36,7 @@ describe('refutation by running (docs/design.md §3, "Refuted by running")', () 
     expect(v.status).toBe('refuted');
     if (v.status !== 'refuted') return;
     expect(v.foundBy).toBe('run');
+    expect((jsonVerdict('sys_kill', v, v.ms) as { verdict: { found_by?: string } }).verdict.found_by).toBe('run');
     expect(v.failed).toEqual(['cond']);
     expect(v.counterexample?.replayed).toBe(true);
     // The pid is a zombie's: the kernel refuses (-ESRCH or the like), the spec lets the call succeed.

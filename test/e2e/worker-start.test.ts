@@ -127,7 +127,7 @@ async function holdWasm(page: Page): Promise<{ release(): void; seen(): number }
 }
 
 describe('a verification that takes no query', () => {
-  it("shows its verdict while Z3's wasm is held back; one that needs Z3 gets it once the wasm arrives", async () => {
+  it("shows its verdict while Z3's wasm is held back, a refutation found by running too; one that needs Z3 gets it once the wasm arrives", async () => {
     const oracle = oracleSpec('sys_set_runnable')!;
     const { context, page } = await freshPage();
     const wasm = await holdWasm(page);
@@ -140,12 +140,26 @@ describe('a verification that takes no query', () => {
     wasm.release();
     expect(await loaded(page)).toBe('ready');
 
-    // Returning success without making the process runnable: refuted, which takes Z3's model.
+    // Returning success without making the process runnable: a reachable state refutes it, with the wasm still held back.
     const wrong = oracle.replace(/\n(\s*)(new\.procs\[pid\]\.state = .*)\n/, '\n$1pass\n');
     expect(wrong).not.toBe(oracle);
+    const ran = await context.newPage();
+    const heldToo = await holdWasm(ran);
+    await ran.goto(env.site.url + shareFragment({ handler: 'sys_set_runnable', spec: wrong }));
+    const byRun = ran.locator('[data-testid="shared-verdict"]');
+    await byRun.waitFor({ timeout: 120_000 });
+    expect(await byRun.getAttribute('data-status')).toBe('refuted');
+    expect(await ran.locator('[data-testid="shared-found-by"]').count()).toBe(1);
+    expect(await ran.getAttribute('[data-testid="found-by"]', 'data-found-by')).toBe('run');
+    expect(await ran.getAttribute('[data-testid="engine-status"]', 'data-kind')).toBe('loading');
+    heldToo.release();
+
+    // Letting pid 63 be started by anyone: no state of the bank has such a pid, so it takes Z3's model.
+    const hard = oracle.replace('old.procs[pid].ppid == old.current,', 'z3.Or(old.procs[pid].ppid == old.current, pid == 63),');
+    expect(hard).not.toBe(oracle);
     const second = await context.newPage();
     const held = await holdWasm(second);
-    await second.goto(env.site.url + shareFragment({ handler: 'sys_set_runnable', spec: wrong }));
+    await second.goto(env.site.url + shareFragment({ handler: 'sys_set_runnable', spec: hard }));
     await second.waitForFunction(() => document.querySelector('[data-testid="engine-status"]')?.getAttribute('data-kind') === 'loading', undefined, { timeout: 60_000 });
     await expect.poll(() => held.seen(), { timeout: 60_000 }).toBe(1);
     // Time for the worker's code to arrive and try without Z3 (under a second here): no verdict until the wasm comes.
@@ -155,6 +169,7 @@ describe('a verification that takes no query', () => {
     const refuted = second.locator('[data-testid="shared-verdict"]');
     await refuted.waitFor({ timeout: 120_000 });
     expect(await refuted.getAttribute('data-status')).toBe('refuted');
+    expect(await second.getAttribute('[data-testid="found-by"]', 'data-found-by')).toBe('solver');
     expect(await second.getAttribute('[data-testid="engine-status"]', 'data-kind')).toBe('ready');
     await context.close();
   }, 240_000);

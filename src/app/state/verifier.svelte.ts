@@ -66,7 +66,8 @@ export class VerifierService {
 
   /**
    * While Z3 loads: `req`'s verdict if it takes no query (a spec that does
-   * not parse, a correct spec whose proofs are committed), from the worker
+   * not parse, a correct spec whose proofs are committed, a wrong spec a
+   * concrete state refutes: verify/run-refute.ts), from the worker
    * that is loading Z3, so it shows before Z3 is ready (docs/app.md,
    * "Loading Z3"); undefined when it needs Z3, when Z3 is not loading, or
    * once loading has settled first (the pool then verifies as always).

@@ -143,6 +143,7 @@ export async function run(argv: string[]): Promise<number> {
           category: grade.category,
           strict: grade.category === 'pass' ? (grade.strict ?? null) : null,
           bug_following: grade.bugFollowing ?? null,
+          ...(grade.verdict?.status === 'refuted' ? { found_by: grade.verdict.foundBy ?? 'solver' } : {}),
           diagnosis: grade.diagnosis,
         })),
         bad: parsed.problems,

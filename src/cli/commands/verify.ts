@@ -103,13 +103,14 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /**
- * The JSON shape of docs/design.md §7: {handler, verdict:{status, failed?, counterexample?,
+ * The JSON shape of docs/design.md §7: {handler, verdict:{status, failed?, found_by?, counterexample?,
  * error?:{code,message,line,column,severity,notes?,trace?}, warnings}, ms}.
  */
 export function jsonVerdict(handler: string, v: Verdict, ms: number): unknown {
   const verdict: Record<string, unknown> = { status: v.status };
   if (v.status === 'refuted') {
     verdict.failed = v.failed;
+    verdict.found_by = v.foundBy ?? 'solver';
     if (v.counterexample) verdict.counterexample = v.counterexample;
   }
   if (v.status === 'spec-error') {
@@ -135,7 +136,7 @@ function render(handler: string, v: Verdict, ms: number, spec: string, specName:
       out.push(diagnosticText(v.error, { source: spec, file: specName }));
       break;
     case 'refuted':
-      out.push(`${handler}: refuted (${ms} ms)`);
+      out.push(`${handler}: refuted (${ms} ms${v.foundBy === 'run' ? ', found by running the spec and the kernel in a concrete state, not by the solver' : ''})`);
       out.push(`failed: ${v.failed.join(', ')}`);
       if (v.counterexample) {
         const c = v.counterexample;

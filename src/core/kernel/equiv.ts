@@ -14,7 +14,7 @@ import * as o from '../smt/ops.ts';
 import { type Term, bvConst, variable } from '../smt/term.ts';
 import { NFILE, NINTREMAP, NOFILE, NPAGE, NPCIPAGE, NPROC, NDMAPAGE } from './constants.ts';
 import { ALL_FIELDS, type FieldSchema } from './schema.ts';
-import { type AbstractState, type FieldValue, freshField } from './state.ts';
+import { type AbstractState, type FieldValue, countOf, freshField } from './state.ts';
 
 /** The C memory: one functional map per scalar leaf of every global (docs/c-subset.md). */
 export type { CMemory };
@@ -183,3 +183,37 @@ export function skolems(schema: FieldSchema, tag: string): Term[] {
 /** The backed fields, in schema order. */
 export const BACKED_FIELDS: readonly FieldSchema[] = ALL_FIELDS.filter((s) => !s.ghost && BACKING[s.path]);
 
+
+/**
+ * The C maps that represent a concrete abstract state (one of the state
+ * bank's, verify/state-bank.ts), by C memory key, for every backed field
+ * whose C map is not the abstract map itself: a C cell holds the abstract
+ * value at the abstract indices it backs (an `int` fd's sign extension, a
+ * 16-bit port's zero extension), a flag stored as a number holds 1 or 0.
+ * Cells no abstract index maps to hold 0. `mem` gives the C maps' sorts.
+ * Each read folds to a constant, so a case is evaluated, not solved: the
+ * refutations it offers are still checked against the whole query
+ * (verify/query.ts, `refutes`).
+ */
+export function concreteMemory(mem: CMemory, state: AbstractState): Map<string, MapFn> {
+  const out = new Map<string, MapFn>();
+  for (const s of BACKED_FIELDS) {
+    const bk = BACKING[s.path];
+    const symbolic = bk.key.startsWith('&') ? undefined : mem.get(bk.key);
+    const field = state.get(s.path);
+    if (!symbolic || !field || (bk.index === same && bk.value === id)) continue;
+    const abstract = countOf(field);
+    out.set(bk.key, lambdaMap(symbolic.domain, symbolic.range, (cs) => {
+      // The abstract indices whose C indices are `cs`: their low bits, if they map back to `cs`.
+      const xs = s.index.map((sort, i) => (cs[i].sort === sort ? cs[i] : o.extract(sort - 1, 0, cs[i])));
+      const zero = bvConst(0, symbolic.range);
+      if (!o.and(...bk.index(xs).map((c, i) => o.eq(c, cs[i]))).value) return zero;
+      const v = abstract.apply(xs);
+      if (v.sort === symbolic.range) return v;
+      // A flag: the C number whose abstract value is `v`.
+      const one = bvConst(1, symbolic.range);
+      return o.ite(o.eq(bk.value(one), v), one, zero);
+    }));
+  }
+  return out;
+}

@@ -56,7 +56,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
   /** One job at a time over these caches, with Z3 or without (`verifyWithoutSolver`). */
   const jobs = serial();
-  const solverFree: VerifyEnv = { engine: solverFreeEngine(jobs), caches };
+  const solverFree: VerifyEnv = { engine: solverFreeEngine(jobs), caches, solverFree: true };
   /** While the phase clock runs, when each grade request arrived and was answered (`clock`). */
   let requests: { arrived: number; answered: number }[] | undefined;
 

@@ -4,7 +4,8 @@
  * query throws `SolverNeededError`, which ends that verification, and the
  * caller asks again once Z3 is there. A verification that never queries
  * (its spec does not parse; every obligation is covered by a committed
- * proof) runs exactly the code it runs with Z3 and gets the same verdict,
+ * proof; a concrete state refutes it, verify/run-refute.ts) runs exactly
+ * the code it runs with Z3 and gets the same verdict,
  * while the browser is still compiling Z3's wasm (docs/app.md, "Loading Z3").
  * Its jobs share the worker's queue with Z3's (`exclusive`), so they never
  * run beside a Z3 job that may hold models in the same caches.

@@ -47,7 +47,7 @@ function members(e: Record<string, bigint>): bigint[] {
 }
 
 /** C memory leaves (pre-state symbols are `c:<leaf>`) that hold an enum member. */
-const ENUM_LEAVES: Record<string, bigint[]> = {
+export const ENUM_LEAVES: Record<string, bigint[]> = {
   'proc_table.state': members(ENUMS.proc_state),
   'page_desc_table.type': members(ENUMS.page_type),
   'dmapage_desc_table.type': members(ENUMS.page_type),
@@ -142,6 +142,27 @@ export interface WellFormedOptions {
   readonly addresses: ReadonlyMap<string, Term>;
   /** Budget of each extra query, ms. */
   readonly timeoutMs: number;
+}
+
+/**
+ * Shows a refutation found by running (run-refute.ts) as it is, without a
+ * query: its state is one the run reached, so it is shown, and called well
+ * formed only where it keeps every preference (`wellFormed` is left out
+ * otherwise: no search said that no well-formed state fails).
+ */
+export function showAsFound<T>(
+  raw: Pick<Refutation, 'model' | 'failures' | 'replayed'>,
+  opts: Pick<WellFormedOptions, 'assume' | 'args' | 'addresses'>,
+  show: (s: Omit<Shown, 'wellFormed'> & { readonly wellFormed?: boolean }) => T,
+): T {
+  const goals = raw.failures.map((f) => f.obligation.goal);
+  const roots = [negation(goals), ...opts.assume([negation(goals)])];
+  const memo = new Map<number, Value>();
+  const holds = (t: Term) => evaluate(t, raw.model, memo) === true;
+  const addresses = addressesIn(roots, opts.addresses);
+  const outsideC = addresses.filter(([, f]) => !holds(f)).map(([name]) => name);
+  const wellFormed = stateFacts(roots).every(holds) && smallArgs(opts.args, true).every(holds) && outsideC.length === 0;
+  return show({ model: raw.model, failures: raw.failures, replayed: raw.replayed, outsideC, ...(wellFormed ? { wellFormed } : {}) });
 }
 
 /** Budget of a preference query (ms): it is a convenience, never worth more than this. */

@@ -26,7 +26,7 @@ import { type ParseCache, newParseCache, quantifierDiagnostic, runSpec } from '.
 import type { Diagnostic } from '../diagnostic.ts';
 import { cacheSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
-import { type Shown, showWellFormed } from './counterexample-wellformed.ts';
+import { type Shown, showAsFound, showWellFormed } from './counterexample-wellformed.ts';
 import { type DeclarativeOptions, type DeclarativePath, type Reused, proveSpecLemmas } from './declarative.ts';
 import type { VerifyEnv } from './env.ts';
 import { IMPL_PROOFS } from './impl-proofs.ts';
@@ -39,7 +39,10 @@ import { phaseClock } from '../phases.ts';
 import { checkQuery } from './query.ts';
 import { assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
 import { type RefinementSide, refinementProofKey, storedRefinementProof } from './refinement-proofs.ts';
+import { type RunRefutation, refuteByRunning } from './run-refute.ts';
 import type { RefinementStep } from './steps.ts';
+import type { Snapshot } from '../smt/snapshot.ts';
+import type { SmtModel } from '../smt/solver.ts';
 import type { ObligationResult, Verdict } from './verdict.ts';
 
 export type { VerifyEnv } from './env.ts';
@@ -63,6 +66,11 @@ export interface VerifyRequest {
   readonly timeoutMs?: number;
   /** Also run the declarative checks (spec invariants and lemmas). */
   readonly strict?: boolean;
+  /**
+   * Run the step in concrete states before any query (run-refute.ts;
+   * default true). False: only the solver refutes (for comparing the two).
+   */
+  readonly run?: boolean;
 }
 
 export type TimedVerdict = Verdict & { readonly ms: number };
@@ -154,27 +162,67 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   if (shipped) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
 
   const obligations = phaseClock.timed('terms', () => specObligations(step));
-  const specSide = await prove(obligations, env.engine, { assume, timeoutMs, deadline, known: (g) => known.has(steps.implKey, g) });
+  const isKnown = (g: Term) => known.has(steps.implKey, g);
+  // Before any query, what is not known already is run in concrete states (run-refute.ts).
+  const open = obligations.filter((ob) => !isKnown(ob.goal));
+  const run = open.length && req.run !== false ? phaseClock.timed('replay', () => refuteByRunning(steps.handler.name, step, open, assume, env.caches)) : undefined;
+  // With a solver, it settles what the run's state does not falsify, so the verdict lists what the solver's alone would.
+  const asked = env.solverFree && run ? undefined : await prove(run ? obligations.filter((ob) => !failsIn(run, ob)) : obligations, env.engine, { assume, timeoutMs, deadline, known: isKnown });
+  const specSide = run ? withRun(run, obligations, asked ?? notAsked(obligations, isKnown)) : asked!;
   known.add(steps.implKey, provedGoals(obligations, specSide));
   try {
     // The implementation-only obligations do not depend on the spec: proved
     // once per program (after the spec side: queries must never overlap),
     // or taken from the committed proof for the kernel as shipped.
     // The cache owns that outcome's model; this verification owns the spec side's.
-    const implSide = await implProofs.get(steps.implKey, () => {
-      const obligations = phaseClock.timed('terms', () => implObligations(step));
-      if (shipped && isStored(steps, 'impl', obligations)) return Promise.resolve(provedOutcome(obligations));
-      return prove(obligations, env.engine, { assume, timeoutMs, deadline });
-    });
+    const implStored = (obligations: Obligation[]) => shipped && isStored(steps, 'impl', obligations);
+    const implSide =
+      env.solverFree && run
+        ? withRun(run, implObligations(step), implStored(implObligations(step)) ? provedOutcome(implObligations(step)) : notAsked(implObligations(step), () => false))
+        : await implProofs.get(steps.implKey, () => {
+            const obligations = phaseClock.timed('terms', () => implObligations(step));
+            if (implStored(obligations)) return Promise.resolve(provedOutcome(obligations));
+            return prove(obligations, env.engine, { assume, timeoutMs, deadline });
+          });
     try {
       return withWarnings(await explain(specSide, implSide, steps, req, env, started), spec.warnings);
     } finally {
       // What this budget left undecided may be decided with a larger one: not kept.
-      if (implSide.results.some((r) => r.status === 'timeout')) implProofs.forget(steps.implKey);
+      if (!(env.solverFree && run) && implSide.results.some((r) => r.status === 'timeout')) implProofs.forget(steps.implKey);
     }
   } finally {
     disposeOutcome(specSide);
   }
+}
+
+/** Does the run's state falsify `ob`? */
+function failsIn(run: RunRefutation, ob: Obligation): boolean {
+  return run.failures.some((f) => f.obligation.name === ob.name);
+}
+
+/** The reason of an obligation not asked because running refuted the spec first, with no solver to ask. */
+export const NOT_ASKED_RUN = 'not asked: a state found by running refutes the spec, and the solver has not loaded';
+
+/** `obligations` without a query: those trivially true or `known` proved, the rest not asked (`unknown`). */
+function notAsked(obligations: readonly Obligation[], known: (g: Term) => boolean): ProofOutcome {
+  const results: ObligationResult[] = obligations.map((ob) =>
+    (ob.goal.op === 'const' && ob.goal.value === true) || known(ob.goal) ? { name: ob.name, status: 'proved', ms: 0 } : { name: ob.name, status: 'unknown', reason: NOT_ASKED_RUN },
+  );
+  return { results, unreplayed: [], solverMs: 0, queries: 0 };
+}
+
+/**
+ * `obligations`' outcome with the run's failures (run-refute.ts) over what
+ * `rest` says of the others; the run's state is the refutation shown (a
+ * solver's model in `rest` is released here).
+ */
+function withRun(run: RunRefutation, obligations: readonly Obligation[], rest: ProofOutcome): ProofOutcome {
+  const failures = run.failures.filter((f) => obligations.some((ob) => ob.name === f.obligation.name));
+  const byName = new Map(rest.results.map((r) => [r.name, r]));
+  const results = obligations.map((ob): ObligationResult => (failsIn(run, ob) ? { name: ob.name, status: 'failed', ms: 0 } : (byName.get(ob.name) ?? { name: ob.name, status: 'unknown', reason: NOT_ASKED_RUN })));
+  disposeOutcome(rest);
+  const refutation = failures.length ? { model: snapshotModel(run.model), failures, replayed: true } : undefined;
+  return { results, ...(refutation ? { refutation } : {}), unreplayed: rest.unreplayed, solverMs: rest.solverMs, queries: rest.queries };
 }
 
 /** Does the request check the kernel as shipped (the program the committed refinement proofs are about)? */
@@ -230,31 +278,52 @@ async function explain(
   if (status === 'unknown') return { status, reason: obligations.find((r) => r.reason)?.reason ?? 'the solver could not decide some obligations', obligations, ms };
   const refutation = specSide.refutation ?? implSide.refutation;
   const failed = obligations.filter((r) => r.status === 'failed').map((r) => r.name);
-  if (!refutation) return { status: 'refuted', failed, obligations, ms };
-  // The spec line to point at: where the first differing field was written,
-  // or the return (a condition, or a field the spec never wrote).
-  const firstSpecFailure = refutation.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
-  const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
+  if (!refutation) return { status: 'refuted', failed, obligations, ms, foundBy: 'solver' };
+  const by = RUN_MODELS.has(refutation.model) ? 'run' : 'solver';
   const onWord = refutation.quantified || specSide.unreplayed.length > 0 || implSide.unreplayed.length > 0;
-  const show = (shown: Omit<Shown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] }): TimedVerdict => {
-    const counterexample = buildCounterexample({
-      model: shown.model,
-      args: step.args,
-      cond: step.cond,
-      ret: step.ret,
-      failures: shown.failures,
-      replayed: shown.replayed,
-      quantified: refutation.quantified,
-      wellFormed: shown.wellFormed,
-      outsideC: shown.outsideC,
-      specLine,
-    });
-    const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample, ms };
+  const show = (shown: ShownAs): TimedVerdict => {
+    const verdict: TimedVerdict = { status: 'refuted', failed, obligations, counterexample: counterexampleOf(steps, shown, refutation.quantified), ms, foundBy: by };
     return onWord ? withWarnings(verdict, [quantifierWarning(req.spec, spec.returnLine)]) : verdict;
   };
   // A model taken on the solver's word cannot be checked against preferences either.
   if (refutation.quantified) return show(refutation);
+  // A state the run reached is shown as it is (no query).
+  if (by === 'run') return showAsFound(refutation, { assume, args: step.args, addresses: step.addresses }, show);
   return showWellFormed(refutation, { engine: env.engine, assume, args: step.args, addresses: step.addresses, timeoutMs }, show);
+}
+
+/** A refutation as a counterexample shows it (`wellFormed` and `outsideC` where a search or the run said). */
+type ShownAs = Omit<Shown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] };
+
+/** The counterexample of `shown` for `steps`, pointing at the spec line of the first failing field (or the return). */
+function counterexampleOf(steps: Extract<Steps, { ok: true }>, shown: ShownAs, quantified: boolean | undefined) {
+  const { step, spec } = steps;
+  // The spec line to point at: where the first differing field was written,
+  // or the return (a condition, or a field the spec never wrote).
+  const firstSpecFailure = shown.failures.find((f) => f.obligation.name !== 'safety' && f.obligation.name !== 'impl-invariants');
+  const specLine = firstSpecFailure ? (spec.writes.get(firstSpecFailure.obligation.name) ?? spec.returnLine) : undefined;
+  return buildCounterexample({
+    model: shown.model,
+    args: step.args,
+    cond: step.cond,
+    ret: step.ret,
+    failures: shown.failures,
+    replayed: shown.replayed,
+    quantified,
+    wellFormed: shown.wellFormed,
+    outsideC: shown.outsideC,
+    specLine,
+  });
+}
+
+/** The models of refutations found by running (`snapshotModel`): what the verdict's `foundBy` is told by. */
+const RUN_MODELS = new WeakSet<SmtModel>();
+
+/** A run's model as the solver's models are held (it holds nothing to dispose). */
+function snapshotModel(model: Snapshot): SmtModel {
+  const m: SmtModel = { constant: (name, sort) => model.constant(name, sort), apply: (decl, args) => model.apply(decl, args), dispose: () => undefined };
+  RUN_MODELS.add(m);
+  return m;
 }
 
 /** What one query says about a step (the mutant screen, tasks/refute.ts). */

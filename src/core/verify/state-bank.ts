@@ -20,10 +20,11 @@
  * wrong: its state simply is not offered.
  */
 import stored from '../../../tasks/hv6/state-bank.json';
-import { runSpec } from '../dialect/index.ts';
+import { type ParseCache, newParseCache, runSpec } from '../dialect/index.ts';
 import { oracleSpec } from '../kernel/content.ts';
 import { requireHandler } from '../kernel/handlers.ts';
 import { bootWitness } from '../kernel/lemmas/index.ts';
+import { type CMemory, concreteMemory } from '../kernel/equiv.ts';
 import { type AbstractState, fieldParts } from '../kernel/state.ts';
 import { type Interpretation, QuantifierEvalError, type Value, evaluate, zeroInterpretation } from '../smt/eval.ts';
 import type { MapFn } from '../smt/fn.ts';
@@ -62,6 +63,21 @@ export const STORED_BANK: StateBankFile = stored as StateBankFile;
 export interface ReachableCase {
   readonly state: AbstractState;
   readonly args: readonly bigint[];
+  /**
+   * Cells of the query's pre-state read otherwise than in `state`, by read
+   * (`c:proc_table.state(1)`): a state derived from a reachable one
+   * (verify/run-refute.ts). It is offered like any other; only a model of
+   * the whole query refutes.
+   */
+  readonly cells?: ReadonlyMap<string, Value>;
+}
+
+/** One read of a case's pre-state: the symbol, the indices, the value, and its key (as `ReachableCase.cells` names it). */
+export interface CaseRead {
+  readonly key: string;
+  readonly name: string;
+  readonly args: readonly Value[];
+  readonly value: Value;
 }
 
 /** The arguments of a call as terms of the handler's widths. */
@@ -70,6 +86,9 @@ function argTerms(handler: string, args: readonly (bigint | string)[]): Term[] |
   if (args.length !== h.args.length) return undefined;
   return h.args.map((a, i) => bvConst(BigInt(args[i]), a.width));
 }
+
+/** The oracles' parses, kept for every replay (50 texts). */
+const ORACLE_PARSES: ParseCache = newParseCache(64);
 
 /**
  * The state after the oracle of `handler` runs on `state` with `args`, or
@@ -80,7 +99,8 @@ export function oracleCall(handler: string, state: AbstractState, args: readonly
   const text = oracleSpec(handler);
   const terms = argTerms(handler, args);
   if (text === undefined || !terms) return undefined;
-  const run = runSpec(text, handler, state, terms, { force: 'all' });
+  // The oracles are the committed specs, whose every map is read by their own proofs: nothing to force.
+  const run = runSpec(text, handler, state, terms, { force: 'none', parseCache: ORACLE_PARSES });
   if (!run.ok || run.cond.op !== 'const' || run.cond.value !== true) return undefined;
   return run.post;
 }
@@ -142,12 +162,23 @@ class CaseInterpretation implements Interpretation {
   readonly seen = new Set<bigint>();
   /** The indices of every read, by the sorts of its indices ("64,64"): points a candidate tuple of skolems can take at once. */
   readonly points = new Map<string, Value[][]>();
-  private readonly memo = new Map<string, Value>();
+  /** The reads this case has noted in `seen` and `points`. */
+  private readonly noted = new Set<string>();
+  /** Reads of the case's state, shared by every case of that state (a read does not depend on the arguments or the skolems). */
+  private readonly memo: Map<string, Value>;
+
+  /** Every read noted, in order (`readsIn`). */
+  readonly reads: CaseRead[] = [];
 
   constructor(
     private readonly maps: ReadonlyMap<string, MapFn>,
     private readonly consts: ReadonlyMap<string, Value>,
-  ) {}
+    private readonly cells?: ReadonlyMap<string, Value>,
+  ) {
+    let memo = READS.get(maps);
+    if (!memo) READS.set(maps, (memo = new Map()));
+    this.memo = memo;
+  }
 
   constant(name: string, sort: number): Value {
     const v = this.skolems.get(name) ?? this.consts.get(name) ?? this.read(name, []);
@@ -162,10 +193,14 @@ class CaseInterpretation implements Interpretation {
     const map = this.maps.get(name);
     if (!map) return undefined;
     const key = `${name}(${args.join(',')})`;
-    let v = this.memo.get(key);
+    let v = this.cells?.get(key) ?? this.memo.get(key);
     if (v === undefined) {
       v = evaluate(map.apply(args.map((a, i) => constOf(a, decl ? decl.domain[i] : map.domain[i]))), zeroInterpretation);
       this.memo.set(key, v);
+    }
+    if (!this.noted.has(key)) {
+      this.noted.add(key);
+      this.reads.push({ key, name, args, value: v });
       for (const a of args) if (typeof a === 'bigint') this.seen.add(a);
       const sorts = (decl ? decl.domain : map.domain).join(',');
       let list = this.points.get(sorts);
@@ -177,6 +212,9 @@ class CaseInterpretation implements Interpretation {
   }
 }
 
+/** The values read in a case's state, by its `symbolMaps` (which live as long as the state). */
+const READS = new WeakMap<ReadonlyMap<string, MapFn>, Map<string, Value>>();
+
 /** `symbolMaps` by pre-state and case state (both live as long as the caches that hold them). */
 const SYMBOL_MAPS = new WeakMap<AbstractState, WeakMap<AbstractState, ReadonlyMap<string, MapFn>>>();
 
@@ -185,7 +223,7 @@ const SYMBOL_MAPS = new WeakMap<AbstractState, WeakMap<AbstractState, ReadonlyMa
  * the case state's map of the same part. Asked for every fact of every
  * answer of a handler, so made once per pre-state and case.
  */
-function symbolMaps(pre: AbstractState, state: AbstractState): ReadonlyMap<string, MapFn> {
+function symbolMaps(pre: AbstractState, state: AbstractState, mem?: CMemory): ReadonlyMap<string, MapFn> {
   let byState = SYMBOL_MAPS.get(pre);
   if (!byState) SYMBOL_MAPS.set(pre, (byState = new WeakMap()));
   const hit = byState.get(state);
@@ -197,12 +235,24 @@ function symbolMaps(pre: AbstractState, state: AbstractState): ReadonlyMap<strin
     if (!concrete) continue;
     const parts = fieldParts(concrete);
     fieldParts(sym).forEach((p, i) => {
-      const t = p.map.apply(p.map.domain.map((s, j) => variable(`bank.probe.${j}`, s)));
-      const name = t.op === 'app' ? t.decl!.name : t.op === 'var' ? t.name : undefined;
+      const name = symbolName(p.map);
       if (name !== undefined && parts[i]) out.set(name, parts[i].map);
     });
   }
+  // A pre-state that is a view of C memory (refinement's): the C maps the view does not show as they are.
+  if (mem) {
+    for (const [key, concrete] of concreteMemory(mem, state)) {
+      const name = symbolName(mem.get(key)!);
+      if (name !== undefined) out.set(name, concrete);
+    }
+  }
   return out;
+}
+
+/** The name of the symbol a map applies (a function's or a constant's), or undefined where it is not one symbol. */
+function symbolName(map: MapFn): string | undefined {
+  const t = map.apply(map.domain.map((s, j) => variable(`bank.probe.${j}`, s)));
+  return t.op === 'app' ? t.decl!.name : t.op === 'var' ? t.name : undefined;
 }
 
 /** Candidate values of a skolem of `sort`, likeliest first: the arguments, values the goal read, their neighbours, small numbers. */
@@ -227,6 +277,8 @@ const CASE_POINTS = 40;
 export interface CaseSymbols {
   readonly pre: AbstractState;
   readonly args: readonly Term[];
+  /** The C memory `pre` is a view of (refinement's queries; kernel/equiv.ts): its maps are read in the case through the equivalence. */
+  readonly mem?: CMemory;
 }
 
 /**
@@ -243,17 +295,21 @@ export function refuteInCases(
   symbols: CaseSymbols,
   cases: readonly ReachableCase[],
   roots: readonly Term[] = [],
+  limit = CASE_COMBINATIONS,
 ): Snapshot | undefined {
   const [goal] = q.goals;
+  const dependent = dependents(goal, new Set(skolems.map((s) => s.name!)));
   for (const c of cases) {
     if (c.args.length !== symbols.args.length) continue;
     const consts = new Map<string, Value>(symbols.args.map((a, i) => [a.name!, norm(c.args[i], a.sort)]));
-    const interp = new CaseInterpretation(symbolMaps(symbols.pre, c.state), consts);
+    const interp = new CaseInterpretation(symbolMaps(symbols.pre, c.state, symbols.mem), consts, c.cells);
     // Skolems at 0 first; then the goal and `roots` (the step's footprint)
     // read the indices and values the step touches (the points it updates,
     // the slots a count update moves): they seed the candidates.
     for (const s of skolems) interp.skolems.set(s.name!, s.sort === BOOL ? false : 0n);
-    if (tryEvaluate(goal, interp) === false) {
+    // What does not read a skolem has one value in the case: evaluated once, whatever the skolems.
+    const stable = new StableMemo(dependent);
+    if (tryEvaluate(goal, interp, stable) === false) {
       const found = confirm(q, interp);
       if (found) return found;
     }
@@ -264,15 +320,59 @@ export function refuteInCases(
     const pools = skolems.map((s) => candidates(s.sort, c.args, interp.seen, CASE_VALUES));
     const points = skolems.length > 1 ? (interp.points.get(skolems.map((s) => s.sort).join(',')) ?? []) : [];
     let tried = 0;
-    for (const combo of [...points.slice(0, CASE_POINTS), ...combinations(pools)]) {
-      if (++tried > CASE_COMBINATIONS) break;
+    for (const combo of chain(points.slice(0, CASE_POINTS), combinations(pools))) {
+      if (++tried > limit) break;
       skolems.forEach((s, i) => interp.skolems.set(s.name!, combo[i]));
-      if (tryEvaluate(goal, interp) !== false) continue;
+      if (tryEvaluate(goal, interp, stable) !== false) continue;
       const found = confirm(q, interp);
       if (found) return found;
     }
   }
   return undefined;
+}
+
+/** The pre-state cells `t` reads in case `c` (skolems at 0), in the order read. */
+export function readsIn(t: Term, symbols: CaseSymbols, c: ReachableCase): readonly CaseRead[] {
+  const consts = new Map<string, Value>(symbols.args.map((a, i) => [a.name!, norm(c.args[i], a.sort)]));
+  const interp = new CaseInterpretation(symbolMaps(symbols.pre, c.state, symbols.mem), consts, c.cells);
+  tryEvaluate(t, interp);
+  return interp.reads;
+}
+
+/** The ids of the terms under `root` that read one of the constants `names` (a skolem). */
+function dependents(root: Term, names: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  const done = new Set<number>();
+  const entered = new Set<number>();
+  // Post-order without recursion: a term is settled once its arguments are;
+  // each is expanded once, however many terms share it.
+  const stack: [Term, boolean][] = [[root, false]];
+  while (stack.length) {
+    const [t, expanded] = stack.pop()!;
+    if (done.has(t.id)) continue;
+    if (!expanded) {
+      if (entered.has(t.id)) continue;
+      entered.add(t.id);
+      stack.push([t, true]);
+      for (const a of t.args ?? []) if (!entered.has(a.id)) stack.push([a, false]);
+      continue;
+    }
+    done.add(t.id);
+    if ((t.op === 'var' && names.has(t.name!)) || (t.args ?? []).some((a) => out.has(a.id))) out.add(t.id);
+  }
+  return out;
+}
+
+/** An evaluation memo that keeps only the values of terms outside `dependent` (so it outlives a change of the skolems). */
+class StableMemo extends Map<number, Value> {
+  constructor(private readonly dependent: ReadonlySet<number>) {
+    super();
+  }
+
+  override set(id: number, v: Value): this {
+    if (!this.dependent.has(id)) super.set(id, v);
+    return this;
+  }
 }
 
 /** `t`'s value, or undefined where a quantifier (a spec's own) stops our evaluator. */
@@ -288,6 +388,12 @@ function tryEvaluate(t: Term, interp: Interpretation, memo?: Map<number, Value>)
 function confirm(q: Pick<Query, 'goals' | 'assume'>, interp: CaseInterpretation): Snapshot | undefined {
   const snapshot = new Snapshot();
   return refutes(q, snapshot.record(interp)) ? snapshot : undefined;
+}
+
+/** `first`'s items, then `rest`'s, lazily (`rest` may be too many to list). */
+function* chain<T>(first: Iterable<T>, rest: Iterable<T>): Generator<T> {
+  yield* first;
+  yield* rest;
 }
 
 /** Every combination of one value from each pool, first values first (breadth by rank). */

@@ -101,6 +101,13 @@ export type Verdict = VerdictWarnings & (
       readonly failed: readonly string[];
       readonly obligations: readonly ObligationResult[];
       readonly counterexample?: Counterexample;
+      /**
+       * How the refutation was found: `run`, a concrete state (the state
+       * bank's, or one derived from it) in which the spec and the
+       * implementation disagree, before any query (verify/run-refute.ts);
+       * `solver`, a model of Z3's. Absent in verdicts stored before it was said.
+       */
+      readonly foundBy?: 'run' | 'solver';
     }
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
   | { readonly status: 'timeout'; readonly obligations: readonly ObligationResult[] }

@@ -21,7 +21,7 @@ export class GradeMemo {
 
   /** `verify(req, env)`, once per distinct request. */
   verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
-    const key = [req.handler, req.spec, req.implSource ?? '', req.timeoutMs ?? '', req.strict ? 1 : 0, kernelKey(env.kernel)].join('\0');
+    const key = [req.handler, req.spec, req.implSource ?? '', req.timeoutMs ?? '', req.strict ? 1 : 0, req.run === false ? 0 : 1, kernelKey(env.kernel)].join('\0');
     return this.remember(this.verdicts, key, () => verify(req, env));
   }
 

@@ -17,6 +17,8 @@ import type { Task } from '../../tasks/task.ts';
 export interface GradeEnv extends VerifyEnv {
   /** Solver time limit (ms). */
   readonly timeoutMs?: number;
+  /** Run each step in concrete states before any query (default true; `VerifyRequest.run`). */
+  readonly run?: boolean;
   /** All variants of the task's handler, for the variant matrix (omit to skip the matrix). */
   readonly variants?: readonly Task[];
   /** The declarative checks for `strict` (omit to skip). */
@@ -88,7 +90,7 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
     };
   }
   const shown = env.implSource !== undefined && env.implSource.trim() !== '';
-  const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs, ...(shown ? { implSource: env.implSource } : {}) };
+  const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs, ...(shown ? { implSource: env.implSource } : {}), ...(env.run === false ? { run: false } : {}) };
   const verifyEnv: VerifyEnv = { engine: env.engine, caches: env.caches, kernel: env.kernel };
   const check = (req: VerifyRequest) => (env.memo ? env.memo.verify(req, verifyEnv) : verify(req, verifyEnv));
   const verdict = await check(base);

@@ -1,0 +1,203 @@
+/**
+ * Refutation by running (docs/design.md §3, "Refuted by running"): before
+ * the solver is asked anything, the refinement query of a step is evaluated
+ * in concrete states, the state bank's reachable ones (state-bank.ts) and
+ * ones derived from them by other arguments. The terms evaluated are the
+ * very terms the solver would get: the implementation's symbolic run, the
+ * spec's step and the instances of the representation invariants, read
+ * under a concrete interpretation (smt/eval.ts) instead of being solved, so
+ * the C semantics are the symbolic executor's and nothing else's.
+ *
+ * A state refutes only if every assertion of the query (each instance of
+ * every representation invariant) is true in it and some obligation's goal
+ * is false (query.ts, `refutes`): it is then a model of the query, which
+ * the solver would find satisfiable too. The obligations it falsifies are
+ * found by evaluating each goal again in that state (the replay). A state
+ * that refutes nothing proves nothing: the solver decides.
+ */
+import { NPROC } from '../kernel/constants.ts';
+import { HANDLERS, requireHandler } from '../kernel/handlers.ts';
+import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
+import * as o from '../smt/ops.ts';
+import type { Snapshot } from '../smt/snapshot.ts';
+import { type Term, bvConst, norm } from '../smt/term.ts';
+import type { VerifierCaches } from './caches.ts';
+import type { Failure, Obligation } from './prove.ts';
+import { ENUM_LEAVES } from './counterexample-wellformed.ts';
+import { type CaseSymbols, type ReachableCase, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
+import type { RefinementStep } from './steps.ts';
+
+/** A refutation found by running: a model of the query (kept as a snapshot) and the obligations it falsifies. */
+export interface RunRefutation {
+  readonly model: Snapshot;
+  readonly failures: readonly Failure[];
+}
+
+/** At most this many states derived from the bank's are tried per handler (each costs a few milliseconds of evaluation). */
+const DERIVED_CASES = 48;
+
+/** At most this many cases of other handlers are tried (their states hold what the handler's own do not: a zombie, a free page). */
+const OTHER_CASES = 48;
+
+/** At most this many states with one changed cell are tried. */
+const CELL_CASES = 96;
+
+/** Skolem values tried per derived state (the bank's own states get state-bank.ts's default). */
+const DERIVED_COMBINATIONS = 12;
+
+/**
+ * The states a step is run in: the bank's cases of `handler` (its oracle
+ * succeeds there), then the same states with one argument changed to a
+ * value a wrong condition often mishandles: 0, 1, -1, NPROC, the argument's
+ * neighbours and the other cases' values of it (so the oracle may fail
+ * there, and a spec that lets the call succeed is caught).
+ */
+export function runCases(
+  handler: string,
+  caches: VerifierCaches,
+  read: (c: ReachableCase) => readonly bigint[] = () => [],
+): { readonly base: readonly ReachableCase[]; readonly derived: readonly ReachableCase[] } {
+  const base = reachableCases(handler, caches);
+  const widths = requireHandler(handler).args.map((a) => a.width);
+  const seen = new Set(base.map((c) => `${c.args.join(',')}@${base.indexOf(c)}`));
+  // One list per argument, taken in turn, so each argument gets its share of the cap.
+  const byArg: ReachableCase[][] = widths.map((w, i) => {
+    const out: ReachableCase[] = [];
+    const others = base.map((c) => c.args[i]);
+    base.forEach((c, k) => {
+      for (const raw of [0n, 1n, -1n, BigInt(NPROC), c.args[i] + 1n, c.args[i] - 1n, ...others, ...c.args, ...read(c)]) {
+        const args = c.args.map((a, j) => (j === i ? norm(raw, w) : a));
+        const key = `${args.join(',')}@${k}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ state: c.state, args });
+      }
+    });
+    return out;
+  });
+  return { base, derived: [...others(handler, caches), ...roundRobin(byArg, DERIVED_CASES)] };
+}
+
+/**
+ * Other handlers' cases as cases of `handler`: their states, with the
+ * arguments of a sort both handlers take (the first pid_t for the first
+ * pid_t, ...) and `handler`'s own first case's values for the rest. A
+ * process another call reaps is a zombie: killing it must fail.
+ */
+function others(handler: string, caches: VerifierCaches): ReachableCase[] {
+  const own = requireHandler(handler).args;
+  const fallback = reachableCases(handler, caches)[0]?.args ?? own.map(() => 0n);
+  // Each other handler's cases, its first case first.
+  const lists: ReachableCase[][] = [];
+  for (const h of HANDLERS) {
+    if (h.name === handler) continue;
+    const bySort = new Map<string, number[]>();
+    h.args.forEach((a, i) => bySort.set(a.sort, [...(bySort.get(a.sort) ?? []), i]));
+    const taken = new Map<string, number>();
+    const from = own.map((a) => {
+      const k = taken.get(a.sort) ?? 0;
+      taken.set(a.sort, k + 1);
+      return bySort.get(a.sort)?.[k];
+    });
+    if (!from.some((i) => i !== undefined)) continue;
+    lists.push(reachableCases(h.name, caches).map((c) => ({ state: c.state, args: own.map((a, i) => norm(from[i] === undefined ? fallback[i] : c.args[from[i]!], a.width)) })));
+  }
+  return roundRobin(lists, OTHER_CASES);
+}
+
+/** The first of each list, then the second of each, ..., at most `cap` in all. */
+function roundRobin<T>(lists: readonly (readonly T[])[], cap: number): T[] {
+  const out: T[] = [];
+  for (let r = 0; out.length < cap && lists.some((l) => r < l.length); r++) {
+    for (const l of lists) if (r < l.length && out.length < cap) out.push(l[r]);
+  }
+  return out;
+}
+
+/**
+ * The bank's states with one cell the conditions read (`condition`) changed: an enum
+ * cell to each other member, a flag to its negation, a number to 0, 1 and
+ * its neighbours. A condition that leaves out a check reads the cell the
+ * check reads in no other way, so changing it is what tells the two apart;
+ * whether the changed state is one the invariants allow is the query's to
+ * say (`refutes`).
+ */
+function cellCases(base: readonly ReachableCase[], condition: Term, symbols: CaseSymbols): ReachableCase[] {
+  const lists = base.map((c) =>
+    readsIn(condition, symbols, c).flatMap((r) => {
+      if (!r.name.startsWith('c:')) return [];
+      const members = ENUM_LEAVES[r.name.slice(2)];
+      const values: Value[] = typeof r.value === 'boolean' ? [!r.value] : members ?? [0n, 1n, r.value + 1n, r.value - 1n];
+      return values.filter((v) => v !== r.value && (typeof v === 'boolean' || v >= 0n)).map((v) => ({ ...c, cells: new Map([[r.key, v]]) }));
+    }),
+  );
+  return roundRobin(lists, CELL_CASES);
+}
+
+/** What the two conditions read: the spec's condition and the implementation's return value. */
+function conditionOf(step: RefinementStep): Term {
+  return o.and(step.cond, o.eq(step.ret, bvConst(0, step.ret.sort)));
+}
+
+/** The skolems of a refinement query: the compared fields' indices and the skolemised invariants' variables. */
+function skolemsOf(goals: readonly Term[]): Term[] {
+  const out = new Map<string, Term>();
+  const seen = new Set<number>();
+  const stack = [...goals];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    if (t.op === 'var' && t.name!.startsWith('sk.')) out.set(t.name!, t);
+    if (t.args) stack.push(...t.args);
+  }
+  return [...out.values()].sort((a, b) => (a.name! < b.name! ? -1 : 1));
+}
+
+/**
+ * Looks for a concrete state in which `obligations` of `step` fail, the
+ * representation invariants (`assume`) holding: the first case of
+ * `runCases` that is a model of the query, with the obligations it
+ * falsifies. Undefined where no case refutes (the solver decides).
+ */
+export function refuteByRunning(
+  handler: string,
+  step: RefinementStep,
+  obligations: readonly Obligation[],
+  assume: (roots: readonly Term[]) => Term[],
+  caches: VerifierCaches,
+): RunRefutation | undefined {
+  const open = obligations.filter((ob) => !(ob.goal.op === 'const' && ob.goal.value === true));
+  if (open.length === 0) return undefined;
+  const goals = open.map((ob) => ob.goal);
+  // One goal, the conjunction (the solver's combined query negates the same term).
+  const q = { goals: [o.and(...goals)], assume: (negated: Term) => assume([negated]) };
+  const symbols = { pre: step.pre, args: step.args.map((a) => a.term), mem: step.mem };
+  const skolems = skolemsOf(goals);
+  const condition = conditionOf(step);
+  const { base, derived } = runCases(handler, caches, (c) => readsIn(condition, symbols, c).flatMap((r) => [...r.args, r.value].filter((v): v is bigint => typeof v === 'bigint')));
+  // A derived state is there for the condition, which reads no skolem: few skolem values there.
+  const model =
+    refuteInCases(q, skolems, symbols, base) ??
+    refuteInCases(q, skolems, symbols, derived, [], DERIVED_COMBINATIONS) ??
+    refuteInCases(q, skolems, symbols, cellCases(base, condition, symbols), [], DERIVED_COMBINATIONS);
+  if (!model) return undefined;
+  // The replay: each obligation's goal under the model.
+  const memo = new Map<number, Value>();
+  const failures: Failure[] = [];
+  // A goal through a spec's quantifier has no concrete value: never a failure here.
+  const falseIn = (t: Term) => {
+    try {
+      return evaluate(t, model, memo) === false;
+    } catch (e) {
+      if (e instanceof QuantifierEvalError) return false;
+      throw e;
+    }
+  };
+  for (const ob of open) {
+    if (!falseIn(ob.goal)) continue;
+    const failedParts = (ob.parts ?? []).filter((p) => falseIn(p.goal)).map((p) => p.label);
+    failures.push({ obligation: ob, failedParts });
+  }
+  return failures.length ? { model, failures } : undefined;
+}

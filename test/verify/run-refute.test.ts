@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonVerdict } from '../../src/cli/commands/verify.ts';
+import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { serial } from '../../src/core/pool/serial.ts';
+import { solverFreeEngine } from '../../src/core/pool/solver-free.ts';
+import { buildSteps, refuteOnce } from '../../src/core/verify/driver.ts';
+import { VerifierCaches, type VerifyEnv, verify } from '../../src/core/verify/index.ts';
+import { specObligations } from '../../src/core/verify/refinement.ts';
+import { refuteByRunning } from '../../src/core/verify/run-refute.ts';
+import { specMutants } from './spec-mutants.ts';
+
+/** sys_kill without "which is not already dead": only a zombie's pid tells it from the oracle. */
+const KILL_ZOMBIE = `def sys_kill(old, pid):
+    cond = z3.And(is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED)
+    new = old.copy()
+    new.procs[pid].killed = z3.BoolVal(True)
+    new.procs[pid].state = util.If(old.procs[pid].state != dt.proc_state.PROC_RUNNING, dt.proc_state.PROC_ZOMBIE, old.procs[pid].state)
+    return cond, util.If(cond, new, old)
+`;
+
+/** Ten handlers whose oracles' mutants are compared with the solver's verdicts. */
+const MUTATED = ['sys_kill', 'sys_dup', 'sys_close', 'sys_set_runnable', 'sys_alloc_port', 'sys_reclaim_port', 'sys_alloc_vector', 'sys_lseek', 'sys_reap', 'sys_map_proc'];
+
+describe('refutation by running (docs/design.md §3, "Refuted by running")', () => {
+  let z3: VerifyEnv;
+  // One worker's caches for every solver-free verification here (the kernel is parsed once).
+  const shared: VerifyEnv = { engine: solverFreeEngine(serial()), caches: new VerifierCaches(), solverFree: true };
+  const solverFree = () => shared;
+  beforeAll(async () => {
+    z3 = await nodeEnv();
+  });
+
+  it('refutes a spec without the solver where a reachable state shows it wrong, and the solver agrees', async () => {
+    const v = await verify({ handler: 'sys_kill', spec: KILL_ZOMBIE }, solverFree());
+    expect(v.status).toBe('refuted');
+    if (v.status !== 'refuted') return;
+    expect(v.foundBy).toBe('run');
+    expect((jsonVerdict('sys_kill', v, v.ms) as { verdict: { found_by?: string } }).verdict.found_by).toBe('run');
+    expect(v.failed).toEqual(['cond']);
+    expect(v.counterexample?.replayed).toBe(true);
+    // The pid is a zombie's: the kernel refuses (-ESRCH or the like), the spec lets the call succeed.
+    expect(v.counterexample?.specCond).toBe(true);
+    expect(v.counterexample?.implRet).not.toBe('0');
+    const solver = await verify({ handler: 'sys_kill', spec: KILL_ZOMBIE, run: false }, z3);
+    expect(solver.status === 'refuted' && solver.foundBy).toBe('solver');
+    expect(solver.status === 'refuted' && solver.failed).toContain('cond');
+  });
+
+  it('finds nothing in the oracles (no state refutes a spec the committed proofs prove)', () => {
+    const env = solverFree();
+    for (const h of MUTATED) {
+      const steps = buildSteps({ handler: h, spec: oracleSpec(h)! }, env);
+      if (!steps.ok) throw new Error(h);
+      expect(refuteByRunning(h, steps.step, specObligations(steps.step), steps.assume, env.caches), h).toBeUndefined();
+    }
+  });
+
+  it("agrees with the solver on mutants of ten handlers' oracles: every refutation by running is one of the solver's", async () => {
+    const env = solverFree();
+    const refutedByRun = new Set<string>();
+    for (const h of MUTATED) {
+      for (const m of specMutants(oracleSpec(h)!).slice(0, 4)) {
+        const steps = buildSteps({ handler: h, spec: m.text }, env);
+        if (!steps.ok) continue;
+        const run = refuteByRunning(h, steps.step, specObligations(steps.step), steps.assume, env.caches);
+        if (!run) continue;
+        refutedByRun.add(h);
+        const z3Steps = buildSteps({ handler: h, spec: m.text }, z3);
+        if (!z3Steps.ok) throw new Error(`${h} ${m.how}`);
+        expect(await refuteOnce(z3Steps, z3, 30_000), `${h} ${m.how}`).toBe('refuted');
+        // One per handler here; perf/run-refute.ts compares every mutant.
+        break;
+      }
+    }
+    expect([...refutedByRun].sort()).toEqual([...MUTATED].sort());
+  }, 120_000);
+});

@@ -16,7 +16,7 @@ export const MAX_SEQ = 100_000;
 export const MAX_VISITS = 200_000;
 
 /** A count a walk may spend; spending past it throws the walk's error. */
-export class Budget {
+export class WalkBudget {
   constructor(
     private left: number,
     private readonly spent: () => SpecError,

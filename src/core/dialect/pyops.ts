@@ -22,7 +22,7 @@ import {
 import { percentFormat } from './format.ts';
 import { itemsOf } from './iteration.ts';
 import { MAX_INT_BITS } from './lexer.ts';
-import { Budget, MAX_SEQ, MAX_VISITS } from './limits.ts';
+import { WalkBudget, MAX_SEQ, MAX_VISITS } from './limits.ts';
 import { asciiDecode, expr, intOf, isPyInt, isTerm, isText, noteEquality, pyInteger, termOf, truthy, typeName } from './values.ts';
 import { PyList, PyLong, PyTuple, PyUnicode, type PyValue } from './objects.ts';
 
@@ -283,8 +283,8 @@ function ordered(op: CmpOp, d: number): boolean {
 }
 
 /** The budget of a walk over nested lists and tuples that `what` (a phrase: "comparing these values") makes. */
-export function visitBudget(span: Span, what: string): Budget {
-  return new Budget(MAX_VISITS, () => valueError(span, `${what} visits more than ${MAX_VISITS} items of nested lists and tuples`));
+export function visitBudget(span: Span, what: string): WalkBudget {
+  return new WalkBudget(MAX_VISITS, () => valueError(span, `${what} visits more than ${MAX_VISITS} items of nested lists and tuples`));
 }
 
 /** One comparison `a op b` (chains are split by the interpreter). */

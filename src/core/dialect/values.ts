@@ -6,7 +6,7 @@
 import { BOOL, type Sort, type Term, isFalse, isTrue, show } from '../smt/term.ts';
 import type { Span } from '../span.ts';
 import { symbolicBool, valueError } from './errors.ts';
-import { Budget, MAX_SEQ } from './limits.ts';
+import { WalkBudget, MAX_SEQ } from './limits.ts';
 import { ExprRef, type PyList, PyLong, type PyTuple, PyUnicode, type PyValue, type PyXrange } from './objects.ts';
 import { warn } from './warnings.ts';
 
@@ -282,7 +282,7 @@ function xrangeRepr(r: PyXrange): string {
 }
 
 function render(v: PyValue, quoted: boolean, span: Span): string {
-  const room = new Budget(MAX_SEQ, () => valueError(span, `this would build a string of more than ${MAX_SEQ} characters`));
+  const room = new WalkBudget(MAX_SEQ, () => valueError(span, `this would build a string of more than ${MAX_SEQ} characters`));
   const out: string[] = [];
   const put = (s: string) => {
     room.spend(s.length);

@@ -17,7 +17,7 @@ import { type CType, type IntType, boolToInt, convertInt, eqTerm, promote, resiz
 import { isTerm } from './state.ts';
 
 /** Records a safety condition at `span` on the current path, and assumes it from then on. */
-export type Check = (kind: SafetyKind, cond: Term, span: CSpan, message: string) => void;
+export type SafetyCheck = (kind: SafetyKind, cond: Term, span: CSpan, message: string) => void;
 
 /** Converts a value between C types (assignment, cast, argument, return). */
 export function convertValue(v: Val, from: CType, to: CType, span: CSpan): Val {
@@ -36,7 +36,7 @@ export function convertValue(v: Val, from: CType, to: CType, span: CSpan): Val {
 
 /** Integer arithmetic with C's conversions; records division and shift conditions through `check`. */
 export function arith(
-  check: Check,
+  check: SafetyCheck,
   op: string,
   a: Term,
   at: IntType,

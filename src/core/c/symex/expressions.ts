@@ -12,7 +12,7 @@ import type { Val } from '../hooks.ts';
 import { NULL_PTR, globalPtr, ptrEquals, ptrNonNull, ptrOrder } from '../memory.ts';
 import { printExpr } from '../print.ts';
 import { type CType, type IntType, boolToInt, convertInt, promote, sizeOf, truthOf, typeName, usualArithmetic } from '../types.ts';
-import { type Check, arith, compare, convertValue } from './arith.ts';
+import { type SafetyCheck, arith, compare, convertValue } from './arith.ts';
 import { Lvalues } from './lvalues.ts';
 import { mergeVal } from './path-join.ts';
 import { PathDied, type State, isTerm } from './state.ts';
@@ -207,7 +207,7 @@ export abstract class Expressions extends Lvalues {
   }
 
   /** `check` on path `st`, for the arithmetic (arith.ts). */
-  private checker(st: State): Check {
+  private checker(st: State): SafetyCheck {
     return (kind, cond, span, message) => this.check(st, kind, cond, span, message);
   }
 }

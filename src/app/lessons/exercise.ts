@@ -67,7 +67,7 @@ export interface GradeRequest {
 
 export type VerifyFn = (req: GradeRequest) => Promise<Verdict>;
 
-export interface CheckResult {
+export interface ExerciseCheck {
   /** What was checked, for the learner ("Verified against the correct kernel"). */
   readonly label: string;
   readonly status: 'passed' | 'failed' | 'not-run';
@@ -77,7 +77,7 @@ export interface CheckResult {
 
 export interface ExerciseGrade {
   readonly passed: boolean;
-  readonly checks: readonly CheckResult[];
+  readonly checks: readonly ExerciseCheck[];
   /** One sentence for the learner. */
   readonly message: string;
   /** The verdict to show (the first failed check's, or the main one). */
@@ -138,7 +138,7 @@ function messageFor(verdict: Verdict, label: string): string {
 /** Grades a spec answer: every check in order, stopping at the first that fails. */
 export async function gradeSpec(ex: SpecExercise, spec: string, verify: VerifyFn): Promise<ExerciseGrade> {
   const checks = specChecks(ex);
-  const results: CheckResult[] = [];
+  const results: ExerciseCheck[] = [];
   let failed: { verdict: Verdict; label: string } | undefined;
   let main: Verdict | undefined;
   for (const c of checks) {

@@ -4,9 +4,9 @@
  */
 import { type PromptOptions, SHOT_COUNTS, buildPrompt } from './prompt.ts';
 import type { Task } from '../../tasks/task.ts';
-import { type Distribution, distribution, promptTokens } from './tokens.ts';
+import { type TokenDistribution, distribution, promptTokens } from './tokens.ts';
 
-export interface ShotStats extends Distribution {
+export interface ShotStats extends TokenDistribution {
   readonly shots: number;
 }
 

@@ -20,7 +20,7 @@ export function promptTokens(messages: readonly ChatMessage[]): number {
   return messages.reduce((n, m) => n + countTokens(m.content), 0);
 }
 
-export interface Distribution {
+export interface TokenDistribution {
   readonly n: number;
   readonly min: number;
   readonly p10: number;
@@ -31,7 +31,7 @@ export interface Distribution {
 }
 
 /** Summary statistics (core/quantile.ts: p10 and p90 by nearest rank, the median interpolated); all 0 for no values. */
-export function distribution(values: readonly number[]): Distribution {
+export function distribution(values: readonly number[]): TokenDistribution {
   const s = ascending(values);
   const n = s.length;
   return {

@@ -83,7 +83,7 @@ export class Reader {
 }
 
 /** The limits of an imported table or memory, and where they sit in the file (their flag byte, and just past them). */
-export interface Limits {
+export interface MemoryLimits {
   readonly min: number;
   readonly max?: number;
   readonly shared: boolean;
@@ -92,10 +92,10 @@ export interface Limits {
 }
 
 /**
- * Limits: a flag byte (bit 0: a maximum follows; bit 1: shared; bit 2:
+ * MemoryLimits: a flag byte (bit 0: a maximum follows; bit 1: shared; bit 2:
  * 64-bit indices), then the minimum and the maximum as unsigned LEB128.
  */
-function readLimits(r: Reader): Limits {
+function readLimits(r: Reader): MemoryLimits {
   const start = r.at;
   const flags = r.byte();
   if (flags > 7) throw new WasmFormatError(`unknown limits flags 0x${flags.toString(16)}`, start);
@@ -113,7 +113,7 @@ interface Named {
 /** One entry of the import section: a function with its type index, a table or memory with its limits, a global or a tag. */
 export type ImportEntry =
   | (Named & { readonly kind: typeof KIND_FUNC; readonly type: number })
-  | (Named & { readonly kind: typeof KIND_TABLE | typeof KIND_MEMORY; readonly limits: Limits })
+  | (Named & { readonly kind: typeof KIND_TABLE | typeof KIND_MEMORY; readonly limits: MemoryLimits })
   | (Named & { readonly kind: typeof KIND_GLOBAL | typeof KIND_TAG });
 
 /** The entries of an import section, in order; `r` reads the section's contents. */

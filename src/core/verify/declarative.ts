@@ -26,7 +26,7 @@ import type { VerifyEnv } from './env.ts';
 import { KnownFacts, mergeState } from './known-facts.ts';
 import { type FactMemo, type LemmaResult, QUANTIFIED_LEMMA } from './fact-prover.ts';
 import { type StepLemmaOptions, proveStepLemmas } from './lemma-check.ts';
-import { type Outcome, worst } from './outcome.ts';
+import { type ObligationOutcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { compareSteps } from './same-step.ts';
 import type { SymbolicStep } from './steps.ts';
@@ -53,7 +53,7 @@ export interface Reused {
 export type DeclarativeResult =
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
   | {
-      readonly status: Outcome;
+      readonly status: ObligationOutcome;
       /** One entry per lemma, then one per spec invariant ("inv: <name>"). */
       readonly results: readonly ObligationResult[];
       readonly ms: number;

@@ -7,13 +7,13 @@
  */
 import type { ObligationResult } from './verdict.ts';
 
-export type Outcome = ObligationResult['status'];
+export type ObligationOutcome = ObligationResult['status'];
 
-const RANK: Readonly<Record<Outcome, number>> = { proved: 0, unknown: 1, timeout: 2, failed: 3 };
+const RANK: Readonly<Record<ObligationOutcome, number>> = { proved: 0, unknown: 1, timeout: 2, failed: 3 };
 
 /** The worst of `outcomes` (`proved` for none). */
-export function worst(outcomes: Iterable<Outcome>): Outcome {
-  let w: Outcome = 'proved';
+export function worst(outcomes: Iterable<ObligationOutcome>): ObligationOutcome {
+  let w: ObligationOutcome = 'proved';
   for (const o of outcomes) if (RANK[o] > RANK[w]) w = o;
   return w;
 }

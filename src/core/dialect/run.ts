@@ -27,7 +27,7 @@ import { warn, withWarnings } from './warnings.ts';
 import { describe, expr, isTerm } from './values.ts';
 import type { PyValue } from './objects.ts';
 
-export type ParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
+export type SpecParseResult = { ok: true; module: A.Module } | { ok: false; error: Diagnostic };
 
 export interface RunOptions {
   /** Step budget (statements + expressions), default 200000. */
@@ -110,7 +110,7 @@ function toDiagnostic(e: unknown, source: string): Diagnostic {
 }
 
 /** Parses and statically checks a spec. */
-export function parseSpec(source: string): ParseResult {
+export function parseSpec(source: string): SpecParseResult {
   try {
     return { ok: true, module: parseChecked(source) };
   } catch (e) {

@@ -258,10 +258,10 @@ export function validateRunFile(value: unknown): ValidationError[] {
   return errs.slice(0, MAX_ERRORS);
 }
 
-export type ParseResult = { readonly ok: true; readonly file: RunFile } | { readonly ok: false; readonly errors: readonly ValidationError[] };
+export type RunFileParse = { readonly ok: true; readonly file: RunFile } | { readonly ok: false; readonly errors: readonly ValidationError[] };
 
 /** Parses and validates the text of a run file. */
-export function parseRunFile(text: string): ParseResult {
+export function parseRunFile(text: string): RunFileParse {
   const json = parseJson(text);
   if (!json.ok) return json;
   const errors = validateRunFile(json.value);

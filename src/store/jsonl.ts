@@ -43,14 +43,14 @@ export interface JsonlRead<T> {
 }
 
 /** Says why a parsed row is not a record of this file's kind, or undefined when it is one. */
-export type RowCheck = (row: unknown) => string | undefined;
+export type JsonlRowCheck = (row: unknown) => string | undefined;
 
 /**
  * Reads a JSONL file; a missing file is empty. Rows `check` rejects are
  * skipped like unparsable lines. Anything but a regular file, or one past
  * the cap, is a RunDirError (src/store/run-dir-file.ts).
  */
-export async function readJsonl<T>(path: string, check?: RowCheck): Promise<JsonlRead<T>> {
+export async function readJsonl<T>(path: string, check?: JsonlRowCheck): Promise<JsonlRead<T>> {
   const buf = readRunFile(path);
   if (!buf) return { rows: [], skipped: 0, skippedAt: [], goodBytes: 0, totalBytes: 0 };
   const lastNewline = buf.lastIndexOf(0x0a);
@@ -84,7 +84,7 @@ class JsonlFile<T> {
 
   constructor(
     readonly path: string,
-    private readonly check?: RowCheck,
+    private readonly check?: JsonlRowCheck,
   ) {}
 
   read(): Promise<JsonlRead<T>> {
@@ -144,9 +144,9 @@ function firstProblem(errs: readonly { path: string; message: string }[]): strin
   return errs.length ? `${errs[0].path} ${errs[0].message}` : undefined;
 }
 
-const checkAttempt: RowCheck = (v) => firstProblem(validateAttemptRecord(v));
-const checkPrompt: RowCheck = (v) => (isObject(v) && typeof v.hash === 'string' && Array.isArray(v.messages) ? undefined : 'not a prompt record');
-const checkCache: RowCheck = (v) => (isObject(v) && typeof v.key === 'string' && isObject(v.completion) ? undefined : 'not a cache entry');
+const checkAttempt: JsonlRowCheck = (v) => firstProblem(validateAttemptRecord(v));
+const checkPrompt: JsonlRowCheck = (v) => (isObject(v) && typeof v.hash === 'string' && Array.isArray(v.messages) ? undefined : 'not a prompt record');
+const checkCache: JsonlRowCheck = (v) => (isObject(v) && typeof v.key === 'string' && isObject(v.completion) ? undefined : 'not a cache entry');
 
 export interface JsonlOptions {
   /** Cache file to use instead of DIR/cache.jsonl (to share answers between runs). */

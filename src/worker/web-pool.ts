@@ -30,7 +30,7 @@ class HardTimeoutError extends Error {
   }
 }
 
-export type RunOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
+export type PoolJobOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
 
 export type WorkerFactory = (role: WorkerRole) => Worker;
 
@@ -147,7 +147,7 @@ export class VerifierPool {
    * Runs `fn` on a free worker, honouring lanes, cancellation and the hard
    * limit; rejects with `CancelledError`, `HardTimeoutError` or the job's error.
    */
-  async run<T>(fn: (api: VerifierApi) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+  async run<T>(fn: (api: VerifierApi) => Promise<T>, opts: PoolJobOptions = {}): Promise<T> {
     return valueOf(await this.pool.submit(fn, opts));
   }
 
@@ -165,7 +165,7 @@ export class VerifierPool {
    * Verifies with a hard stop a little after the solver's own time limit. A
    * hard stop becomes a `timeout` verdict; supersession and cancellation reject with `CancelledError`.
    */
-  async verify(req: VerifyRequest, opts: Omit<RunOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
+  async verify(req: VerifyRequest, opts: Omit<PoolJobOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
     const limit = req.timeoutMs ?? 30_000;
     try {
       return await this.run<Verdict>((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });

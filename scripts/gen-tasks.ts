@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { lex, parseProgram } from '../src/core/c/index.ts';
 import { buildTask } from '../src/core/tasks/build-task.ts';
 import { indexSource } from '../src/core/tasks/c-source.ts';
-import { type Variant, composeVariant } from '../src/core/tasks/inject.ts';
+import { type InjectedVariant, composeVariant } from '../src/core/tasks/inject.ts';
 import { CLASS_TARGETS, COUNT_TARGETS, planVariants } from '../src/core/tasks/plan.ts';
 import { quickRefute } from '../src/core/tasks/refute.ts';
 import { BUG_CLASSES, type Task } from '../src/core/tasks/task.ts';
@@ -280,7 +280,7 @@ async function main(): Promise<void> {
   };
 
   /** gcc, our front end, and one solver query: is this a compilable variant the oracle refutes? */
-  const check = async (handler: string, v: Variant, what: string): Promise<boolean> => {
+  const check = async (handler: string, v: InjectedVariant, what: string): Promise<boolean> => {
     const key = VerdictCache.key(handler, v.override);
     const c = cache.get(key);
     if (c.full && c.full !== 'refuted') return false;

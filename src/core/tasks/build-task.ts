@@ -9,7 +9,7 @@ import { type KernelContent, contentEntry } from '../kernel/content.ts';
 import { canonicalJson, sha256Hex } from '../hash.ts';
 import { indexSource } from './c-source.ts';
 import { declarationOf, extractShownCode } from './shown-code.ts';
-import type { Variant } from './inject.ts';
+import type { InjectedVariant } from './inject.ts';
 import { BUG_CLASSES, type Provenance, type Task } from './task.ts';
 
 /** Links the kernel with an override unit; throws with the first error when it does not compile. */
@@ -53,7 +53,7 @@ export async function buildTask(
   kernelProgram: CProgram,
   handler: string,
   index: number,
-  variant?: Variant,
+  variant?: InjectedVariant,
 ): Promise<Task> {
   const description = contentEntry(kernel.descriptions, handler);
   if (description === undefined) throw new Error(`no description for ${handler}`);

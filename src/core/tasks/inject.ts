@@ -13,7 +13,7 @@ import { walk } from './c-walk.ts';
 import { callClosure, callGraph } from './shown-code.ts';
 import type { Mutation, MutationContext, TextEdit } from './mutate.ts';
 
-export interface Variant {
+export interface InjectedVariant {
   readonly handler: string;
   readonly mutations: readonly Mutation[];
   /** The C override unit (`impl_override`). */
@@ -70,7 +70,7 @@ function applyEdits(item: SourceItem, edits: readonly TextEdit[], anchors: reado
 export function applyMutations(
   ctx: MutationContext,
   mutations: readonly Mutation[],
-): { functions: Map<string, string>; anchors: Variant['anchors'] } {
+): { functions: Map<string, string>; anchors: InjectedVariant['anchors'] } {
   const byFn = new Map<string, Mutation[]>();
   for (const m of mutations) byFn.set(m.function, [...(byFn.get(m.function) ?? []), m]);
   const functions = new Map<string, string>();
@@ -116,7 +116,7 @@ function reachableAfter(ctx: MutationContext, handler: string, mutations: readon
  * when two mutations edit overlapping text or a mutation is not in a
  * function the handler reaches.
  */
-export function composeVariant(ctx: MutationContext, handler: string, mutations: readonly Mutation[]): Variant {
+export function composeVariant(ctx: MutationContext, handler: string, mutations: readonly Mutation[]): InjectedVariant {
   const graph = callGraph(ctx.program, ctx.index, handler);
   for (let i = 0; i < mutations.length; i++) {
     if (!graph.has(mutations[i].function)) throw new VariantConflict(`${mutations[i].function} is not reached from ${handler}`);

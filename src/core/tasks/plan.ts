@@ -11,7 +11,7 @@
  * acceptable, is decided by the caller (gcc, the verifier), so this module
  * stays pure.
  */
-import { type Variant, VariantConflict, composeVariant, conflicts } from './inject.ts';
+import { type InjectedVariant, VariantConflict, composeVariant, conflicts } from './inject.ts';
 import { callClosure } from './shown-code.ts';
 import { type Mutation, type MutationContext, mutationsOf } from './mutate.ts';
 import { rng } from '../rng.ts';
@@ -41,7 +41,7 @@ export interface PlanDeps {
   /** How many candidate mutations to screen at once (default 1). */
   readonly parallel?: number;
   /** Is the finished variant acceptable (it compiles and the oracle refutes it)? */
-  accept(v: Variant): Promise<boolean>;
+  accept(v: InjectedVariant): Promise<boolean>;
   log?(line: string): void;
 }
 
@@ -49,7 +49,7 @@ export interface PlannedVariant {
   readonly handler: string;
   /** 1-based: the task id is `<handler>-v<index>`. */
   readonly index: number;
-  readonly variant: Variant;
+  readonly variant: InjectedVariant;
 }
 
 /** The distinct classes a variant of n bugs carries, on average hitting the targets' total. */
@@ -158,7 +158,7 @@ function countedSlots(deps: PlanDeps, candidates: ReadonlyMap<string, readonly M
  * when none is accepted, the slot trades its count with a later slot and
  * tries again. Throws when no count is left to try.
  */
-async function fillSlot(p: Planner, slots: Slot[], si: number): Promise<Variant> {
+async function fillSlot(p: Planner, slots: Slot[], si: number): Promise<InjectedVariant> {
   const slot = slots[si];
   const h = slot.handler;
   const tried = new Set<number>();
@@ -178,7 +178,7 @@ async function fillSlot(p: Planner, slots: Slot[], si: number): Promise<Variant>
 }
 
 /** Up to six attempts (each with its own seeded draws) at a new, accepted variant of `slot.count` bugs. */
-async function attemptCount(p: Planner, slot: Slot): Promise<Variant | undefined> {
+async function attemptCount(p: Planner, slot: Slot): Promise<InjectedVariant | undefined> {
   const h = slot.handler;
   for (let attempt = 0; attempt < 6; attempt++) {
     const r = rng(`${p.deps.seed}/${h}/v${slot.index}/n${slot.count}/a${attempt}`);
@@ -186,7 +186,7 @@ async function attemptCount(p: Planner, slot: Slot): Promise<Variant | undefined
     if (!ms) continue;
     const ids = ms.map((m) => m.id).sort().join(' ');
     if ([...(p.sets.get(h) ?? [])].includes(ids)) continue;
-    let v: Variant;
+    let v: InjectedVariant;
     try {
       v = composeVariant(p.deps.ctx, h, ms);
     } catch (e) {
@@ -200,7 +200,7 @@ async function attemptCount(p: Planner, slot: Slot): Promise<Variant | undefined
 }
 
 /** Counts an accepted variant of `h` towards the targets and the handler's used mutations; returns its classes. */
-function record(p: Planner, h: string, accepted: Variant): Set<BugClass> {
+function record(p: Planner, h: string, accepted: InjectedVariant): Set<BugClass> {
   const classes = new Set(accepted.mutations.map((m) => m.bugClass));
   for (const c of classes) p.tally[c]++;
   const u = p.used.get(h) ?? new Set<string>();

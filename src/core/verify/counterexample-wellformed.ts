@@ -124,7 +124,7 @@ function addressesIn(roots: readonly Term[], facts: ReadonlyMap<string, Term>): 
 }
 
 /** A model to show and what it falsifies. */
-export interface Shown {
+export interface WellFormedShown {
   readonly model: SmtModel;
   readonly failures: readonly Failure[];
   readonly replayed: boolean;
@@ -153,7 +153,7 @@ export interface WellFormedOptions {
 export function showAsFound<T>(
   raw: Pick<Refutation, 'model' | 'failures' | 'replayed'>,
   opts: Pick<WellFormedOptions, 'assume' | 'args' | 'addresses'>,
-  show: (s: Omit<Shown, 'wellFormed'> & { readonly wellFormed?: boolean }) => T,
+  show: (s: Omit<WellFormedShown, 'wellFormed'> & { readonly wellFormed?: boolean }) => T,
 ): T {
   const goals = raw.failures.map((f) => f.obligation.goal);
   const roots = [negation(goals), ...opts.assume([negation(goals)])];
@@ -175,7 +175,7 @@ const PREFERENCE_MS = 3000;
  * runs while the model it gets is alive, and a model found here is disposed
  * when it returns.
  */
-export async function showWellFormed<T>(raw: Pick<Refutation, 'model' | 'failures' | 'replayed'>, opts: WellFormedOptions, show: (s: Shown) => T): Promise<T> {
+export async function showWellFormed<T>(raw: Pick<Refutation, 'model' | 'failures' | 'replayed'>, opts: WellFormedOptions, show: (s: WellFormedShown) => T): Promise<T> {
   const failed: Obligation[] = raw.failures.map((f) => f.obligation);
   const rawMemo = new Map<number, Value>();
   const holdsRaw = (ts: readonly Term[]) => ts.every((t) => evaluate(t, raw.model, rawMemo) === true);

@@ -26,13 +26,13 @@ import { type ParseCache, newParseCache, quantifierDiagnostic, runSpec } from '.
 import type { Diagnostic } from '../diagnostic.ts';
 import { cacheSlot } from './caches.ts';
 import { buildCounterexample } from './counterexample.ts';
-import { type Shown, showAsFound, showWellFormed } from './counterexample-wellformed.ts';
+import { type WellFormedShown, showAsFound, showWellFormed } from './counterexample-wellformed.ts';
 import { type DeclarativeOptions, type DeclarativePath, type Reused, proveSpecLemmas } from './declarative.ts';
 import type { VerifyEnv } from './env.ts';
 import { IMPL_PROOFS } from './impl-proofs.ts';
 import type { StoredProof } from './proof-cache.ts';
 import { implementationStep, programKey, requireHandler } from './implementation.ts';
-import { type Outcome, worst } from './outcome.ts';
+import { type ObligationOutcome, worst } from './outcome.ts';
 import { type Obligation, type ProofOutcome, disposeOutcome, prove } from './prove.ts';
 import { PROVED_GOALS } from './proved-goals.ts';
 import { phaseClock } from '../phases.ts';
@@ -293,7 +293,7 @@ async function explain(
 }
 
 /** A refutation as a counterexample shows it (`wellFormed` and `outsideC` where a search or the run said). */
-type ShownAs = Omit<Shown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] };
+type ShownAs = Omit<WellFormedShown, 'wellFormed' | 'outsideC'> & { readonly wellFormed?: boolean; readonly outsideC?: readonly string[] };
 
 /** The counterexample of `shown` for `steps`, pointing at the spec line of the first failing field (or the return). */
 function counterexampleOf(steps: Extract<Steps, { ok: true }>, shown: ShownAs, quantified: boolean | undefined) {
@@ -350,7 +350,7 @@ export async function refuteOnce(steps: Extract<Steps, { ok: true }>, env: Verif
 export type DeclarativeCheck =
   | { readonly status: 'spec-error'; readonly error: Diagnostic }
   | {
-      readonly status: Outcome;
+      readonly status: ObligationOutcome;
       readonly results: readonly ObligationResult[];
       readonly warnings: readonly Diagnostic[];
       /** Set when the oracle's proof was reused (declarative.ts). */

@@ -19,7 +19,7 @@ export type GradeState =
   | { readonly kind: 'done'; readonly grade: ExerciseGrade }
   | { readonly kind: 'error'; readonly message: string };
 
-export type VerificationState =
+export type ExerciseVerification =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running' }
   | { readonly kind: 'done'; readonly verdict: Verdict }
@@ -53,7 +53,7 @@ export class ExerciseSession {
   answer = $state('');
   diagnostics = $state.raw<readonly Diagnostic[]>([]);
   grade = $state.raw<GradeState>({ kind: 'idle' });
-  verification = $state.raw<VerificationState>({ kind: 'idle' });
+  verification = $state.raw<ExerciseVerification>({ kind: 'idle' });
   attempts = $state(0);
   hintsOpened = $state(0);
   passed = $state(false);

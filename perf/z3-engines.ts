@@ -1,6 +1,7 @@
 /**
  * The same Z3 queries in Node (V8) and in each browser engine, to tell where
- * an engine's verification time goes (docs/app.md, "Browser support").
+ * an engine's verification time goes (docs/measurements.md, "Where
+ * WebKitGTK's time went").
  *
  * 1. In Node, the verifications of a handler's oracle against its four buggy
  *    variants are recorded query by query: each query's SMT-LIB text and the tactics its

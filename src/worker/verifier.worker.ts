@@ -11,8 +11,8 @@
  * from it. WebKit does not keep a worker's main module in the worker's module
  * map: a chunk that imports from the main script's URL runs it a second time
  * in the same worker (a second Comlink.expose, so every call ran twice, and a
- * second z3-start, so the wasm downloaded twice; docs/app.md, "Z3's load
- * before the page's and the worker's code"). The bundler puts a module that
+ * second z3-start, so the wasm downloaded twice; docs/measurements.md, "Z3's
+ * load before the page's and the worker's code"). The bundler puts a module that
  * both this file and verifier-core.ts import statically into this file's
  * chunk, so z3-start.ts, which they share, comes with import() here, and the
  * worker's name is tested here rather than by a shared helper;

@@ -1,14 +1,14 @@
 /**
  * A bound on a worker's Z3 warm-up (docs/app.md, "Browser support"). Z3 is
  * ready only after two warm-up checks; on Z3's own threads in Firefox the
- * second now and then never answers, and the load then waited forever
- * ("Loading Z3…" for good). Past the limit the load fails, and the page's
+ * second now and then never answers, and without a bound the load would
+ * wait forever ("Loading Z3…" for good). Past the limit the load fails, and the page's
  * pool replaces the worker as for any failed start (src/worker/web-pool.ts,
  * START_RETRIES).
  *
  * The timer runs on the page, not in the worker: in such a stall no timer
  * of the worker fires any more (its thread is held), so a limit kept there
- * never ended the load.
+ * would never end the load.
  */
 const WARM_UP_LIMIT_MS = 30_000;
 

@@ -1,5 +1,5 @@
 /**
- * Z3's invoke trampolines moved into its wasm (docs/app.md, "Z3's invoke
+ * Z3's invoke trampolines, made inside its wasm (docs/app.md, "Z3's invoke
  * trampolines").
  *
  * z3-solver's wasm was built with Emscripten's JavaScript exception handling:
@@ -8,13 +8,14 @@
  * pointer, calls table entry `index` with the arguments inside a JavaScript
  * `try`, and on a C++ exception restores the stack pointer and calls
  * `setThrew(1, 0)`, which the caller's landing pad then reads. Each such call
- * crosses from wasm to JavaScript and back twice; in a profile of grading
- * that was about a quarter of the time of the thread running Z3.
+ * crosses from wasm to JavaScript and back twice, about a quarter of the
+ * time of the thread running Z3 in a profile of grading (docs/measurements.md,
+ * "Z3's invoke trampolines, profiled").
  *
  * `withWasmInvokes` adds, for each imported `invoke_*`, a function of the
  * same type defined in the wasm that does the same with a wasm `try` /
  * `catch_all`, and points every direct call of the import at it; the imports
- * stay (so the glue links as before) but are no longer called from the code.
+ * stay (so the glue links unchanged) but are not called from the code.
  * A `catch_all` also catches JavaScript errors that are not C++ exceptions
  * (an abort, a trap turned error), which the glue's trampoline lets through:
  * the glue's C++ throw sites set an exported flag just before they throw

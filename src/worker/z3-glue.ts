@@ -10,12 +10,12 @@
  *    the callee up in a mirror of the wasm function table and then asserted
  *    that the mirror agrees with the table by reading the table again. That
  *    second read (`WebAssembly.Table.get`) was about a fifth of all solver
- *    time in a profile, and the same 73 lemma queries took 55 s with it and
- *    31 s without it. The check is a debugging aid only: the mirror is filled
+ *    time in a profile (docs/measurements.md, "Z3's invoke trampolines,
+ *    profiled"). The check is a debugging aid only: the mirror is filled
  *    from the table and rewritten on every write to it
  *    (`setWasmTableEntry`), and Z3 never writes the table after start. It is
- *    removed; the trampolines themselves have since moved into the wasm
- *    (src/worker/wasm-invoke.ts), where they are used.
+ *    removed; the trampolines that are called are the wasm's own
+ *    (src/worker/wasm-invoke.ts).
  * 2. The C++ throw flag. The wasm's own trampolines (src/worker/wasm-invoke.ts)
  *    catch every exception and must tell a C++ one, which they handle as the
  *    glue's did, from any other, which they throw on. Each of the glue's

@@ -58,7 +58,8 @@ async function fetchOrSay(url: string, what: string): Promise<Response> {
  * Downloads Z3's wasm and compiles it as the bytes arrive. Compiling from the
  * response, rather than from a finished download (or a Blob fetched again),
  * overlaps the two; in WebKitGTK the download alone took about 6 s and the
- * compile 8 s of a 17 s load (docs/app.md, "Browser support"). Resolves with
+ * compile 8 s of a 17 s load (docs/measurements.md, "Where WebKitGTK's time
+ * went"). Resolves with
  * the module and a copy of the response for the offline cache.
  */
 async function compileWasm(url: string): Promise<{ module: WebAssembly.Module; copy: Response; at: number }> {

@@ -6,8 +6,8 @@
  * (`new Worker(glue, { name: 'em-pthread-N' })`); the new worker then loads
  * and runs the glue (350 kB of script) before it can take the thread. Z3's
  * first checks, the warm-up, start two threads, so on a repeat visit, with
- * everything else from caches, those two workers' start was a large part of
- * the time to the first verdict. Here they are made as soon as the glue has
+ * everything else from caches, those two workers' start would be a large
+ * part of the time to the first verdict. Here they are made as soon as the glue has
  * arrived, while the wasm still compiles, and the glue's `new Worker` takes
  * them (docs/app.md, "Loading Z3"). A worker made ahead is the same as one the
  * glue makes: same script, same name, and it waits for the glue's `load`

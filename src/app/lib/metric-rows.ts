@@ -1,8 +1,8 @@
 /**
- * The Runs page's metrics table in words, and what its terms mean: pass@1
- * and the pass rate side by side were undefined, "strict rate 0.0%" sat
- * beside "strict passes 0 of 0", and "bug-following 0.0% of 4" said nothing
- * of what it counts (issue 55 item 7). Pure, so the words are tested
+ * The Runs page's metrics table in words, and what its terms mean, so that
+ * no figure stands undefined: pass@1 beside the pass rate, strict passes
+ * out of the passing first answers (never "0 of 0"), and bug-following with
+ * what it counts. Pure, so the words are tested
  * (test/app/metric-rows.test.ts). A run imported from a file of answers
  * (`source`) has no measured requests: its tokens, cost and latency are
  * unknown, not 0.

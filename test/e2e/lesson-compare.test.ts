@@ -38,8 +38,11 @@ describe('Compare in a lesson', () => {
     expect(await page.locator('[data-testid="compare-table"]').count()).toBe(0);
     for (const leak of ['PROC_RUNNABLE', 'procs.state', 'Arguments', 'def sys_set_runnable', 'util.If']) expect(said).not.toContain(leak);
     expect(await page.locator('[data-testid="lesson-solution-text"]').count()).toBe(0);
-    await page.locator('[data-testid="exercise"] [data-testid="compare"]').scrollIntoViewIfNeeded();
-    await screenshot(page, 'lesson-compare-hidden');
+    for (const width of [1400, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.locator('[data-testid="exercise"] [data-testid="compare"]').scrollIntoViewIfNeeded();
+      await screenshot(page, `lesson-compare-hidden-${width}`);
+    }
 
     await setEditorText(page, FIXED, 'lesson-editor');
     await page.click('[data-testid="exercise"] [data-testid="compare-run"]');

@@ -35,6 +35,22 @@ describe('golden pairs compared with the oracle', () => {
   }
 });
 
+describe('the distinguishing state is well-formed where one exists', () => {
+  it('pid-mutant: counts within the kernel\'s limits and small arguments, as a counterexample shows them', async () => {
+    const mutant = loadCases('diff').find((c) => c.name === 'pid-mutant.py')!.text;
+    const v = await diffSpecs({ handler: 'sys_dup', a: oracle('sys_dup'), b: mutant, ghost: false }, await nodeEnv());
+    expect(v.status).toBe('different');
+    if (v.status !== 'different') return;
+    expect(v.witness.replayed).toBe(true);
+    // The first model Z3 finds has nr_fds and refcnt of 2^64-3 (shown -3); a well-formed one stays within NOFILE and NPROC*NOFILE.
+    const old = (field: string) => v.witness.rows.filter((r) => r.field === field).map((r) => BigInt(r.old));
+    expect(old('procs.nr_fds').length).toBeGreaterThan(0);
+    for (const n of old('procs.nr_fds')) expect(n >= 0n && n <= 16n).toBe(true);
+    for (const n of old('files.refcnt')) expect(n >= 0n && n <= 1024n).toBe(true);
+    for (const a of v.witness.args) expect(BigInt(a.value) < 4096n && BigInt(a.value) >= -4096n).toBe(true);
+  });
+});
+
 describe('what is known is reused', () => {
   it('the same terms need no query for behaviour, one for the ghost note at most', async () => {
     const v = await diffSpecs({ handler: 'sys_dup', a: oracle('sys_dup'), b: `${oracle('sys_dup')}\n# a comment\n` }, await nodeEnv());

@@ -6,9 +6,10 @@
  */
 import { findTask } from '../../core/tasks/load.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
+import type { DiffRequest, DiffVerdict } from '../../core/verify/equivalence.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
-import { implSourceOf } from '../lib/content.ts';
+import { implSourceOf, oracleSpec } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
 import { type ExerciseProgress, type GradedAttempt, exerciseProgress } from './progress-db.ts';
@@ -186,6 +187,31 @@ export class ExerciseSession {
     if (!this.solutionUnlocked || this.exercise.solution === undefined) return;
     this.usedSolution = true;
     this.edit(this.exercise.solution);
+  }
+
+  /**
+   * What Compare calls the reference: the exercise's solution, or the
+   * kernel's reference spec where the answer is verified on the correct
+   * kernel; none for a field exercise or a buggy target with no solution.
+   */
+  get reference(): string | undefined {
+    const ex = this.exercise;
+    if (ex.kind !== 'spec') return undefined;
+    return ex.solution ?? (ex.verifyOn === undefined ? oracleSpec(ex.handler) : undefined);
+  }
+
+  /**
+   * The reference is hidden while the learner cannot read the solution:
+   * Compare then says only whether they differ, never a state (which would
+   * show what the reference does).
+   */
+  get referenceHidden(): boolean {
+    return !(this.solutionUnlocked && this.exercise.solution !== undefined);
+  }
+
+  /** Compares two specs by meaning in the verifier pool (Compare). */
+  diff(req: DiffRequest): Promise<DiffVerdict> {
+    return this.verifier.pool.run((api) => api.diff(req), { hardTimeoutMs: (req.timeoutMs ?? 30_000) + 15_000 });
   }
 
   /** Field exercises: runs the given spec so the learner can read the counterexample. */

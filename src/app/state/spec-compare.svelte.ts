@@ -51,7 +51,8 @@ export class SpecCompare {
     const secret = this.with === 'reference' && hidden;
     this.result = { kind: 'running' };
     try {
-      const verdict = await this.run({ handler, a: spec, b: other, timeoutMs });
+      // A hidden reference's ghost note is not shown: no query for it.
+      const verdict = await this.run({ handler, a: spec, b: other, timeoutMs, ...(secret ? { ghost: false } : {}) });
       this.result = { kind: 'done', verdict: secret ? withoutWitness(verdict) : verdict, other: label, hidden: secret };
     } catch (e) {
       this.result = { kind: 'error', message: e instanceof Error ? e.message : String(e) };

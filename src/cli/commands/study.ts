@@ -19,6 +19,8 @@ import { diagnosticText } from '../../core/diagnostic-text.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import { MergeError, mergeShards } from '../../core/eval/run/shard-merge.ts';
 import { RUN_DEFAULTS } from '../../core/eval/session/config.ts';
+import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
+import type { Determinism } from '../../core/eval/stats/determinism.ts';
 import { formatShard } from '../../core/eval/run/shard.ts';
 import { type CellRun, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
 import { type PlannedCell, type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
@@ -34,6 +36,7 @@ import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
+import { groupByMeaning } from '../meaning-groups.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
 import { readShard } from './merge.ts';
@@ -68,7 +71,11 @@ async function storedCells(plan: StudyPlan, dir: string): Promise<CellRun[]> {
 
 async function printStudyReport(plan: StudyPlan, dir: string, tasks: readonly Task[], json: boolean): Promise<void> {
   const cells = await storedCells(plan, dir);
-  const report = studyReport({ name: plan.study.name, id: plan.id }, cells, tasks);
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  // Each cell's first answers grouped by meaning (docs/research.md, "Determinism"), as `report` groups a run.
+  const determinism = new Map<number, Determinism>();
+  for (const c of cells) determinism.set(c.index, await groupByMeaning(c.attempts, (id) => taskFactsOf(id, (x) => byId.get(x)).handler));
+  const report = studyReport({ name: plan.study.name, id: plan.id }, cells, tasks, { determinism });
   if (json) {
     process.stdout.write(`${JSON.stringify({ study: { name: plan.study.name, id: plan.id, dir, cells: plan.cells.length }, report, tables: { cells: cellTable(report), pairs: pairTable(report) } })}\n`);
     return;

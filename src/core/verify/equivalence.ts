@@ -22,7 +22,12 @@
  * both then equal the implementation's value. A caller that knows both
  * specs refine the kernel (two passing grades) says so and asks nothing.
  * What is left is one checked query (query.ts): a model is a distinguishing
- * state, replayed through both specs by our own evaluator.
+ * state, replayed through both specs by our own evaluator. A replayed model
+ * is then shown well-formed where one exists, as a refutation's
+ * counterexample is (counterexample-wellformed.ts: enum cells hold members,
+ * counts stay within the kernel's limits, small arguments), so a
+ * difference is not shown on a state no kernel reaches (a count of 2^64-3)
+ * when a plain one shows it too.
  */
 import * as o from '../smt/ops.ts';
 import type { Value } from '../smt/eval.ts';
@@ -33,10 +38,12 @@ import { HANDLERS, entryNames, requireHandler } from '../kernel/handlers.ts';
 import { countOf, fieldParts } from '../kernel/state.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { Span } from '../span.ts';
+import type { SmtModel } from '../smt/solver.ts';
 import { ev, show, stateRead } from './counterexample.ts';
+import { showWellFormed } from './counterexample-wellformed.ts';
 import { type Steps, DEFAULT_BUDGET_MS, type VerifyEnv, buildSteps, seedFromOracle } from './driver.ts';
 import { PROVED_GOALS } from './proved-goals.ts';
-import { type Lease, REPLAY_FAILED, checkQuery } from './query.ts';
+import { REPLAY_FAILED, checkQuery } from './query.ts';
 import { specObligations } from './refinement.ts';
 import type { CexArg } from './verdict.ts';
 
@@ -132,9 +139,16 @@ export async function diffSpecs(req: DiffRequest, env: VerifyEnv): Promise<DiffV
     let how: Settled = allSame ? 'same-terms' : open.length ? 'query' : 'known-goals';
     if (open.length) {
       queries++;
-      const r = await checkQuery(env.engine, { goals: open.map((c) => c.goal), assume: (negated) => a.assume([negated]), deadline }, (lease) => witness(lease, a, b, open));
+      // A replayed model is kept for the well-formed search; one on the solver's word is shown as it is.
+      const r = await checkQuery(env.engine, { goals: open.map((c) => c.goal), assume: (negated) => a.assume([negated]), deadline }, (lease) =>
+        lease.replayed ? { kept: lease.keep(), shown: undefined } : { kept: undefined, shown: witness(lease.model, false, a, b, open) },
+      );
+      if (r.kind === 'refuted' || r.kind === 'on-word') {
+        const { kept, shown } = r.value;
+        const w = kept ? await wellFormedWitness(kept, env, a, b, open, deadline) : shown!;
+        return { status: 'different', witness: w, ms: Date.now() - started, queries };
+      }
       const ms = Date.now() - started;
-      if (r.kind === 'refuted' || r.kind === 'on-word') return { status: 'different', witness: r.value, ms, queries };
       if (r.kind === 'inconsistent') return { status: 'unknown', reason: REPLAY_FAILED, ms, queries };
       if (r.kind === 'undecided') return { status: r.outcome, reason: r.reason, ms, queries };
       how = 'query';
@@ -218,10 +232,36 @@ function skolemOf(sort: number, position: number): Term {
   return variable(`sk.ghost.${position}.${sort}`, sort);
 }
 
+/**
+ * The witness of a replayed model `raw` (disposed here), from a well-formed
+ * state where one distinguishes the specs on the same compared cells
+ * (showWellFormed's preference queries, within the comparison's deadline),
+ * else from `raw` itself.
+ */
+async function wellFormedWitness(
+  raw: SmtModel,
+  env: VerifyEnv,
+  a: Extract<Steps, { ok: true }>,
+  b: Extract<Steps, { ok: true }>,
+  open: readonly Compared[],
+  deadline: number,
+): Promise<DiffWitness> {
+  try {
+    const left = deadline - Date.now();
+    if (left < 1) return witness(raw, true, a, b, open);
+    const memo = new Map<number, Value>();
+    const failures = open.filter((c) => ev(c.goal, raw, memo) !== true).map((c) => ({ obligation: { name: c.name, goal: c.goal }, failedParts: [] }));
+    return await showWellFormed({ model: raw, failures, replayed: true }, { engine: env.engine, assume: a.assume, args: a.step.args, addresses: a.step.addresses, timeoutMs: left }, (shown) =>
+      witness(shown.model, shown.replayed, a, b, open),
+    );
+  } finally {
+    raw.dispose();
+  }
+}
+
 /** The distinguishing state of a model: both conditions, the arguments and every compared cell that differs. */
-function witness(lease: Lease, a: Extract<Steps, { ok: true }>, b: Extract<Steps, { ok: true }>, open: readonly Compared[]): DiffWitness {
+function witness(model: SmtModel, replayed: boolean, a: Extract<Steps, { ok: true }>, b: Extract<Steps, { ok: true }>, open: readonly Compared[]): DiffWitness {
   const memo = new Map<number, Value>();
-  const model = lease.model;
   const args = a.step.args.map(({ arg, term }) => ({ name: arg.name, sort: arg.sort, value: show(ev(term, model, memo), term.sort) }));
   const cond = (t: Term) => {
     const v = ev(t, model, memo);
@@ -232,7 +272,7 @@ function witness(lease: Lease, a: Extract<Steps, { ok: true }>, b: Extract<Steps
   const rows: DiffRow[] = [];
   const fields: string[] = [];
   for (const c of open) {
-    if (lease.value(c.goal) === true) continue;
+    if (ev(c.goal, model, memo) === true) continue;
     fields.push(c.name);
     if (!c.field || !c.xs) continue;
     const path = c.field.path;
@@ -243,7 +283,7 @@ function witness(lease: Lease, a: Extract<Steps, { ok: true }>, b: Extract<Steps
     const index = c.xs.map((x, i) => `${c.field!.indexNames[i] ?? `i${i}`}=${show(ev(x, model, memo), x.sort)}`);
     rows.push({ field: path, index, old: at(read(a, false)), a: va, b: vb, differs: va !== vb || va === show(undefined, 0) });
   }
-  return { args, condA, condB, fields, rows, context: stateRead([a.step.cond, b.step.cond], model, memo).slice(0, 24), replayed: lease.replayed };
+  return { args, condA, condB, fields, rows, context: stateRead([a.step.cond, b.step.cond], model, memo).slice(0, 24), replayed };
 }
 
 /**

@@ -131,6 +131,8 @@ describe('osvlab study', () => {
       expect(row.metrics.curve.points.map((p) => p.pass1), row.label).toEqual(curve);
       expect(row.metrics.curve.points.map((p) => p.fixed), row.label).toEqual(curve.map((c, r) => Math.round((c - (curve[r - 1] ?? 0)) * 20)));
       for (const p of row.metrics.curve.points) expect(p.tokensPerFix === null, `${row.label} round ${p.round}`).toBe(p.fixed === 0);
+      // Grouped by meaning: one sample per task, so one class, and the consensus answer is the first answer.
+      expect(row.determinism, row.label).toMatchObject({ tasks: 20, multi: 0, mean_largest_share: 1, consensus_pass_at_1: curve[0] });
     }
     // The half-fix is exercised: after one bare verdict some tasks are fixed and some are not.
     const verdict1 = expectedCurve(verdictFixRound)[1];
@@ -152,6 +154,7 @@ describe('osvlab study', () => {
     };
     expect(curveOf('guide / verdict')).toEqual(expectedCurve(verdictFixRound).map((x) => `${(x * 100).toFixed(1)}%`));
     expect(curveOf('standard / none')).toEqual(['0.0%', '0.0%', '0.0%', '0.0%']);
+    expect(text.out).toContain('determinism (first answers grouped by meaning');
   }, TIMEOUT_MS);
 
   it('runs each shard of every cell with --shard K/N, and --merge puts the cells back together', async () => {

@@ -3,13 +3,16 @@
  * cell (its levels, pass@1 after the first answer and after the last
  * repair round with its interval, the fixes repairs made, tokens and cost),
  * the paired comparison, round by round, of every two cells that differ in
- * one factor, and each cell's repair curve. The levels are read from each
+ * one factor, each cell's repair curve, and, where the caller grouped each
+ * cell's first answers by meaning (stats/determinism.ts, which needs the
+ * solver), each cell's determinism figures. The levels are read from each
  * run's config, so the report can be rebuilt from the runs alone (the Runs
  * page) and reads the same wherever the runs were made.
  */
 import type { AttemptRecord, RunRecord, RunStatus } from '../run/run-types.ts';
 import { DEFAULT_FEEDBACK, DEFAULT_PROMPT } from '../session/config.ts';
 import { type RoundComparison, compareByRound } from '../stats/compare-runs.ts';
+import type { Determinism } from '../stats/determinism.ts';
 import { type RunMetrics, computeMetrics } from '../stats/metrics.ts';
 import type { TaskFacts } from '../stats/outcome.ts';
 import { type Table, curveTable, pValue, pct, pctInterval, pts, ptsInterval, tableText, usd, whole } from '../stats/table.ts';
@@ -30,6 +33,18 @@ export interface StudyRow {
   readonly runId: string;
   readonly status: RunStatus;
   readonly metrics: RunMetrics;
+  /** The cell's first answers grouped by meaning, when the caller grouped them. */
+  readonly determinism?: CellDeterminism;
+}
+
+/** A cell's run-level determinism figures (docs/research.md, "Determinism"). */
+export interface CellDeterminism {
+  readonly mean_largest_share: number;
+  readonly consensus_pass_at_1: number;
+  /** Tasks with more than one class (behaviour), of the tasks grouped. */
+  readonly multi: number;
+  readonly tasks: number;
+  readonly queries: number;
 }
 
 export interface StudyPair {
@@ -52,6 +67,8 @@ export interface StudyReport {
 export interface StudyReportOptions {
   readonly resamples?: number;
   readonly seed?: string;
+  /** Each cell's runs grouped by meaning, by cell index (absent: no determinism figures). */
+  readonly determinism?: ReadonlyMap<number, Determinism>;
 }
 
 /** A run's levels, from its config. */
@@ -81,6 +98,7 @@ export function studyReport(head: { readonly name: string; readonly id: string }
       runId: c.run.id,
       status: c.run.status,
       metrics: computeMetrics(facts, c.attempts, { n: c.run.config.n, rounds: c.run.config.repairRounds }),
+      ...(options.determinism?.has(c.index) ? { determinism: cellDeterminism(options.determinism.get(c.index)!) } : {}),
     };
   });
   const gridCells: StudyCell[] = rows.map((r) => ({ index: r.index, label: r.label, levels: r.levels }));
@@ -93,6 +111,17 @@ export function studyReport(head: { readonly name: string; readonly id: string }
     return { factor: p.factor, a: A.index, b: B.index, byRound: compareByRound(sides[0], sides[1], ids, resamples, `${seed}/${A.index}-${B.index}`) };
   });
   return { name: head.name, id: head.id, factors, rows, pairs };
+}
+
+function cellDeterminism(d: Determinism): CellDeterminism {
+  const counted = d.tasks.filter((t) => t.classes.length > 0);
+  return {
+    mean_largest_share: d.mean_largest_share,
+    consensus_pass_at_1: d.consensus_pass_at_1,
+    multi: counted.filter((t) => t.classes.length > 1).length,
+    tasks: counted.length,
+    queries: d.queries,
+  };
 }
 
 /** The task facts of a run's tasks; tasks this build lacks count by handler name. */
@@ -111,8 +140,9 @@ function factorColumns(report: StudyReport): readonly Factor[] {
 /** The table of every cell. */
 export function cellTable(report: StudyReport): Table {
   const cols = factorColumns(report);
+  const grouped = report.rows.some((r) => r.determinism);
   return {
-    header: ['#', ...cols.map((f) => FACTOR_HEAD[f]), 'tasks', 'pass@1 r0', 'pass@1 last', '95% CI', 'fixed', 'tokens', 'tokens/fix', 'cost', 'status'],
+    header: ['#', ...cols.map((f) => FACTOR_HEAD[f]), 'tasks', 'pass@1 r0', 'pass@1 last', '95% CI', ...(grouped ? ['largest', 'consensus'] : []), 'fixed', 'tokens', 'tokens/fix', 'cost', 'status'],
     rows: report.rows.map((r) => {
       const points = r.metrics.curve.points;
       const first = points[0];
@@ -127,6 +157,7 @@ export function cellTable(report: StudyReport): Table {
         pct(first.pass1),
         `${pct(last.pass1)} (r${last.round})`,
         pctInterval(last.ci95),
+        ...(grouped ? (r.determinism ? [pct(r.determinism.mean_largest_share), pct(r.determinism.consensus_pass_at_1)] : ['-', '-']) : []),
         String(fixed),
         String(r.metrics.tokens.input + r.metrics.tokens.output),
         whole(fixed ? repairTokens / fixed : null),
@@ -208,6 +239,13 @@ export function studyReportText(report: StudyReport): string {
   if (names) L.push(names);
   L.push('', 'cells (pass@1 after the first answer and after the last repair round; fixed: chains the repairs fixed; tokens/fix: repair tokens per fix):');
   L.push(...tableText(cellTable(report)));
+  if (report.rows.some((r) => r.determinism)) {
+    L.push('', "determinism (first answers grouped by meaning, docs/research.md): largest = mean share of a task's samples in its largest class; consensus = pass@1 of the largest class's answer, no oracle:");
+    for (const r of report.rows) {
+      const d = r.determinism;
+      if (d) L.push(`  ${r.index + 1}. ${d.multi} of ${d.tasks} tasks have more than one behaviour; ${d.queries} equivalence queries`);
+    }
+  }
   if (report.pairs.length) {
     L.push('', 'cells that differ in one factor (paired by task, sample 0; B - A in points; 95% CI by paired bootstrap over tasks):');
     L.push(...tableText(pairTable(report)));

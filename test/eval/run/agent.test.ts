@@ -190,7 +190,7 @@ describe('the agent loop', () => {
     const [a] = await attemptsOf(store, s.id);
     const [first, second] = a.trajectory!.turns;
     expect(first.results.map((r) => r.error)).toEqual(['AGENT001', 'AGENT002', 'AGENT003', 'AGENT004']);
-    expect(first.results[1].text).toBe('Error AGENT002: there is no tool "rm_rf"; the tools are verify and submit.');
+    expect(first.results[1].text).toBe('Error AGENT002: there is no tool "rm_rf"; the tools are verify, run and submit.');
     expect(first.results[3].text).toMatch(/^Error AGENT004: the arguments of verify are \d+ characters long; a call may carry at most 100000\.$/);
     expect(second.results[0].category).toBe('pass');
     expect(a.trajectory!.end).toBe('turns-exhausted');

@@ -43,12 +43,13 @@ function firstUserText(req: ReceivedRequest): string {
 }
 
 /** The scripted agent's move for one request. */
-export function agentMove(req: ReceivedRequest, opts: { readonly parallel?: boolean } = {}): FakeReply {
+export function agentMove(req: ReceivedRequest, opts: { readonly parallel?: boolean; readonly run?: boolean } = {}): FakeReply {
   const { handler } = taskOfPrompt(firstUserText(req));
   const oracle = oracleSpec(handler)!;
   const results = toolResultsOf(req);
   const last = results[results.length - 1];
   if (results.length >= 2 || (last !== undefined && last.startsWith('Verified'))) return { kind: 'text', text: codeAnswer(oracle) };
+  if (last === undefined && opts.run) return { kind: 'tools', text: 'Let me run a first draft.', calls: [{ name: 'run', arguments: { spec: wrongSpec(handler, 7), case: 0 } }] };
   if (last === undefined) {
     const calls = [{ name: 'verify', arguments: { spec: wrongSpec(handler, 1) } }, ...(opts.parallel ? [{ name: 'verify', arguments: { spec: oracle } }] : [])];
     return { kind: 'tools', text: 'Let me check a first draft.', calls };
@@ -57,7 +58,7 @@ export function agentMove(req: ReceivedRequest, opts: { readonly parallel?: bool
 }
 
 /** The scripted agent as the fake provider's responder; a request without tools gets the oracle at once. */
-export function scriptedAgent(opts: { readonly parallel?: boolean } = {}): Responder {
+export function scriptedAgent(opts: { readonly parallel?: boolean; readonly run?: boolean } = {}): Responder {
   return (req) => {
     const tools = req.body?.tools;
     if (!Array.isArray(tools) || tools.length === 0) return { kind: 'text', text: codeAnswer(oracleSpec(taskOfPrompt(firstUserText(req)).handler)!) };

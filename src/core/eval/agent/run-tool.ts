@@ -67,6 +67,7 @@ function valueOf(v: unknown, width: number, what: string, field?: string): bigin
   if (width === BOOL) {
     if (typeof v === 'boolean') return v;
     if (v === 0 || v === 1) return v === 1;
+    if (typeof v === 'string' && /^(true|false|0|1)$/i.test(v.trim())) return /^(true|1)$/i.test(v.trim());
     throw new RunInputError('AGENT009', `${what} must be true or false.`);
   }
   let n: bigint | undefined;

@@ -48,6 +48,9 @@ const SPEC_PARAMETERS = {
   required: ['spec'],
 } as const;
 
+// One type per schema (Gemini's schema has no type unions): numbers travel as strings, and a JSON number is read too.
+const NUMBER = 'an integer: decimal or "0x..." (a JSON number is accepted too)';
+
 const RUN_PARAMETERS = {
   type: 'object',
   properties: {
@@ -58,11 +61,11 @@ const RUN_PARAMETERS = {
       description: 'Cells set over the case\'s state (or the boot state).',
       items: {
         type: 'object',
-        properties: { field: { type: 'string' }, index: { type: 'array', items: { type: ['integer', 'string'] } }, value: { type: ['integer', 'string', 'boolean'] } },
+        properties: { field: { type: 'string' }, index: { type: 'array', items: { type: 'string', description: NUMBER } }, value: { type: 'string', description: `${NUMBER}, an enum member's name, or true/false` } },
         required: ['field', 'index', 'value'],
       },
     },
-    args: { type: 'array', description: 'The arguments, in order (they replace the case\'s).', items: { type: ['integer', 'string'] } },
+    args: { type: 'array', description: 'The arguments, in order (they replace the case\'s).', items: { type: 'string', description: NUMBER } },
   },
   required: ['spec'],
 } as const;

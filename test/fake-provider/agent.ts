@@ -8,7 +8,9 @@
  *
  * - With no tool result yet, it calls `verify` with a draft that has a bug
  *   (the learner's wrong spec: `current` set to 1); with `parallel`, it also
- *   calls `verify` with the oracle spec in the same turn.
+ *   calls `verify` with the oracle spec in the same turn; with `run`, it
+ *   first calls `run` with such a draft (`current` set to 7) on the
+ *   handler's reachable case 0, then `verify` with the oracle spec.
  * - After a result that names the `current` cell, it calls `verify` with
  *   the oracle spec.
  * - After a result that says "Verified", or once it has two results, it

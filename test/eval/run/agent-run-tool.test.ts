@@ -99,6 +99,8 @@ describe('the run tool', () => {
       [call({ spec: ORACLE(), case: 0, cells: [{ field: 'procs.nope', index: [2], value: 1 }] }), 'AGENT010', /no field "procs\.nope"/],
       [call({ spec: ORACLE(), case: 0, cells: [{ field: 'procs.ppid', index: [2, 3], value: 1 }] }), 'AGENT010', /takes 1 indices, got 2/],
       [call({ spec: ORACLE(), case: 0, cells: {} }), 'AGENT010', /"cells" must be an array/],
+      [call({ spec: ORACLE(), case: 0, cells: [{ field: 'procs.ppid', index: [2], value: 'many' }] }), 'AGENT010', /cell 1's value must be an integer/],
+      [call({ spec: ORACLE(), case: 0, cells: Array.from({ length: 65 }, () => ({ field: 'procs.ppid', index: [2], value: 1 })) }), 'AGENT010', /at most 64 cells/],
     ];
     for (const [c, code, words] of cases) {
       const r = await answerCall(t, c, ctx(), false);

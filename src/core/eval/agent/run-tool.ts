@@ -60,23 +60,26 @@ const ENUM_OF: Record<string, Record<string, bigint>> = {
   'intremaps.state': ENUMS.intremap_state,
 };
 
+/** Cells a call may set (each is a point update the evaluator walks through). */
+export const MAX_CELLS = 64;
+
 const FIELDS = new Map(ALL_FIELDS.map((f) => [f.path, f]));
 
 /** A JSON value as a bit-vector of `width` bits (a number, a decimal or 0x string, an enum member's name, true/false for Bool). */
-function valueOf(v: unknown, width: number, what: string, field?: string): bigint | boolean {
+function valueOf(v: unknown, width: number, what: string, field?: string, code = 'AGENT009'): bigint | boolean {
   if (width === BOOL) {
     if (typeof v === 'boolean') return v;
     if (v === 0 || v === 1) return v === 1;
     if (typeof v === 'string' && /^(true|false|0|1)$/i.test(v.trim())) return /^(true|1)$/i.test(v.trim());
-    throw new RunInputError('AGENT009', `${what} must be true or false.`);
+    throw new RunInputError(code, `${what} must be true or false.`);
   }
   let n: bigint | undefined;
   if (typeof v === 'number' && Number.isSafeInteger(v)) n = BigInt(v);
   else if (typeof v === 'string' && /^(-?\d{1,20}|0x[0-9a-fA-F]{1,16})$/.test(v.trim())) n = BigInt(v.trim());
   else if (typeof v === 'string' && field && ENUM_OF[field]?.[v] !== undefined) n = ENUM_OF[field][v];
-  if (n === undefined) throw new RunInputError('AGENT009', `${what} must be an integer (a number or a "0x..." string)${field && ENUM_OF[field] ? ' or a member name' : ''}.`);
+  if (n === undefined) throw new RunInputError(code, `${what} must be an integer (a number or a "0x..." string)${field && ENUM_OF[field] ? ' or a member name' : ''}.`);
   const top = 1n << BigInt(width);
-  if (n < -(top >> 1n) || n >= top) throw new RunInputError('AGENT009', `${what} does not fit in ${width} bits.`);
+  if (n < -(top >> 1n) || n >= top) throw new RunInputError(code, `${what} does not fit in ${width} bits.`);
   return norm(n, width);
 }
 
@@ -90,9 +93,9 @@ function applyCell(state: Map<string, FieldValue>, cell: NonNullable<RunInput['c
   if (!schema) throw new RunInputError('AGENT010', `${at}: there is no field "${cell.field.slice(0, 60)}" in the kernel state.`);
   const index = Array.isArray(cell.index) ? cell.index : [];
   if (index.length !== schema.index.length) throw new RunInputError('AGENT010', `${at}: ${schema.path} takes ${schema.index.length} indices, got ${index.length}.`);
-  const xs = index.map((x, i) => valueOf(x, schema.index[i], `${at}'s index ${i + 1}`) as bigint);
+  const xs = index.map((x, i) => valueOf(x, schema.index[i], `${at}'s index ${i + 1}`, undefined, 'AGENT010') as bigint);
   const range = schema.kind === 'map' ? schema.value : 64;
-  const value = valueOf(cell.value, range, `${at}'s value`, schema.path);
+  const value = valueOf(cell.value, range, `${at}'s value`, schema.path, 'AGENT010');
   const terms = xs.map((x, i) => bvConst(x, schema.index[i]));
   const guard = backing(schema.path)?.guard(terms);
   if (guard && evaluate(guard, zeroInterpretation) !== true) throw new RunInputError('AGENT010', `${at}: ${schema.path}[${xs.join(', ')}] is outside the kernel's table (no such cell in the C state).`);
@@ -127,6 +130,7 @@ export function concreteStart(handler: string, input: RunInput, caches: Verifier
     args = input.args.map((v, i) => valueOf(v, h.args[i].width, `argument ${h.args[i].name}`) as bigint);
   }
   if (!args) throw new RunInputError('AGENT009', `give "args" (${h.args.map((a) => a.name).join(', ')}) or a "case".`);
+  if ((input.cells?.length ?? 0) > MAX_CELLS) throw new RunInputError('AGENT010', `a run sets at most ${MAX_CELLS} cells; this one sets ${input.cells!.length}.`);
   const state = new Map(base);
   (input.cells ?? []).forEach((c, i) => applyCell(state, c, i + 1));
   if (input.cells?.length) from += ` with ${input.cells.length} cell${input.cells.length === 1 ? '' : 's'} set`;

@@ -16,10 +16,10 @@ beforeAll(async () => {
 const task = (id: string) => tasks.find((t) => t.id === id)!;
 
 const caches = new VerifierCaches();
-const ctx = (over: Partial<ToolContext['settings']> = {}, names: (s: string) => string = (s) => s): ToolContext => ({
+const ctx = (over: Partial<ToolContext['settings']> = {}, names: (s: string) => string = (s) => s, back: (s: string) => string = (s) => s): ToolContext => ({
   settings: { ...AGENT_DEFAULTS, ...over },
   check: () => Promise.reject(new Error('run must not reach the solver')),
-  toKernelNames: (s) => s,
+  toKernelNames: back,
   toModelNames: names,
   now: () => 0,
   caches,
@@ -110,8 +110,10 @@ describe('the run tool', () => {
     }
   });
 
-  it("a renamed run reads the result in its own names", async () => {
-    const r = await answerCall(task('sys_set_runnable-v0'), call({ spec: WRONG(), case: 0 }), ctx({}, (s) => s.replaceAll('procs', 'tasks')), false);
+  it('a renamed run writes cells and reads the result in its own names', async () => {
+    const renamed = ctx({}, (s) => s.replaceAll('procs', 'tasks'), (s) => s.replaceAll('tasks', 'procs'));
+    const r = await answerCall(task('sys_set_runnable-v0'), call({ spec: WRONG(), case: 0, cells: [{ field: 'tasks.ipc_val', index: [1], value: 9 }] }), renamed, false);
+    expect(r.text).toMatch(/tasks\.ipc_val\[pid=1\]: was 9, the spec makes it 5, the implementation makes it 9\./);
     expect(r.text).toMatch(/tasks\.state\[pid=2\]: was PROC_EMBRYO/);
   });
 });

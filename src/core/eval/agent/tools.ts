@@ -219,11 +219,14 @@ function runInput(raw: Record<string, unknown>): RunInput {
  * against, on one concrete state (run-tool.ts). Concrete evaluation only:
  * no solver, so it is bounded by the dialect's step limit, not a timer.
  */
-function runCall(task: Task, call: ToolCall, spec: string, impl: string | undefined, ctx: ToolContext, started: number): ToolResult {
+async function runCall(task: Task, call: ToolCall, spec: string, impl: string | undefined, ctx: ToolContext, started: number): Promise<ToolResult> {
   const against = ctx.settings.verifyAgainst === 'shown' || task.bug_count === 0 ? 'the implementation shown in the task' : "the kernel's correct implementation";
   let text: string;
   try {
-    const start = concreteStart(task.handler, runInput(JSON.parse(call.arguments) as Record<string, unknown>), ctx.caches);
+    const input = runInput(JSON.parse(call.arguments) as Record<string, unknown>);
+    // A renamed run's model names cells in its own names ("tasks.state"): hv6's before the state is built.
+    const cells = input.cells && (await Promise.all(input.cells.map(async (c) => (c !== null && typeof c === 'object' && typeof c.field === 'string' ? { ...c, field: await ctx.toKernelNames(c.field) } : c))));
+    const start = concreteStart(task.handler, { ...input, ...(cells ? { cells } : {}) }, ctx.caches);
     const r = runBoth(spec, task.handler, impl ?? '', start.state, start.args, ctx.caches);
     const h = requireHandler(task.handler);
     const args = h.args.map((a, i) => `${a.name}=${show(start.args[i], a.width)}`).join(', ');

@@ -61,7 +61,7 @@ const ENUM_OF: Record<string, Record<string, bigint>> = {
 };
 
 /** Cells a call may set (each is a point update the evaluator walks through). */
-export const MAX_CELLS = 64;
+const MAX_CELLS = 64;
 
 const FIELDS = new Map(ALL_FIELDS.map((f) => [f.path, f]));
 

@@ -264,3 +264,10 @@ export function runBoth(
   const ret = retV === undefined ? NOT_EVALUATED : `${toSigned(retV as bigint, impl.ret.sort)}`;
   return { ok: true, outcome: { cond, ret, rows } };
 }
+
+/** The arguments as the result shows them: `pid=2, fd=1`. */
+export function shownArgs(handler: string, args: readonly bigint[]): string {
+  return requireHandler(handler)
+    .args.map((a, i) => `${a.name}=${show(args[i], a.width)}`)
+    .join(', ');
+}

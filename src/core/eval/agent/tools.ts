@@ -11,13 +11,11 @@
  * (docs/rename.md).
  */
 import { codeFrame } from '../../diagnostic-text.ts';
-import { requireHandler } from '../../kernel/handlers.ts';
 import type { ToolCall, ToolSpec } from '../../llm/types.ts';
-import { show } from '../../verify/counterexample.ts';
 import type { VerifierCaches } from '../../verify/caches.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
-import { type RunInput, RunInputError, concreteStart, runBoth } from './run-tool.ts';
+import type { RunInput } from './run-tool.ts';
 
 /** What `verify` checks a spec against: the implementation the task shows, or the grading reference. */
 export type VerifyAgainst = 'shown' | 'reference';
@@ -206,11 +204,11 @@ export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, o
 }
 
 /** The run's inputs beside the spec: checked for their JSON types (their values are checked when the state is built). */
-function runInput(raw: Record<string, unknown>): RunInput {
+function runInput(raw: Record<string, unknown>): RunInput | { code: string; message: string } {
   const { case: c, cells, args } = raw;
-  if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c))) throw new RunInputError('AGENT008', '"case" must be an integer (0 to 3).');
-  if (cells !== undefined && !Array.isArray(cells)) throw new RunInputError('AGENT010', '"cells" must be an array of {"field", "index", "value"}.');
-  if (args !== undefined && !Array.isArray(args)) throw new RunInputError('AGENT009', '"args" must be an array of the arguments, in order.');
+  if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c))) return { code: 'AGENT008', message: '"case" must be an integer (0 to 3).' };
+  if (cells !== undefined && !Array.isArray(cells)) return { code: 'AGENT010', message: '"cells" must be an array of {"field", "index", "value"}.' };
+  if (args !== undefined && !Array.isArray(args)) return { code: 'AGENT009', message: '"args" must be an array of the arguments, in order.' };
   return { ...(c !== undefined ? { case: c } : {}), ...(cells !== undefined ? { cells: cells as RunInput['cells'] } : {}), ...(args !== undefined ? { args } : {}) };
 }
 
@@ -222,14 +220,16 @@ function runInput(raw: Record<string, unknown>): RunInput {
 async function runCall(task: Task, call: ToolCall, spec: string, impl: string | undefined, ctx: ToolContext, started: number): Promise<ToolResult> {
   const against = ctx.settings.verifyAgainst === 'shown' || task.bug_count === 0 ? 'the implementation shown in the task' : "the kernel's correct implementation";
   let text: string;
+  // Loaded on the first run call: the C frontend and the kernel stay out of the page's first chunks.
+  const { RunInputError, concreteStart, runBoth, shownArgs } = await import('./run-tool.ts');
   try {
     const input = runInput(JSON.parse(call.arguments) as Record<string, unknown>);
+    if ('code' in input) return errorResult(call, input.code, input.message, started, ctx.now);
     // A renamed run's model names cells in its own names ("tasks.state"): hv6's before the state is built.
     const cells = input.cells && (await Promise.all(input.cells.map(async (c) => (c !== null && typeof c === 'object' && typeof c.field === 'string' ? { ...c, field: await ctx.toKernelNames(c.field) } : c))));
     const start = concreteStart(task.handler, { ...input, ...(cells ? { cells } : {}) }, ctx.caches);
     const r = runBoth(spec, task.handler, impl ?? '', start.state, start.args, ctx.caches);
-    const h = requireHandler(task.handler);
-    const args = h.args.map((a, i) => `${a.name}=${show(start.args[i], a.width)}`).join(', ');
+    const args = shownArgs(task.handler, start.args);
     const head = `Ran your spec and ${against} on ${start.from}, with ${args || 'no arguments'}.`;
     if (!r.ok) {
       const e = r.error;

@@ -53,7 +53,7 @@ const RUN_PARAMETERS = {
   type: 'object',
   properties: {
     spec: SPEC_PARAMETERS.properties.spec,
-    case: { type: 'integer', description: 'A reachable case of this system call (0 to 3): its state and its arguments.' },
+    case: { type: 'integer', description: 'A reachable case of this system call (up to 4, numbered from 0): its state and its arguments.' },
     cells: {
       type: 'array',
       description: 'Cells set over the case\'s state (or the boot state).',
@@ -82,7 +82,7 @@ export function agentTools(against: VerifyAgainst): ToolSpec[] {
     },
     {
       name: 'run',
-      description: `Runs your specification and ${what} on one concrete kernel state with concrete arguments, and returns the spec's condition, the implementation's return value and the state cells where the two new states differ (old value, your spec's, the implementation's). The state is either "case", one of the reachable cases of this system call (0 to 3: a real kernel state reached from boot by successful system calls, with arguments under which the correct kernel succeeds; the result says how it was reached), or the boot state; "cells" then sets cells over it ({"field": "procs.state", "index": [2], "value": "PROC_EMBRYO"}; indices and values are integers or "0x..." strings, enum cells take member names), and "args" gives the system call's arguments in order (required without a case).`,
+      description: `Runs your specification and ${what} on one concrete kernel state with concrete arguments, and returns the spec's condition, the implementation's return value and the state cells where the two new states differ (old value, your spec's, the implementation's). The state is either "case", one of the reachable cases of this system call (up to 4, numbered from 0: a real kernel state reached from boot by successful system calls, with arguments under which the correct kernel succeeds; the result says how it was reached), or the boot state; "cells" then sets cells over it ({"field": "procs.state", "index": [2], "value": "PROC_EMBRYO"}; indices and values are integers or "0x..." strings, enum cells take member names), and "args" gives the system call's arguments in order (required without a case).`,
       parameters: RUN_PARAMETERS,
     },
     {
@@ -206,7 +206,7 @@ export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, o
 /** The run's inputs beside the spec: checked for their JSON types (their values are checked when the state is built). */
 function runInput(raw: Record<string, unknown>): RunInput | { code: string; message: string } {
   const { case: c, cells, args } = raw;
-  if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c))) return { code: 'AGENT008', message: '"case" must be an integer (0 to 3).' };
+  if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c))) return { code: 'AGENT008', message: '"case" must be an integer (a case number, from 0).' };
   if (cells !== undefined && !Array.isArray(cells)) return { code: 'AGENT010', message: '"cells" must be an array of {"field", "index", "value"}.' };
   if (args !== undefined && !Array.isArray(args)) return { code: 'AGENT009', message: '"args" must be an array of the arguments, in order.' };
   return { ...(c !== undefined ? { case: c } : {}), ...(cells !== undefined ? { cells: cells as RunInput['cells'] } : {}), ...(args !== undefined ? { args } : {}) };

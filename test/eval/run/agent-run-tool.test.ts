@@ -69,6 +69,12 @@ describe('the run tool', () => {
     expect(refused.text).toMatch(/The spec's condition is False; the implementation returns -\d+\.\nThe new states agree/);
   });
 
+  it('finds a cell the implementation writes through an extended index (procs.ofile, C indexes it by a sign-extended fd)', async () => {
+    const spec = oracleSpec('sys_close')!.replace('    new.procs[pid].ofile[fd] = z3.BitVecVal(0, dt.fn_t)\n', '');
+    const r = await answerCall(task('sys_close-v0'), call({ spec, case: 0 }), ctx(), false);
+    expect(r.text).toMatch(/with pid=1, fd=1\.\n.*\nThe new states differ in 1 cell:\nprocs\.ofile\[pid=1, fd=1\]: was \d+, the spec makes it \d+, the implementation makes it 0\.$/);
+  });
+
   it('checks against the shown buggy code by default, the reference with --verify-against reference', async () => {
     const shown = await answerCall(task('sys_set_runnable-v1'), call({ spec: ORACLE(), case: 0 }), ctx(), false);
     expect(shown.text).toMatch(/^Ran your spec and the implementation shown in the task .*\nThe spec's condition is True; the implementation returns -13 \(they disagree: the spec must succeed exactly when the implementation returns 0\)\.\n/);

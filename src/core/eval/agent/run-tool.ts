@@ -190,7 +190,7 @@ class ConcreteInterpretation implements Interpretation {
 /** The values `t` compares skolem `x` with: the indices where a map may have been written. */
 function indexCandidates(roots: readonly Term[], x: Term, others: readonly Term[], interp: Interpretation, memo: Map<number, Value>): bigint[] {
   const out = new Set<bigint>();
-  const has = (t: Term, v: Term) => !eachSubterm([t], (s) => s !== v);
+  const has = (t: Term, v: Term) => eachSubterm([t], (s) => s === v);
   eachSubterm(roots, (t) => {
     if (!['eq', 'ult', 'ule', 'ugt', 'uge', 'slt', 'sle', 'sgt', 'sge'].includes(t.op) || t.args.length !== 2) return;
     for (const [a, b] of [[t.args[0], t.args[1]], [t.args[1], t.args[0]]]) {

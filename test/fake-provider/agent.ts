@@ -8,7 +8,9 @@
  *
  * - With no tool result yet, it calls `verify` with a draft that has a bug
  *   (the learner's wrong spec: `current` set to 1); with `parallel`, it also
- *   calls `verify` with the oracle spec in the same turn.
+ *   calls `verify` with the oracle spec in the same turn; with `run`, it
+ *   first calls `run` with such a draft (`current` set to 7) on the
+ *   handler's reachable case 0, then `verify` with the oracle spec.
  * - After a result that names the `current` cell, it calls `verify` with
  *   the oracle spec.
  * - After a result that says "Verified", or once it has two results, it
@@ -43,12 +45,13 @@ function firstUserText(req: ReceivedRequest): string {
 }
 
 /** The scripted agent's move for one request. */
-export function agentMove(req: ReceivedRequest, opts: { readonly parallel?: boolean } = {}): FakeReply {
+export function agentMove(req: ReceivedRequest, opts: { readonly parallel?: boolean; readonly run?: boolean } = {}): FakeReply {
   const { handler } = taskOfPrompt(firstUserText(req));
   const oracle = oracleSpec(handler)!;
   const results = toolResultsOf(req);
   const last = results[results.length - 1];
   if (results.length >= 2 || (last !== undefined && last.startsWith('Verified'))) return { kind: 'text', text: codeAnswer(oracle) };
+  if (last === undefined && opts.run) return { kind: 'tools', text: 'Let me run a first draft.', calls: [{ name: 'run', arguments: { spec: wrongSpec(handler, 7), case: 0 } }] };
   if (last === undefined) {
     const calls = [{ name: 'verify', arguments: { spec: wrongSpec(handler, 1) } }, ...(opts.parallel ? [{ name: 'verify', arguments: { spec: oracle } }] : [])];
     return { kind: 'tools', text: 'Let me check a first draft.', calls };
@@ -57,7 +60,7 @@ export function agentMove(req: ReceivedRequest, opts: { readonly parallel?: bool
 }
 
 /** The scripted agent as the fake provider's responder; a request without tools gets the oracle at once. */
-export function scriptedAgent(opts: { readonly parallel?: boolean } = {}): Responder {
+export function scriptedAgent(opts: { readonly parallel?: boolean; readonly run?: boolean } = {}): Responder {
   return (req) => {
     const tools = req.body?.tools;
     if (!Array.isArray(tools) || tools.length === 0) return { kind: 'text', text: codeAnswer(oracleSpec(taskOfPrompt(firstUserText(req)).handler)!) };

@@ -6,7 +6,8 @@
  *
  * A request that offers tools (an agent run, `osvlab run --agent`) is
  * answered by the scripted agent (agent.ts): it verifies a buggy draft,
- * reads the counterexample, verifies the fix and answers.
+ * reads the counterexample, verifies the fix and answers; asked as model
+ * `scripted-run`, it first calls `run` with the buggy draft.
  *
  * It answers every prompt with the oracle spec of the task the prompt is about,
  * except the first answer (round 0) of the tasks named by --prose-first, which
@@ -52,7 +53,7 @@ let count = 0;
 fake.respond((req) => {
   if (Array.isArray(req.body?.tools) && req.body.tools.length > 0) {
     process.stdout.write(`request ${++count} agent turn\n`);
-    const move = agentMove(req);
+    const move = agentMove(req, { run: req.body?.model === 'scripted-run' });
     return delayMs > 0 ? { kind: 'slow', ms: delayMs, reply: move } : move;
   }
   const task = taskOf(req.prompt, tasks);

@@ -83,7 +83,7 @@ describe('the agent loop', () => {
       // Three requests, the tools offered in each, the results sent back in the wire's own form.
       expect(fake.requests).toHaveLength(3);
       const offered = (body: any) => (kind === 'gemini' ? body.tools[0].functionDeclarations : body.tools).map((t: any) => t.name ?? t.function.name);
-      expect(fake.requests.map((r) => offered(r.body))).toEqual([['verify', 'submit'], ['verify', 'submit'], ['verify', 'submit']]);
+      expect(fake.requests.map((r) => offered(r.body))).toEqual([['verify', 'run', 'submit'], ['verify', 'run', 'submit'], ['verify', 'run', 'submit']]);
       // Tokens and time of every turn are summed on the attempt.
       expect(a.response!.usage.input).toBe(t.turns.reduce((n, x) => n + x.response.usage.input, 0));
     });
@@ -106,6 +106,26 @@ describe('the agent loop', () => {
     expect(report.trajectoriesChanged).toEqual([{ attemptId: a.id, taskId: 'sys_set_runnable-v0', sample: 0, calls: ['turn 1 verify: pass -> semantic'] }]);
     expect(regradeText(report).changes).toEqual(['tool results changed in the trajectory of sys_set_runnable-v0 sample 0: turn 1 verify: pass -> semantic']);
     expect(report.unchanged).toBe(1);
+  });
+
+  it('runs a draft on a reachable state, reads the differing cells, then verifies; Re-verify flags a changed run result', async () => {
+    fake.respond(scriptedAgent({ run: true }));
+    const store = new MemoryStore();
+    const s = await RunSession.open(choice(), ports(store, new MemoryResponseCache()));
+    await s.execute();
+    const [a] = await attemptsOf(store, s.id);
+    expect(a.grade?.category).toBe('pass');
+    const t = a.trajectory!;
+    expect(t.turns.map((x) => x.response.toolCalls?.map((c) => c.name) ?? [])).toEqual([['run'], ['verify'], []]);
+    expect(t.turns[0].results[0].text).toMatch(/^Ran your spec and the implementation shown in the task on reachable case 0 of sys_set_runnable, with pid=2\.\nThe spec's condition is True; the implementation returns 0\.\nThe new states differ in 1 cell:\ncurrent: was 1, the spec makes it 7, the implementation makes it 1\.$/);
+    // The request offered run in the wire format (openai-compatible: tools[].function).
+    const offered = fake.requests[0].body.tools.map((x: { function: { name: string } }) => x.function.name);
+    expect(offered).toEqual(['verify', 'run', 'submit']);
+    const run = (await store.getRun(s.id))!;
+    const p = ports(store, new MemoryResponseCache());
+    expect((await regradeRun(run, [a], p)).trajectoriesChanged).toEqual([]);
+    const edited = { ...a, trajectory: { ...t, turns: [{ ...t.turns[0], results: [{ ...t.turns[0].results[0], text: 'stale' }] }, ...t.turns.slice(1)] } };
+    expect((await regradeRun(run, [edited], p)).trajectoriesChanged?.[0].calls).toEqual(["turn 1 run: the result's text changed"]);
   });
 
   it('is part of the run id: agent, its settings and one answer are three runs', async () => {
@@ -190,7 +210,7 @@ describe('the agent loop', () => {
     const [a] = await attemptsOf(store, s.id);
     const [first, second] = a.trajectory!.turns;
     expect(first.results.map((r) => r.error)).toEqual(['AGENT001', 'AGENT002', 'AGENT003', 'AGENT004']);
-    expect(first.results[1].text).toBe('Error AGENT002: there is no tool "rm_rf"; the tools are verify and submit.');
+    expect(first.results[1].text).toBe('Error AGENT002: there is no tool "rm_rf"; the tools are verify, run and submit.');
     expect(first.results[3].text).toMatch(/^Error AGENT004: the arguments of verify are \d+ characters long; a call may carry at most 100000\.$/);
     expect(second.results[0].category).toBe('pass');
     expect(a.trajectory!.end).toBe('turns-exhausted');

@@ -10,9 +10,12 @@
  * renamed back before it is verified and the result renamed forward
  * (docs/rename.md).
  */
+import { codeFrame } from '../../diagnostic-text.ts';
 import type { ToolCall, ToolSpec } from '../../llm/types.ts';
+import type { VerifierCaches } from '../../verify/caches.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
+import type { RunInput } from './run-tool.ts';
 
 /** What `verify` checks a spec against: the implementation the task shows, or the grading reference. */
 export type VerifyAgainst = 'shown' | 'reference';
@@ -35,11 +38,33 @@ export const AGENT_DEFAULTS: AgentSettings = { maxTurns: 10, maxCalls: 20, verif
 /** The longest spec a call may carry (characters of its arguments); an oracle spec is under 6,000. */
 export const MAX_TOOL_ARGUMENT_CHARS = 100_000;
 
-const TOOL_NAMES = ['verify', 'submit'] as const;
+const TOOL_NAMES = ['verify', 'run', 'submit'] as const;
 
 const SPEC_PARAMETERS = {
   type: 'object',
   properties: { spec: { type: 'string', description: 'The complete Python module: imports, helpers and the entry function.' } },
+  required: ['spec'],
+} as const;
+
+// One type per schema (Gemini's schema has no type unions): numbers travel as strings, and a JSON number is read too.
+const NUMBER = 'an integer: decimal or "0x..." (a JSON number is accepted too)';
+
+const RUN_PARAMETERS = {
+  type: 'object',
+  properties: {
+    spec: SPEC_PARAMETERS.properties.spec,
+    case: { type: 'integer', description: 'A reachable case of this system call (up to 4, numbered from 0): its state and its arguments.' },
+    cells: {
+      type: 'array',
+      description: 'Cells set over the case\'s state (or the boot state).',
+      items: {
+        type: 'object',
+        properties: { field: { type: 'string' }, index: { type: 'array', items: { type: 'string', description: NUMBER } }, value: { type: 'string', description: `${NUMBER}, an enum member's name, or true/false` } },
+        required: ['field', 'index', 'value'],
+      },
+    },
+    args: { type: 'array', description: 'The arguments, in order (they replace the case\'s).', items: { type: 'string', description: NUMBER } },
+  },
   required: ['spec'],
 } as const;
 
@@ -56,6 +81,11 @@ export function agentTools(against: VerifyAgainst): ToolSpec[] {
       parameters: SPEC_PARAMETERS,
     },
     {
+      name: 'run',
+      description: `Runs your specification and ${what} on one concrete kernel state with concrete arguments, and returns the spec's condition, the implementation's return value and the state cells where the two new states differ (old value, your spec's, the implementation's). The state is either "case", one of the reachable cases of this system call (up to 4, numbered from 0: a real kernel state reached from boot by successful system calls, with arguments under which the correct kernel succeeds; the result says how it was reached), or the boot state; "cells" then sets cells over it ({"field": "procs.state", "index": [2], "value": "PROC_EMBRYO"}; indices and values are integers or "0x..." strings, enum cells take member names), and "args" gives the system call's arguments in order (required without a case).`,
+      parameters: RUN_PARAMETERS,
+    },
+    {
       name: 'submit',
       description: 'Submits the specification as your final answer and ends the task.',
       parameters: SPEC_PARAMETERS,
@@ -68,7 +98,7 @@ export function agentInstruction(settings: AgentSettings): string {
   return [
     '## Tools',
     '',
-    `You may call the tools \`verify\` (check a draft with the verifier) and \`submit\` (hand in your final specification). You have at most ${settings.maxTurns} turns and ${settings.maxCalls} tool calls.`,
+    `You may call the tools \`verify\` (check a draft with the verifier), \`run\` (run a draft and the implementation side by side on one concrete state) and \`submit\` (hand in your final specification). You have at most ${settings.maxTurns} turns and ${settings.maxCalls} tool calls.`,
     'When you are done, call `submit`, or answer with one ```python block holding the complete module and no tool call.',
   ].join('\n');
 }
@@ -99,6 +129,8 @@ export interface ToolContext {
   /** hv6's names to the model's, in feedback text. */
   readonly toModelNames: (text: string) => string;
   readonly now: () => number;
+  /** Where a `run` call keeps the parsed kernel and the implementation's symbolic runs. */
+  readonly caches: VerifierCaches;
 }
 
 /** A spec fenced for the grader, with a fence longer than any run of backticks in it. */
@@ -118,7 +150,7 @@ function errorResult(call: ToolCall, code: string, message: string, started: num
  */
 export function specOfCall(call: ToolCall): { spec: string } | { code: string; message: string } {
   if (!(TOOL_NAMES as readonly string[]).includes(call.name)) {
-    return { code: 'AGENT002', message: `there is no tool "${call.name.slice(0, 80)}"; the tools are ${TOOL_NAMES.join(' and ')}.` };
+    return { code: 'AGENT002', message: `there is no tool "${call.name.slice(0, 80)}"; the tools are ${TOOL_NAMES.slice(0, -1).join(', ')} and ${TOOL_NAMES[TOOL_NAMES.length - 1]}.` };
   }
   if (call.arguments.length > MAX_TOOL_ARGUMENT_CHARS) {
     return { code: 'AGENT004', message: `the arguments of ${call.name} are ${call.arguments.length} characters long; a call may carry at most ${MAX_TOOL_ARGUMENT_CHARS}.` };
@@ -160,6 +192,7 @@ export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, o
   const spec = await ctx.toKernelNames(read.spec);
   if (call.name === 'submit') return { callId: call.id, name: call.name, text: 'Submitted. Your specification will be graded.', spec, ms: ctx.now() - started };
   const impl = ctx.settings.verifyAgainst === 'shown' && task.bug_count > 0 ? task.impl_override : undefined;
+  if (call.name === 'run') return runCall(task, call, spec, impl, ctx, started);
   let grade: GradeResult;
   try {
     grade = await ctx.check(task, fenced(spec), impl);
@@ -168,4 +201,50 @@ export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, o
   }
   const text = ctx.toModelNames(verdictText(grade, ctx.settings.verifyAgainst, task));
   return { callId: call.id, name: call.name, text, category: grade.category, spec, ms: ctx.now() - started, ...(grade.category === 'internal' ? { error: 'AGENT006' } : {}) };
+}
+
+/** The run's inputs beside the spec: checked for their JSON types (their values are checked when the state is built). */
+function runInput(raw: Record<string, unknown>): RunInput | { code: string; message: string } {
+  const { case: c, cells, args } = raw;
+  if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c))) return { code: 'AGENT008', message: '"case" must be an integer (a case number, from 0).' };
+  if (cells !== undefined && !Array.isArray(cells)) return { code: 'AGENT010', message: '"cells" must be an array of {"field", "index", "value"}.' };
+  if (args !== undefined && !Array.isArray(args)) return { code: 'AGENT009', message: '"args" must be an array of the arguments, in order.' };
+  return { ...(c !== undefined ? { case: c } : {}), ...(cells !== undefined ? { cells: cells as RunInput['cells'] } : {}), ...(args !== undefined ? { args } : {}) };
+}
+
+/**
+ * Answers a `run` call: the spec and the implementation the run checks
+ * against, on one concrete state (run-tool.ts). Concrete evaluation only:
+ * no solver, so it is bounded by the dialect's step limit, not a timer.
+ */
+async function runCall(task: Task, call: ToolCall, spec: string, impl: string | undefined, ctx: ToolContext, started: number): Promise<ToolResult> {
+  const against = ctx.settings.verifyAgainst === 'shown' || task.bug_count === 0 ? 'the implementation shown in the task' : "the kernel's correct implementation";
+  let text: string;
+  // Loaded on the first run call: the C frontend and the kernel stay out of the page's first chunks.
+  const { RunInputError, concreteStart, runBoth, shownArgs } = await import('./run-tool.ts');
+  try {
+    const input = runInput(JSON.parse(call.arguments) as Record<string, unknown>);
+    if ('code' in input) return errorResult(call, input.code, input.message, started, ctx.now);
+    // A renamed run's model names cells in its own names ("tasks.state"): hv6's before the state is built.
+    const cells = input.cells && (await Promise.all(input.cells.map(async (c) => (c !== null && typeof c === 'object' && typeof c.field === 'string' ? { ...c, field: await ctx.toKernelNames(c.field) } : c))));
+    const start = concreteStart(task.handler, { ...input, ...(cells ? { cells } : {}) }, ctx.caches);
+    const r = runBoth(spec, task.handler, impl ?? '', start.state, start.args, ctx.caches);
+    const args = shownArgs(task.handler, start.args);
+    const head = `Ran your spec and ${against} on ${start.from}, with ${args || 'no arguments'}.`;
+    if (!r.ok) {
+      const e = r.error;
+      text = `${head}\nThe spec could not be evaluated: error ${e.code} at line ${e.span.line}, column ${e.span.column}: ${e.message}\n${codeFrame(spec, e.span)}`;
+    } else {
+      const { cond, ret, rows } = r.outcome;
+      const agree = (cond === 'True') === (ret === '0');
+      const lines = [head, `The spec's condition is ${cond}; the implementation returns ${ret}${agree ? '.' : ' (they disagree: the spec must succeed exactly when the implementation returns 0).'}`];
+      lines.push(rows.length ? `The new states differ in ${rows.length} cell${rows.length === 1 ? '' : 's'}:` : 'The new states agree in every cell the two write.');
+      lines.push(...rows);
+      text = lines.join('\n');
+    }
+  } catch (e) {
+    if (e instanceof RunInputError) return errorResult(call, e.code, e.message, started, ctx.now);
+    return errorResult(call, 'AGENT006', `the run failed on this call (${e instanceof Error ? e.message : String(e)}); this says nothing about your spec. Try again.`, started, ctx.now);
+  }
+  return { callId: call.id, name: call.name, text: ctx.toModelNames(text), spec, ms: ctx.now() - started };
 }

@@ -10,6 +10,7 @@ import { lensFor } from '../../rename/lens.ts';
 import { agentInstruction, agentTools, answerCall } from '../agent/tools.ts';
 import type { AgentDeps } from '../run/run-loop.ts';
 import type { RunConfig } from '../run/run-types.ts';
+import { VerifierCaches } from '../../verify/caches.ts';
 import type { Grader } from './ports.ts';
 
 /** The tools of an agent run with `config` over `grader`; `now` times each call. */
@@ -17,6 +18,8 @@ export function agentDeps(config: RunConfig, grader: Grader, now: () => number =
   const settings = config.agent;
   if (!settings) return undefined;
   const lens = config.rename ? lensFor(config.rename) : undefined;
+  // The `run` tool evaluates concretely on this thread; its parsed kernel and symbolic runs are kept for the run's calls.
+  const caches = new VerifierCaches();
   return {
     tools: agentTools(settings.verifyAgainst),
     instruction: agentInstruction(settings),
@@ -32,6 +35,7 @@ export function agentDeps(config: RunConfig, grader: Grader, now: () => number =
           toKernelNames: (spec) => (lens ? lens.inverse.codeText(spec, 'python') : spec),
           toModelNames: (text) => (lens ? lens.forward.feedback(text) : text),
           now,
+          caches,
         },
         overCap,
       ),

@@ -138,6 +138,8 @@ export async function regradeRun(
             const was = stored[k]?.error ?? stored[k]?.category ?? 'none';
             const now = again.error ?? again.category ?? 'none';
             if (was !== now) calls.push(`turn ${t + 1} ${made[k].name}: ${was} -> ${now}`);
+            // A run's result is concrete evaluation, the same every time: any other text is a change.
+            else if (made[k].name === 'run' && stored[k] && stored[k].text !== again.text) calls.push(`turn ${t + 1} run: the result's text changed`);
           }
         }
         if (calls.length) trajectoriesChanged.push({ attemptId: a.id, taskId: a.taskId, sample: a.sample, calls });

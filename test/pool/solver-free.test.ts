@@ -2,8 +2,8 @@
  * A verifier worker's verification before Z3 has loaded
  * (src/core/pool/serve.ts `verifyWithoutSolver`, src/core/pool/solver-free.ts):
  * it answers exactly what `verify` answers when the verification takes no
- * query, null when it would take one, and it waits for a Z3 job running on
- * the same caches.
+ * query (a refutation a concrete state finds included), null when it would
+ * take one, and it waits for a Z3 job running on the same caches.
  */
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
@@ -17,8 +17,10 @@ function untimed(v: Verdict | null): unknown {
 }
 
 const HANDLERS = ['sys_dup2', 'sys_alloc_pdpt', 'sys_kill'];
-/** sys_kill that leaves the process's killed flag clear: refuted, which takes a query. */
+/** sys_kill that leaves the process's killed flag clear: refuted by running, in a reachable state (no query). */
 const WRONG = oracleSpec('sys_kill')!.replace('killed = z3.BoolVal(True)', 'killed = z3.BoolVal(False)');
+/** sys_map_pcipage without its bound on the entry index: refuted, but no state of the bank shows it, so it takes a query. */
+const NEEDS_QUERY = oracleSpec('sys_map_pcipage')!.replace('        z3.ULT(index, 512),\n', '');
 
 describe('verifying without the solver', () => {
   it('answers what verify answers when no query is needed, null when one is, and never loads Z3 for it', async () => {
@@ -37,8 +39,14 @@ describe('verifying without the solver', () => {
     const error = await waiting.verifyWithoutSolver(broken);
     expect(error?.status).toBe('spec-error');
     expect(untimed(error)).toEqual(untimed(await z3.verify(broken)));
-    // A refutation needs Z3's model; an implementation of the user's own needs its proofs.
-    expect(await waiting.verifyWithoutSolver({ handler: 'sys_kill', spec: WRONG })).toBeNull();
+    // A refutation a reachable state shows is answered as verify answers it, found by running.
+    const run = await waiting.verifyWithoutSolver({ handler: 'sys_kill', spec: WRONG });
+    expect(run).toMatchObject({ status: 'refuted', foundBy: 'run' });
+    expect(await z3.verify({ handler: 'sys_kill', spec: WRONG })).toMatchObject({ status: 'refuted', foundBy: 'run' });
+    // One that needs Z3's model is not; an implementation of the user's own needs its proofs.
+    expect(NEEDS_QUERY).not.toBe(oracleSpec('sys_map_pcipage'));
+    expect(await waiting.verifyWithoutSolver({ handler: 'sys_map_pcipage', spec: NEEDS_QUERY })).toBeNull();
+    expect(await z3.verify({ handler: 'sys_map_pcipage', spec: NEEDS_QUERY })).toMatchObject({ status: 'refuted' });
     expect(await waiting.verifyWithoutSolver({ handler: 'sys_kill', spec: oracleSpec('sys_kill')!, implSource: 'int x;' })).toBeNull();
     // A handler the kernel does not have fails verify; here it is null, and verify says why.
     expect(await waiting.verifyWithoutSolver({ handler: 'sys_nothing', spec: WRONG })).toBeNull();
@@ -58,9 +66,9 @@ describe('verifying without the solver', () => {
       },
       isolated: () => true,
     });
-    expect(WRONG).not.toBe(oracleSpec('sys_kill'));
+    expect(NEEDS_QUERY).not.toBe(oracleSpec('sys_map_pcipage'));
     const order: string[] = [];
-    const z3Job = api.verify({ handler: 'sys_kill', spec: WRONG }).then((v) => order.push(`z3 ${v.status}`));
+    const z3Job = api.verify({ handler: 'sys_map_pcipage', spec: NEEDS_QUERY }).then((v) => order.push(`z3 ${v.status}`));
     await inCheck;
     const quick = api.verifyWithoutSolver({ handler: 'sys_dup2', spec: oracleSpec('sys_dup2')! }).then((v) => order.push(`quick ${v?.status}`));
     await new Promise((r) => setTimeout(r, 300));

@@ -201,7 +201,7 @@ function failsIn(run: RunRefutation, ob: Obligation): boolean {
 }
 
 /** The reason of an obligation not asked because running refuted the spec first, with no solver to ask. */
-export const NOT_ASKED_RUN = 'not asked: a state found by running refutes the spec, and the solver has not loaded';
+const NOT_ASKED_RUN = 'not asked: a state found by running refutes the spec, and the solver has not loaded';
 
 /** `obligations` without a query: those trivially true or `known` proved, the rest not asked (`unknown`). */
 function notAsked(obligations: readonly Obligation[], known: (g: Term) => boolean): ProofOutcome {

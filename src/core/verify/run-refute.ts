@@ -52,7 +52,7 @@ const DERIVED_COMBINATIONS = 12;
  * neighbours and the other cases' values of it (so the oracle may fail
  * there, and a spec that lets the call succeed is caught).
  */
-export function runCases(
+function runCases(
   handler: string,
   caches: VerifierCaches,
   read: (c: ReachableCase) => readonly bigint[] = () => [],

@@ -15,7 +15,7 @@ import { type FieldObligation, isFieldObligation } from './refinement.ts';
 import type { CexArg, CexRow, Counterexample } from './verdict.ts';
 
 /** Which enum names the values of a field (by abstract path or C leaf). */
-const ENUM_OF: Record<string, Record<string, bigint>> = {
+export const FIELD_ENUMS: Readonly<Record<string, Readonly<Record<string, bigint>>>> = {
   'procs.state': ENUMS.proc_state,
   'pages.type': ENUMS.page_type,
   'dmapages.type': ENUMS.page_type,
@@ -45,7 +45,7 @@ const QUANTIFIED =
 /** Renders a value: True/False, decimal below 4096 (signed where it reads better), hex above, enum names. */
 function showValue(v: Value, width: number, field?: string): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  const names = field ? ENUM_OF[field] : undefined;
+  const names = field ? FIELD_ENUMS[field] : undefined;
   if (names) {
     const hit = Object.entries(names).find(([, x]) => x === v);
     if (hit) return hit[0];

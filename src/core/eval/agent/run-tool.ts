@@ -52,13 +52,6 @@ export class RunInputError extends Error {
   }
 }
 
-const ENUM_OF: Record<string, Record<string, bigint>> = {
-  'procs.state': ENUMS.proc_state,
-  'pages.type': ENUMS.page_type,
-  'dmapages.type': ENUMS.page_type,
-  'files.type': ENUMS.file_type,
-  'intremaps.state': ENUMS.intremap_state,
-};
 
 /** Cells a call may set (each is a point update the evaluator walks through). */
 const MAX_CELLS = 64;
@@ -76,8 +69,8 @@ function valueOf(v: unknown, width: number, what: string, field?: string, code =
   let n: bigint | undefined;
   if (typeof v === 'number' && Number.isSafeInteger(v)) n = BigInt(v);
   else if (typeof v === 'string' && /^(-?\d{1,20}|0x[0-9a-fA-F]{1,16})$/.test(v.trim())) n = BigInt(v.trim());
-  else if (typeof v === 'string' && field && ENUM_OF[field]?.[v] !== undefined) n = ENUM_OF[field][v];
-  if (n === undefined) throw new RunInputError(code, `${what} must be an integer (a number or a "0x..." string)${field && ENUM_OF[field] ? ' or a member name' : ''}.`);
+  else if (typeof v === 'string' && field && FIELD_ENUMS[field]?.[v] !== undefined) n = FIELD_ENUMS[field][v];
+  if (n === undefined) throw new RunInputError(code, `${what} must be an integer (a number or a "0x..." string)${field && FIELD_ENUMS[field] ? ' or a member name' : ''}.`);
   const top = 1n << BigInt(width);
   if (n < -(top >> 1n) || n >= top) throw new RunInputError(code, `${what} does not fit in ${width} bits.`);
   return norm(n, width);
@@ -99,7 +92,7 @@ function applyCell(state: Map<string, FieldValue>, cell: NonNullable<RunInput['c
   const terms = xs.map((x, i) => bvConst(x, schema.index[i]));
   const guard = backing(schema.path)?.guard(terms);
   if (guard && evaluate(guard, zeroInterpretation) !== true) throw new RunInputError('AGENT010', `${at}: ${schema.path}[${xs.join(', ')}] is outside the kernel's table (no such cell in the C state).`);
-  const names = ENUM_OF[schema.path];
+  const names = FIELD_ENUMS[schema.path];
   if (names && !Object.values(names).includes(value as bigint)) throw new RunInputError('AGENT010', `${at}: ${String(value)} is not a member of ${schema.path}'s enum (${Object.keys(names).join(', ')}).`);
   const old = state.get(schema.path)!;
   const parts = fieldParts(old).map((p) => p.map);

@@ -40,7 +40,8 @@
  * the app's script (its entry file's response end, with the bytes received
  * for it, 0 from a cache; then when the script ran), the worker created and
  * started (its script loaded; "took" from its creation), the kernel parsed
- * into its symbolic form ("took"), the spec's parse and evaluation, the
+ * into its symbolic form ("took"), when the page asked the worker for the
+ * verdict without Z3, the spec's parse and evaluation, the
  * kernel's run and the obligations, the proof lookup (the solver-free
  * verification's time no phase was charged: matching committed proofs, and
  * the worker's queue), the verdict mark and its paint (the frame after it).
@@ -147,13 +148,16 @@ async function emulate(tab: Tab): Promise<void> {
 type Phases = Partial<Record<PhaseName, number>>;
 const PHASE_ROWS = [
   ['scriptKB', 'app script: kB received'],
+  ['scriptStart', 'app script: requested at'],
   ['scriptAt', 'app script: received by'],
   ['scriptRan', 'app script: ran at'],
   ['workerCreated', 'worker: created at'],
   ['workerStart', 'worker: started at'],
   ['workerTook', 'worker: start took'],
+  ['pageKB', 'page: kB by the verdict (not worker)'],
   ['kernelAt', 'kernel: parsed by'],
   ['kernel', 'kernel: parse + symbolic form'],
+  ['askedAt', 'verification without Z3: asked at'],
   ['specEval', 'spec: parse + evaluation'],
   ['kernelRun', 'kernel: run of the handler'],
   ['obligations', 'obligations (terms, replay)'],
@@ -180,13 +184,21 @@ async function phasesOf(tab: Tab): Promise<Phases> {
     const res = performance.getEntriesByType('resource').find((r) => r.name === entry) as PerformanceResourceTiming | undefined;
     if (res) {
       out.scriptKB = Math.round(res.transferSize / 100) / 10;
+      put('scriptStart', res.startTime);
       put('scriptAt', res.responseEnd);
     }
     put('scriptRan', at('app-script')?.startTime);
     put('workerCreated', at('worker-created')?.startTime);
     put('workerStart', at('worker-start')?.startTime);
     put('workerTook', took('worker-start'));
+    const verdictAt = at('verdict')?.startTime;
+    if (verdictAt !== undefined) {
+      const page = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.responseEnd <= verdictAt);
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      out.pageKB = Math.round((page.reduce((n, r) => n + r.transferSize, 0) + (nav?.transferSize ?? 0)) / 1000);
+    }
     put('kernelAt', at('kernel')?.startTime);
+    put('askedAt', at('verify-asked')?.startTime);
     put('kernel', took('kernel'));
     put('specEval', took('spec-eval'));
     put('kernelRun', took('kernel-run'));

@@ -26,6 +26,7 @@ export function markWorkerPhases(t: WorkerTimings): void {
   const p = v.phases;
   // The verification's own phases; what its phase clock did not charge to any is the lookup of committed proofs (and the queue).
   const charged = p.parse + p.spec + p.c + p.terms + p.smtlib + p.solver + p.replay;
+  mark('verify-asked', v.start, 0);
   mark('spec-eval', v.end, p.parse + p.spec);
   mark('kernel-run', v.end, p.c);
   mark('obligations', v.end, p.terms + p.replay);

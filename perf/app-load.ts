@@ -32,11 +32,32 @@
  * (an older --base) is counted as before: bytes sent by when this script saw
  * the verdict, which its 0.1 s poll makes late.
  *
+ * Phases of the first verdict, per visit (median of --runs; cold = visit 1,
+ * repeat = visits 2 and 3), from the page's `osvlab:` performance marks
+ * (src/app/main.ts, src/app/state/playground.svelte.ts) and the verifier
+ * worker's own timings, which the page marks once the verdict is in
+ * (src/worker/phase-marks.ts; ms after navigation start unless said):
+ * the app's script (its entry file's response end, with the bytes received
+ * for it, 0 from a cache; then when the script ran), the worker created and
+ * started (its script loaded; "took" from its creation), the kernel parsed
+ * into its symbolic form ("took"), when the page asked the worker for the
+ * verdict without Z3, the spec's parse and evaluation, the
+ * kernel's run and the obligations, the proof lookup (the solver-free
+ * verification's time no phase was charged: matching committed proofs, and
+ * the worker's queue), the verdict mark and its paint (the frame after it).
+ *
+ * --profile mobile (Chromium only) emulates a slow phone through the DevTools
+ * protocol, as Lighthouse's mobile profile: 1.6 Mbps down, 750 kbps up,
+ * 150 ms round trip (Network.emulateNetworkConditions) and the CPU slowed 4x
+ * (Emulation.setCPUThrottlingRate), on every visit of the profile, for the
+ * page's target (its dedicated workers as Chromium applies them). The default,
+ * --profile desktop, emulates nothing.
+ *
  * Targets (docs/app.md, "Tests and benchmark"): first verdict <= 2.0 s on a
  * first visit and <= 1.0 s on a repeat visit, warm re-verify < 1 s, at most
  * 6 MB before the first verdict of a first visit from a brotli host.
  *
- * Run: npx tsx perf/app-load.ts [--browser chromium|firefox|webkit|all] [--handler NAME] [--runs N] [--no-compressed] [--base DIR]
+ * Run: npx tsx perf/app-load.ts [--browser chromium|firefox|webkit|all] [--handler NAME] [--runs N] [--profile desktop|mobile] [--no-compressed] [--base DIR]
  * With --browser all the engines take turns, run by run, so that they share
  * the machine's load alike. --base DIR (a built site, e.g. of another
  * worktree) is measured the same way, each run right before this build's,
@@ -60,6 +81,15 @@ const runs = Number(arg('runs', '3'));
 const browserArg = arg('browser', 'chromium');
 const browsers: EngineName[] = browserArg === 'all' ? [...ENGINES] : [browserArg as EngineName];
 if (!browsers.every((b) => ENGINES.includes(b))) throw new Error(`--browser must be one of ${ENGINES.join(', ')} or all`);
+const profile = arg('profile', 'desktop');
+if (profile !== 'desktop' && profile !== 'mobile') {
+  console.error(`--profile must be desktop or mobile (not ${profile})`);
+  process.exit(2);
+}
+if (profile === 'mobile' && browsers.some((b) => b !== 'chromium')) {
+  console.error(`--profile mobile emulates a phone through Chromium's DevTools protocol: use it with --browser chromium (not ${browserArg})`);
+  process.exit(2);
+}
 const compressedToo = !process.argv.includes('--no-compressed');
 const baseDir = arg('base', '');
 const VISITS = 3;
@@ -78,6 +108,8 @@ interface Visit {
   z3Ready?: number;
   status: string;
   steps?: Z3LoadSteps;
+  /** The phases of the first verdict (`phasesOf`). */
+  phases?: Phases;
   /** `Date.now()` of the page's `osvlab:verdict` mark (performance.timeOrigin + its startTime). */
   markedAt?: number;
   /** The same mark in ms after navigation start: the first verdict as the page timed it, without this script's poll (0.1 s) and calls. */
@@ -100,6 +132,98 @@ interface LoadResult {
   cut: 'mark' | 'polled';
 }
 
+/** Lighthouse's mobile profile as issue 54 states it: its network (bytes per second, round trip in ms) and CPU slowdown. */
+const MOBILE = { downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8, latency: 150, cpu: 4 } as const;
+
+/** Applies the profile to `tab` (its page's target; kept across its navigations). */
+async function emulate(tab: Tab): Promise<void> {
+  if (profile !== 'mobile') return;
+  if (!tab.cdp) throw new Error('--profile mobile needs Chromium');
+  await tab.cdp('Network.enable');
+  await tab.cdp('Network.emulateNetworkConditions', { offline: false, latency: MOBILE.latency, downloadThroughput: MOBILE.downloadThroughput, uploadThroughput: MOBILE.uploadThroughput });
+  await tab.cdp('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpu });
+}
+
+/** The phases of one visit's first verdict, in ms (see the header); a phase the build does not mark is absent. */
+type Phases = Partial<Record<PhaseName, number>>;
+const PHASE_ROWS = [
+  ['scriptKB', 'app script: kB received'],
+  ['scriptStart', 'app script: requested at'],
+  ['scriptAt', 'app script: received by'],
+  ['scriptRan', 'app script: ran at'],
+  ['workerCreated', 'worker: created at'],
+  ['workerStart', 'worker: started at'],
+  ['workerTook', 'worker: start took'],
+  ['pageKB', 'page: kB by the verdict (not worker)'],
+  ['kernelAt', 'kernel: parsed by'],
+  ['kernel', 'kernel: parse + symbolic form'],
+  ['askedAt', 'verification without Z3: asked at'],
+  ['specEval', 'spec: parse + evaluation'],
+  ['kernelRun', 'kernel: run of the handler'],
+  ['obligations', 'obligations (terms, replay)'],
+  ['proofLookup', 'proof lookup (and queue)'],
+  ['verifyWorker', 'verification in the worker'],
+  ['verdict', 'verdict mark'],
+  ['paint', 'verdict painted'],
+] as const;
+type PhaseName = (typeof PHASE_ROWS)[number][0];
+
+/** Reads the phases of the visit on screen from its marks and resource timings. */
+async function phasesOf(tab: Tab): Promise<Phases> {
+  // The paint mark comes a frame after the verdict's.
+  await tab.waitFor('the paint mark', () => performance.getEntriesByName('osvlab:paint', 'mark').length > 0 || !performance.getEntriesByName('osvlab:verdict', 'mark').length, 10_000).catch(() => undefined);
+  return tab.eval(() => {
+    const out: Record<string, number> = {};
+    const at = (name: string) => performance.getEntriesByName(`osvlab:${name}`, 'mark')[0] as PerformanceMark | undefined;
+    const put = (key: string, v: number | undefined) => {
+      if (v !== undefined) out[key] = Math.round(v);
+    };
+    const took = (name: string) => (at(name)?.detail as { ms?: number } | null | undefined)?.ms;
+    // The app's entry script: the module script the page's HTML loads.
+    const entry = document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src;
+    const res = performance.getEntriesByType('resource').find((r) => r.name === entry) as PerformanceResourceTiming | undefined;
+    if (res) {
+      out.scriptKB = Math.round(res.transferSize / 100) / 10;
+      put('scriptStart', res.startTime);
+      put('scriptAt', res.responseEnd);
+    }
+    put('scriptRan', at('app-script')?.startTime);
+    put('workerCreated', at('worker-created')?.startTime);
+    put('workerStart', at('worker-start')?.startTime);
+    put('workerTook', took('worker-start'));
+    const verdictAt = at('verdict')?.startTime;
+    if (verdictAt !== undefined) {
+      const page = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.responseEnd <= verdictAt);
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      out.pageKB = Math.round((page.reduce((n, r) => n + r.transferSize, 0) + (nav?.transferSize ?? 0)) / 1000);
+    }
+    put('kernelAt', at('kernel')?.startTime);
+    put('askedAt', at('verify-asked')?.startTime);
+    put('kernel', took('kernel'));
+    put('specEval', took('spec-eval'));
+    put('kernelRun', took('kernel-run'));
+    put('obligations', took('obligations'));
+    put('proofLookup', took('proof-lookup'));
+    put('verifyWorker', took('verify-worker'));
+    put('verdict', at('verdict')?.startTime);
+    put('paint', at('paint')?.startTime);
+    return out;
+  });
+}
+
+/** The phase table of visits `of` (cold, repeat), medians over their runs. */
+function phaseTable(columns: [string, Visit[]][]): string {
+  const head = `  ${'phase (ms after navigation start, or ms taken)'.padEnd(46)}${columns.map(([c]) => c.padStart(10)).join('')}`;
+  const rows = PHASE_ROWS.map(([key, label]) => {
+    const cells = columns.map(([, vs]) => {
+      const got = vs.map((v) => v.phases?.[key]).filter((n): n is number => n !== undefined);
+      return (got.length ? String(median(got)) : '-').padStart(10);
+    });
+    return `  ${label.padEnd(46)}${cells.join('')}`;
+  });
+  return [head, ...rows].join('\n');
+}
+
 const EDITOR_READY = () => !!document.querySelector('[data-testid="spec-editor"][data-ready="true"] .monaco-editor textarea, [data-testid="spec-editor"][data-ready="true"] .monaco-editor .native-edit-context');
 
 /**
@@ -119,6 +243,7 @@ async function visit(tab: Tab, url: string, atVerdict: () => void = () => undefi
     return m ? performance.timeOrigin + m.startTime : null;
   });
   const status = (await tab.eval(() => document.querySelector('[data-testid="verdict"]')?.getAttribute('data-status'))) ?? '?';
+  const phases = await phasesOf(tab);
   await tab.waitFor('the editor', EDITOR_READY, 120_000);
   const editor = Date.now() - start;
   // The worker's own measure of loading Z3 (absent in builds before it was shown).
@@ -127,7 +252,7 @@ async function visit(tab: Tab, url: string, atVerdict: () => void = () => undefi
   const navigated = await tab.eval(() => performance.timeOrigin);
   const s = steps ? (JSON.parse(steps) as Z3LoadSteps) : undefined;
   const ready = s && Math.round(s.began - navigated + s.compile + s.instantiate + s.start + (s.warmUp ?? 0));
-  return { editor, first, status, ...(markedAt ? { markedAt, inPage: Math.round(markedAt - navigated) } : {}), ...(s ? { steps: s, z3Began: Math.round(s.began - navigated), z3Ready: ready } : {}) };
+  return { editor, first, status, phases, ...(markedAt ? { markedAt, inPage: Math.round(markedAt - navigated) } : {}), ...(s ? { steps: s, z3Began: Math.round(s.began - navigated), z3Ready: ready } : {}) };
 }
 
 /** Bytes per file of the responses in `log` (a file the brotli host sent otherwise says how). */
@@ -150,6 +275,7 @@ interface Host {
 async function load(engine: Engine, host: Host, fragment: string, visits: number): Promise<LoadResult> {
   const tab = await engine.open(1280, 800);
   try {
+    await emulate(tab);
     const before = host.written();
     const logStart = host.served().length;
     let polled = 0;
@@ -298,7 +424,7 @@ async function main() {
   for (const b of browsers) {
     for (const [label] of sites) {
       const xs = results.get(key(label, b))!;
-      console.log(`\n${label} ${b}: handler ${handler}, brotli host, medians of ${runs} profiles`);
+      console.log(`\n${label} ${b}: handler ${handler}, brotli host, profile ${profile}, medians of ${runs} profiles`);
       const last = xs[xs.length - 1];
       console.log(`bytes per file before the first verdict of a first visit (run ${xs.length}):\n${chunkTable(last.chunks)}`);
       console.log(`bytes per file after it, until the service worker is in control (offline copy, run ${xs.length}):\n${chunkTable(last.afterChunks)}`);
@@ -323,6 +449,8 @@ async function main() {
             `wasm from a cache ${vs.filter((v) => v.steps?.cached).length}/${vs.length}, threads given the module ${vs.filter((v) => v.steps?.threadsGetModule).length}/${vs.length}`,
         );
       }
+      console.log(`phases of the first verdict (profile ${profile}; medians of ${runs} profiles; repeat = visits 2 and 3):`);
+      console.log(phaseTable([['cold', xs.map((x) => x.visits[0])], ['repeat', xs.flatMap((x) => x.visits.slice(1))]]));
     }
   }
 }

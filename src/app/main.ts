@@ -10,6 +10,9 @@
 
 import { startVerifierEarly } from '../worker/verifier-spawn.ts';
 
+// When the app's script runs (perf/app-load.ts: the phases of the first verdict).
+performance.mark('osvlab:app-script');
+
 /** The playground (and a share link, which opens in it): Verify is its first action. */
 const opensPlayground = (hash: string) => /^(#\/?)?$|^#\/(play|s\/)/.test(hash);
 

@@ -45,6 +45,11 @@ class PhaseClock {
     return this.read();
   }
 
+  /** Whether the clock runs (a benchmark started it). */
+  get running(): boolean {
+    return this.now !== undefined;
+  }
+
   /** What the clock has measured so far (ms per phase). */
   read(): PhaseTimes {
     return { ...this.totals };

@@ -34,5 +34,6 @@ export const api = serveVerifier({
     if (!steps || !steps.threadsGetModule) return steps;
     return warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs, threadsAhead: threadWorkersTaken() } : steps;
   },
+  origin: performance.timeOrigin,
   now: () => performance.timeOrigin + performance.now(),
 });

@@ -16,6 +16,7 @@ import type { Task } from '../core/tasks/task.ts';
 import type { VerifyRequest } from '../core/verify/index.ts';
 import type { Verdict } from '../core/verify/verdict.ts';
 import { crashText, describeError, isCrashNote } from './crash-report.ts';
+import { markWorkerPhases } from './phase-marks.ts';
 import { spawnWorker, takeEarlyVerifier, type WorkerRole } from './verifier-spawn.ts';
 import { withinWarmUpLimit } from './warm-up-limit.ts';
 import { isZ3Unavailable } from './z3-unavailable.ts';
@@ -137,7 +138,13 @@ export class VerifierPool {
    */
   async verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | undefined> {
     try {
-      return (await this.pool.beside((api) => api.verifyWithoutSolver(req))) ?? undefined;
+      const verdict = await this.pool.beside(async (api) => {
+        const v = await api.verifyWithoutSolver(req);
+        // Its phases for the benchmark's timeline, after the verdict and not waited for (an older worker has no `timings`).
+        api.timings().then(markWorkerPhases, () => undefined);
+        return v;
+      });
+      return verdict ?? undefined;
     } catch {
       return undefined;
     }

@@ -46,6 +46,8 @@ export interface Tab {
    * after `timeoutMs` naming `what`. Navigations in between are retried.
    */
   waitFor<A extends unknown[]>(what: string, condition: (...args: A) => unknown, timeoutMs?: number, ...args: A): Promise<void>;
+  /** Sends a DevTools protocol command to this tab's page (Chromium only: perf/app-load.ts's mobile profile). */
+  cdp?(method: string, params?: Record<string, unknown>): Promise<unknown>;
   /** Uncaught page errors seen so far (Chromium and Firefox; WebKit's WebDriver does not report them). */
   readonly errors: string[];
   close(): Promise<void>;
@@ -145,7 +147,14 @@ async function chromiumEngine(): Promise<Engine> {
     async open(width = 1280, height = 800) {
       const context = await browser.newContext({ viewport: { width, height } });
       context.setDefaultTimeout(WAIT_MS);
-      return pageTab(await context.newPage());
+      const page = await context.newPage();
+      let session: Awaited<ReturnType<typeof context.newCDPSession>> | undefined;
+      return Object.assign(pageTab(page), {
+        cdp: async (method: string, params?: Record<string, unknown>) => {
+          session ??= await context.newCDPSession(page);
+          return session.send(method as never, params as never);
+        },
+      });
     },
     close: () => browser.close(),
   };

@@ -236,6 +236,8 @@ export class PlaygroundState {
         this.finished++;
         // On the browser's timeline (a profiler's User Timing track); perf/app-load.ts counts the bytes requested before the first one.
         performance.mark('osvlab:verdict', { detail: { handler: this.handler, status: verdict.status, ms: this.verification.ms } });
+        // When it was painted: the frame after it, once that frame's work is done (perf/app-load.ts).
+        if (!performance.getEntriesByName('osvlab:paint', 'mark').length) requestAnimationFrame(() => setTimeout(() => performance.mark('osvlab:paint')));
         if (verdict.status === 'spec-error') this.reveal = { line: verdict.error.span.line, n: this.reveal.n + 1 };
       }
     } catch (e) {

@@ -87,6 +87,23 @@ export interface Z3LoadSteps {
   readonly threadsAhead?: number;
 }
 
+/**
+ * When a verifier worker did what the first verdict waits for (`VerifierApi.timings`;
+ * ms since the epoch, `performance.timeOrigin + performance.now()` in a browser):
+ * the page puts them on its own timeline as `osvlab:` marks (src/worker/phase-marks.ts)
+ * for perf/app-load.ts.
+ */
+export interface WorkerTimings {
+  /** When the worker was created (its time origin), where the platform says. */
+  readonly created?: number;
+  /** When its script had loaded and was evaluated (the API served). */
+  readonly started: number;
+  /** Parsing the kernel and building its symbolic form ahead of the first request (`init`). */
+  readonly kernel?: { readonly start: number; readonly end: number };
+  /** The last `verifyWithoutSolver`: its span and the phases of its phase clock (core/phases.ts). */
+  readonly withoutSolver?: { readonly start: number; readonly end: number; readonly phases: PhaseTimes };
+}
+
 /** What a worker's phase clock measured while it ran (`VerifierApi.clock`). */
 export interface WorkerClock {
   /** Milliseconds per phase (core/phases.ts). */
@@ -131,6 +148,8 @@ export interface VerifierApi {
    * compiles (core/pool/solver-free.ts). Never throws: null says "ask `verify`".
    */
   verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null>;
+  /** When this worker started, parsed the kernel and last verified without Z3 (a benchmark's phases of the first verdict). */
+  timings(): Promise<WorkerTimings>;
   /** Two specs of one handler compared by meaning (core/verify/equivalence.ts; `osvlab diff`, the playground's Compare). */
   diff(req: DiffRequest): Promise<DiffVerdict>;
   /** The declarative checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */

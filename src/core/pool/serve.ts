@@ -23,9 +23,9 @@ import { proveSpecLemmas } from '../verify/declarative.ts';
 import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
-import { phaseClock } from '../phases.ts';
+import { PHASES, type PhaseTimes, phaseClock } from '../phases.ts';
 import { type Serial, serial } from './serial.ts';
-import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, Z3LoadSteps } from './contract.ts';
+import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, WorkerTimings, Z3LoadSteps } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 import { solverFreeEngine } from './solver-free.ts';
 
@@ -40,6 +40,8 @@ export interface WorkerPlatform {
   readonly memory?: () => { readonly mib: number; readonly capped: boolean; readonly threads: boolean } | undefined;
   /** How long each step of loading Z3 took, when the platform measures it. */
   readonly loadSteps?: () => Z3LoadSteps | undefined;
+  /** When this worker was created (ms since the epoch; `performance.timeOrigin` in a browser), where the platform knows. */
+  readonly origin?: number;
   /** Milliseconds since the epoch, as finely as the platform measures (`performance.timeOrigin + performance.now()`; default `Date.now`). */
   readonly now?: () => number;
 }
@@ -47,6 +49,8 @@ export interface WorkerPlatform {
 /** The worker's API over `platform`'s Z3. */
 export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   const now = platform.now ?? (() => Date.now());
+  /** What the first verdict waited for in this worker (`timings`). */
+  const timings: { -readonly [K in keyof WorkerTimings]: WorkerTimings[K] } = { started: now(), ...(platform.origin === undefined ? {} : { created: platform.origin }) };
   let engine: Promise<SmtEngine> | undefined;
   let initMs = 0;
   /** This worker's verdicts, reused when it grades a spec it has graded before. */
@@ -86,8 +90,10 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     loading.catch(() => undefined);
     // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
     // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
+    const start = now();
     try {
       loadProgram(caches);
+      timings.kernel = { start, end: now() };
     } catch {
       // A kernel that does not compile is reported by verify() itself.
     }
@@ -170,6 +176,11 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     async verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null> {
+      // Its phases, on the worker's phase clock (started for this call unless a benchmark runs it already).
+      const own = !phaseClock.running;
+      if (own) phaseClock.start(now);
+      const before = phaseClock.read();
+      const start = now();
       try {
         const v = await verify(req, solverFree);
         // Undecided without a query (a budget spent before it asked): Z3 decides.
@@ -177,7 +188,15 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       } catch {
         // It needs Z3 (SolverNeededError), or it fails: the verification with Z3 says which, as it always has.
         return null;
+      } finally {
+        const after = own ? phaseClock.stop() : phaseClock.read();
+        const phases = Object.fromEntries(PHASES.map((p) => [p, after[p] - before[p]])) as PhaseTimes;
+        timings.withoutSolver = { start, end: now(), phases };
       }
+    },
+
+    async timings(): Promise<WorkerTimings> {
+      return { ...timings };
     },
 
     async diff(req: DiffRequest) {

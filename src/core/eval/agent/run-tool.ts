@@ -15,7 +15,6 @@
  */
 import type { Diagnostic } from '../../diagnostic.ts';
 import { runSpec } from '../../dialect/index.ts';
-import { ENUMS } from '../../kernel/constants.ts';
 import { KERNEL } from '../../kernel/content.ts';
 import { BACKED_FIELDS, abstractRead, backing } from '../../kernel/equiv.ts';
 import { requireHandler } from '../../kernel/handlers.ts';
@@ -27,7 +26,7 @@ import { type MapFn, updateMap } from '../../smt/fn.ts';
 import { eachSubterm } from '../../smt/subterms.ts';
 import { BOOL, type Term, bvConst, boolConst, norm, toSigned, variable } from '../../smt/term.ts';
 import type { VerifierCaches } from '../../verify/caches.ts';
-import { NOT_EVALUATED, ev, show } from '../../verify/counterexample.ts';
+import { FIELD_ENUMS, NOT_EVALUATED, ev, show } from '../../verify/counterexample.ts';
 import { implementationStep } from '../../verify/implementation.ts';
 import { STORED_BANK, type StateBankFile, reachableCases } from '../../verify/state-bank.ts';
 

@@ -56,7 +56,14 @@ describe('committed refinement proofs', () => {
     const v = await verify({ handler: HANDLER, spec: wrongField }, fresh);
     expect(v.status === 'refuted' && v.failed).toEqual(['procs.killed']);
     expect(v.status === 'refuted' && v.counterexample?.replayed).toBe(true);
-    // One query found the failure; every other goal was the oracle's.
+    // A reachable state found the failure (refuted by running, docs/design.md §3), and every other goal was the
+    // oracle's: no query at all.
+    expect(v.status === 'refuted' && v.foundBy).toBe('run');
+    expect(checks()).toBe(0);
+    // Without the run, one query finds it.
+    const solverOnly = await verify({ handler: HANDLER, spec: wrongField, run: false }, { engine, caches: new VerifierCaches() });
+    expect(solverOnly.status === 'refuted' && solverOnly.failed).toEqual(['procs.killed']);
+    expect(solverOnly.status === 'refuted' && solverOnly.foundBy).toBe('solver');
     expect(checks()).toBeGreaterThanOrEqual(1);
     expect(checks()).toBeLessThanOrEqual(2);
   }, 120_000);

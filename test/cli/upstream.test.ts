@@ -73,7 +73,7 @@ describe("upstream's results file and benchmark.json", () => {
     // As upstream counts, "mmeory leak" is no class and "buffer overlfow" is not buffer overflow; read right, they are.
     expect(row('memory leak')).toEqual([0, 0, 0]);
     expect(row('buffer overflow')).toEqual([0, 0, 0]);
-    expect(table).toMatch(/misspelled labels[^\n]*\n {2}memory leak\s+33\.3%\s+\(1\/3, 1 tasks\)\n {2}buffer overflow\s+66\.7%\s+\(2\/3, 1 tasks\)/);
+    expect(table).toMatch(/misspelled labels[^\n]*\n {2}memory leak\s+33\.3%\s+\(1\/3, 1 task\)\n {2}buffer overflow\s+66\.7%\s+\(2\/3, 1 task\)/);
     const j = JSON.parse(osvlab('report', dir, '--benchmark', benchmark, '--json').out);
     expect(j.osvbench_classes.as_upstream.find((x: { label: string }) => x.label === 'buffer overflow')).toMatchObject({ samples: 0 });
     expect(j.osvbench_classes.corrected.find((x: { label: string }) => x.label === 'buffer overflow')).toMatchObject({ samples: 3, passes: 2, tasks: 1 });

@@ -291,7 +291,8 @@ export function smokeSuite(name: EngineName): void {
         expect(await tab.eval(() => document.documentElement.dataset.run)).toBe('done');
         // Three turns: verify the buggy draft, verify the fix, answer.
         expect(fake.requests.length).toBe(3);
-        expect(fake.requests.every((r) => r.body.tools?.length === 2)).toBe(true);
+        // The tools offered: verify, run (one concrete state) and submit.
+        expect(fake.requests.every((r) => r.body.tools?.length === 3)).toBe(true);
         await tab.click('[data-testid="run-ended"] a');
         await tab.waitFor('the trajectory', () => !!document.querySelector('[data-testid="trajectory"]'), LONG);
         await tab.click('[data-testid="trajectory"] > summary');

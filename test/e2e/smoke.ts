@@ -34,6 +34,7 @@ import { type FakeProvider, startFakeProvider } from '../fake-provider/server.ts
 import { type Engine, type EngineName, type Tab, launchEngine } from './driver.ts';
 import { ARTIFACTS, ROOT, type Site, ensureBuilt, serve } from './harness.ts';
 import { makeRunFile } from './run-file.ts';
+import { attr, editorReady, setEditor, text, verifyOnce } from './playground-tab.ts';
 import { THREAD_WORKERS_AHEAD } from '../../src/worker/z3-threads.ts';
 
 const HANDLER = 'sys_set_runnable';
@@ -44,37 +45,6 @@ const KEY = 'test-key-smoke-0123456789';
 
 /** Long enough for a loaded CI machine running one browser per core: a wait that runs out is a failure. */
 const LONG = 240_000;
-
-const editorReady = (testid: string) =>
-  !!document.querySelector(`[data-testid="${testid}"][data-ready="true"] .monaco-editor textarea, [data-testid="${testid}"][data-ready="true"] .monaco-editor .native-edit-context`);
-
-async function setEditor(tab: Tab, text: string, testid = 'spec-editor'): Promise<void> {
-  await tab.eval(
-    (t: string, id: string) => {
-      const el = document.querySelector(`[data-testid="${id}"]`) as (HTMLElement & { monacoEditor?: { setValue(v: string): void } }) | null;
-      if (!el?.monacoEditor) throw new Error('editor not mounted');
-      el.monacoEditor.setValue(t);
-    },
-    text,
-    testid,
-  );
-}
-
-const attr = (sel: string, name: string) => document.querySelector(sel)?.getAttribute(name) ?? null;
-const text = (sel: string) => document.querySelector(sel)?.textContent ?? '';
-
-/** Clicks Verify and waits for the finished-run counter to move; returns the verdict's status. */
-async function verifyOnce(tab: Tab): Promise<string> {
-  const before = Number(await tab.eval(attr, '[data-testid="results"]', 'data-runs'));
-  await tab.click('[data-testid="verify"]');
-  // A verdict, or the error the page shows instead (a worker that did not answer within the hard limit).
-  await tab.waitFor('a verdict', (n: number) => Number(document.querySelector('[data-testid="results"]')?.getAttribute('data-runs')) > n || !!document.querySelector('[data-testid="run-error"]'), LONG, before);
-  const error = await tab.eval(text, '[data-testid="run-error"]');
-  if (error) throw new Error(`the verification failed: ${error}`);
-  const status = await tab.eval(attr, '[data-testid="verdict"]', 'data-status');
-  if (status === null) throw new Error(`no verdict: ${await tab.eval(text, '[data-testid="results"]')}`);
-  return status;
-}
 
 async function shoot(tab: Tab, engine: EngineName, name: string): Promise<void> {
   await tab.screenshot(join(ARTIFACTS, `smoke-${engine}-${name}-1400.png`));

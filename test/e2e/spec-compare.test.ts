@@ -11,15 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type Tab, launchEngine } from './driver.ts';
 import { ARTIFACTS, ROOT, type Site, ensureBuilt, serve } from './harness.ts';
+import { attr, editorReady, setEditor, text } from './playground-tab.ts';
 
 const HANDLER = 'sys_dup';
 const ORACLE = readFileSync(join(ROOT, `tasks/hv6/specs/${HANDLER}.py`), 'utf8');
 const MUTANT = ORACLE.replace('new.procs[pid].ofile[newfd] = fn', 'new.procs[pid].ofile[oldfd] = fn');
 const LONG = 240_000;
 
-const editorReady = () => !!document.querySelector('[data-testid="spec-editor"][data-ready="true"] .monaco-editor');
-const attr = (sel: string, name: string) => document.querySelector(sel)?.getAttribute(name) ?? null;
-const text = (sel: string) => document.querySelector(sel)?.textContent ?? '';
 
 async function compareOnce(tab: Tab): Promise<string | null> {
   await tab.click('[data-testid="compare-run"]');
@@ -43,14 +41,11 @@ for (const name of ENGINES) {
       const tab = await engine.open(1400, 900);
       try {
         await tab.goto(`${site.url}#/play`);
-        await tab.waitFor('the editor', editorReady, LONG);
+        await tab.waitFor('the editor', editorReady, LONG, 'spec-editor');
         await tab.select('[data-testid="handler"]', HANDLER);
         await tab.waitFor('the handler', (h: string) => (document.querySelector('[data-testid="handler"]') as HTMLSelectElement).value === h, LONG, HANDLER);
-        await tab.waitFor('the editor', editorReady, LONG);
-        await tab.eval((t: string) => {
-          const el = document.querySelector('[data-testid="spec-editor"]') as HTMLElement & { monacoEditor?: { setValue(v: string): void } };
-          el.monacoEditor!.setValue(t);
-        }, ORACLE);
+        await tab.waitFor('the editor', editorReady, LONG, 'spec-editor');
+        await setEditor(tab, ORACLE);
         await tab.eval(() => ((document.querySelector('[data-testid="compare"]') as HTMLDetailsElement).open = true));
         expect(await compareOnce(tab)).toBe('equivalent');
         expect(await tab.eval(text, '[data-testid="compare-result"]')).toContain('Same meaning');

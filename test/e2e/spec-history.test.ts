@@ -11,8 +11,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, type Tab, launchEngine } from './driver.ts';
+import { ENGINES, launchEngine } from './driver.ts';
 import { ARTIFACTS, ROOT, type Site, ensureBuilt, serve } from './harness.ts';
+import { attr, editorReady, setEditor, verifyOnce } from './playground-tab.ts';
 
 const HANDLER = 'sys_dup';
 const ORACLE = readFileSync(join(ROOT, `tasks/hv6/specs/${HANDLER}.py`), 'utf8');
@@ -20,22 +21,7 @@ const MUTANT = ORACLE.replace('new.procs[pid].ofile[newfd] = fn', 'new.procs[pid
 const LONG = 240_000;
 const dir = mkdtempSync(join(tmpdir(), 'osvlab-history-'));
 
-const editorReady = () => !!document.querySelector('[data-testid="spec-editor"][data-ready="true"] .monaco-editor');
-const attr = (sel: string, name: string) => document.querySelector(sel)?.getAttribute(name) ?? null;
 const count = (sel: string) => document.querySelectorAll(sel).length;
-
-async function setSpec(tab: Tab, t: string): Promise<void> {
-  await tab.eval((x: string) => {
-    const el = document.querySelector('[data-testid="spec-editor"]') as HTMLElement & { monacoEditor?: { setValue(v: string): void } };
-    el.monacoEditor!.setValue(x);
-  }, t);
-}
-
-async function verifyOnce(tab: Tab): Promise<void> {
-  const before = Number(await tab.eval(attr, '[data-testid="results"]', 'data-runs'));
-  await tab.click('[data-testid="verify"]');
-  await tab.waitFor('a verdict', (n: number) => Number(document.querySelector('[data-testid="results"]')?.getAttribute('data-runs')) > n, LONG, before);
-}
 
 let site: Site;
 beforeAll(async () => {
@@ -53,13 +39,13 @@ for (const name of ENGINES) {
       const tab = await engine.open(1400, 900);
       try {
         await tab.goto(`${site.url}#/play`);
-        await tab.waitFor('the editor', editorReady, LONG);
+        await tab.waitFor('the editor', editorReady, LONG, 'spec-editor');
         await tab.select('[data-testid="handler"]', HANDLER);
         await tab.waitFor('the handler', (h: string) => (document.querySelector('[data-testid="handler"]') as HTMLSelectElement).value === h, LONG, HANDLER);
-        await tab.waitFor('the editor', editorReady, LONG);
-        await setSpec(tab, ORACLE);
+        await tab.waitFor('the editor', editorReady, LONG, 'spec-editor');
+        await setEditor(tab, ORACLE);
         await verifyOnce(tab);
-        await setSpec(tab, MUTANT);
+        await setEditor(tab, MUTANT);
         await verifyOnce(tab);
         await tab.waitFor('two kept', () => document.querySelector('[data-testid="history"]')?.getAttribute('data-count') === '2', LONG);
 

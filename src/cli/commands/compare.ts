@@ -66,8 +66,10 @@ export async function run(argv: string[]): Promise<number> {
   const tasks = await loadTasks();
   const [sa, sb] = [await side(a), await side(b)];
   const c = compareRuns(sa, sb, tasks, { resamples, seed: textOption(args, 'seed')! });
-  const determinism = { a: await meaningOf(sa, tasks), b: await meaningOf(sb, tasks) };
+  // Grouping by meaning asks the solver: done only where it is printed (not before 'nothing to compare').
+  const meaning = async () => ({ a: await meaningOf(sa, tasks), b: await meaningOf(sb, tasks) });
   if (args.flags.has('json')) {
+    const determinism = await meaning();
     const figures = (d: Determinism) => ({ mean_largest_share: d.mean_largest_share, consensus_pass_at_1: d.consensus_pass_at_1, queries: d.queries });
     process.stdout.write(`${JSON.stringify({ ...c, determinism: { a: figures(determinism.a), b: figures(determinism.b) }, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);
     return c.nothing ? 3 : 0;
@@ -89,6 +91,7 @@ export async function run(argv: string[]): Promise<number> {
   L.push(`flips, pass in A only: ${c.flips.onlyA.join(' ') || '(none)'}`);
   L.push(`flips, pass in B only: ${c.flips.onlyB.join(' ') || '(none)'}`);
   L.push(...roundLines(c));
+  const determinism = await meaning();
   L.push(`determinism (docs/research.md §8): mean largest class A ${pct(determinism.a.mean_largest_share)}, B ${pct(determinism.b.mean_largest_share)}; consensus pass@1 A ${pct(determinism.a.consensus_pass_at_1)}, B ${pct(determinism.b.consensus_pass_at_1)}`);
   const head = `  ${''.padEnd(20)} ${'n'.padStart(4)}  ${'A'.padStart(6)}  ${'B'.padStart(6)}  ${'B-A'.padStart(6)}  ${'95% CI'.padEnd(16)} ${'A+'.padStart(3)} ${'B+'.padStart(3)}  McNemar p`;
   L.push('by bug class:', head);

@@ -32,6 +32,7 @@
 import { type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine, SmtModel } from '../smt/solver.ts';
+import { eachSubterm } from '../smt/subterms.ts';
 import { type Term, bvConst } from '../smt/term.ts';
 import { ENUMS, NDMAPAGE, NFILE, NINTREMAP, NOFILE, NPAGE, NPCIDEV, NPROC, PAGE_SIZE } from '../kernel/constants.ts';
 import type { HandlerArg } from '../kernel/handlers.ts';
@@ -110,16 +111,10 @@ function smallArgs(args: readonly { readonly arg: HandlerArg; readonly term: Ter
 function addressesIn(roots: readonly Term[], facts: ReadonlyMap<string, Term>): [string, Term][] {
   if (facts.size === 0) return [];
   const out: [string, Term][] = [];
-  const seen = new Set<number>();
-  const stack = [...roots];
-  while (stack.length) {
-    const t = stack.pop()!;
-    if (seen.has(t.id)) continue;
-    seen.add(t.id);
+  eachSubterm(roots, (t) => {
     const f = t.op === 'var' ? facts.get(t.name!) : undefined;
     if (f) out.push([t.name!.replace(/^&/, ''), f]);
-    for (const a of t.args) stack.push(a);
-  }
+  });
   return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

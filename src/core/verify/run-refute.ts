@@ -20,6 +20,7 @@ import { HANDLERS, requireHandler } from '../kernel/handlers.ts';
 import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { Snapshot } from '../smt/snapshot.ts';
+import { eachSubterm } from '../smt/subterms.ts';
 import { type Term, bvConst, norm } from '../smt/term.ts';
 import type { VerifierCaches } from './caches.ts';
 import type { Failure, Obligation } from './prove.ts';
@@ -142,15 +143,9 @@ function conditionOf(step: RefinementStep): Term {
 /** The skolems of a refinement query: the compared fields' indices and the skolemised invariants' variables. */
 function skolemsOf(goals: readonly Term[]): Term[] {
   const out = new Map<string, Term>();
-  const seen = new Set<number>();
-  const stack = [...goals];
-  while (stack.length) {
-    const t = stack.pop()!;
-    if (seen.has(t.id)) continue;
-    seen.add(t.id);
+  eachSubterm(goals, (t) => {
     if (t.op === 'var' && t.name!.startsWith('sk.')) out.set(t.name!, t);
-    if (t.args) stack.push(...t.args);
-  }
+  });
   return [...out.values()].sort((a, b) => (a.name! < b.name! ? -1 : 1));
 }
 

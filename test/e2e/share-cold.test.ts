@@ -16,9 +16,11 @@ import { useSite } from './setup.ts';
 import { shareFragment } from './share-link.ts';
 
 const env = useSite();
-const HANDLER = 'sys_set_runnable';
-// Refuted, so the verdict needs Z3 (a spec that needs no query is answered before the wasm arrives).
-const WRONG = oracleSpec(HANDLER)!.replace(/PROC_RUNNABLE/g, 'PROC_RUNNING');
+const HANDLER = 'sys_map_pcipage';
+// Refuted, and only by the solver, so the verdict waits for Z3: a spec that needs no query, or that a reachable state
+// refutes by running (docs/design.md §3), is answered before the wasm arrives. This one drops the entry index's bound,
+// which no state of the bank shows (test/pool/solver-free.test.ts checks that it takes a query).
+const WRONG = oracleSpec(HANDLER)!.replace('        z3.ULT(index, 512),\n', '');
 
 /** A fresh page at `width` whose requests for Z3's wasm wait until `release()`. */
 async function heldPage(width: number, height: number): Promise<{ page: Page; release(): void; close(): Promise<void> }> {

@@ -1,15 +1,30 @@
-/** The repository over IndexedDB (Dexie), for the browser. */
+/**
+ * The repository over IndexedDB (Dexie), for the browser. It is handed the
+ * database: the page's one database and its schema are declared in
+ * src/app/lib/storage.ts; this file needs only the run tables.
+ */
+import type Dexie from 'dexie';
+import type { EntityTable } from 'dexie';
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
-import { DB_NAME, type DbOptions, OsvDb } from './schema.ts';
+
+export interface SettingRow {
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** The tables the repository reads and writes. */
+export interface RunDb extends Dexie {
+  runs: EntityTable<RunRecord, 'id'>;
+  attempts: EntityTable<AttemptRecord, 'id'>;
+  prompts: EntityTable<PromptRecord, 'hash'>;
+  responseCache: EntityTable<CacheEntry, 'key'>;
+  settings: EntityTable<SettingRow, 'key'>;
+}
 
 export class DexieRepository implements Repository {
-  readonly db: OsvDb;
-
-  constructor(name = DB_NAME, options: DbOptions = {}) {
-    this.db = new OsvDb(name, options);
-  }
+  constructor(readonly db: RunDb) {}
 
   async putRun(run: RunRecord): Promise<void> {
     await this.db.runs.put(run);

@@ -1,11 +1,12 @@
-// The playground's history store (src/app/lib/history-db.ts) over
+// The playground's history store (src/app/lib/history-db.ts, in the page's one database) over
 // fake-indexeddb, with the browser's failures made where a browser makes
 // them (an object store's add throws QuotaExceededError; opening the
 // database fails as in a private window): a failing write says clearly what
 // happened, and every version saved before is still there, unchanged.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type HistoryEntry, HistoryStorageError, history } from '../../src/app/lib/history-db.ts';
+import { HistoryStorageError, history } from '../../src/app/lib/history-db.ts';
+import type { HistoryEntry } from '../../src/app/lib/storage.ts';
 
 const entry = (n: number): HistoryEntry => ({ handler: 'sys_dup', variant: '', spec: `def sys_dup(old, oldfd, pid, newfd):\n    pass  # ${n}\n`, status: 'refuted', at: n, title: `v${n}` });
 

@@ -1,9 +1,9 @@
-// The Dexie repository over fake-indexeddb, the shared suite, and schema migration from v1.
+// The Dexie repository over fake-indexeddb (on the page's database, src/app/lib/storage.ts), the shared suite, and schema migration from v1.
 import Dexie from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { DexieRepository } from '../../src/store/dexie.ts';
-import { CURRENT_VERSION, OsvDb, SCHEMA } from '../../src/store/schema.ts';
+import { CURRENT_VERSION, OsvlabDb, SCHEMA } from '../../src/app/lib/storage.ts';
 import { PROMPT, makeAttempt, makeRun } from './fixtures.ts';
 import { repositorySuite } from './repository-suite.ts';
 
@@ -12,18 +12,18 @@ let counter = 0;
 
 repositorySuite('Dexie', {
   async open() {
-    return new DexieRepository(`osvlab-test-${++counter}`, idb);
+    return new DexieRepository(new OsvlabDb(`osvlab-test-${++counter}`, idb));
   },
   async reopen(repo) {
     const name = (repo as DexieRepository).db.name;
     await repo.close();
-    return new DexieRepository(name, idb);
+    return new DexieRepository(new OsvlabDb(name, idb));
   },
 });
 
 describe('Dexie specifics', () => {
   it('holds many runs, listed by creation time', async () => {
-    const repo = new DexieRepository(`osvlab-many-${++counter}`, idb);
+    const repo = new DexieRepository(new OsvlabDb(`osvlab-many-${++counter}`, idb));
     await repo.putRun(makeRun('b', 2000));
     await repo.putRun(makeRun('a', 1000));
     await repo.putAttempt(makeAttempt('a', 'sys_dup-v0', 0, 0));
@@ -53,10 +53,9 @@ describe('Dexie specifics', () => {
     await v1.table('prompts').put(PROMPT);
     await v1.table('settings').put({ key: 'prices', value: { x: { input: 1, output: 1 } } });
     await v1.table('drafts').put({ handler: 'sys_dup', spec: 'def sys_dup(): pass', updatedAt: 1 });
-    await v1.table('lessons').put({ lesson: 'intro', passed: true, spec: '', updatedAt: 1 });
     v1.close();
 
-    const db = new OsvDb(name, idb);
+    const db = new OsvlabDb(name, idb);
     await db.open();
     expect(db.verno).toBe(CURRENT_VERSION);
     const want = SCHEMA[SCHEMA.length - 1].stores;
@@ -69,7 +68,8 @@ describe('Dexie specifics', () => {
     expect(await db.attempts.where('runId').equals('run-1').count()).toBe(2);
     expect(await db.prompts.get(PROMPT.hash)).toEqual(PROMPT);
     expect((await db.drafts.get('sys_dup'))?.spec).toBe('def sys_dup(): pass');
-    expect((await db.lessons.get('intro'))?.passed).toBe(true);
+    // `lessons`, which no release wrote (the course kept its progress in osvlab-course), is gone.
+    expect(db.tables.map((t) => t.name)).not.toContain('lessons');
     expect((await db.settings.get('prices'))?.value).toEqual({ x: { input: 1, output: 1 } });
     db.close();
   });

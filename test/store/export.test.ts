@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type TaskRef, exportRun, parseRunFile, validateRunFile } from '../../src/core/eval/files/run-file.ts';
 import { computeMetrics } from '../../src/core/eval/stats/metrics.ts';
 import { DexieRepository } from '../../src/store/dexie.ts';
+import { OsvlabDb } from '../../src/app/lib/storage.ts';
 import { JsonlRepository } from '../../src/store/jsonl.ts';
 import { exportStoredRun, importRunFile } from '../../src/store/transfer.ts';
 import { PROMPT, REPAIR_PROMPT, makeAttempt, makeRun } from './fixtures.ts';
@@ -23,7 +24,7 @@ const TASKS: TaskRef[] = [
 ];
 
 async function seeded(): Promise<DexieRepository> {
-  const repo = new DexieRepository(`osvlab-export-${++counter}`, idb);
+  const repo = new DexieRepository(new OsvlabDb(`osvlab-export-${++counter}`, idb));
   await repo.putRun(makeRun());
   await repo.putPrompt(PROMPT);
   await repo.putPrompt(REPAIR_PROMPT);
@@ -77,7 +78,7 @@ describe('run file import', () => {
   it('round-trips into a Dexie database and into a JSONL run directory', async () => {
     const file = await exportStoredRun(await seeded(), 'run-1', TASKS, '2025-06-01T00:00:00.000Z');
     const text = JSON.stringify(file);
-    const targets = [new DexieRepository(`osvlab-import-${++counter}`, idb), await JsonlRepository.open(join(root, `import-${++counter}`))];
+    const targets = [new DexieRepository(new OsvlabDb(`osvlab-import-${++counter}`, idb)), await JsonlRepository.open(join(root, `import-${++counter}`))];
     for (const target of targets) {
       const r = await importRunFile(target, text);
       expect(r).toEqual({ ok: true, runId: 'run-1', attempts: 5 });
@@ -93,7 +94,7 @@ describe('run file import', () => {
   it('rejects invalid files with JSON paths, and leaves existing data untouched', async () => {
     const repo = await seeded();
     const good = await exportStoredRun(repo, 'run-1', TASKS);
-    const target = new DexieRepository(`osvlab-reject-${++counter}`, idb);
+    const target = new DexieRepository(new OsvlabDb(`osvlab-reject-${++counter}`, idb));
     await target.putRun(makeRun('already-here'));
     await target.putAttempt(makeAttempt('already-here', 'sys_dup-v0', 0, 0));
 
@@ -129,7 +130,7 @@ describe('run file import', () => {
   });
 
   it("keeps a shard's K/N (merge needs it) and refuses one that is not a shard", async () => {
-    const repo = new DexieRepository(`osvlab-export-${++counter}`, idb);
+    const repo = new DexieRepository(new OsvlabDb(`osvlab-export-${++counter}`, idb));
     await repo.putRun({ ...makeRun(), shard: { index: 2, total: 3 } });
     await repo.putPrompt(PROMPT);
     await repo.putAttempt(makeAttempt('run-1', 'sys_dup-v0', 0, 0));

@@ -8,7 +8,7 @@
  * comparison is undecided, is a group of its own (never merged on a guess).
  */
 import type { DiffRequest, DiffVerdict, DiffWitness } from '../../core/verify/equivalence.ts';
-import type { ImportedAttempt } from './progress-db.ts';
+import type { ImportedAttempt } from '../lib/storage.ts';
 
 export interface Behaviour {
   /** The same meaning as the reference. */

@@ -12,7 +12,8 @@ import { CancelledError } from '../../worker/web-pool.ts';
 import { implSourceOf, oracleSpec } from '../lib/content.ts';
 import type { VerifierService } from '../state/verifier.svelte.ts';
 import { type Exercise, type ExerciseGrade, type VerifyFn, gradeExercise, starterOf } from './exercise.ts';
-import { type ExerciseProgress, type GradedAttempt, exerciseProgress } from './progress-db.ts';
+import { exerciseProgress } from './progress-db.ts';
+import type { ExerciseProgress, GradedAttempt } from '../lib/storage.ts';
 
 export type GradeState =
   | { readonly kind: 'idle' }

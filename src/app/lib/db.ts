@@ -1,52 +1,20 @@
 /**
- * The app's own small IndexedDB store (Dexie): playground drafts per handler
- * and UI preferences. Runs and attempts of the benchmark harness live in
- * `src/store/`, the course's progress in `lessons/progress-db.ts`: separate
- * databases.
+ * Playground drafts (one per handler) and the page's preferences, in the
+ * page's one database (`storage.ts`).
  */
-import Dexie, { type EntityTable } from 'dexie';
-
-export interface Draft {
-  /** Handler C name: one draft per handler. */
-  readonly handler: string;
-  readonly spec: string;
-  readonly variant?: string;
-  readonly updatedAt: number;
-}
-
-export interface Setting {
-  readonly key: string;
-  readonly value: unknown;
-}
-
-class AppDb extends Dexie {
-  drafts!: EntityTable<Draft, 'handler'>;
-  settings!: EntityTable<Setting, 'key'>;
-
-  constructor() {
-    super('osvlab-app');
-    this.version(1).stores({ drafts: 'handler, updatedAt', lessons: 'lesson', settings: 'key' });
-    // Version 2 drops the `lessons` table of the first course, which nothing
-    // has read since the course keeps its progress in its own database;
-    // drafts and settings are kept as they are.
-    this.version(2).stores({ lessons: null });
-  }
-}
-
-let db: AppDb | undefined;
-const open = () => (db ??= new AppDb());
+import { type Draft, openStorage } from './storage.ts';
 
 export const drafts = {
-  get: (handler: string) => open().drafts.get(handler),
-  put: (d: Draft) => open().drafts.put(d),
-  remove: (handler: string) => open().drafts.delete(handler),
-  all: () => open().drafts.orderBy('updatedAt').reverse().toArray(),
+  get: async (handler: string) => (await openStorage()).drafts.get(handler),
+  put: async (d: Draft) => (await openStorage()).drafts.put(d),
+  remove: async (handler: string) => (await openStorage()).drafts.delete(handler),
+  all: async () => (await openStorage()).drafts.orderBy('updatedAt').reverse().toArray(),
 };
 
 export const settings = {
   async get<T>(key: string, fallback: T): Promise<T> {
-    const s = await open().settings.get(key);
+    const s = await (await openStorage()).settings.get(key);
     return s === undefined ? fallback : (s.value as T);
   },
-  put: (key: string, value: unknown) => open().settings.put({ key, value }),
+  put: async (key: string, value: unknown) => (await openStorage()).settings.put({ key, value }),
 };

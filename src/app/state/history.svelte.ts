@@ -7,7 +7,8 @@
  */
 import type { DiffRequest, DiffVerdict } from '../../core/verify/equivalence.ts';
 import type { VerdictStatus } from '../../core/verify/verdict.ts';
-import { HISTORY_FORMAT, type HistoryEntry, HistoryStorageError, history } from '../lib/history-db.ts';
+import { HISTORY_FORMAT, HistoryStorageError, history } from '../lib/history-db.ts';
+import type { HistoryEntry } from '../lib/storage.ts';
 
 const STATUSES: ReadonlySet<string> = new Set(['verified', 'refuted', 'spec-error', 'timeout', 'unknown']);
 

@@ -6,7 +6,8 @@
  */
 import { COURSE, type LessonEntry, findLesson } from '../lessons/catalog.ts';
 import type { Lesson } from '../lessons/lesson.ts';
-import { type ExerciseProgress, exerciseProgress } from '../lessons/progress-db.ts';
+import { exerciseProgress } from '../lessons/progress-db.ts';
+import type { ExerciseProgress } from '../lib/storage.ts';
 import { ExerciseSession } from '../lessons/session.svelte.ts';
 import { type TeacherExercise, asExercise, exerciseId, readTeacherLink } from '../lessons/teacher-link.ts';
 import type { VerifierService } from './verifier.svelte.ts';

@@ -10,13 +10,14 @@ import { LlmClient } from '../../core/llm/client.ts';
 import { createProvider } from '../../core/llm/provider.ts';
 import type { ProviderKind } from '../../core/llm/types.ts';
 import { DexieRepository } from '../../store/dexie.ts';
+import { storage } from '../lib/storage.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { verifier } from './verifier.svelte.ts';
 
 let repo: DexieRepository | undefined;
-/** The browser's run store, opened on first use. */
+/** The browser's run store: the run tables of the page's one database (lib/storage.ts), opened on first use. */
 export function repository(): DexieRepository {
-  repo ??= new DexieRepository();
+  repo ??= new DexieRepository(storage());
   return repo;
 }
 

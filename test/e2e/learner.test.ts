@@ -40,7 +40,7 @@ function savedAnswer(page: Page, key: string): Promise<string | undefined> {
   return page.evaluate(
     (k) =>
       new Promise<string | undefined>((resolve) => {
-        const req = indexedDB.open('osvlab-course');
+        const req = indexedDB.open('osvlab');
         req.onsuccess = () => {
           const get = req.result.transaction('exercises').objectStore('exercises').get(k);
           get.onsuccess = () => resolve((get.result as { answer?: string } | undefined)?.answer);

@@ -116,7 +116,7 @@ export const RELEASE = {
     { id: 5, handler: 'sys_kill', variant: '', spec: 'def sys_kill(old, pid):\n    pass  # 5\n', status: 'error', at: 30, title: 'kill' },
   ],
   exercises: [
-    { key: 'state-machines/fix-state', answer: 'def f(): pass', passed: true, attempts: 3, hintsOpened: 1, lastMessage: 'Verified.', passedWith: 'own', updatedAt: 40 },
+    { key: 'state-machines/fix-state', answer: 'def f(): pass', passed: true, attempts: 3, hintsOpened: 1, lastMessage: 'Verified.', passedWith: 'own' as const, updatedAt: 40 },
     { key: 't/abc', answer: 'def g(): pass', passed: false, attempts: 1, hintsOpened: 0, updatedAt: 41 },
   ],
   imports: [{ id: 'i'.repeat(64), importedAt: 50, file: ATTEMPT_FILE, graded: { passed: false, message: 'Refuted.', app: '0.1.0' } }],

@@ -66,6 +66,35 @@ describe('the one database', () => {
     second.close();
   });
 
+  it('merges an old database that is there again (an old tab wrote after the move), then deletes it', async () => {
+    const deps = profile();
+    await writeReleaseStores(deps);
+    const db = new OsvlabDb(DB_NAME, deps);
+    await db.open();
+    await db.exercises.put({ ...RELEASE.exercises[1], answer: 'saved here later', updatedAt: 100 });
+    db.close();
+    // A tab of the old release writes again: its Dexie recreates its databases.
+    const history = new Dexie('osvlab-history', deps);
+    history.version(1).stores({ entries: '++id, at, handler' });
+    await history.table('entries').bulkAdd([{ ...RELEASE.history[0], id: undefined }, { handler: 'sys_dup', variant: '', spec: 'late', status: 'verified', at: 70, title: 'late' }]);
+    history.close();
+    const course = new Dexie('osvlab-course', deps);
+    course.version(1).stores({ exercises: 'key', imports: 'id, importedAt' });
+    course.version(2).stores({ exercises: 'key', imports: 'id, importedAt', authored: 'id' });
+    await course.table('exercises').bulkPut([
+      { ...RELEASE.exercises[0], answer: 'old tab, later', updatedAt: 90 },
+      { ...RELEASE.exercises[1], answer: 'old tab, earlier', updatedAt: 95 },
+    ]);
+    course.close();
+
+    const again = new OsvlabDb(DB_NAME, deps);
+    await again.open();
+    expect((await again.history.orderBy('at').toArray()).map((e) => [e.id, e.title])).toEqual([[1, 'first try'], [2, 'v2'], [5, 'kill'], [6, 'late']]);
+    expect((await again.exercises.toArray()).map((p) => p.answer)).toEqual(['old tab, later', 'saved here later']);
+    again.close();
+    expect(await names(deps.indexedDB)).toEqual([DB_NAME]);
+  });
+
   it('takes in an older install too: app and course at version 1, a version 1 attempt file upgraded on the way', async () => {
     const deps = profile();
     await writeReleaseStores(deps, true);

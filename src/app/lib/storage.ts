@@ -142,7 +142,7 @@ export const CURRENT_VERSION = SCHEMA[SCHEMA.length - 1].version;
 /** The databases of earlier releases, each copied into `osvlab` once and then deleted. */
 export const OLD_DATABASES = ['osvlab-app', 'osvlab-course', 'osvlab-history'] as const;
 
-/** The setting that says the old databases were copied (a copy runs at most once). */
+/** The setting that says the old databases were moved (written by the move's own transaction). */
 export const MOVED_SETTING = 'storage.moved';
 
 /** Where IndexedDB comes from (the browser's by default; fake-indexeddb in Node tests), and which old databases to take in. */
@@ -234,40 +234,61 @@ const rows = <T>(old: OldRows | undefined, table: string): T[] => (old?.tables[t
 
 /**
  * Copies the rows of the old databases into `db` in one transaction (all or
- * none), marked by MOVED_SETTING so it runs once, then deletes the old
- * databases: only after the copy committed. A row already in `db` wins over
- * the old one (settings, drafts); history entries keep their ids.
+ * none), which also writes MOVED_SETTING, then deletes the old databases:
+ * only after the copy committed. Once the setting is there an open reads no
+ * old database, unless one is there again: a delete another tab held up, or
+ * a tab of the old release that wrote after the move (its Dexie reopens the
+ * database). Such a leftover is merged the same way, then deleted.
  */
 async function moveOldDatabases(db: OsvlabDb, names: readonly string[], idb: IDBFactory, idbKeyRange: unknown): Promise<void> {
+  let toRead = names;
   if (await db.settings.get(MOVED_SETTING)) {
-    await deleteLeftovers(names, idb);
-    return;
+    if (typeof idb.databases !== 'function') return;
+    const there = new Set((await idb.databases()).map((d) => d.name));
+    toRead = names.filter((n) => there.has(n));
+    if (!toRead.length) return;
   }
-  const found = (await Promise.all(names.map((n) => readOld(n, idb, idbKeyRange)))).filter((o) => o !== undefined);
-  const byName = (n: string) => found.find((o) => o.name === n);
-  const app = byName('osvlab-app');
-  const course = byName('osvlab-course');
-  const history = byName('osvlab-history');
+  const found = (await Promise.all(toRead.map((n) => readOld(n, idb, idbKeyRange)))).filter((o) => o !== undefined);
   await db.transaction('rw', [db.settings, db.drafts, db.history, db.exercises, db.imports, db.authored], async () => {
-    if (await db.settings.get(MOVED_SETTING)) return; // Another tab copied them first.
-    const settingKeys = new Set<string>(await db.settings.toCollection().primaryKeys());
-    await db.settings.bulkPut(rows<SettingRow>(app, 'settings').filter((r) => !settingKeys.has(r.key)));
-    const draftKeys = new Set<string>(await db.drafts.toCollection().primaryKeys());
-    await db.drafts.bulkPut(rows<Draft>(app, 'drafts').filter((r) => !draftKeys.has(r.handler)));
-    await db.history.bulkPut(rows<HistoryEntry>(history, 'entries'));
-    await db.exercises.bulkPut(rows<ExerciseProgress>(course, 'exercises'));
-    await db.imports.bulkPut(rows<ImportV1>(course, 'imports').map(importV2));
-    await db.authored.bulkPut(rows<AuthoredExercise>(course, 'authored'));
-    await db.settings.put({ key: MOVED_SETTING, value: { at: Date.now(), from: found.map((o) => `${o.name}@${o.version}`) } });
+    const first = !(await db.settings.get(MOVED_SETTING));
+    await mergeOld(db, found, first);
+    if (first) await db.settings.put({ key: MOVED_SETTING, value: { at: Date.now(), from: found.map((o) => `${o.name}@${o.version}`) } });
   });
   await Promise.all(found.map((o) => deleteOld(o.name, idb)));
 }
 
-/** Old databases still there after the copy (a delete another tab held up, or an old tab that wrote again): deleted. */
-async function deleteLeftovers(names: readonly string[], idb: IDBFactory): Promise<void> {
-  if (typeof idb.databases !== 'function') return;
-  const there = new Set((await idb.databases()).map((d) => d.name));
-  await Promise.all(names.filter((n) => there.has(n)).map((n) => deleteOld(n, idb)));
+/**
+ * Puts the rows of `found` into `db` (inside the caller's transaction). A row
+ * already there wins over an old one, except that a draft or an exercise's
+ * progress saved later wins. History entries keep their ids on the first
+ * move (the table is empty then); a leftover's entries are added with new
+ * ids, leaving out any already there (same handler, implementation, time and spec).
+ */
+async function mergeOld(db: OsvlabDb, found: readonly OldRows[], first: boolean): Promise<void> {
+  const byName = (n: string) => found.find((o) => o.name === n);
+  const app = byName('osvlab-app');
+  const course = byName('osvlab-course');
+  const history = byName('osvlab-history');
+  const absent = async <T>(list: T[], have: () => Promise<unknown[]>, key: (r: T) => string) => {
+    const keys = new Set((await have()).map(String));
+    return list.filter((r) => !keys.has(key(r)));
+  };
+  const later = async <T extends { readonly updatedAt: number }>(list: T[], have: () => Promise<T[]>, key: (r: T) => string) => {
+    const saved = new Map((await have()).map((r) => [key(r), r.updatedAt]));
+    return list.filter((r) => (saved.get(key(r)) ?? -Infinity) < r.updatedAt);
+  };
+  await db.settings.bulkPut(await absent(rows<SettingRow>(app, 'settings'), () => db.settings.toCollection().primaryKeys(), (r) => r.key));
+  await db.drafts.bulkPut(await later(rows<Draft>(app, 'drafts'), () => db.drafts.toArray(), (r) => r.handler));
+  await db.exercises.bulkPut(await later(rows<ExerciseProgress>(course, 'exercises'), () => db.exercises.toArray(), (r) => r.key));
+  await db.imports.bulkPut(await absent(rows<ImportV1>(course, 'imports').map(importV2), () => db.imports.toCollection().primaryKeys(), (r) => r.id));
+  await db.authored.bulkPut(await absent(rows<AuthoredExercise>(course, 'authored'), () => db.authored.toCollection().primaryKeys(), (r) => r.id));
+  const entries = rows<HistoryEntry>(history, 'entries');
+  if (first) await db.history.bulkPut(entries);
+  else {
+    const sig = (e: HistoryEntry) => JSON.stringify([e.handler, e.variant, e.at, e.spec]);
+    const kept = new Set((await db.history.toArray()).map(sig));
+    await db.history.bulkAdd(entries.filter((e) => !kept.has(sig(e))).map(({ id: _id, ...rest }) => rest));
+  }
 }
 
 /**

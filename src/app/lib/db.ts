@@ -1,20 +1,22 @@
 /**
  * Playground drafts (one per handler) and the page's preferences, in the
- * page's one database (`storage.ts`).
+ * page's one database (`storage.ts`). While its one-time upgrade waits for
+ * another tab, these wait with it (the shell says why): a draft is never
+ * replaced by a skeleton because it could not be read yet.
  */
-import { type Draft, openStorage } from './storage.ts';
+import { type Draft, storage } from './storage.ts';
 
 export const drafts = {
-  get: async (handler: string) => (await openStorage()).drafts.get(handler),
-  put: async (d: Draft) => (await openStorage()).drafts.put(d),
-  remove: async (handler: string) => (await openStorage()).drafts.delete(handler),
-  all: async () => (await openStorage()).drafts.orderBy('updatedAt').reverse().toArray(),
+  get: (handler: string) => storage().drafts.get(handler),
+  put: (d: Draft) => storage().drafts.put(d),
+  remove: (handler: string) => storage().drafts.delete(handler),
+  all: () => storage().drafts.orderBy('updatedAt').reverse().toArray(),
 };
 
 export const settings = {
   async get<T>(key: string, fallback: T): Promise<T> {
-    const s = await (await openStorage()).settings.get(key);
+    const s = await storage().settings.get(key);
     return s === undefined ? fallback : (s.value as T);
   },
-  put: async (key: string, value: unknown) => (await openStorage()).settings.put({ key, value }),
+  put: (key: string, value: unknown) => storage().settings.put({ key, value }),
 };

@@ -241,13 +241,12 @@ const rows = <T>(old: OldRows | undefined, table: string): T[] => (old?.tables[t
  * database). Such a leftover is merged the same way, then deleted.
  */
 async function moveOldDatabases(db: OsvlabDb, names: readonly string[], idb: IDBFactory, idbKeyRange: unknown): Promise<void> {
-  let toRead = names;
-  if (await db.settings.get(MOVED_SETTING)) {
-    if (typeof idb.databases !== 'function') return;
-    const there = new Set((await idb.databases()).map((d) => d.name));
-    toRead = names.filter((n) => there.has(n));
-    if (!toRead.length) return;
-  }
+  const moved = await db.settings.get(MOVED_SETTING);
+  // Where the browser lists its databases, only those there are opened (opening one that is not creates and deletes it).
+  const there = typeof idb.databases === 'function' ? new Set((await idb.databases()).map((d) => d.name)) : undefined;
+  if (moved && !there) return;
+  const toRead = there ? names.filter((n) => there.has(n)) : names;
+  if (moved && !toRead.length) return;
   const found = (await Promise.all(toRead.map((n) => readOld(n, idb, idbKeyRange)))).filter((o) => o !== undefined);
   await db.transaction('rw', [db.settings, db.drafts, db.history, db.exercises, db.imports, db.authored], async () => {
     const first = !(await db.settings.get(MOVED_SETTING));
@@ -357,4 +356,27 @@ export function openStorage(): Promise<OsvlabDb> {
       (e: unknown) => reject(storageError(e)),
     ).finally(() => d.on('blocked').unsubscribe(onBlocked));
   });
+}
+
+/**
+ * Opens the page's database and calls `show` with what the shell must say:
+ * the message while the one-time upgrade waits for another tab or has
+ * failed, '' once the database is open. (No IndexedDB at all is said where
+ * storage is used, as before.)
+ */
+export function watchStorage(show: (message: string) => void): void {
+  openStorage().then(
+    () => show(''),
+    (e: StorageError) => {
+      if (e.code === 'storage-unavailable') return;
+      show(e.message);
+      if (e.code === 'storage-blocked')
+        storage()
+          .open()
+          .then(
+            () => show(''),
+            (f: unknown) => show(storageError(f).message),
+          );
+    },
+  );
 }

@@ -7,6 +7,9 @@
  * API keys in local storage); a second load changes nothing; an upgrade held
  * up by an old tab says so at once, loses nothing and finishes when the tab
  * lets go. The page is test/e2e/storage-page.ts, bundled here with esbuild.
+ * Last, in Chromium, the built app itself: the shell says the upgrade waits
+ * for the other tab, and once that tab lets go the playground opens the
+ * release's draft.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +17,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Engine, type EngineName, type Tab, launchEngine } from './driver.ts';
-import { ROOT, serveStatic } from './harness.ts';
+import { ROOT, type Site, editorText, ensureBuilt, launch, serve, serveStatic, waitForEditor } from './harness.ts';
 import { BLOCKED_MESSAGE, DB_NAME } from '../../src/app/lib/storage.ts';
 import { RELEASE, RELEASE_DATABASES, expectedAfterUpgrade } from '../app/release-stores.ts';
 import type { StoragePage } from './storage-page.ts';
@@ -26,8 +29,8 @@ const dir = mkdtempSync(join(tmpdir(), 'osvlab-storage-page-'));
 let site: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  await build({ entryPoints: [join(ROOT, 'test/e2e/storage-page.ts')], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', outfile: join(dir, 'page.js'), logLevel: 'silent' });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>storage upgrade</title><script type="module" src="page.js"></script>\n');
+  await build({ entryPoints: [join(ROOT, 'test/e2e/storage-page.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', outfile: join(dir, 'page.js'), logLevel: 'silent' });
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>storage upgrade</title><script src="page.js"></script>\n');
   site = await serveStatic(dir);
 });
 afterAll(async () => {
@@ -122,6 +125,49 @@ describe.each(engines)('the storage upgrade in %s', (name) => {
       expect(after.databases).toEqual([DB_NAME]);
     } finally {
       await tab.close();
+    }
+  });
+});
+
+describe('the storage upgrade in the built app (Chromium)', () => {
+  let app: Site;
+  beforeAll(async () => {
+    app = await serve(await ensureBuilt());
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('an old tab holding the release open: the shell says so, nothing is lost, and the playground opens the draft once it lets go', { timeout: 300_000 }, async () => {
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      // The old tab: a page of the site's origin that is not the app, with the release's stores and a connection that will not let go.
+      const old = await context.newPage();
+      await old.goto(`${app.url}sw-manifest.json`);
+      await old.addScriptTag({ path: join(dir, 'page.js') });
+      await old.evaluate(() => page().writeRelease(false));
+      await old.evaluate(() => page().holdOld());
+
+      const tab = await context.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (e) => errors.push(String(e)));
+      await tab.goto(`${app.url}#/play`);
+      const notice = tab.locator('[data-testid="storage-problem"]');
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(BLOCKED_MESSAGE);
+      expect(await old.evaluate(() => page().databases())).toEqual(ALL);
+
+      await old.evaluate(() => page().releaseOld());
+      await notice.waitFor({ state: 'detached' });
+      await waitForEditor(tab);
+      // playground.last named sys_kill: its draft is back, not a skeleton.
+      await expect.poll(() => editorText(tab)).toBe(RELEASE.drafts[1].spec);
+      expect(await tab.evaluate(() => indexedDB.databases().then((d) => d.map((x) => x.name)))).toEqual([DB_NAME]);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
     }
   });
 });

@@ -25,7 +25,7 @@ import { type Term, bvConst, norm } from '../smt/term.ts';
 import type { VerifierCaches } from './caches.ts';
 import type { Failure, Obligation } from './prove.ts';
 import { ENUM_LEAVES } from './counterexample-wellformed.ts';
-import { type CaseSymbols, type ReachableCase, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
+import { type CaseSymbols, type ReachableCase, afterOwnCall, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
 import type { RefinementStep } from './steps.ts';
 
 /** A refutation found by running: a model of the query (kept as a snapshot) and the obligations it falsifies. */
@@ -76,7 +76,33 @@ function runCases(
     });
     return out;
   });
-  return { base, derived: [...others(handler, caches), ...roundRobin(byArg, DERIVED_CASES)] };
+  return { base, derived: [...others(handler, caches), ...roundRobin(byArg, DERIVED_CASES), ...again(handler, base, caches)] };
+}
+
+/** At most this many states after a case's own call are tried. */
+const AGAIN_CASES = 32;
+
+/**
+ * The handler called a second time: in the state after a case's own call
+ * (its oracle run there, state-bank.ts `afterOwnCall`), the same arguments
+ * with one changed to its neighbours (the next page, the next slot). What
+ * the first call filled is in use now: an entry already present, a page
+ * table's slot no longer zero. A condition that forgets to check it lets
+ * the second call succeed where the kernel refuses.
+ */
+function again(handler: string, base: readonly ReachableCase[], caches: VerifierCaches): ReachableCase[] {
+  const after = afterOwnCall(handler, caches);
+  const widths = requireHandler(handler).args.map((a) => a.width);
+  const byArg: ReachableCase[][] = widths.map((w, i) => {
+    const out: ReachableCase[] = [];
+    base.forEach((c, k) => {
+      const state = after[k];
+      if (!state) return;
+      for (const raw of [c.args[i] + 1n, c.args[i] - 1n, c.args[i] + 2n]) out.push({ state, args: c.args.map((a, j) => (j === i ? norm(raw, w) : a)) });
+    });
+    return out;
+  });
+  return roundRobin(byArg, AGAIN_CASES);
 }
 
 /**

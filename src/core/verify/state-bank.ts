@@ -331,6 +331,7 @@ export function refuteInCases(
       const found = confirm(q, interp);
       if (found) return found;
     }
+    if (limit <= 0) continue;
     const memo = new Map<number, Value>();
     for (const t of roots) tryEvaluate(t, interp, memo);
     // First the points the case read with indices of the skolems' sorts (an

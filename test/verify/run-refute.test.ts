@@ -19,6 +19,14 @@ const KILL_ZOMBIE = `def sys_kill(old, pid):
     return cond, util.If(cond, new, old)
 `;
 
+/** sys_alloc_pd without "the entry is not present yet": only a state where the entry is in use (after a first call) tells it from the oracle. */
+function allocPdAgain(): string {
+  const oracle = oracleSpec('sys_alloc_pd')!;
+  const check = '        # the entry is not present yet\n        old.pages[frm].data(index) & dt.PTE_P == z3.BitVecVal(0, dt.pte_t),\n';
+  if (!oracle.includes(check)) throw new Error("sys_alloc_pd's oracle no longer checks the entry as this test expects");
+  return oracle.replace(check, '');
+}
+
 /** Ten handlers whose oracles' mutants are compared with the solver's verdicts. */
 const MUTATED = ['sys_kill', 'sys_dup', 'sys_close', 'sys_set_runnable', 'sys_alloc_port', 'sys_reclaim_port', 'sys_alloc_vector', 'sys_lseek', 'sys_reap', 'sys_map_proc'];
 
@@ -44,6 +52,21 @@ describe('refutation by running (docs/design.md §3, "Refuted by running")', () 
     expect(v.counterexample?.implRet).not.toBe('0');
     const solver = await verify({ handler: 'sys_kill', spec: KILL_ZOMBIE, run: false }, z3);
     expect(solver.status === 'refuted' && solver.foundBy).toBe('solver');
+    expect(solver.status === 'refuted' && solver.failed).toContain('cond');
+  });
+
+  it('calls the handler a second time, in the state after its own call: an entry the first call filled', async () => {
+    const spec = allocPdAgain();
+    const v = await verify({ handler: 'sys_alloc_pd', spec }, solverFree());
+    expect(v.status).toBe('refuted');
+    if (v.status !== 'refuted') return;
+    expect(v.foundBy).toBe('run');
+    expect(v.failed).toContain('cond');
+    expect(v.counterexample?.replayed).toBe(true);
+    // The spec lets the second call succeed; the kernel refuses it (the entry is present).
+    expect(v.counterexample?.specCond).toBe(true);
+    expect(v.counterexample?.implRet).not.toBe('0');
+    const solver = await verify({ handler: 'sys_alloc_pd', spec, run: false }, z3);
     expect(solver.status === 'refuted' && solver.failed).toContain('cond');
   });
 

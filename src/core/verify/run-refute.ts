@@ -25,7 +25,7 @@ import { type Term, bvConst, norm } from '../smt/term.ts';
 import type { VerifierCaches } from './caches.ts';
 import type { Failure, Obligation } from './prove.ts';
 import { ENUM_LEAVES } from './counterexample-wellformed.ts';
-import { type CaseSymbols, type ReachableCase, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
+import { type CaseSymbols, type ReachableCase, afterOwnCall, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
 import type { RefinementStep } from './steps.ts';
 
 /** A refutation found by running: a model of the query (kept as a snapshot) and the obligations it falsifies. */
@@ -43,8 +43,19 @@ const OTHER_CASES = 48;
 /** At most this many states with one changed cell are tried. */
 const CELL_CASES = 96;
 
-/** Skolem values tried per derived state (the bank's own states get state-bank.ts's default). */
-const DERIVED_COMBINATIONS = 12;
+/**
+ * Skolem values tried per case beyond all at 0 (state-bank.ts,
+ * `refuteInCases`). On both corpora and the mutants, every refutation in a
+ * bank state came at the first combination after 0, and in other
+ * handlers' states at the eighth at most; a state derived for the
+ * condition (an argument or a cell changed, the call made again) is there
+ * for the condition, which reads no skolem, and every such refutation came
+ * with the skolems at 0. A spec that passes pays for every combination, so
+ * these are what the refutations need and little more.
+ */
+const BASE_COMBINATIONS = 16;
+const OTHER_COMBINATIONS = 8;
+const CONDITION_COMBINATIONS = 0;
 
 /**
  * The states a step is run in: the bank's cases of `handler` (its oracle
@@ -57,7 +68,7 @@ function runCases(
   handler: string,
   caches: VerifierCaches,
   read: (c: ReachableCase) => readonly bigint[] = () => [],
-): { readonly base: readonly ReachableCase[]; readonly derived: readonly ReachableCase[] } {
+): { readonly base: readonly ReachableCase[]; readonly others: readonly ReachableCase[]; readonly derived: readonly ReachableCase[] } {
   const base = reachableCases(handler, caches);
   const widths = requireHandler(handler).args.map((a) => a.width);
   const seen = new Set(base.map((c) => `${c.args.join(',')}@${base.indexOf(c)}`));
@@ -76,7 +87,33 @@ function runCases(
     });
     return out;
   });
-  return { base, derived: [...others(handler, caches), ...roundRobin(byArg, DERIVED_CASES)] };
+  return { base, others: others(handler, caches), derived: [...roundRobin(byArg, DERIVED_CASES), ...again(handler, base, caches)] };
+}
+
+/** At most this many states after a case's own call are tried. */
+const AGAIN_CASES = 32;
+
+/**
+ * The handler called a second time: in the state after a case's own call
+ * (its oracle run there, state-bank.ts `afterOwnCall`), the same arguments
+ * with one changed to its neighbours (the next page, the next slot). What
+ * the first call filled is in use now: an entry already present, a page
+ * table's slot no longer zero. A condition that forgets to check it lets
+ * the second call succeed where the kernel refuses.
+ */
+function again(handler: string, base: readonly ReachableCase[], caches: VerifierCaches): ReachableCase[] {
+  const after = afterOwnCall(handler, caches);
+  const widths = requireHandler(handler).args.map((a) => a.width);
+  const byArg: ReachableCase[][] = widths.map((w, i) => {
+    const out: ReachableCase[] = [];
+    base.forEach((c, k) => {
+      const state = after[k];
+      if (!state) return;
+      for (const raw of [c.args[i] + 1n, c.args[i] - 1n, c.args[i] + 2n]) out.push({ state, args: c.args.map((a, j) => (j === i ? norm(raw, w) : a)) });
+    });
+    return out;
+  });
+  return roundRobin(byArg, AGAIN_CASES);
 }
 
 /**
@@ -170,12 +207,13 @@ export function refuteByRunning(
   const symbols = { pre: step.pre, args: step.args.map((a) => a.term), mem: step.mem };
   const skolems = skolemsOf(goals);
   const condition = conditionOf(step);
-  const { base, derived } = runCases(handler, caches, (c) => readsIn(condition, symbols, c).flatMap((r) => [...r.args, r.value].filter((v): v is bigint => typeof v === 'bigint')));
-  // A derived state is there for the condition, which reads no skolem: few skolem values there.
+  const { base, others: elsewhere, derived } = runCases(handler, caches, (c) => readsIn(condition, symbols, c).flatMap((r) => [...r.args, r.value].filter((v): v is bigint => typeof v === 'bigint')));
+  // A state derived for the condition, which reads no skolem: the skolems at 0 only.
   const model =
-    refuteInCases(q, skolems, symbols, base) ??
-    refuteInCases(q, skolems, symbols, derived, [], DERIVED_COMBINATIONS) ??
-    refuteInCases(q, skolems, symbols, cellCases(base, condition, symbols), [], DERIVED_COMBINATIONS);
+    refuteInCases(q, skolems, symbols, base, [], BASE_COMBINATIONS) ??
+    refuteInCases(q, skolems, symbols, elsewhere, [], OTHER_COMBINATIONS) ??
+    refuteInCases(q, skolems, symbols, derived, [], CONDITION_COMBINATIONS) ??
+    refuteInCases(q, skolems, symbols, cellCases(base, condition, symbols), [], CONDITION_COMBINATIONS);
   if (!model) return undefined;
   // The replay: each obligation's goal under the model.
   const memo = new Map<number, Value>();

@@ -134,6 +134,24 @@ function replay(file: StateBankFile, index: number, caches: VerifierCaches): Abs
   return state;
 }
 
+/** The states after each case's own call, by handler (null: the oracle does not succeed there). */
+const AFTER = mapSlot<string, readonly (AbstractState | null)[]>('reachableStates');
+
+/**
+ * The state after each of `handler`'s cases, its oracle run there (the
+ * case's index in `reachableCases`; undefined where the call does not
+ * succeed). A state one more step from the boot state: the entry the call
+ * filled, the page it took, are in use there, which is what a second call
+ * with nearly the same arguments must be refused for.
+ */
+export function afterOwnCall(handler: string, caches: VerifierCaches, file: StateBankFile = STORED_BANK): readonly (AbstractState | undefined)[] {
+  const after = caches.slot(AFTER);
+  const key = `${fileId(file)}:${handler}`;
+  let hit = after.get(key);
+  if (!hit) after.set(key, (hit = reachableCases(handler, caches, file).map((c) => oracleCall(handler, c.state, c.args) ?? null)));
+  return hit.map((s) => s ?? undefined);
+}
+
 /** The bank's cases for `handler` (cases whose state no longer replays are left out). */
 export function reachableCases(handler: string, caches: VerifierCaches, file: StateBankFile = STORED_BANK): readonly ReachableCase[] {
   const cases = caches.slot(CASES);
@@ -313,6 +331,7 @@ export function refuteInCases(
       const found = confirm(q, interp);
       if (found) return found;
     }
+    if (limit <= 0) continue;
     const memo = new Map<number, Value>();
     for (const t of roots) tryEvaluate(t, interp, memo);
     // First the points the case read with indices of the skolems' sorts (an

@@ -34,7 +34,7 @@ async function main() {
   const handlers = (only ? only.split(',') : Object.keys(KERNEL.specs)).filter((h) => findHandler(h)).sort();
   const medians: number[] = [];
   let notProved = 0;
-  console.log(`declarative checks, ${handlers.length} oracle specs, median of ${runs} runs`);
+  console.log(`lemma checks, ${handlers.length} oracle specs, median of ${runs} runs`);
   for (const handler of handlers) {
     const h = findHandler(handler)!;
     const times: number[] = [];

@@ -72,7 +72,7 @@ describe('the verifier caches', () => {
     expect(caches.stats()).toMatchObject({ programs: 1, implProofs: 1, heldModels: 1 });
   }, 180_000);
 
-  it("hold the declarative checks' starts, statement digests, oracle proofs and per-engine checks, and clear them", async () => {
+  it("hold the lemma checks' starts, statement digests, oracle proofs and per-engine checks, and clear them", async () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches();
     const env = { engine, caches };
@@ -107,7 +107,7 @@ describe('the verifier caches', () => {
     expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, factProofs: facts, engineChecks: 1 });
   }, 180_000);
 
-  it("keep the declarative checks' state within its bounds", async () => {
+  it("keep the lemma checks' state within its bounds", async () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches({ declarativeBases: 1, statements: 1, oracleProofs: 1, engines: 1 });
     for (const h of ['sys_set_runnable', 'sys_reclaim_page']) {

@@ -1,6 +1,6 @@
 /**
  * The checked query (src/core/verify/query.ts) on the real Z3: each tag of
- * its result, the lent model, and the budget. And the declarative checks on
+ * its result, the lent model, and the budget. And the lemma checks on
  * a spec with a quantifier, which go through it: a failure there is the
  * solver's word for that lemma (with SPEC031), not an error that fails the
  * whole set.
@@ -127,7 +127,7 @@ describe('the checked query', () => {
   });
 });
 
-describe('the declarative checks through a quantifier', () => {
+describe('the lemma checks through a quantifier', () => {
   it("fail the broken lemma on the solver's word, with SPEC031, and keep the others", async () => {
     // The port's slot goes to the next port (the golden case owned_next_port),
     // and the condition gains a valid quantified conjunct: every fact the

@@ -69,7 +69,7 @@ export class EvaluateState {
   reasoningEffort = $state<ReasoningEffort | ''>('');
   /** How answers are read: OSVLab's way, or exactly as OSVBench's harness does. */
   extract = $state<ExtractMode>('osvlab');
-  /** Grading, as the CLI's --no-strict and --matrix: the declarative checks on passes, and every answer against all five variants. */
+  /** Grading, as the CLI's --no-lemmas and --matrix: the lemma checks on passes, and every answer against all five variants. */
   strict = $state(true);
   matrix = $state(false);
   /** What a repair round tells the model, and the prompt variant (the run session stores them; docs/design.md). */

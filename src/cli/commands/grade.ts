@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new InputError('IN004', file, `${file} holds no answer to grade (${text.trim() === '' ? 'it is empty' : `${parsed.problems.length} bad line${parsed.problems.length === 1 ? '' : 's'}, listed above, and no good one`}); a JSONL line is {"task_id": ..., "response": ...}`);
   }
 
-  const grading = gradingOf({ timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') });
+  const grading = gradingOf({ timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-lemmas'), matrix: args.flags.has('matrix') });
   const shard = shardOption(args.values.get('shard'));
   const tasks = await loadTasks();
   const outDir = args.values.get('out');
@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
         signal: control.signal,
         onGraded: ({ item, grade }) => {
           if (json) return;
-          const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
+          const extra = [grade.strict ? 'lemmas' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
           process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
         },
       });
@@ -153,7 +153,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const parts = [...MODEL_CATEGORIES, 'internal'].map((c) => `${c} ${counts[c]}`).join(', ');
     process.stdout.write(
-      `\n${results.length} answers: ${parts}; strict ${strict} of ${counts.pass} passing${grading.strict ? '' : ' (strict off)'}\n` +
+      `\n${results.length} answers: ${parts}; lemmas hold on ${strict} of ${counts.pass} passing${grading.strict ? '' : ' (lemmas off)'}\n` +
         `OSVBench's categories: pass ${osv.pass}, syntax ${osv.syntax}, semantic ${osv.semantic} (timeouts and unknown counted as semantic)\n` +
         (partial ? `PARTIAL: stopped with ${total - results.length} of ${total} answers not graded${outDir ? '; rerun the same command to grade them' : ''}\n` : '') +
         (parsed.problems.length ? `${parsed.problems.length} bad line${parsed.problems.length > 1 ? 's' : ''} skipped (listed above)\n` : '') +

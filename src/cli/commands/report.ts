@@ -110,7 +110,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
     for (const n of missingNotes) lines.push(`  ${n}`);
     if (m.missingSamples > 0) lines.push(`  ${m.missingSamples} of ${m.expectedSamples} first answers are missing (not asked yet, or lost)${run.status === 'done' ? ', although the run is recorded as done' : ''}`);
   }
-  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, strict ${grading.strict ? 'on' : 'off'}${grading.matrix ? ', variant matrix on' : ''}` : 'grading: time limit and strict not recorded (a run made before they were)');
+  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, lemmas ${grading.strict ? 'on' : 'off'}${grading.matrix ? ', variant matrix on' : ''}` : 'grading: time limit and lemmas not recorded (a run made before they were)');
   if (matrix) lines.push(`variant matrix: ${matrixText(matrix)}`);
   lines.push(`pass@k: ${Object.entries(m.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join('  ') || '(none)'}`);
   for (const [k, why] of Object.entries(m.passAtKSkipped)) lines.push(`  pass@${k} skipped: ${why}`);

@@ -75,7 +75,7 @@ export function runChoiceOf(args: ParsedArgs, to: { provider: ProviderKind; base
     concurrency: intOption(args, 'concurrency'),
     gradeConcurrency: intOption(args, 'grade-concurrency'),
     ...(extract ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
+    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-lemmas'), matrix: args.flags.has('matrix') },
     feedback: choiceOption<FeedbackMode>(args, 'feedback'),
     prompt: args.values.get('prompt'),
     ...(rename ? { rename } : {}),

@@ -1,10 +1,10 @@
 /**
- * The strict check's shortcuts (docs/lemmas.md, "Reusing what is known")
+ * The lemma check's shortcuts (docs/lemmas.md, "Reusing what is known")
  * never change its result. On a fixed sample of the grading corpus
  * (perf/corpus/answers.jsonl): one answer of every kind of near miss (ghost
  * differences that still refine; strict holds for some kinds, not for
  * others), rewrites that are the oracle's step, and an answer with a
- * quantifier. For each, the strict grade's check (the oracle's proof for the
+ * quantifier. For each, the grade with lemmas' check (the oracle's proof for the
  * oracle's step, known facts for the rest, stop at the first failure) must
  * agree with the full check of the answer's own statement, nothing reused.
  * The shortcut side runs in one cache object, in corpus order, so answers of
@@ -46,7 +46,7 @@ function sample(): CorpusAnswer[] {
   return SAMPLE.map(([handler, made]) => corpusAnswer(handler, made, all));
 }
 
-describe('the strict check with its shortcuts', () => {
+describe('the lemma check with its shortcuts', () => {
   it('gives the full check’s result on every answer of the sample', async () => {
     const engine = await nodeEngine();
     const shortcut = { engine, caches: new VerifierCaches() };
@@ -60,7 +60,7 @@ describe('the strict check with its shortcuts', () => {
     let rounds = 0;
     // Facts refuted in a reachable state (state-bank.ts, refuteInCases).
     let inCases = 0;
-    // The strict grade's own checker, seen through its probe.
+    // The grade with lemmas' own checker, seen through its probe.
     let seen: StrictCheckRun | undefined;
     const strictCheck = strictChecker(shortcut, 120_000, { now: () => Date.now(), checked: (r) => (seen = r) });
     for (const a of sample()) {

@@ -26,7 +26,7 @@
  * the worker's phases and the time the requests and answers spent between
  * the pool and the worker (IPC).
  */
-import { type StrictCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
+import { type LemmaCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
 import { loadTasks } from '../core/tasks/load.ts';
 import { oracleSpec } from '../core/kernel/content.ts';
@@ -69,7 +69,7 @@ interface Row {
   readonly reachable?: true;
   /** Of the lemma part, the verdict's own queries (ms): see `verdictQueriesMs`. */
   readonly floorMs?: number;
-  /** Queries without the instances (fact-prover.ts, `checkFromSubset`): asked, and how many proved their fact. */
+  /** Queries without the instances (fact-prover.ts, `solveFromSubset`): asked, and how many proved their fact. */
   readonly subset?: { readonly asked: number; readonly proved: number };
   /** With `--full`: the full check's outcome (nothing reused) and its time (ms). */
   readonly full?: { readonly status: string; readonly ms: number };
@@ -117,7 +117,7 @@ function currentProofs(caches: VerifierCaches): { current: number; oracles: numb
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** What a row says about its lemma check. */
-function strictRowPart(r: StrictCheckRun): Pick<Row, 'strictPartMs' | 'path' | 'strict' | 'floorMs' | 'subset' | 'kept' | 'reachable'> {
+function strictRowPart(r: LemmaCheckRun): Pick<Row, 'strictPartMs' | 'path' | 'strict' | 'floorMs' | 'subset' | 'kept' | 'reachable'> {
   const d = r.check;
   const ok = d.status === 'proved';
   const lean = r.queries.filter((q) => q.subset);
@@ -151,10 +151,10 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
   const fullEnv: VerifyEnv | undefined = args.flags.has('full') ? { engine: env.engine, caches: new VerifierCaches() } : undefined;
   const proofs = currentProofs(env.caches);
   // Grading with lemmas's own check, seen through its probe: timed, with its path and queries.
-  let last: StrictCheckRun | undefined;
+  let last: LemmaCheckRun | undefined;
   const strictCheck = strictChecker(env, timeoutMs, { now: () => performance.now(), checked: (r) => (last = r) });
   /** The lemma check of the answer just graded, if it ran (only a pass gets one). */
-  const takeCheck = (): StrictCheckRun | undefined => {
+  const takeCheck = (): LemmaCheckRun | undefined => {
     const r = last;
     last = undefined;
     return r;

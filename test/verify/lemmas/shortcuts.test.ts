@@ -17,7 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
-import { type StrictCheckRun, strictChecker } from '../../../src/core/eval/grade/grade.ts';
+import { type LemmaCheckRun, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 import { verifyDeclarative } from '../../../src/core/verify/driver.ts';
 import { SUBSET_ROUNDS } from '../../../src/core/verify/fact-prover.ts';
@@ -55,13 +55,13 @@ describe('the lemma check with its shortcuts', () => {
     const paths = new Map<string, Set<boolean>>();
     // Answers a model kept from an earlier answer of the handler refuted (known-facts.ts, witnesses).
     const witnessed: string[] = [];
-    // Facts proved by a query without the instances, the oracle's fact beside the goal (query.ts, checkFromSubset).
+    // Facts proved by a query without the instances, the oracle's fact beside the goal (query.ts, solveFromSubset).
     let bySubset = 0;
     let rounds = 0;
     // Facts refuted in a reachable state (state-bank.ts, refuteInCases).
     let inCases = 0;
     // The grade with lemmas' own checker, seen through its probe.
-    let seen: StrictCheckRun | undefined;
+    let seen: LemmaCheckRun | undefined;
     const strictCheck = strictChecker(shortcut, 120_000, { now: () => Date.now(), checked: (r) => (seen = r) });
     for (const a of sample()) {
       const spec = extractSpec(a.response)!;

@@ -70,10 +70,11 @@ describe('parseArgs', () => {
     expect(optionalInt(parseArgs([], SPEC), 'budget')).toBeUndefined();
   });
 
-  it('takes the lemma flags under their old spellings (--lemmas, --no-lemmas)', () => {
+  it('takes the lemma flags under their old spellings (--strict, --no-strict)', () => {
+    expect([...parseArgs(['--strict'], declaredOptions('verify')).flags]).toEqual(['lemmas']);
     expect([...parseArgs(['--lemmas'], declaredOptions('verify')).flags]).toEqual(['lemmas']);
     for (const cmd of ['grade', 'run'] as const) {
-      expect([...parseArgs(['--no-lemmas'], declaredOptions(cmd)).flags]).toEqual(['no-lemmas']);
+      expect([...parseArgs(['--no-strict'], declaredOptions(cmd)).flags]).toEqual(['no-lemmas']);
       expect([...parseArgs(['--no-lemmas'], declaredOptions(cmd)).flags]).toEqual(['no-lemmas']);
     }
   });

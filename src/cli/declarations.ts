@@ -20,8 +20,9 @@ import { DEFAULT_FEEDBACK, FEEDBACK_MODES, RUN_DEFAULTS } from '../core/eval/ses
 import { AGENT_DEFAULTS, VERIFY_AGAINST } from '../core/eval/agent/tools.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_KINDS, REASONING_EFFORTS } from '../core/llm/types.ts';
 import { DEFAULT_BUDGET_MS } from '../core/verify/index.ts';
-import { DEFAULT_RENAME_SEED, RENAME_STYLES } from '../core/rename/choice.ts';
-import { DEFAULT_SHAPE_SEED, SHAPE_STYLES } from '../core/shape/choice.ts';
+import type { Lens } from '../core/lens.ts';
+import { RENAME_LENS } from '../core/rename/choice.ts';
+import { SHAPE_LENS } from '../core/shape/choice.ts';
 import { MAX_TIME_LIMIT_MS, type OptionDecl } from './args.ts';
 
 export interface CommandDecl {
@@ -57,12 +58,15 @@ const REQUEST_TIMEOUT: OptionDecl = { name: 'request-timeout', value: 'MS', mean
 const WORKERS: OptionDecl = { name: 'concurrency', value: 'N', meaning: 'verifier worker threads (default one per core; at most two per core and one per GiB of memory)' };
 const OUT_RUN = (what: string): OptionDecl => ({ name: 'out', value: 'DIR', meaning: what });
 const NAME: OptionDecl = { name: 'name', value: 'NAME', meaning: 'a label for the run (compare shows it in place of the run id)' };
+/** A lens's style (core/lens.ts), with what it does to this command and what no style means. */
+const LENS = (lens: Lens<string>, what: string, without: string): OptionDecl => ({ name: lens.key, value: 'STYLE', meaning: `${what} (no --${lens.key}: ${without}; docs/${lens.key}.md)`, choices: lens.styles });
+const LENS_SEED = (lens: Lens<string>): OptionDecl => ({ name: `${lens.key}-seed`, value: 'N', meaning: `the seed of the ${lens.what}, a whole number (with --${lens.key})`, default: lens.defaultSeed });
 /** A renaming (docs/rename.md), with what it does to this command. */
-const RENAME = (what: string): OptionDecl => ({ name: 'rename', value: 'STYLE', meaning: `${what} (no --rename: hv6's own names; docs/rename.md)`, choices: RENAME_STYLES });
-const RENAME_SEED: OptionDecl = { name: 'rename-seed', value: 'N', meaning: 'the seed of the renaming, a whole number (with --rename)', default: DEFAULT_RENAME_SEED };
+const RENAME = (what: string): OptionDecl => LENS(RENAME_LENS, what, "hv6's own names");
+const RENAME_SEED = LENS_SEED(RENAME_LENS);
 /** A shape of the shown code (docs/shape.md), with what it does to this command. */
-const SHAPE = (what: string): OptionDecl => ({ name: 'shape', value: 'STYLE', meaning: `${what} (no --shape: the kernel's own order; docs/shape.md)`, choices: SHAPE_STYLES });
-const SHAPE_SEED: OptionDecl = { name: 'shape-seed', value: 'N', meaning: 'the seed of the shape, a whole number (with --shape)', default: DEFAULT_SHAPE_SEED };
+const SHAPE = (what: string): OptionDecl => LENS(SHAPE_LENS, what, "the kernel's own order");
+const SHAPE_SEED = LENS_SEED(SHAPE_LENS);
 const KEY = "The API key comes from the environment, never from a flag: OSVLAB_API_KEY, or the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), which is sent only to that provider's own host (docs/providers.md).";
 
 const DECLARED = [

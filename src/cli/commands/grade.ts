@@ -29,12 +29,13 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import { MemoryStore } from '../../store/memory.ts';
 import { UsageError, intOption, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import type { RenameChoice, RenameStyle } from '../../core/rename/choice.ts';
+import type { RenameChoice } from '../../core/rename/choice.ts';
 import { lensFor } from '../../core/rename/lens.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { InputError, RESPONSES_CAP, readInput } from '../read-input.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /**
  * Parses an answer file of either format against the benchmark tasks; in a
@@ -63,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
   const text = await readInput(file, 'responses', RESPONSES_CAP, 'decode');
   const json = args.flags.has('json');
-  const rename = seededOption<RenameStyle>(args, 'rename');
+  const rename = lensOption(args, RENAME_LENS);
   const parsed = await parseResponses(text, rename);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
   // Nothing to grade would make a finished run of no task: said instead, and nothing is written.

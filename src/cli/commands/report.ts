@@ -119,7 +119,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   lines.push(`not charged to the model: ${UNCHARGED.map((k) => `${k} ${m.uncharged[k]}`).join('  ')}${m.uncharged.unanswered + m.uncharged.internal ? '   (left out of pass@k and the rates; resume the run to retry them)' : ''}`);
   const strict = m.counts.pass ? `${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)` : '- (no first answer passed)';
   const following = m.bugFollowing.samples ? `${m.bugFollowing.following}/${m.bugFollowing.samples} answers to buggy variants refine the bug shown (${pct(m.bugFollowing.rate)})` : '- (no buggy variant answered)';
-  lines.push(`strict: ${strict}   bug-following: ${following}   pass after repair: ${pct(m.passAfterRepair)}`);
+  lines.push(`lemmas: ${strict}   bug-following: ${following}   pass after repair: ${pct(m.passAfterRepair)}`);
   lines.push(determinismText(determinism));
   if (m.agent) lines.push(...agentLines(m.agent));
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);

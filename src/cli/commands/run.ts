@@ -21,8 +21,6 @@ import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts'
 import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
-import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { type ParsedArgs, UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { printDiagnostic } from '../diagnostics.ts';
@@ -30,7 +28,9 @@ import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { SHAPE_LENS } from '../../core/shape/choice.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /** A base URL must be an absolute http(s) URL that holds no secret and no fragment (docs/providers.md, "Base URLs"). */
 function checkBaseUrl(v: string): void {
@@ -61,8 +61,8 @@ export function runChoiceOf(args: ParsedArgs, to: { provider: ProviderKind; base
     }).filter(([, v]) => v !== undefined),
   );
   const extract = choiceOption<ExtractMode>(args, 'extract');
-  const rename = seededOption<RenameStyle>(args, 'rename');
-  const shape = seededOption<ShapeStyle>(args, 'shape');
+  const rename = lensOption(args, RENAME_LENS);
+  const shape = lensOption(args, SHAPE_LENS);
   return {
     provider: to.provider,
     baseUrl: to.baseUrl,

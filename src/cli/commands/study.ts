@@ -31,8 +31,6 @@ import type { Task } from '../../core/tasks/task.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { WRITE_FLAGS, makeDir, readRunFile, writeError } from '../../store/run-dir-file.ts';
 import { lockRunDir } from '../../store/run-dir-lock.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
-import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
@@ -40,7 +38,9 @@ import { groupByMeaning } from '../meaning-groups.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
 import { readShard } from './merge.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { SHAPE_LENS } from '../../core/shape/choice.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /** A cell's run directory inside the study directory: its number and its label, readable in `ls`. */
 function cellDir(studyDir: string, cell: PlannedCell): string {
@@ -148,11 +148,11 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const tasks = await loadTasks();
-  const rename = seededOption<RenameStyle>(args, 'rename');
+  const rename = lensOption(args, RENAME_LENS);
   // --rename makes every cell renamed: the study of the file's grid in those names, a study of its own.
   const renamed = rename ? withNames(parsed.study, rename.style, rename.seed) : parsed.study;
   // --shape shows every cell's code in a shape (docs/shape.md), in place of the file's: a study of its own too.
-  const shape = seededOption<ShapeStyle>(args, 'shape');
+  const shape = lensOption(args, SHAPE_LENS);
   const study = shape ? withShape(renamed, shape) : renamed;
   let plan: StudyPlan;
   try {

@@ -9,7 +9,7 @@
  * partial, as it is when samples the run should have are missing. A missing
  * directory or a damaged run.json is an error naming the path.
  */
-import type { AgentMetrics } from '../../core/eval/stats/agent-metrics.ts';
+import { agentMetricsLines } from '../../core/eval/stats/agent-metrics.ts';
 import { plural } from '../../core/plural.ts';
 import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/eval/stats/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
@@ -121,7 +121,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   const following = m.bugFollowing.samples ? `${m.bugFollowing.following}/${m.bugFollowing.samples} answers to buggy variants refine the bug shown (${pct(m.bugFollowing.rate)})` : '- (no buggy variant answered)';
   lines.push(`lemmas: ${strict}   bug-following: ${following}   pass after repair: ${pct(m.passAfterRepair)}`);
   lines.push(determinismText(determinism));
-  if (m.agent) lines.push(...agentLines(m.agent));
+  if (m.agent) lines.push(...agentMetricsLines(m.agent));
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
   lines.push(...repairCurveLines(m, run.config.feedback));
   lines.push('by bug class (a task with several classes counts in each):');
@@ -195,14 +195,3 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** The agent run's lines (docs/research.md, "The agent mode"): how trajectories ended, the solved-within-t curve, tool calls, cost per pass. */
-function agentLines(a: AgentMetrics): string[] {
-  const calls = Object.entries(a.callsPerTask).map(([k, v]) => `${k} ${v.toFixed(2)}`).join('  ') || 'none';
-  const errors = Object.entries(a.callErrors).map(([k, v]) => `${k} ${v}`).join('  ');
-  return [
-    `agent: ${a.trajectories} trajectories, ${a.meanTurns.toFixed(2)} turns each on average; answered ${a.ends.answered}, submitted ${a.ends.submitted}, turns exhausted ${a.ends['turns-exhausted']}`,
-    `  solved within t turns: ${a.solvedWithin.map((s) => `${s.turns}: ${pct(s.share)}`).join('  ')}`,
-    `  tool calls per task: ${calls}${errors ? `   errors: ${errors}` : ''}`,
-    `  per pass: ${a.tokensPerPass === null ? '-' : `${Math.round(a.tokensPerPass)} tokens`}, ${a.costPerPass === null ? '-' : `$${a.costPerPass.toFixed(4)}`}`,
-  ];
-}

@@ -22,7 +22,7 @@ import { RUN_DEFAULTS } from '../../core/eval/session/config.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import type { Determinism } from '../../core/eval/stats/determinism.ts';
 import { formatShard } from '../../core/eval/run/shard.ts';
-import { type CellRun, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
+import { type CellRun, agentTable, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
 import { type PlannedCell, type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
 import { parseStudy, withNames, withShape } from '../../core/eval/study/study-file.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
@@ -76,8 +76,9 @@ async function printStudyReport(plan: StudyPlan, dir: string, tasks: readonly Ta
   const determinism = new Map<number, Determinism>();
   for (const c of cells) determinism.set(c.index, await groupByMeaning(c.attempts, (id) => taskFactsOf(id, (x) => byId.get(x)).handler));
   const report = studyReport({ name: plan.study.name, id: plan.id }, cells, tasks, { determinism });
+  const agent = agentTable(report);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ study: { name: plan.study.name, id: plan.id, dir, cells: plan.cells.length }, report, tables: { cells: cellTable(report), pairs: pairTable(report) } })}\n`);
+    process.stdout.write(`${JSON.stringify({ study: { name: plan.study.name, id: plan.id, dir, cells: plan.cells.length }, report, tables: { cells: cellTable(report), pairs: pairTable(report), ...(agent ? { agent } : {}) } })}\n`);
     return;
   }
   const missing = plan.cells.length - cells.length;

@@ -5,7 +5,7 @@
  */
 import type { AgentSettings } from '../../core/eval/agent/tools.ts';
 import { SHOT_COUNTS } from '../../core/eval/prompt/prompt.ts';
-import { RUN_DEFAULTS, type RunOptions } from '../../core/eval/session/config.ts';
+import { RUN_DEFAULTS, type RunChoiceInput } from '../../core/eval/session/config.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
@@ -181,7 +181,7 @@ export interface RunEndpoint {
  * flags; the core's `runChoiceOf` makes the run from them (one builder, one
  * run id: test/app/evaluate-form.test.ts compares the two, agent runs too).
  */
-export function formRunOptions(form: RunForm, to: RunEndpoint, tasks: readonly string[], gradeConcurrency: number): RunOptions {
+export function formRunOptions(form: RunForm, to: RunEndpoint, tasks: readonly string[], gradeConcurrency: number): RunChoiceInput {
   return {
     provider: to.provider,
     baseUrl: to.baseUrl,

@@ -11,7 +11,7 @@
 import type { VerifyAgainst } from '../../core/eval/agent/tools.ts';
 import { join } from 'node:path';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
-import { RUN_DEFAULTS, type RunOptions, runChoiceOf } from '../../core/eval/session/config.ts';
+import { RUN_DEFAULTS, type RunChoiceInput, runChoiceOf } from '../../core/eval/session/config.ts';
 import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
@@ -52,7 +52,7 @@ function numberOption(v: string | undefined, name: string): number | undefined {
  * (test/app/evaluate-form.test.ts). An agent option without `--agent`, or
  * `--repair N` with it, is a usage error: the agent repairs with its tools.
  */
-export function runOptionsOf(args: ParsedArgs, to: { provider: ProviderKind; baseUrl?: string; model: string }, tasks: readonly string[]): RunOptions {
+export function runOptionsOf(args: ParsedArgs, to: { provider: ProviderKind; baseUrl?: string; model: string }, tasks: readonly string[]): RunChoiceInput {
   const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((o) => args.values.has(o));
   const agent = args.flags.has('agent');
   if (agentOnly.length > 0 && !agent) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);

@@ -51,7 +51,7 @@ export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'sho
  * The base URL may be left out (the provider's own endpoint) or written as a
  * user types it.
  */
-export type RunOptions = Omit<RunChoice, 'baseUrl'> & { readonly baseUrl?: string };
+export type RunChoiceInput = Omit<RunChoice, 'baseUrl'> & { readonly baseUrl?: string };
 
 /**
  * The one builder of a run's choice from its options, for the CLI, the page
@@ -63,7 +63,7 @@ export type RunOptions = Omit<RunChoice, 'baseUrl'> & { readonly baseUrl?: strin
  *   `--agent` with `--repair N` before it gets here; a study's `repair` is for
  *   its one-answer cells).
  */
-export function runChoiceOf(options: RunOptions): RunChoice {
+export function runChoiceOf(options: RunChoiceInput): RunChoice {
   const { baseUrl, agent, repairRounds, ...rest } = options;
   return {
     ...rest,

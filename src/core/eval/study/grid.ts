@@ -28,7 +28,7 @@ export interface CellLevels {
 }
 
 /** A mode as a reader names it: `answer`, `agent`, or `agent` with the limits that are not the defaults. */
-export function modeText(agent: Partial<AgentSettings> | undefined): string {
+function modeText(agent: Partial<AgentSettings> | undefined): string {
   if (!agent) return 'answer';
   const a = { ...AGENT_DEFAULTS, ...agent };
   const d = AGENT_DEFAULTS;

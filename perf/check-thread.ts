@@ -4,7 +4,7 @@
  * queries grading makes (docs/measurements.md, "Grading throughput").
  *
  * 1. Grades the answers of FILE as `osvlab grade` does (a task_id line against
- *    its task, so with bug-following; strict too with --strict), recording
+ *    its task, so with bug-following; strict too with --lemmas), recording
  *    every query: its SMT-LIB text, its tactics and its timeout.
  * 2. Replays every query in both ways in this one process, alternating which
  *    goes first from one query to the next, so both meet the same load: a
@@ -13,7 +13,7 @@
  *    wall time, the process's CPU time (user + system, every thread) and the
  *    median query, their ratios, and the answers compared query by query.
  *
- *   npx tsx perf/check-thread.ts [--responses FILE] [--limit N] [--strict]
+ *   npx tsx perf/check-thread.ts [--responses FILE] [--limit N] [--lemmas]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ function option(name: string): string | undefined {
 }
 const file = option('responses') ?? join(ROOT, 'perf/corpus/per-task.jsonl');
 const limit = Number(option('limit') ?? Number.MAX_SAFE_INTEGER);
-const strict = process.argv.includes('--strict');
+const strict = process.argv.includes('--lemmas');
 
 interface Query {
   tactics: string[];

@@ -2,7 +2,7 @@
  * Grading throughput per verifier worker, in the browser and in the CLI, on
  * the same answers (docs/lemmas.md, "Benchmarks"): the corpus
  * (perf/corpus/answers.jsonl) as one OSVBench results file (each answer
- * under its handler's correct task), graded with the strict check
+ * under its handler's correct task), graded with the lemma check
  *
  *   1. by `osvlab grade --responses FILE --concurrency 1` (one worker thread), then
  *   2. by the built app in Chromium: the file imported on the Runs page, which
@@ -87,7 +87,7 @@ async function browser(): Promise<number> {
 
 try {
   const n = answers.length;
-  console.log(`${n} answers over ${Object.keys(results).length} tasks, graded with the strict check, one worker each; load ${load()}`);
+  console.log(`${n} answers over ${Object.keys(results).length} tasks, graded with the lemma check, one worker each; load ${load()}`);
   const cliMs = await cli();
   console.log(`CLI (osvlab grade --concurrency 1): ${(cliMs / 1000).toFixed(1)} s, ${((n / cliMs) * 60_000).toFixed(1)} answers/min; load ${load()}`);
   const pageMs = await browser();

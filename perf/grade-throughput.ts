@@ -2,12 +2,12 @@
  * Grading throughput of `osvlab grade` over the whole benchmark: one answer
  * per task (all 245), each the oracle spec of the task's handler in a python
  * fence, so every answer is verified in full and passes (and, unless
- * --no-strict is given, also goes through the declarative checks). Runs the
+ * --no-lemmas is given, also goes through the lemma checks). Runs the
  * CLI as a child process and prints wall time, answers per minute, the pass
  * count and the machine's load (the target is under 5 minutes on 2 cores).
  *
- *   npx tsx perf/grade-throughput.ts [--distinct] [--no-strict | --compare] [--concurrency N] [--timeout MS]
- *   npx tsx perf/grade-throughput.ts --responses FILE [--against DIR] [--rounds N] [--no-strict | --compare] ...
+ *   npx tsx perf/grade-throughput.ts [--distinct] [--no-lemmas | --compare] [--concurrency N] [--timeout MS]
+ *   npx tsx perf/grade-throughput.ts --responses FILE [--against DIR] [--rounds N] [--no-lemmas | --compare] ...
  *
  * --responses grades FILE (a JSONL of answers, e.g. perf/corpus/answers.jsonl
  * or perf/corpus/per-task.jsonl) instead of the oracle answers. --against
@@ -19,7 +19,7 @@
  * the two compared line by line (category, strict, bug-following): a speed-up
  * must not change one.
  *
- * --compare grades the same answers twice, without the strict check and then
+ * --compare grades the same answers twice, without the lemma check and then
  * with it, and prints both times and their ratio (strict / without).
  *
  * The five variants of a handler get the same answer, so a grader that
@@ -167,12 +167,12 @@ async function versus(other: string, gradeArgs: readonly string[]): Promise<void
 try {
   if (against) {
     if (compare) {
-      await versus(resolve(against), ['--no-strict', ...extra.filter((a) => a !== '--no-strict')]);
-      await versus(resolve(against), extra.filter((a) => a !== '--no-strict'));
+      await versus(resolve(against), ['--no-lemmas', ...extra.filter((a) => a !== '--no-lemmas')]);
+      await versus(resolve(against), extra.filter((a) => a !== '--no-lemmas'));
     } else await versus(resolve(against), extra);
   } else if (compare) {
-    const plain = await gradeAll(['--no-strict', ...extra.filter((a) => a !== '--no-strict')]);
-    const strict = await gradeAll(extra.filter((a) => a !== '--no-strict'));
+    const plain = await gradeAll(['--no-lemmas', ...extra.filter((a) => a !== '--no-lemmas')]);
+    const strict = await gradeAll(extra.filter((a) => a !== '--no-lemmas'));
     process.stdout.write(
       `\nwithout strict: ${(plain.wallMs / 1000).toFixed(1)} s wall (${(plain.gradingMs / 1000).toFixed(1)} s grading)\n` +
         `with strict:    ${(strict.wallMs / 1000).toFixed(1)} s wall (${(strict.gradingMs / 1000).toFixed(1)} s grading)\n` +

@@ -12,8 +12,8 @@ import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
 import { runSpec } from '../src/core/dialect/index.ts';
-import { checkCorollaries, checkInitial } from '../src/core/verify/engine-checks.ts';
-import { proveStepLemmas } from '../src/core/verify/lemma-check.ts';
+import { proveCorollaries, proveInitial } from '../src/core/verify/engine-proofs.ts';
+import { proveStepLemmas } from '../src/core/verify/step-lemmas.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,7 +34,7 @@ async function main() {
   const handlers = (only ? only.split(',') : Object.keys(KERNEL.specs)).filter((h) => findHandler(h)).sort();
   const medians: number[] = [];
   let notProved = 0;
-  console.log(`declarative checks, ${handlers.length} oracle specs, median of ${runs} runs`);
+  console.log(`lemma checks, ${handlers.length} oracle specs, median of ${runs} runs`);
   for (const handler of handlers) {
     const h = findHandler(handler)!;
     const times: number[] = [];
@@ -61,10 +61,10 @@ async function main() {
   const total = medians.reduce((a, b) => a + b, 0);
   console.log(`\nper handler: median ${quantile(medians, 0.5)} ms, p90 ${quantile(medians, 0.9)} ms; total ${(total / 1000).toFixed(1)} s`);
   let t = Date.now();
-  const cor = await checkCorollaries({ engine, caches: nodeCaches() }, { timeoutMs });
+  const cor = await proveCorollaries({ engine, caches: nodeCaches() }, { timeoutMs });
   console.log(`corollaries: ${Date.now() - t} ms (${cor.map((c) => `${c.name}=${c.status}`).join(' ')})`);
   t = Date.now();
-  const init = await checkInitial({ engine, caches: nodeCaches() }, { timeoutMs });
+  const init = await proveInitial({ engine, caches: nodeCaches() }, { timeoutMs });
   const initBad = init.filter((x) => x.status !== 'proved');
   console.log(`initial state: ${Date.now() - t} ms (${initBad.length === 0 ? 'all satisfiable' : initBad.map((x) => x.name).join(' ')})`);
   if (notProved > 0) process.exitCode = 1;

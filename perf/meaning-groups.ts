@@ -1,7 +1,7 @@
 /**
  * What grouping by meaning costs on top of grading (docs/research.md §8):
  * grades every answer of a corpus in this process (refinement against the
- * correct kernel, no strict checks: the cheapest grading, so the ratio is
+ * correct kernel, no lemma checks: the cheapest grading, so the ratio is
  * the harshest), then groups the answers per handler by meaning
  * (core/eval/stats/determinism.ts over verify/equivalence.ts), and prints
  * both times, their ratio (the target is at most 1.5), how many equivalence

@@ -13,11 +13,11 @@
  * command and the page report it and as wall time, their ratio, and the
  * machine's load. Nothing of this is in the test suite.
  *
- *   npx tsx perf/regrade.ts [--same] [--no-strict] [--tasks N]
+ *   npx tsx perf/regrade.ts [--same] [--no-lemmas] [--tasks N]
  *
  * --same gives every variant of a handler the same answer (the memo then
- * verifies each handler's answer once per worker); --no-strict grades and
- * re-verifies without the declarative checks; --tasks N takes the first N
+ * verifies each handler's answer once per worker); --no-lemmas grades and
+ * re-verifies without the lemma checks; --tasks N takes the first N
  * tasks only (for a quick try).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ import { startCli } from '../test/cli-process.ts';
 import { ensureBuilt, launch, newPage, serve } from '../test/e2e/harness.ts';
 
 const same = process.argv.includes('--same');
-const strict = !process.argv.includes('--no-strict');
+const strict = !process.argv.includes('--no-lemmas');
 const at = process.argv.indexOf('--tasks');
 const count = at >= 0 ? Number(process.argv[at + 1]) : Infinity;
 
@@ -62,7 +62,7 @@ const runFile = join(dir, 'run.json');
 try {
   process.stdout.write(`${tasks.length} answers (${same ? 'the same answer for every variant of a handler' : 'every one distinct'}), strict ${strict ? 'on' : 'off'}; ${cpus().length} cores\n`);
   process.stdout.write(`making the run: osvlab grade --out (load ${fmtLoad()})\n`);
-  const g = await osvlab(['grade', '--responses', responses, '--out', runDir, '--json', ...(strict ? [] : ['--no-strict'])]);
+  const g = await osvlab(['grade', '--responses', responses, '--out', runDir, '--json', ...(strict ? [] : ['--no-lemmas'])]);
   if (g.code !== 0) throw new Error(`osvlab grade exited with ${g.code}\n${g.err}`);
   process.stdout.write(`  graded in ${(g.ms / 1000).toFixed(1)} s wall\n`);
   const store = await JsonlRepository.open(runDir, { create: false });

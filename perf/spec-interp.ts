@@ -2,7 +2,7 @@
  * Micro-benchmark of the spec interpreter: for every oracle spec present in
  * tasks/hv6/specs/, the median time of runSpec on a fresh symbolic state
  * (parse cached, as in the verifier), the cold first run, and the median of
- * checkSpec (what the editor calls on every change).
+ * lintSpec (what the editor calls on every change).
  *
  *   npx tsx perf/spec-interp.ts [repeats]
  */
@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
-import { checkSpec, runSpec } from '../src/core/dialect/index.ts';
+import { lintSpec, runSpec } from '../src/core/dialect/index.ts';
 
 const DIR = new URL('../tasks/hv6/specs/', import.meta.url);
 const repeats = Number(process.argv[2] ?? 20);
@@ -61,7 +61,7 @@ for (const file of files) {
   const checks: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const t = performance.now();
-    checkSpec(source, name);
+    lintSpec(source, name);
     checks.push(performance.now() - t);
   }
   rows.push([name, times[0], median(times.slice(1)), median(checks), steps]);
@@ -77,5 +77,5 @@ const meds = rows.map((r) => r[2]);
 const checksMed = rows.map((r) => r[3]);
 console.log(
   `\n${rows.length} oracles, ${repeats} runs each. runSpec: median of medians ${median(meds).toFixed(3)} ms, ` +
-    `max ${Math.max(...meds).toFixed(3)} ms. checkSpec: median ${median(checksMed).toFixed(3)} ms, max ${Math.max(...checksMed).toFixed(3)} ms`,
+    `max ${Math.max(...meds).toFixed(3)} ms. lintSpec: median ${median(checksMed).toFixed(3)} ms, max ${Math.max(...checksMed).toFixed(3)} ms`,
 );

@@ -3,7 +3,7 @@
  * of src/worker/z3-memory.ts, one process runs Z3 in that much memory
  * (OSVLAB_Z3_MEMORY; the one wasm whose import admits every size, as the
  * browser's), verifies the 50 oracle specs, then grades perf/corpus/answers.jsonl
- * with and without the strict check (`osvlab bench --corpus`, in the same
+ * with and without the lemma check (`osvlab bench --corpus`, in the same
  * process), and reports its verdicts and grades and the high-water mark of
  * Z3's memory after each part (src/cli/z3-node.ts, z3HighWaterBytes). The
  * summary names the smallest size at which every verdict and grade equals

@@ -3,7 +3,7 @@
  * oracle's step (spec invariants and every checked lemma), under the key that
  * ties it to the verifier version, the lemma set, the statement and the step
  * (src/core/verify/proof-cache.ts). Entries whose key is still current are
- * kept unless --fresh is given; stale ones are dropped. Strict checks of
+ * kept unless --fresh is given; stale ones are dropped. Lemma checks of
  * answers equal to an oracle then reuse these proofs (docs/lemmas.md,
  * "Reusing the oracle's proof"). The file is written after every proof, so
  * an interrupted run keeps what it made; `--shard I/N` proves every N-th

@@ -370,7 +370,7 @@ const specs: Family = async () => {
   const lines = cases.map(([, text]) => JSON.stringify({ task_id: 'sys_kill-v0', response: text === '' ? 'No code, sorry.' : fence(text) }));
   const input = file('specs.jsonl', `${lines.join('\n')}\n`);
   const keep = unchanged(input);
-  const r = await osvlab(['grade', '--responses', input, '--json', '--no-strict', '--timeout', '20000', '--concurrency', '2'], { limitMs: 3_600_000 });
+  const r = await osvlab(['grade', '--responses', input, '--json', '--no-lemmas', '--timeout', '20000', '--concurrency', '2'], { limitMs: 3_600_000 });
   const head = judge('spec', 'the whole batch', r, { json: true, lost: keep });
   if (head.column !== 'coded' && head.column !== 'verdict') return [head];
   const results = (parseJson(r.out) as { results: { line: number; category: string; diagnosis: string }[] }).results;
@@ -429,7 +429,7 @@ const py2: Family = async () => {
   ];
   const lines = cases.map(([name, text]) => JSON.stringify({ task_id: 'sys_kill-v0', response: name === 'a CRLF answer inside a fence' ? text : fence(text) }));
   const input = file('py2.jsonl', `${lines.join('\n')}\n`);
-  const r = await osvlab(['grade', '--responses', input, '--json', '--no-strict', '--timeout', '20000', '--concurrency', '2'], { limitMs: 1_800_000 });
+  const r = await osvlab(['grade', '--responses', input, '--json', '--no-lemmas', '--timeout', '20000', '--concurrency', '2'], { limitMs: 1_800_000 });
   const head = judge('py2', 'the whole batch', r, { json: true, lost: unchanged(input) });
   if (head.column !== 'coded' && head.column !== 'verdict') return [head];
   const results = (parseJson(r.out) as { results: { line: number; category: string; diagnosis: string }[] }).results;
@@ -531,10 +531,10 @@ const gradeFiles: Family = async () => {
   ];
   const list = cases.map(([name, text, check, owner], i) => {
     const p = file(`responses-${i}.jsonl`, text);
-    return [name, ['grade', '--responses', p, '--json', '--no-strict', '--timeout', '10000'], { json: true, check, lost: unchanged(p), owner }] as const;
+    return [name, ['grade', '--responses', p, '--json', '--no-lemmas', '--timeout', '10000'], { json: true, check, lost: unchanged(p), owner }] as const;
   });
   const thirty = file('thirty.jsonl', Array.from({ length: 30 }, (_, i) => line({ task_id: 'sys_kill-v0', response: `${prose} ${i}` })).join('\n'));
-  list.push(['--concurrency 100000 on 30 answers', ['grade', '--responses', thirty, '--concurrency', '100000', '--json', '--no-strict'], { json: true, check: answers(30) }] as never);
+  list.push(['--concurrency 100000 on 30 answers', ['grade', '--responses', thirty, '--concurrency', '100000', '--json', '--no-lemmas'], { json: true, check: answers(30) }] as never);
   const sparse = file('sparse.jsonl', '');
   truncateSync(sparse, 300 << 20);
   list.push(['a 300 MB (sparse) file', ['grade', '--responses', sparse], { check: exits(4) }] as never);
@@ -555,7 +555,7 @@ function answers(n: number) {
 const runDirs: Family = async () => {
   const base = join(scratch, 'runs', 'base');
   const input = file('base.jsonl', ['sys_kill-v0', 'sys_kill-v1', 'sys_dup-v0'].map((id) => JSON.stringify({ task_id: id, response: 'No code.' })).join('\n'));
-  const made = await osvlab(['grade', '--responses', input, '--out', base, '--no-strict'], { limitMs: 300_000 });
+  const made = await osvlab(['grade', '--responses', input, '--out', base, '--no-lemmas'], { limitMs: 300_000 });
   if (made.code !== 0) return [judge('run-dir', 'the base run', made)];
   let n = 0;
   const variant = (damage: (dir: string) => void): string => {
@@ -594,7 +594,7 @@ const runDirs: Family = async () => {
   ];
   const merged = join(scratch, 'runs', 'merged');
   const shards = [1, 2].map((k) => join(scratch, 'runs', `shard-${k}`));
-  for (const [k, dir] of shards.entries()) await osvlab(['grade', '--responses', input, '--out', dir, '--no-strict', '--shard', `${k + 1}/2`], { limitMs: 300_000 });
+  for (const [k, dir] of shards.entries()) await osvlab(['grade', '--responses', input, '--out', dir, '--no-lemmas', '--shard', `${k + 1}/2`], { limitMs: 300_000 });
   // A merge that is written holds every answer of its shards (three, one per task).
   const lostInMerge = (dir: string) => {
     if (!existsSync(join(dir, 'run.json'))) return undefined;
@@ -614,7 +614,7 @@ const runDirs: Family = async () => {
       ['merge', shards[0], shards[1], shards[0], '--out', join(scratch, 'runs', 'merged-shards'), '--json'],
       { json: true, check: exits(0, 2, 4), lost: () => lostInMerge(join(scratch, 'runs', 'merged-shards')) },
     ],
-    ['grade --out into a folder of the user', ['grade', '--responses', input, '--out', userDir, '--no-strict'], { lost: unchanged(userDir), owner: 'session' }, { limitMs: 300_000 }],
+    ['grade --out into a folder of the user', ['grade', '--responses', input, '--out', userDir, '--no-lemmas'], { lost: unchanged(userDir), owner: 'session' }, { limitMs: 300_000 }],
   ]);
   return rows;
 };
@@ -660,7 +660,7 @@ const provider: Family = async () => {
     const dir = join(scratch, 'provider-run');
     const env = { ...process.env, OSVLAB_API_KEY: '' };
     const run = await osvlab(['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'odd', '--tasks', ids.join(','), '--shots', '0',
-      '--no-strict', '--out', dir, '--json', '--request-timeout', '5000', '--concurrency', '4', '--timeout', '20000'], { env, limitMs: 1_200_000 });
+      '--no-lemmas', '--out', dir, '--json', '--request-timeout', '5000', '--concurrency', '4', '--timeout', '20000'], { env, limitMs: 1_200_000 });
     const head = judge('provider', 'the run', run, { json: true, check: exits(0, 3) });
     if (head.column !== 'verdict') return [head];
     const report = await osvlab(['report', dir, '--json'], { env });
@@ -690,7 +690,7 @@ const provider: Family = async () => {
       fake.respond(() => reply as FakeReply);
       const d = join(scratch, `provider-${name.replace(/\W+/g, '-')}`);
       const r = await osvlab(['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'odd', '--tasks', 'sys_kill-v0,sys_dup-v0', '--shots', '0',
-        '--no-strict', '--out', d, '--json', '--request-timeout', '2000'], { env, limitMs: 600_000 });
+        '--no-lemmas', '--out', d, '--json', '--request-timeout', '2000'], { env, limitMs: 600_000 });
       rows.push(judge('provider', name, r, { json: true, check }));
     }
     return rows;
@@ -746,7 +746,7 @@ const keyHosts: Family = async () => {
     elsewhere.respond(() => ({ kind: 'text', text: fence(spec('sys_kill')) }));
     const env = { ...process.env, OSVLAB_API_KEY: KEY };
     const run = (provider: string, baseUrl: string, dir: string) =>
-      startOsvlab(['run', '--provider', provider, '--base-url', baseUrl, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-strict', '--out', dir, '--json', '--request-timeout', '20000'], env).done;
+      startOsvlab(['run', '--provider', provider, '--base-url', baseUrl, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-lemmas', '--out', dir, '--json', '--request-timeout', '20000'], env).done;
     const host = (u: string) => u.slice('http://'.length);
     const redirects: [string, string, number, string][] = [
       ['anthropic 307 to another host', 'anthropic', 307, `${elsewhere.url}/v1/messages`],
@@ -799,7 +799,7 @@ const keyHosts: Family = async () => {
 const runDirLinks: Family = async () => {
   const input = file('links.jsonl', ['sys_kill-v0', 'sys_dup-v0'].map((id) => JSON.stringify({ task_id: id, response: 'No code.' })).join('\n'));
   const base = join(scratch, 'links', 'base');
-  const made = await osvlab(['grade', '--responses', input, '--out', base, '--no-strict'], { limitMs: 300_000 });
+  const made = await osvlab(['grade', '--responses', input, '--out', base, '--no-lemmas'], { limitMs: 300_000 });
   if (made.code !== 0) return [judge('run-link', 'the base run', made)];
   const outside = file('outside-notes.txt', 'my-own-line-1 private\nmy-own-line-2\n');
   let n = 0;
@@ -815,8 +815,8 @@ const runDirLinks: Family = async () => {
     ['report, attempts.jsonl -> a file outside', ['report', linked('attempts.jsonl', outside), '--json'], { check: echoed }],
     ['report, attempts.jsonl -> /etc/passwd', ['report', linked('attempts.jsonl', '/etc/passwd'), '--json'], { check: echoed }],
     ['report, run.json -> a file outside', ['report', linked('run.json', outside)], { check: echoed }],
-    ['grade --out, attempts.jsonl -> a file outside', ['grade', '--responses', input, '--out', linked('attempts.jsonl', outside), '--no-strict'], { lost: unchanged(outside) }],
-    ['grade --out, prompts.jsonl -> a file outside', ['grade', '--responses', input, '--out', linked('prompts.jsonl', outside), '--no-strict'], { lost: unchanged(outside) }],
+    ['grade --out, attempts.jsonl -> a file outside', ['grade', '--responses', input, '--out', linked('attempts.jsonl', outside), '--no-lemmas'], { lost: unchanged(outside) }],
+    ['grade --out, prompts.jsonl -> a file outside', ['grade', '--responses', input, '--out', linked('prompts.jsonl', outside), '--no-lemmas'], { lost: unchanged(outside) }],
   ] as const;
   return many('run-link', cases.map(([name, args, e]) => [name, args, e, { limitMs: 300_000 }] as const), 1);
 };
@@ -828,7 +828,7 @@ const runLock: Family = async () => {
   try {
     const env = { ...process.env, OSVLAB_API_KEY: '' };
     fake.respond(() => ({ kind: 'slow', ms: 3000, reply: { kind: 'text', text: 'No code.' } }));
-    const runArgs = (out: string, n = 1) => ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_kill-v0,sys_dup-v0,sys_close-v0', '--n', String(n), '--shots', '0', '--no-strict', '--out', out, '--json'];
+    const runArgs = (out: string, n = 1) => ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_kill-v0,sys_dup-v0,sys_close-v0', '--n', String(n), '--shots', '0', '--no-lemmas', '--out', out, '--json'];
     const args = runArgs(join(scratch, 'lock', 'twice'), 2);
     const a = startOsvlab(args, env);
     await until(() => fake.requests.length > 0);
@@ -889,7 +889,7 @@ const lowItems: Family = async () => {
   const listItem = `1. The spec:\n\n${fence(KILL).split('\n').map((l) => (l ? `   ${l}` : l)).join('\n')}`;
   const docFence = fence(edit(KILL, 'def sys_kill(old, pid):\n', 'def sys_kill(old, pid):\n    """For example:\n    ```\n    sys_kill(old, 3)\n    ```\n    """\n'));
   const gradeJson = (name: string, text: string | Buffer, check: (r: CliResult, j: any) => string | undefined, more: string[] = []) =>
-    [name, ['grade', '--responses', file(`low-${name.replace(/\W+/g, '-')}.jsonl`, text), '--json', '--no-strict', ...more], { json: true, check }] as const;
+    [name, ['grade', '--responses', file(`low-${name.replace(/\W+/g, '-')}.jsonl`, text), '--json', '--no-lemmas', ...more], { json: true, check }] as const;
   const categories = (...want: string[]) => (_r: CliResult, j: any) => {
     const got = (j?.results ?? []).map((x: { category: string }) => x.category);
     return JSON.stringify(got) === JSON.stringify(want) ? undefined : `graded ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`;
@@ -898,8 +898,8 @@ const lowItems: Family = async () => {
   const head = '#include "kernel.h"\n';
   const OOM = edit(KILL, 'is_pid_valid(pid),', "is_pid_valid(pid),\n        z3.BitVec('a', 4096) * z3.BitVec('b', 4096) == z3.BitVecVal((1 << 4095) + 12345, 4096),");
   rows.push(...(await many('low', [
-    ['grade --out under /proc/sys (ENOENT)', ['grade', '--responses', file('low-one.jsonl', line('sys_kill-v0', 'No code.')), '--out', '/proc/sys/osvlab-probe/run', '--no-strict'], { check: exits(4) }, { limitMs: 60_000 }],
-    ['grade --out under /sys (EPERM)', ['grade', '--responses', file('low-one.jsonl', line('sys_kill-v0', 'No code.')), '--out', '/sys/osvlab-probe', '--no-strict'], { check: exits(4) }, { limitMs: 60_000 }],
+    ['grade --out under /proc/sys (ENOENT)', ['grade', '--responses', file('low-one.jsonl', line('sys_kill-v0', 'No code.')), '--out', '/proc/sys/osvlab-probe/run', '--no-lemmas'], { check: exits(4) }, { limitMs: 60_000 }],
+    ['grade --out under /sys (EPERM)', ['grade', '--responses', file('low-one.jsonl', line('sys_kill-v0', 'No code.')), '--out', '/sys/osvlab-probe', '--no-lemmas'], { check: exits(4) }, { limitMs: 60_000 }],
     ['an empty answers file', ['grade', '--responses', file('low-empty.jsonl', ''), '--out', join(scratch, 'low-empty-run')], { check: (r) => (r.code === 0 ? 'a finished run of 0 tasks' : undefined) }],
     gradeJson('a UTF-16 grade file', utf16(`${line('sys_kill-v0', 'No code.')}\n{"task_id": oops}\n`), (r, j) => noNul(r) ?? categories('syntax')(r, j)),
     ['a UTF-16 spec', ['verify', 'sys_kill', '--spec', file('low-utf16.py', utf16(KILL))], { check: (r) => noNul(r) ?? exits(2, 4)(r) }],
@@ -918,9 +918,9 @@ const lowItems: Family = async () => {
   if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', fs]).status === 0) {
     try {
       const many200 = file('low-many.jsonl', Array.from({ length: 200 }, (_, i) => line('sys_kill-v0', `No code ${i} ${'words '.repeat(40)}`)).join('\n'));
-      rows.push(judge('low', 'grade --out on a full file system (ENOSPC)', await osvlab(['grade', '--responses', many200, '--out', join(fs, 'run'), '--no-strict']), { check: exits(4) }));
+      rows.push(judge('low', 'grade --out on a full file system (ENOSPC)', await osvlab(['grade', '--responses', many200, '--out', join(fs, 'run'), '--no-lemmas']), { check: exits(4) }));
       spawnSync('mount', ['-o', 'remount,ro', fs]);
-      rows.push(judge('low', 'grade --out on a read-only file system (EROFS)', await osvlab(['grade', '--responses', many200, '--out', join(fs, 'other'), '--no-strict']), { check: exits(4) }));
+      rows.push(judge('low', 'grade --out on a read-only file system (EROFS)', await osvlab(['grade', '--responses', many200, '--out', join(fs, 'other'), '--no-lemmas']), { check: exits(4) }));
     } finally {
       spawnSync('umount', [fs]);
     }

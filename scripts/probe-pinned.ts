@@ -4,14 +4,14 @@
  * at their index with str(), repr(), id() or hash(), share state through
  * closures over lists, or raise at some reads; and the dialect's bounds on
  * format precision and rotations. Each input is verified in this process,
- * as `osvlab verify --strict` does, and its declarative checks are run with
+ * as `osvlab verify --lemmas` does, and its lemma checks are run with
  * the oracle's proof reused and, when that proves them, without (`lemmas
  * --full`). Each ends in one of
  *
  *   verdict   a verdict, and strict agrees with the full check
  *   coded     a coded spec error (not SPEC099)
  *   internal  an exception out of the verifier, or SPEC099
- *   wrong     strict passes (the oracle's proof reused) where the full check fails
+ *   wrong     lemma passes (the oracle's proof reused) where the full check fails
  *
  *   npx tsx scripts/probe-pinned.ts [--json]
  *   npx tsx scripts/probe-pinned.ts --corpus FILE   (writes the spec inputs as a corpus for `osvlab bench --corpus FILE --full`)

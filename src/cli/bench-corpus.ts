@@ -1,14 +1,14 @@
 /**
- * `osvlab bench --corpus FILE` (options: declarations.ts): the cost of strict grading on answers as models write them (perf/corpus/answers.jsonl,
+ * `osvlab bench --corpus FILE` (options: declarations.ts): the cost of grading with lemmas on answers as models write them (perf/corpus/answers.jsonl,
  * docs/lemmas.md "Benchmarks"). FILE is the JSONL `osvlab grade` reads
  * (`{handler, response}` per line; a `made` label, if present, groups the
  * answers in the report). Every answer is graded twice in this one process,
- * without and with the strict check, the order alternating from one answer
+ * without and with the lemma check, the order alternating from one answer
  * to the next so that neither side always meets the warmer caches (the
  * worker's start and each handler's implementation proof, which every
- * answer of the handler shares, are done untimed first). The strict check is
- * strict grading's own (grade.ts, `strictChecker`), timed through its probe.
- * Prints the total of each side and their ratio, the strict part of each
+ * answer of the handler shares, are done untimed first). The lemma check is
+ * grading with lemmas's own (grade.ts, `strictChecker`), timed through its probe.
+ * Prints the total of each side and their ratio, the lemma part of each
  * answer (p50, p90, max), and how many answers took each path of the strict
  * check. `--made` keeps the answers whose label starts with PREFIX,
  * `--limit` the first N. `--full` also runs, untimed by the totals, the full
@@ -26,7 +26,7 @@
  * the worker's phases and the time the requests and answers spent between
  * the pool and the worker (IPC).
  */
-import { type StrictCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
+import { type LemmaCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
 import { loadTasks } from '../core/tasks/load.ts';
 import { oracleSpec } from '../core/kernel/content.ts';
@@ -55,21 +55,21 @@ interface Row {
   readonly handler: string;
   readonly made: string;
   readonly category: string;
-  /** Wall time of the grade without and with the strict check (ms). */
+  /** Wall time of the grade without and with the lemma check (ms). */
   readonly plainMs: number;
   readonly strictMs: number;
-  /** The strict check alone (ms), when it ran (the answer passed refinement). */
+  /** The lemma check alone (ms), when it ran (the answer passed refinement). */
   readonly strictPartMs?: number;
-  /** How the strict check went: identical, equivalent, full, spec-error. */
+  /** How the lemma check went: identical, equivalent, full, spec-error. */
   readonly path?: string;
   readonly strict?: boolean;
   /** A model kept from an earlier answer refuted some fact (no solver query for it). */
   readonly kept?: true;
   /** A reachable state refuted some fact (state-bank.ts; no solver query for it). */
   readonly reachable?: true;
-  /** Of the strict part, the verdict's own queries (ms): see `verdictQueriesMs`. */
+  /** Of the lemma part, the verdict's own queries (ms): see `verdictQueriesMs`. */
   readonly floorMs?: number;
-  /** Queries without the instances (fact-prover.ts, `checkFromSubset`): asked, and how many proved their fact. */
+  /** Queries without the instances (fact-prover.ts, `solveFromSubset`): asked, and how many proved their fact. */
   readonly subset?: { readonly asked: number; readonly proved: number };
   /** With `--full`: the full check's outcome (nothing reused) and its time (ms). */
   readonly full?: { readonly status: string; readonly ms: number };
@@ -80,7 +80,7 @@ interface Row {
  * that fails, the query (or kept model) that refuted its fact; for one that
  * holds, the proofs of the facts it does not share with the oracle's step or
  * an earlier one. No ordering of the facts and no reuse of what is known
- * removes them, only a cheaper query would: the rest of the strict part
+ * removes them, only a cheaper query would: the rest of the lemma part
  * (comparing the steps, proofs asked before the failing fact, the spec's
  * run) is what a better pipeline could still save.
  */
@@ -116,8 +116,8 @@ function currentProofs(caches: VerifierCaches): { current: number; oracles: numb
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** What a row says about its strict check. */
-function strictRowPart(r: StrictCheckRun): Pick<Row, 'strictPartMs' | 'path' | 'strict' | 'floorMs' | 'subset' | 'kept' | 'reachable'> {
+/** What a row says about its lemma check. */
+function strictRowPart(r: LemmaCheckRun): Pick<Row, 'strictPartMs' | 'path' | 'strict' | 'floorMs' | 'subset' | 'kept' | 'reachable'> {
   const d = r.check;
   const ok = d.status === 'proved';
   const lean = r.queries.filter((q) => q.subset);
@@ -150,11 +150,11 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
   // The full check's own caches: nothing the shortcut side learnt reaches it.
   const fullEnv: VerifyEnv | undefined = args.flags.has('full') ? { engine: env.engine, caches: new VerifierCaches() } : undefined;
   const proofs = currentProofs(env.caches);
-  // Strict grading's own check, seen through its probe: timed, with its path and queries.
-  let last: StrictCheckRun | undefined;
+  // Grading with lemmas's own check, seen through its probe: timed, with its path and queries.
+  let last: LemmaCheckRun | undefined;
   const strictCheck = strictChecker(env, timeoutMs, { now: () => performance.now(), checked: (r) => (last = r) });
-  /** The strict check of the answer just graded, if it ran (only a pass gets one). */
-  const takeCheck = (): StrictCheckRun | undefined => {
+  /** The lemma check of the answer just graded, if it ran (only a pass gets one). */
+  const takeCheck = (): LemmaCheckRun | undefined => {
     const r = last;
     last = undefined;
     return r;
@@ -209,7 +209,7 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
     rows.push(row);
     log(
       `${String(n + 1).padStart(4)} ${row.handler.padEnd(24)} ${row.made.padEnd(40)} ${row.category.padEnd(8)} ${String(Math.round(row.plainMs)).padStart(6)} ${String(Math.round(row.strictMs)).padStart(6)} ms` +
-        (row.strictPartMs !== undefined ? `  strict ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}${row.kept ? ' (kept model)' : ''}${row.reachable ? ' (reachable state)' : ''}` : '') +
+        (row.strictPartMs !== undefined ? `  lemmas ${row.strict ? 'yes' : 'no '} ${String(Math.round(row.strictPartMs)).padStart(6)} ms ${row.path}${row.kept ? ' (kept model)' : ''}${row.reachable ? ' (reachable state)' : ''}` : '') +
         (row.full ? `  full ${row.full.status} ${Math.round(row.full.ms)} ms${disagrees(row) ? ' DIFFERS' : ''}` : '') +
         '\n',
     );
@@ -332,7 +332,7 @@ function phaseTable(phases: Record<'starts' | 'plain' | 'strict', PhaseProfile> 
 /** The full check came to a result (not a timeout or an unknown). */
 const decided = (status: string): boolean => status === 'proved' || status === 'failed' || status === 'spec-error';
 
-/** The full check decided, and its result is not the strict grade's. */
+/** The full check decided, and its result is not the grade with lemmas'. */
 const disagrees = (r: Row): boolean => r.full !== undefined && decided(r.full.status) && (r.full.status === 'proved') !== r.strict;
 
 interface Part {
@@ -356,17 +356,17 @@ interface Summary {
   readonly strictPart: Part;
   readonly paths: Record<string, number>;
   readonly strictResults: { readonly yes: number; readonly no: number };
-  /** Answers whose strict check a kept model settled in part. */
+  /** Answers whose lemma check a kept model settled in part. */
   readonly kept: number;
-  /** Answers whose strict check a reachable state settled. */
+  /** Answers whose lemma check a reachable state settled. */
   readonly reachable: number;
-  /** The verdicts' own queries over all answers (ms, `verdictQueriesMs`), and the ratio if they were all of the strict part. */
+  /** The verdicts' own queries over all answers (ms, `verdictQueriesMs`), and the ratio if they were all of the lemma part. */
   readonly floor: { readonly total: number; readonly ratio: number };
   /** Queries without the instances over all answers, and how many proved their fact. */
   readonly subset: { readonly asked: number; readonly proved: number };
-  /** The strict part by the first word of each answer's `made` label. */
+  /** The lemma part by the first word of each answer's `made` label. */
   readonly byKind: Record<string, Part & { readonly strictYes: number }>;
-  /** With `--full`: the full checks' time, the answers they did not decide, and those where they differ from the strict grade. */
+  /** With `--full`: the full checks' time, the answers they did not decide, and those where they differ from the grade with lemmas. */
   readonly full?: { readonly answers: number; readonly total: number; readonly undecided: number; readonly differs: readonly string[] };
 }
 
@@ -416,16 +416,16 @@ function table(s: Summary, proofs: { current: number; oracles: number }): string
   return [
     line('grade without strict', s.plain),
     line('grade with strict', s.strict),
-    line('strict part', s.strictPart),
+    line('lemma part', s.strictPart),
     `strict / no-strict: ${s.ratio.toFixed(2)}x (totals over ${s.answers} answers)`,
-    `of the strict part, ${secs(s.floor.total)} is the verdicts' own queries (each failing step's refutation, each passing one's proofs of the facts it changes); with only those, ${s.floor.ratio.toFixed(2)}x`,
+    `of the lemma part, ${secs(s.floor.total)} is the verdicts' own queries (each failing step's refutation, each passing one's proofs of the facts it changes); with only those, ${s.floor.ratio.toFixed(2)}x`,
     `queries without the instances (the oracle's fact beside the goal): ${s.subset.asked} asked, ${s.subset.proved} proved their fact`,
     `strict paths: ${Object.entries(s.paths).map(([k, v]) => `${k} ${v}`).join(', ')}; strict holds for ${s.strictResults.yes}, not for ${s.strictResults.no}; a model kept from an earlier answer settled ${s.kept}, a reachable state ${s.reachable}`,
     ...Object.entries(s.byKind).map(([k, p]) => `  ${line(k, p)}, strict holds for ${p.strictYes}`),
     ...(s.full
       ? [
-          `full check, nothing reused: ${secs(s.full.total)} over ${s.full.answers} answers (${(s.full.total / s.strictPart.total).toFixed(1)}x the strict part); ` +
-            `${s.full.undecided} undecided; differs from the strict grade on ${s.full.differs.length}${s.full.differs.length ? `: ${s.full.differs.join(', ')}` : ''}`,
+          `full check, nothing reused: ${secs(s.full.total)} over ${s.full.answers} answers (${(s.full.total / s.strictPart.total).toFixed(1)}x the lemma part); ` +
+            `${s.full.undecided} undecided; differs from the grade with lemmas on ${s.full.differs.length}${s.full.differs.length ? `: ${s.full.differs.join(', ')}` : ''}`,
         ]
       : []),
     `committed lemma proofs current: ${proofs.current}/${proofs.oracles}`,

@@ -1,10 +1,10 @@
 /**
  * `osvlab bench` (options: declarations.ts): cold verification time of every handler's oracle (median of N runs) and the
- * totals; with `--lemmas`, the declarative checks (spec invariants and every
- * lemma) are timed too, as strict grading runs them (the oracle's step reuses
+ * totals; with `--lemmas`, the lemma checks (spec invariants and every
+ * lemma) are timed too, as grading with lemmas runs them (the oracle's step reuses
  * its committed proof, docs/lemmas.md), and summarised separately, with the
  * ratio to refinement; `--full` (with `--lemmas`) also times the full
- * declarative check (no proof reused). The kernel is parsed once first
+ * lemma check (no proof reused). The kernel is parsed once first
  * (reported separately). The corpus bench is bench-corpus.ts.
  */
 import { oracleSpec } from '../core/kernel/content.ts';
@@ -106,7 +106,7 @@ export async function benchOracles(args: ParsedArgs): Promise<number> {
         p90: quantile(lemmaMedians, 0.9),
         max: Math.max(...lemmaMedians),
         total: lemmaTotal,
-        /** Total of the declarative checks over the total of refinement. */
+        /** Total of the lemma checks over the total of refinement. */
         ratio: summary.total > 0 ? lemmaTotal / summary.total : NaN,
         notProved: rows.filter((r) => (r.lemmas && r.lemmas.status !== 'proved') || (r.full && r.full.status !== 'proved')).map((r) => r.handler),
         ...(full ? { full: { median: quantile(fullMedians, 0.5), p90: quantile(fullMedians, 0.9), max: Math.max(...fullMedians), total: fullMedians.reduce((a, b) => a + b, 0) } } : {}),
@@ -121,7 +121,7 @@ export async function benchOracles(args: ParsedArgs): Promise<number> {
         `lemmas over ${lemmaMedians.length} handlers: median ${lemmaSummary.median} ms, p90 ${lemmaSummary.p90} ms, max ${lemmaSummary.max} ms, total ${lemmaSummary.total} ms (sum of medians), ${lemmaSummary.ratio.toFixed(2)}x refinement\n`,
       );
       const fs = lemmaSummary.full;
-      if (fs) process.stdout.write(`full declarative check (no proof reused): median ${fs.median} ms, p90 ${fs.p90} ms, max ${fs.max} ms, total ${fs.total} ms, ${(fs.total / summary.total).toFixed(2)}x refinement\n`);
+      if (fs) process.stdout.write(`full lemma check (no proof reused): median ${fs.median} ms, p90 ${fs.p90} ms, max ${fs.max} ms, total ${fs.total} ms, ${(fs.total / summary.total).toFixed(2)}x refinement\n`);
       if (lemmaSummary.notProved.length) process.stdout.write(`lemmas not proved: ${lemmaSummary.notProved.join(', ')}\n`);
     }
   }

@@ -20,8 +20,9 @@ import { DEFAULT_FEEDBACK, FEEDBACK_MODES, RUN_DEFAULTS } from '../core/eval/ses
 import { AGENT_DEFAULTS, VERIFY_AGAINST } from '../core/eval/agent/tools.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDER_KINDS, REASONING_EFFORTS } from '../core/llm/types.ts';
 import { DEFAULT_BUDGET_MS } from '../core/verify/index.ts';
-import { DEFAULT_RENAME_SEED, RENAME_STYLES } from '../core/rename/choice.ts';
-import { DEFAULT_SHAPE_SEED, SHAPE_STYLES } from '../core/shape/choice.ts';
+import type { Lens } from '../core/lens.ts';
+import { RENAME_LENS } from '../core/rename/choice.ts';
+import { SHAPE_LENS } from '../core/shape/choice.ts';
 import { MAX_TIME_LIMIT_MS, type OptionDecl } from './args.ts';
 
 export interface CommandDecl {
@@ -51,24 +52,27 @@ const SHARD = (what: string): OptionDecl => ({
   value: 'K/N',
   meaning: `${what} (K counts from 1); env takes K as one more than JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, and N from OSVLAB_SHARD_TOTAL or SLURM_ARRAY_TASK_COUNT (docs/scale.md)`,
 });
-const NO_STRICT: OptionDecl = { name: 'no-strict', meaning: 'skip the declarative checks (strict) on passing answers; they run by default' };
+const NO_LEMMAS: OptionDecl = { name: 'no-lemmas', alias: 'no-strict', meaning: 'skip the lemma checks (the spec invariants and the lemmas) on passing answers; they run by default' };
 const MATRIX: OptionDecl = { name: 'matrix', meaning: "also record each first answer's verdict on all five variants of its handler (the variant matrix, which report counts)" };
 const REQUEST_TIMEOUT: OptionDecl = { name: 'request-timeout', value: 'MS', meaning: `time limit of each request to the provider, ${LIMIT}`, default: DEFAULT_REQUEST_TIMEOUT_MS };
 const WORKERS: OptionDecl = { name: 'concurrency', value: 'N', meaning: 'verifier worker threads (default one per core; at most two per core and one per GiB of memory)' };
 const OUT_RUN = (what: string): OptionDecl => ({ name: 'out', value: 'DIR', meaning: what });
 const NAME: OptionDecl = { name: 'name', value: 'NAME', meaning: 'a label for the run (compare shows it in place of the run id)' };
+/** A lens's style (core/lens.ts), with what it does to this command and what no style means. */
+const LENS = (lens: Lens<string>, what: string, without: string): OptionDecl => ({ name: lens.key, value: 'STYLE', meaning: `${what} (no --${lens.key}: ${without}; docs/${lens.key}.md)`, choices: lens.styles });
+const LENS_SEED = (lens: Lens<string>): OptionDecl => ({ name: `${lens.key}-seed`, value: 'N', meaning: `the seed of the ${lens.what}, a whole number (with --${lens.key})`, default: lens.defaultSeed });
 /** A renaming (docs/rename.md), with what it does to this command. */
-const RENAME = (what: string): OptionDecl => ({ name: 'rename', value: 'STYLE', meaning: `${what} (no --rename: hv6's own names; docs/rename.md)`, choices: RENAME_STYLES });
-const RENAME_SEED: OptionDecl = { name: 'rename-seed', value: 'N', meaning: 'the seed of the renaming, a whole number (with --rename)', default: DEFAULT_RENAME_SEED };
+const RENAME = (what: string): OptionDecl => LENS(RENAME_LENS, what, "hv6's own names");
+const RENAME_SEED = LENS_SEED(RENAME_LENS);
 /** A shape of the shown code (docs/shape.md), with what it does to this command. */
-const SHAPE = (what: string): OptionDecl => ({ name: 'shape', value: 'STYLE', meaning: `${what} (no --shape: the kernel's own order; docs/shape.md)`, choices: SHAPE_STYLES });
-const SHAPE_SEED: OptionDecl = { name: 'shape-seed', value: 'N', meaning: 'the seed of the shape, a whole number (with --shape)', default: DEFAULT_SHAPE_SEED };
+const SHAPE = (what: string): OptionDecl => LENS(SHAPE_LENS, what, "the kernel's own order");
+const SHAPE_SEED = LENS_SEED(SHAPE_LENS);
 const KEY = "The API key comes from the environment, never from a flag: OSVLAB_API_KEY, or the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), which is sent only to that provider's own host (docs/providers.md).";
 
 const DECLARED = [
   {
     name: 'verify',
-    synopsis: ['verify <handler> (--spec FILE | --oracle) [--impl FILE | --variant ID] [--budget MS] [--strict] [--json]'],
+    synopsis: ['verify <handler> (--spec FILE | --oracle) [--impl FILE | --variant ID] [--budget MS] [--lemmas] [--json]'],
     purpose: 'Proves or refutes that a spec refines one handler of the kernel, and prints the verdict (with a counterexample when refuted).',
     args: [['<handler>', 'the handler (system call) to check, e.g. sys_dup']],
     options: [
@@ -77,7 +81,7 @@ const DECLARED = [
       { name: 'impl', value: 'FILE', meaning: "a C file whose functions replace the kernel's (- reads standard input); it must define at least one" },
       { name: 'variant', value: 'ID', meaning: 'check against the implementation of benchmark task ID, a variant of the same handler (osvlab tasks lists them); at most one of --impl and --variant' },
       { name: 'budget', value: 'MS', meaning: `wall-clock budget of the whole check, ${LIMIT}`, default: DEFAULT_BUDGET_MS, alias: 'timeout' },
-      { name: 'strict', meaning: 'also run the declarative checks: the spec invariants and the lemmas (docs/lemmas.md)' },
+      { name: 'lemmas', alias: 'strict', meaning: 'also run the lemma checks: the spec invariants and the lemmas (docs/lemmas.md)' },
       JSON_OUT('the verdict'),
     ],
     exit: '0 verified, 1 refuted, 2 spec error or bad C (docs/c-errors.md), 3 timeout or unknown, 4 usage or internal error.',
@@ -93,13 +97,13 @@ const DECLARED = [
       ['<B.py>', 'the second spec'],
     ],
     options: [{ name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole comparison, ${LIMIT}`, default: DEFAULT_BUDGET_MS }, JSON_OUT('the verdict')],
-    notes: 'A difference in ghost fields only (never compared with the C state, read by the strict checks) is a note beside an equivalent verdict (docs/hv6-model.md §2.1).',
+    notes: 'A difference in ghost fields only (never compared with the C state, read by the lemma checks) is a note beside an equivalent verdict (docs/hv6-model.md §2.1).',
     exit: '0 equivalent, 1 different, 2 spec error (DIFF001: the specs are of different handlers), 3 timeout or unknown, 4 usage or internal error.',
   },
   {
     name: 'lemmas',
     synopsis: ['lemmas <handler> (--spec FILE | --oracle) [--only NAMES] [--full] [--query-timeout MS] [--json]'],
-    purpose: "Runs the declarative checks of a handler's spec alone: each spec invariant preserved and each lemma, with its verdict.",
+    purpose: "Runs the lemma checks of a handler's spec alone: each spec invariant preserved and each lemma, with its verdict.",
     args: [['<handler>', 'the handler whose spec is checked, e.g. sys_alloc_pt']],
     options: [
       SPEC,
@@ -163,23 +167,23 @@ const DECLARED = [
   {
     name: 'bench',
     synopsis: ['bench [--handlers NAMES] [--runs N] [--lemmas [--full]] [--budget MS] [--json]', 'bench --corpus FILE [--made PREFIX] [--limit N] [--full] [--budget MS] [--json]'],
-    purpose: "Times the cold verification of every handler's oracle spec; with --corpus, times grading a corpus of answers without and with the strict check.",
+    purpose: "Times the cold verification of every handler's oracle spec; with --corpus, times grading a corpus of answers without and with the lemma check.",
     options: [
       { name: 'handlers', value: 'NAMES', meaning: 'time only these handlers (comma-separated; default all)' },
       { name: 'runs', value: 'N', meaning: 'runs per handler, of which the median is reported', default: 3 },
-      { name: 'lemmas', meaning: 'also time the declarative checks as strict grading runs them, and their ratio to refinement' },
-      { name: 'full', meaning: 'with --lemmas: also time the full declarative check, no proof reused; with --corpus: also run it on every answer that passed refinement and count where it differs from the strict grade' },
-      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each verification or graded answer (and of each query of the declarative checks), ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
-      { name: 'corpus', value: 'FILE', meaning: 'grade the answers of FILE (JSONL as osvlab grade reads it, e.g. perf/corpus/answers.jsonl) twice each, without and with the strict check (docs/lemmas.md)' },
+      { name: 'lemmas', meaning: 'also time the lemma checks as grading with lemmas runs them, and their ratio to refinement' },
+      { name: 'full', meaning: 'with --lemmas: also time the full lemma check, no proof reused; with --corpus: also run it on every answer that passed refinement and count where it differs from the grade with lemmas' },
+      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each verification or graded answer (and of each query of the lemma checks), ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
+      { name: 'corpus', value: 'FILE', meaning: 'grade the answers of FILE (JSONL as osvlab grade reads it, e.g. perf/corpus/answers.jsonl) twice each, without and with the lemma check (docs/lemmas.md)' },
       { name: 'made', value: 'PREFIX', meaning: 'with --corpus: only the answers whose made label starts with PREFIX' },
       { name: 'limit', value: 'N', meaning: 'with --corpus: only the first N answers' },
       JSON_OUT('the rows and the summary'),
     ],
-    exit: '0 done, 1 some oracle not verified or some lemma not proved (with --corpus --full: some full check differs from the strict grade), 4 usage error.',
+    exit: '0 done, 1 some oracle not verified or some lemma not proved (with --corpus --full: some full check differs from the grade with lemmas), 4 usage error.',
   },
   {
     name: 'grade',
-    synopsis: ['grade --responses FILE [--out DIR] [--shard K/N] [--model NAME] [--name NAME] [--concurrency N] [--budget MS] [--no-strict] [--matrix] [--rename STYLE [--rename-seed N]] [--json]'],
+    synopsis: ['grade --responses FILE [--out DIR] [--shard K/N] [--model NAME] [--name NAME] [--concurrency N] [--budget MS] [--no-lemmas] [--matrix] [--rename STYLE [--rename-seed N]] [--json]'],
     purpose: 'Grades answers obtained elsewhere with the verifier, and prints one line per answer and a summary.',
     options: [
       { name: 'responses', value: 'FILE', meaning: 'the answers (required; - reads standard input): JSONL with {"task_id", "response"} or {"handler", "response"} per line, or an OSVBench results file' },
@@ -189,7 +193,7 @@ const DECLARED = [
       NAME,
       WORKERS,
       { name: 'budget', value: 'MS', meaning: `wall-clock budget of each answer's whole check, refinement then strict with what is left, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
-      NO_STRICT,
+      NO_LEMMAS,
       MATRIX,
       RENAME('the answers are written in a renaming (a model was shown its names): each spec is renamed back before it is graded'),
       RENAME_SEED,
@@ -239,7 +243,7 @@ const DECLARED = [
       },
       { name: 'budget', value: 'MS', meaning: `wall-clock budget of each answer's whole check (its grade), ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
       REQUEST_TIMEOUT,
-      NO_STRICT,
+      NO_LEMMAS,
       MATRIX,
       SHARD('do part K of N of the run, split by (task, sample)'),
       { name: 'max-cost', value: 'USD', meaning: 'stop before a request that could take the cost past USD; needs --max-tokens (docs/scale.md)' },

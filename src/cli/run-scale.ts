@@ -11,7 +11,7 @@ import { type ShardSpec, ShardError, parseShard } from '../core/eval/run/shard.t
 import type { Price, PriceTable } from '../core/llm/prices.ts';
 import type { ChatMessage } from '../core/llm/types.ts';
 import { SessionError } from '../core/eval/session/ports.ts';
-import { type JsonlOptions, JsonlRepository, RunDirError, checkWritableRunDir } from '../store/jsonl.ts';
+import { type JsonlOptions, JsonlRepository, RunDirError, assertWritableRunDir } from '../store/jsonl.ts';
 import { UsageError, type ParsedArgs } from './args.ts';
 
 export interface RunScale {
@@ -108,12 +108,12 @@ export async function usageErrors<T>(f: () => Promise<T>): Promise<T> {
 
 /**
  * Opens run directory `dir` for writing: created when absent; an existing
- * one must be empty or a run directory (checkWritableRunDir), checked
+ * one must be empty or a run directory (assertWritableRunDir), checked
  * before anything is written.
  */
 export function openRunDir(dir: string, options: JsonlOptions = {}): Promise<JsonlRepository> {
   return usageErrors(() => {
-    checkWritableRunDir(dir);
+    assertWritableRunDir(dir);
     return JsonlRepository.open(dir, { ...options, lock: true });
   });
 }

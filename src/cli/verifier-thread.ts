@@ -32,7 +32,7 @@ const START_LIMIT_MS = 180_000;
 const VERIFY_SLACK_MS = 15_000;
 
 /**
- * The declarative checks have no wall-clock budget, only one per query, and
+ * The lemma checks have no wall-clock budget, only one per query, and
  * a query per fact (a few hundred at most); each query that ignores its
  * timeout is stopped by the watchdog. This limit is the backstop behind it.
  */
@@ -40,7 +40,7 @@ export function lemmasLimitMs(queryTimeoutMs: number): number {
   return 30 * 60_000 + 512 * queryTimeoutMs;
 }
 
-/** The hard limit of one `verify`: its budget and the slack, plus the declarative checks with `--strict`. */
+/** The hard limit of one `verify`: its budget and the slack, plus the lemma checks with `--lemmas`. */
 export function verifyLimitMs(budgetMs: number, strict: boolean): number {
   return budgetMs + VERIFY_SLACK_MS + (strict ? lemmasLimitMs(budgetMs) : 0);
 }

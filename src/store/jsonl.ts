@@ -19,7 +19,7 @@ import { validateAttemptRecord, validateRunRecord } from '../core/eval/files/run
 import type { AttemptRecord, PromptRecord, RunRecord } from '../core/eval/run/run-types.ts';
 import type { CacheEntry } from '../core/llm/cache.ts';
 import { type Repository, type RunBundle, RunExistsError } from './repository.ts';
-import { type RunDirLock, checkUnlocked, lockRunDir } from './run-dir-lock.ts';
+import { type RunDirLock, assertUnlocked, lockRunDir } from './run-dir-lock.ts';
 import { APPEND_FLAGS, LOCK_FILE, RUN_DIR_FILES, RunDirError, WRITE_FLAGS, describePath, exists, linkError, makeDir, readRunFile, writeError } from './run-dir-file.ts';
 
 export { RunDirError } from './run-dir-file.ts';
@@ -168,7 +168,7 @@ export interface DamagedLine extends SkippedLine {
  * files, `/`) is refused before anything is written, so no file osvlab did
  * not write is ever cut or replaced.
  */
-export function checkWritableRunDir(dir: string): void {
+export function assertWritableRunDir(dir: string): void {
   if (!exists(dir)) {
     // mkdir -p fails on a file anywhere on the way: say which.
     for (let p = join(dir, '..'); ; p = join(p, '..')) {
@@ -181,7 +181,7 @@ export function checkWritableRunDir(dir: string): void {
     return;
   }
   if (!statSync(dir).isDirectory()) throw new RunDirError('RUNDIR003', `${dir} is ${describePath(dir)}, not a directory; give a new or empty folder for the run`, dir);
-  checkUnlocked(dir);
+  assertUnlocked(dir);
   // A lock file left by a killed writer is ours, and stale: the folder is still empty.
   const names = readdirSync(dir).filter((n) => n !== LOCK_FILE);
   if (names.length === 0 || names.includes('run.json')) return;

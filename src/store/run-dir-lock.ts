@@ -159,7 +159,7 @@ function inUse(dir: string, pid: number): RunDirError {
  * a command that checks everything before it writes (the lock itself is
  * taken when the directory is opened).
  */
-export function checkUnlocked(dir: string): void {
+export function assertUnlocked(dir: string): void {
   const holder = readLock(join(dir, LOCK_FILE));
   if (holder && holder.pid !== process.pid && alive(holder)) throw inUse(dir, holder.pid);
 }

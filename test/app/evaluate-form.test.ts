@@ -3,13 +3,15 @@
  * docs/rename.md): checked only when the model is shown renamed names, a
  * whole number of 0 or more; and the run form kept on this device comes
  * back after a reload with its renaming, a value that does not fit dropped.
- * With its defaults the form makes the run `osvlab run` makes.
+ * With its defaults the form makes the run `osvlab run` makes, through the
+ * one builder both use (session/config.ts runChoiceOf), agent runs included.
  */
 import { describe, expect, it } from 'vitest';
-import { FORM_DEFAULTS, MAX_SHOTS, fieldErrors, restoredFields, runChoiceOf } from '../../src/app/state/evaluate-form.ts';
-import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, canonicalConfig, runIdOf } from '../../src/core/eval/session/config.ts';
-import { parseArgs } from '../../src/cli/args.ts';
-import { runChoiceOf as cliChoice } from '../../src/cli/commands/run.ts';
+import { FORM_DEFAULTS, MAX_SHOTS, fieldErrors, formRunOptions, restoredFields } from '../../src/app/state/evaluate-form.ts';
+import { AGENT_DEFAULTS } from '../../src/core/eval/agent/tools.ts';
+import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, canonicalConfig, runChoiceOf, runIdOf } from '../../src/core/eval/session/config.ts';
+import { UsageError, parseArgs } from '../../src/cli/args.ts';
+import { runOptionsOf } from '../../src/cli/commands/run.ts';
 import { declaredOptions } from '../../src/cli/declarations.ts';
 
 const fields = { n: 1, shots: 0, repairRounds: 0, concurrency: 4, temperature: null, maxTokens: null, maxCost: null, maxTotalTokens: null };
@@ -58,11 +60,29 @@ describe('the form with its defaults', () => {
 
   it('is the run `osvlab run` makes for the same tasks and endpoint, so both get one run id', async () => {
     const args = parseArgs(['--provider', endpoint.provider, '--model', endpoint.model, '--base-url', endpoint.baseUrl, '--tasks', tasks.join(',')], declaredOptions('run'));
-    const cli = canonicalConfig(cliChoice(args, endpoint, tasks));
-    const page = canonicalConfig(runChoiceOf(form, endpoint, tasks, 2));
+    const cli = canonicalConfig(runChoiceOf(runOptionsOf(args, endpoint, tasks)));
+    const page = canonicalConfig(runChoiceOf(formRunOptions(form, endpoint, tasks, 2)));
     expect(page).toEqual(cli);
     expect(page.shots).toBe(5);
     expect(await runIdOf(page)).toBe(await runIdOf(cli));
+  });
+
+  it('in the agent mode is the run `osvlab run --agent` makes, with no repair rounds in either', async () => {
+    const cliArgs = ['--provider', endpoint.provider, '--model', endpoint.model, '--base-url', endpoint.baseUrl, '--tasks', tasks.join(','), '--agent', '--max-turns', '4', '--verify-against', 'reference'];
+    const cli = canonicalConfig(runChoiceOf(runOptionsOf(parseArgs(cliArgs, declaredOptions('run')), endpoint, tasks)));
+    const agent = { ...AGENT_DEFAULTS, maxTurns: 4, verifyAgainst: 'reference' as const };
+    // The page's repair field may still hold a number from a one-answer run: the agent mode has none.
+    const page = canonicalConfig(runChoiceOf(formRunOptions({ ...form, repairRounds: 2, agent }, endpoint, tasks, 2)));
+    expect(page).toEqual(cli);
+    expect(page.repairRounds).toBe(0);
+    expect(page.agent).toEqual(agent);
+    expect(await runIdOf(page)).toBe(await runIdOf(cli));
+    // Another limit is another run.
+    const other = canonicalConfig(runChoiceOf(formRunOptions({ ...form, agent: { ...agent, maxTurns: 5 } }, endpoint, tasks, 2)));
+    expect(await runIdOf(other)).not.toBe(await runIdOf(cli));
+    // The CLI refuses what it cannot honour rather than drop it: --repair with --agent.
+    expect(() => runOptionsOf(parseArgs([...cliArgs, '--repair', '2'], declaredOptions('run')), endpoint, tasks)).toThrow(UsageError);
+    expect(() => runOptionsOf(parseArgs([...cliArgs, '--repair', '2'], declaredOptions('run')), endpoint, tasks)).toThrow(/--repair is not an option of the agent mode/);
   });
 
   it('takes up to the largest few-shot setting the benchmark has, and no more', () => {

@@ -19,15 +19,15 @@ const rows = (attempts: ReturnType<typeof graded>[]) => Object.fromEntries(metri
 describe('the metrics table', () => {
   it('says there is nothing to count where nothing passed, instead of "0 of 0" beside a rate', () => {
     const r = rows([graded('sys_kill-v0', 'syntax'), graded('sys_kill-v1', 'syntax')]);
-    expect(r['strict passes']).toBe('– (no first answer passed)');
-    expect(r['strict pass rate (of all first answers)']).toBe('0.0%');
+    expect(r['lemma passes']).toBe('– (no first answer passed)');
+    expect(r['lemma pass rate (of all first answers)']).toBe('0.0%');
     expect(r['bug-following']).toBe('0 of 1 graded answer to buggy variants (0.0%)');
   });
 
-  it('counts strict passes of passing first answers, with one plural rule', () => {
+  it('counts lemma passes of passing first answers, with one plural rule', () => {
     const r = rows([graded('sys_kill-v0', 'pass', { strict: true }), graded('sys_kill-v1', 'pass', { strict: false, bugFollowing: true })]);
-    expect(r['strict passes']).toBe('1 of 2 passing first answers');
-    expect(r['strict pass rate (of all first answers)']).toBe('50.0%');
+    expect(r['lemma passes']).toBe('1 of 2 passing first answers');
+    expect(r['lemma pass rate (of all first answers)']).toBe('50.0%');
     expect(r['bug-following']).toBe('1 of 1 graded answer to buggy variants (100.0%)');
     expect(r['tokens in / out']).toMatch(/^\d+ \/ \d+$/);
   });

@@ -32,7 +32,7 @@ export type Expectation =
   | { readonly kind: 'verified' }
   /** Refinement fails; each named obligation is among the failed ones. */
   | { readonly kind: 'refuted'; readonly obligations: readonly string[] }
-  /** The strict check fails this lemma (and the lemmas including it), nothing else. */
+  /** The lemma check fails this lemma (and the lemmas including it), nothing else. */
   | { readonly kind: 'lemma-fail'; readonly lemma: string }
   /** Compared by meaning with the handler's oracle: equivalent, differing in exactly these ghost fields (none: the same). */
   | { readonly kind: 'equivalent'; readonly ghost: readonly string[] }

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const args = (out: string, extra: readonly string[] = []) => [
   'run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'scripted',
-  '--tasks', 'sys_set_runnable-v0,sys_set_runnable-v1', '--shots', '0', '--no-strict', '--agent', '--out', out, ...extra,
+  '--tasks', 'sys_set_runnable-v0,sys_set_runnable-v1', '--shots', '0', '--no-lemmas', '--agent', '--out', out, ...extra,
 ];
 
 describe('osvlab run --agent', () => {

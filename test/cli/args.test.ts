@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArgError, MAX_TIME_LIMIT_MS, type OptionDecl, UsageError, choiceOption, intOption, optionalInt, parseArgs, textOption } from '../../src/cli/args.ts';
+import { declaredOptions } from '../../src/cli/declarations.ts';
 import { COMMAND_NAMES } from '../../src/cli/main.ts';
 import { optionsOf, osvlab } from '../cli-main.ts';
 
@@ -67,6 +68,15 @@ describe('parseArgs', () => {
     // Absent: the declared default.
     expect(intOption(parseArgs([], SPEC), 'budget')).toBe(5);
     expect(optionalInt(parseArgs([], SPEC), 'budget')).toBeUndefined();
+  });
+
+  it('takes the lemma flags under their old spellings (--strict, --no-strict)', () => {
+    expect([...parseArgs(['--strict'], declaredOptions('verify')).flags]).toEqual(['lemmas']);
+    expect([...parseArgs(['--lemmas'], declaredOptions('verify')).flags]).toEqual(['lemmas']);
+    for (const cmd of ['grade', 'run'] as const) {
+      expect([...parseArgs(['--no-strict'], declaredOptions(cmd)).flags]).toEqual(['no-lemmas']);
+      expect([...parseArgs(['--no-lemmas'], declaredOptions(cmd)).flags]).toEqual(['no-lemmas']);
+    }
   });
 
   it('reads whole numbers within a range, and refuses what is not a safe integer', () => {

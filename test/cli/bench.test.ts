@@ -1,6 +1,6 @@
 /**
  * `osvlab bench --corpus FILE`, run as a user runs it: every answer graded
- * without and with the strict check, the path each strict check took (and
+ * without and with the lemma check, the path each lemma check took (and
  * whether a model kept from an earlier answer settled it), the
  * labels grouped; and a corpus with a bad line refused with its line number.
  */
@@ -18,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fence = (spec: string) => `Here is the spec:\n\n\`\`\`python\n${spec}\n\`\`\`\n`;
 
 describe('osvlab bench --corpus', () => {
-  it('grades each answer both ways and says which path its strict check took', () => {
+  it('grades each answer both ways and says which path its lemma check took', () => {
     const oracle = oracleSpec('sys_set_runnable')!;
     // The same step written another way: the condition's conjuncts in the other order.
     const first = '        is_pid_valid(pid),\n';
@@ -61,7 +61,7 @@ describe('osvlab bench --corpus', () => {
     ]);
     expect(out.summary).toMatchObject({ answers: 5, paths: { identical: 1, equivalent: 1, partial: 2 }, strictPart: { answers: 4 }, reachable: 2 });
     expect(out.summary.ratio).toBeGreaterThan(0);
-    // The verdicts' own queries: none for a reused proof, the refutation of a failing near miss, never more than the strict part.
+    // The verdicts' own queries: none for a reused proof, the refutation of a failing near miss, never more than the lemma part.
     const floor = Object.fromEntries(out.rows.map((x) => [x.made, x.floorMs]));
     expect(floor['rewrite:comment']).toBe(0);
     expect(floor['wrong:syntax']).toBeUndefined();
@@ -84,7 +84,7 @@ describe('osvlab bench --corpus', () => {
     expect(out.proofs.oracles).toBe(50);
   }, 600_000);
 
-  it('with --full, runs the full check with nothing reused beside each strict grade and counts where they differ', () => {
+  it('with --full, runs the full check with nothing reused beside each grade with lemmas and counts where they differ', () => {
     const lines = [corpusAnswer('sys_set_runnable', 'rewrite:combo'), corpusAnswer('sys_map_dev', 'near-miss:shadow-drop')];
     const file = join(dir, 'full.jsonl');
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));

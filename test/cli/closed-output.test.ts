@@ -44,7 +44,7 @@ describe('a closed standard output', () => {
       ].join('\n'),
     );
     const out = join(root, 'run');
-    const r = await closedAfter(0, 'grade', '--responses', responses, '--out', out, '--no-strict', '--concurrency', '1');
+    const r = await closedAfter(0, 'grade', '--responses', responses, '--out', out, '--no-lemmas', '--concurrency', '1');
     expect(r.err).not.toMatch(/EPIPE|at .*\(/);
     expect(r.code).toBe(0);
     // The file is append-only: a later line with the same id replaces an earlier one (src/store/jsonl.ts).

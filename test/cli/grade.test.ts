@@ -70,7 +70,7 @@ describe('osvlab grade', () => {
       [1, 'sys_kill-v0', 'pass'],
       [7, 'sys_reclaim_port-v0', 'syntax'],
     ]);
-    // The strict result of a passing answer is part of its grade (the oracle satisfies the declarative checks).
+    // The strict result of a passing answer is part of its grade (the oracle satisfies the lemma checks).
     expect(out.results[0].strict).toBe(true);
     expect(out.results[1].strict).toBeNull();
     expect(out.bad.map((b: { line: number; code: string }) => [b.line, b.code])).toEqual([
@@ -96,7 +96,7 @@ describe('osvlab grade', () => {
     };
     const path = file('osvbench_results.json', JSON.stringify(results, null, 4));
     const dir = join(root, 'osv-run');
-    const r = osvlab('grade', '--responses', path, '--json', '--no-strict', '--out', dir, '--model', 'hand-written');
+    const r = osvlab('grade', '--responses', path, '--json', '--no-lemmas', '--out', dir, '--model', 'hand-written');
     expect(r.code, r.err).toBe(2);
     const out = JSON.parse(r.out);
     expect(out.summary.format).toBe('osvbench');
@@ -138,7 +138,7 @@ describe('osvlab grade', () => {
   it('a bare function with no import lines grades like the same function with them', () => {
     const idx = indexOf('sys_kill-v0');
     const path = file('bare.json', JSON.stringify({ [idx]: { sys_kill: [bare(KILL), functionOnly(KILL)] } }));
-    const r = osvlab('grade', '--responses', path, '--json', '--no-strict');
+    const r = osvlab('grade', '--responses', path, '--json', '--no-lemmas');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out).results.map((x: { category: string }) => x.category)).toEqual(['pass', 'pass']);
   }, TIMEOUT_MS);
@@ -183,7 +183,7 @@ describe('grade files that would quietly mean something else (issue 35, item 13)
 
   it('a task index given twice is GRADE013 at the earlier line, and the last is graded; a handler that disagrees with task_id is GRADE012', () => {
     const results = file('twice.json', `{\n "${indexOf('sys_kill-v0')}": {"sys_kill": ["first answer"]},\n "${indexOf('sys_kill-v0')}": {"sys_kill": ["second answer"]}\n}\n`);
-    const a = osvlab('grade', '--responses', results, '--json', '--no-strict');
+    const a = osvlab('grade', '--responses', results, '--json', '--no-lemmas');
     expect(a.code, a.err).toBe(2);
     const ja = JSON.parse(a.out);
     expect(ja.bad).toEqual([{ code: 'GRADE013', line: 2, message: `task index "${indexOf('sys_kill-v0')}" is given again at line 3: as upstream's JSON reader does, the last one is graded and this one is not` }]);
@@ -193,7 +193,7 @@ describe('grade files that would quietly mean something else (issue 35, item 13)
       JSON.stringify({ task_id: 'sys_kill-v0', handler: 'sys_dup', response: proseAnswer() }),
       JSON.stringify({ task_id: 'clone_proc-v0', handler: 'sys_clone', response: proseAnswer() }),
     ].join('\n'));
-    const b = osvlab('grade', '--responses', lines, '--json', '--no-strict');
+    const b = osvlab('grade', '--responses', lines, '--json', '--no-lemmas');
     expect(b.code, b.err).toBe(2);
     const jb = JSON.parse(b.out);
     expect(jb.bad).toEqual([{ code: 'GRADE012', line: 1, message: `"handler" "sys_dup" disagrees with task_id 'sys_kill-v0', a task of sys_kill: give one of them, or make them agree` }]);
@@ -205,7 +205,7 @@ describe('grade files that would quietly mean something else (issue 35, item 13)
     const listItem = `Steps:\n\n1. The specification:\n\n${codeAnswer(KILL).split('\n').map((l) => (l ? `   ${l}` : l)).join('\n')}\n2. Nothing else.`;
     const withDoc = codeAnswer(edit(KILL, 'def sys_kill(old, pid):\n', 'def sys_kill(old, pid):\n    """Kills pid, e.g.\n    ```\n    sys_kill(old, 3)\n    ```\n    """\n'));
     const path = file('shapes.jsonl', [listItem, withDoc].map((response) => JSON.stringify({ task_id: 'sys_kill-v0', response })).join('\n'));
-    const r = osvlab('grade', '--responses', path, '--json', '--no-strict');
+    const r = osvlab('grade', '--responses', path, '--json', '--no-lemmas');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out).results.map((x: { category: string }) => x.category)).toEqual(['pass', 'pass']);
   }, TIMEOUT_MS);
@@ -219,7 +219,7 @@ describe('grade files that would quietly mean something else (issue 35, item 13)
     const bePath = join(root, 'utf16be-nobom.jsonl');
     writeFileSync(bePath, be);
     for (const p of [le, bePath]) {
-      const r = osvlab('grade', '--responses', p, '--json', '--no-strict');
+      const r = osvlab('grade', '--responses', p, '--json', '--no-lemmas');
       expect(r.code, r.err).toBe(2);
       expect(JSON.parse(r.out).results.map((x: { task_id: string; category: string }) => [x.task_id, x.category])).toEqual([['sys_kill-v0', 'syntax']]);
       expect(r.err).toContain('line 2: GRADE001');

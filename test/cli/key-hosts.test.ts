@@ -45,7 +45,7 @@ function tempDir(): string {
 function run(provider: string, baseUrl: string, dir: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, OSVLAB_API_KEY: KEY };
   for (const v of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY']) delete env[v];
-  const args = ['run', '--provider', provider, '--base-url', baseUrl, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-strict', '--out', dir, '--json'];
+  const args = ['run', '--provider', provider, '--base-url', baseUrl, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-lemmas', '--out', dir, '--json'];
   return startCli(args, env).result;
 }
 

@@ -50,7 +50,7 @@ describe('osvlab regrade', () => {
       ].map((x) => JSON.stringify(x)).join('\n') + '\n',
     );
     const dir = join(root, 'graded');
-    const g = osvlab('grade', '--responses', answers, '--out', dir, '--no-strict');
+    const g = osvlab('grade', '--responses', answers, '--out', dir, '--no-lemmas');
     expect(g.code, g.err).toBe(0);
     const id = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).id;
 
@@ -92,7 +92,7 @@ describe('osvlab regrade', () => {
     const h50 = UPSTREAM_HANDLERS[50 % 49];
     const results = file('results.json', JSON.stringify({ 0: { [h0]: [proseAnswer(), 'Error!'] }, 50: { [h50]: [proseAnswer()] } }, null, 4));
     const dir = join(root, 'upstream');
-    const g = osvlab('grade', '--responses', results, '--out', dir, '--no-strict');
+    const g = osvlab('grade', '--responses', results, '--out', dir, '--no-lemmas');
     expect(g.code, g.err).toBe(0);
     tamper(dir, `${h50}@osvbench-50`, 'semantic');
     const r = osvlab('regrade', dir, '--json');
@@ -109,7 +109,7 @@ describe('osvlab regrade', () => {
   it('report of a run graded with --matrix prints the matrix counts; regrade compares the matrix too', () => {
     const answers = file('matrix.jsonl', `${JSON.stringify({ task_id: 'sys_kill-v1', response: codeAnswer(oracleSpec('sys_kill')) })}\n`);
     const dir = join(root, 'matrix');
-    const g = osvlab('grade', '--responses', answers, '--out', dir, '--no-strict', '--matrix');
+    const g = osvlab('grade', '--responses', answers, '--out', dir, '--no-lemmas', '--matrix');
     expect(g.code, g.err).toBe(0);
     const text = osvlab('report', dir).out;
     expect(text).toContain('variant matrix on');

@@ -8,7 +8,7 @@
  * run's first answers. `prompt`, `tasks` and `study` show renamed names and
  * the flags are checked in this process (they stop before any solver work).
  * A `run --shape permuted` of the same answers grades like the plain run too
- * (docs/shape.md). Lean for CI: three tasks, no strict checks (test/rename/same-grades.test.ts
+ * (docs/shape.md). Lean for CI: three tasks, no lemma checks (test/rename/same-grades.test.ts
  * compares strict results through the same grade closure).
  */
 import { writeFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 const runArgs = (out: string, extra: readonly string[] = []) => [
   'run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'fake-rename',
-  '--tasks', IDS.join(','), '--shots', '0', '--repair', '1', '--no-strict', '--out', out, ...extra,
+  '--tasks', IDS.join(','), '--shots', '0', '--repair', '1', '--no-lemmas', '--out', out, ...extra,
 ];
 const grades = (xs: readonly AttemptRecord[]) => xs.map((a) => `${a.taskId}/${a.sample}/${a.round} ${a.grade?.category}${a.grade?.strict ? '+strict' : ''}`).sort();
 
@@ -97,7 +97,7 @@ describe('osvlab with --rename', () => {
     const byTask = (a: { taskId: string }, b: { taskId: string }) => a.taskId.localeCompare(b.taskId);
     const firsts = renamed.attempts.filter((x) => x.round === 0).sort(byTask);
     writeFileSync(file, firsts.map((x) => JSON.stringify({ handler: lens.names.get(x.taskId.replace(/-v\d+$/, '')), response: x.response!.text })).join('\n'));
-    const g = await cli.run(['grade', '--responses', file, '--rename', 'synonym', '--no-strict', '--json']);
+    const g = await cli.run(['grade', '--responses', file, '--rename', 'synonym', '--no-lemmas', '--json']);
     expect(g.code, g.err).toBe(0);
     const cats = (out: string) => (JSON.parse(out).results as { category: string }[]).map((r) => r.category);
     expect(cats(g.out)).toEqual(plain.attempts.filter((x) => x.round === 0).sort(byTask).map((x) => x.grade?.category));

@@ -23,8 +23,8 @@ const lines = (p: string) => readFileSync(p, 'utf8').split('\n').filter((l) => l
 
 // One graded run and two shards of it, for the tests below (each test stands alone on them).
 beforeAll(() => {
-  expect(osvlab('grade', '--responses', answers, '--out', join(root, 'graded'), '--no-strict').code).toBe(0);
-  for (const k of [1, 2]) expect(osvlab('grade', '--responses', answers, '--out', join(root, `shard-${k}`), '--no-strict', '--shard', `${k}/2`).code).toBe(0);
+  expect(osvlab('grade', '--responses', answers, '--out', join(root, 'graded'), '--no-lemmas').code).toBe(0);
+  for (const k of [1, 2]) expect(osvlab('grade', '--responses', answers, '--out', join(root, `shard-${k}`), '--no-lemmas', '--shard', `${k}/2`).code).toBe(0);
   // Three grading runs: over 120 s under a load average of 60. The bound only stops a hang.
 }, 600_000);
 
@@ -33,7 +33,7 @@ describe('run files', () => {
     const dir = join(root, 'graded');
     const n = lines(join(dir, 'attempts.jsonl'));
     expect(n).toBeGreaterThanOrEqual(3);
-    for (let i = 0; i < 2; i++) expect(osvlab('grade', '--responses', answers, '--out', dir, '--no-strict').code).toBe(0);
+    for (let i = 0; i < 2; i++) expect(osvlab('grade', '--responses', answers, '--out', dir, '--no-lemmas').code).toBe(0);
     expect(lines(join(dir, 'attempts.jsonl'))).toBe(n);
   }, 120_000);
 
@@ -44,7 +44,7 @@ describe('run files', () => {
     writeFileSync(outside, 'my notes\n');
     rmSync(join(dir, 'attempts.jsonl'));
     symlinkSync(outside, join(dir, 'attempts.jsonl'));
-    const r = osvlab('grade', '--responses', answers, '--out', dir, '--no-strict');
+    const r = osvlab('grade', '--responses', answers, '--out', dir, '--no-lemmas');
     expect(r.code, r.err).toBe(4);
     expect(r.err).toContain(`RUNDIR002 ${join(dir, 'attempts.jsonl')} is a symbolic link`);
     expect(readFileSync(outside, 'utf8')).toBe('my notes\n');
@@ -53,7 +53,7 @@ describe('run files', () => {
   it('a run directory the system will not let be written is RUNDIR005 naming the path and the reason, never a hang', () => {
     // Node's own recursive mkdir spins forever on /proc/sys; ENOENT there, EPERM under /sys.
     for (const [out, why] of [['/proc/sys/osvlab-x/run', 'a folder on its path does not exist or cannot hold files (ENOENT)'], ['/sys/osvlab-x', '(EPERM)']]) {
-      const r = runCli(['grade', '--responses', answers, '--out', out, '--no-strict'], { timeoutMs: 60_000 });
+      const r = runCli(['grade', '--responses', answers, '--out', out, '--no-lemmas'], { timeoutMs: 60_000 });
       expect(r.code, r.err).toBe(4);
       expect(r.err).toContain(`RUNDIR005 ${out.replace(/\/run$/, '')} cannot be written: `);
       expect(r.err).toContain(why);
@@ -65,11 +65,11 @@ describe('run files', () => {
     try {
       const many = join(root, 'many.jsonl');
       writeFileSync(many, Array.from({ length: 200 }, (_, i) => JSON.stringify({ task_id: 'sys_kill-v0', response: `${prose} (${i}) ${'words '.repeat(40)}` })).join('\n') + '\n');
-      const full = osvlab('grade', '--responses', many, '--out', join(fs, 'run'), '--no-strict');
+      const full = osvlab('grade', '--responses', many, '--out', join(fs, 'run'), '--no-lemmas');
       expect(full.code, full.err).toBe(4);
       expect(full.err).toMatch(new RegExp(`RUNDIR005 ${fs}/run/\\S+ cannot be written: no space is left on its device \\(ENOSPC\\)`));
       expect(spawnSync('mount', ['-o', 'remount,ro', fs]).status).toBe(0);
-      const ro = osvlab('grade', '--responses', answers, '--out', join(fs, 'other'), '--no-strict');
+      const ro = osvlab('grade', '--responses', answers, '--out', join(fs, 'other'), '--no-lemmas');
       expect(ro.code, ro.err).toBe(4);
       expect(ro.err).toContain(`RUNDIR005 ${join(fs, 'other')} cannot be written: its file system is read-only (EROFS)`);
     } finally {
@@ -213,7 +213,7 @@ describe('run files', () => {
     const strays = ['meta', '-1', '1.0', ' 95', '__proto__'];
     const f = join(root, 'stray.json');
     writeFileSync(f, `{${strays.map((k) => `"${k}": {"x": 1}, `).join('')}"3": {"sys_kill": ["${prose}"]}}`);
-    const r = osvlab('grade', '--responses', f, '--json', '--no-strict');
+    const r = osvlab('grade', '--responses', f, '--json', '--no-lemmas');
     expect(r.code, r.err).toBe(2);
     const out = JSON.parse(r.out);
     expect(out.summary.format).toBe('osvbench');

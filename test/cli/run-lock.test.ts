@@ -49,7 +49,7 @@ async function waitFor(what: string, cond: () => boolean, timeoutMs = 120_000): 
   }
 }
 
-const runArgs = (dir: string) => ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-strict', '--out', dir, '--request-timeout', '600000'];
+const runArgs = (dir: string) => ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_kill-v0', '--shots', '0', '--no-lemmas', '--out', dir, '--request-timeout', '600000'];
 
 describe('a run directory has one writer', () => {
   it('while a run holds it, run, grade, regrade --out and merge --out there are RUNDIR004 naming its pid; a killed holder is taken over', async () => {
@@ -63,7 +63,7 @@ describe('a run directory has one writer', () => {
     const answers = join(root, 'answers.jsonl');
     writeFileSync(answers, `${JSON.stringify({ task_id: 'sys_kill-v0', response: 'No code.' })}\n`);
     const said = `RUNDIR004 ${dir} is in use by osvlab process ${holder.child.pid}`;
-    for (const args of [runArgs(dir), ['grade', '--responses', answers, '--out', dir, '--no-strict'], ['regrade', dir, '--out', dir], ['merge', dir, '--out', dir]]) {
+    for (const args of [runArgs(dir), ['grade', '--responses', answers, '--out', dir, '--no-lemmas'], ['regrade', dir, '--out', dir], ['merge', dir, '--out', dir]]) {
       const r = runCli(args, { env });
       expect(r.code, `${args[0]}: ${r.err}`).toBe(4);
       expect(r.err, args[0]).toContain(said);

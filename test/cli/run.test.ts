@@ -97,7 +97,7 @@ function runArgs(dir: string, tasks: readonly string[], opts: { shots?: number; 
     '--concurrency', String(opts.concurrency ?? 2),
     '--out', dir,
     '--json',
-    ...(opts.strict ? [] : ['--no-strict']),
+    ...(opts.strict ? [] : ['--no-lemmas']),
   ];
 }
 
@@ -253,7 +253,7 @@ describe('osvlab run against the fake provider', () => {
       unknown: 0,
     });
     expect(m.uncharged).toEqual({ unanswered: 0, internal: 0 });
-    // The oracle specs also satisfy the declarative checks.
+    // The oracle specs also satisfy the lemma checks.
     expect(m.strictRate).toBe(count('correct') / ids.length);
 
     // Repair round 1: every failed first answer gets one; it fixes the chains whose second answer is correct.

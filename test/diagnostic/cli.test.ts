@@ -54,7 +54,7 @@ describe('osvlab run prints the request error that stopped it', () => {
     fake.respond(() => ({ kind: 'auth' }));
     const env: NodeJS.ProcessEnv = { ...process.env, OSVLAB_API_KEY: 'test-key-not-secret' };
     const r = await startCli(
-      ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_dup-v0', '--shots', '0', '--out', dir, '--no-strict'],
+      ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'm', '--tasks', 'sys_dup-v0', '--shots', '0', '--out', dir, '--no-lemmas'],
       env,
     ).result;
     expect(r.code, r.err).toBe(4);

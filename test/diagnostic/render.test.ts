@@ -10,7 +10,7 @@ import { toMarkers } from '../../src/app/lib/markers.ts';
 import { parseProgram } from '../../src/core/c/index.ts';
 import type { Diagnostic } from '../../src/core/diagnostic.ts';
 import { diagnosticText } from '../../src/core/diagnostic-text.ts';
-import { checkSpec } from '../../src/core/dialect/index.ts';
+import { lintSpec } from '../../src/core/dialect/index.ts';
 import { UnknownHandlerError, requireHandler } from '../../src/core/kernel/handlers.ts';
 import { rateLimitedError, requestDiagnostic } from '../../src/core/llm/errors.ts';
 import { SPEC_WITH_TRACE as SPEC_ERROR } from './spec-with-trace.ts';
@@ -27,7 +27,7 @@ def sys_kill(old, pid):
 const BAD_C = 'int f(int x)\n{\n    return x +;\n}\n';
 
 function only(source: string): Diagnostic {
-  const ds = checkSpec(source, 'sys_kill');
+  const ds = lintSpec(source, 'sys_kill');
   expect(ds).toHaveLength(1);
   return ds[0];
 }
@@ -90,7 +90,7 @@ describe('terminal text', () => {
   it('an unknown handler: one error, one code, wherever the name is looked up', () => {
     expect(() => requireHandler('sys_foo')).toThrow(UnknownHandlerError);
     expect(diagnosticText(new UnknownHandlerError('sys_foo').toDiagnostic())).toBe("error SPEC030: unknown handler 'sys_foo'");
-    const [d] = checkSpec('def sys_foo(old):\n    return True, old\n', 'sys_foo');
+    const [d] = lintSpec('def sys_foo(old):\n    return True, old\n', 'sys_foo');
     expect([d.code, d.message, d.severity]).toEqual(['SPEC030', "unknown handler 'sys_foo'", 'error']);
   });
 });

@@ -3,13 +3,13 @@
  * (test/cases/README.md)
  *   # expect: error SPEC0xx <line>:<col> <exact message>
  * optionally with `# handler: NAME` (default sys_kill). The spec is checked
- * as the editor does (checkSpec) and must give exactly that one diagnostic,
+ * as the editor does (lintSpec) and must give exactly that one diagnostic,
  * with a code frame in its detail.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codeFrame } from '../../src/core/diagnostic-text.ts';
-import { SPEC_CODES, checkSpec } from '../../src/core/dialect/index.ts';
+import { SPEC_CODES, lintSpec } from '../../src/core/dialect/index.ts';
 import { type Case, type Header, loadCases, parseHeader } from '../cases/load.ts';
 
 interface Expectation {
@@ -45,7 +45,7 @@ describe('golden spec-error cases', () => {
     it(c.name, () => {
       const text = c.text;
       const want = expectation(c.header, c.path);
-      const diags = checkSpec(text, want.handler);
+      const diags = lintSpec(text, want.handler);
       expect(diags).toHaveLength(1);
       const d = diags[0];
       expect({ code: d.code, line: d.span.line, column: d.span.column, message: d.message }).toEqual({

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
-import { checkSpec } from '../../src/core/dialect/index.ts';
+import { lintSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { seeded } from '../../src/core/rng.ts';
 
@@ -109,7 +109,7 @@ describe('spec fuzzer', () => {
       const t0 = Date.now();
       let diags;
       try {
-        diags = checkSpec(src, 'sys_kill');
+        diags = lintSpec(src, 'sys_kill');
       } catch (e) {
         counts.internal++;
         bad.push(`threw ${String(e)}: ${src.slice(0, 120)}`);

@@ -6,12 +6,12 @@
  * name or attribute). Long flat chains end in SPEC019, never SPEC099.
  */
 import { describe, expect, it } from 'vitest';
-import { callSpecFunction, checkSpec } from '../../src/core/dialect/index.ts';
+import { callSpecFunction, lintSpec } from '../../src/core/dialect/index.ts';
 import { OBJECT_PROTOTYPE_NAMES } from '../object-prototype.ts';
 
 const RET = '    return z3.BoolVal(True), old\n';
 const entry = (body: string, head = '') => `${head}def sys_kill(old, pid):\n${body}${RET}`;
-const codes = (src: string) => checkSpec(src, 'sys_kill').map((d) => d.code);
+const codes = (src: string) => lintSpec(src, 'sys_kill').map((d) => d.code);
 
 describe('the specs.py namespace', () => {
   it('gives every prelude name without imports', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/core/dialect/ast.ts';
-import { checkModule } from '../../src/core/dialect/check.ts';
+import { lintModule } from '../../src/core/dialect/lint.ts';
 import { SpecError } from '../../src/core/dialect/errors.ts';
 import { parseSpec } from '../../src/core/dialect/index.ts';
 import { parseModule } from '../../src/core/dialect/parser.ts';
@@ -56,7 +56,7 @@ const expr = (src: string) => {
 
 function parseError(src: string): SpecError {
   try {
-    checkModule(parseModule(src));
+    lintModule(parseModule(src));
   } catch (e) {
     if (e instanceof SpecError) return e;
     throw e;
@@ -141,7 +141,7 @@ describe('parser', () => {
 
   it('computes function locals statically', () => {
     const m = parseModule('def f(a, b=1):\n    c = a\n    d, e = 1, 2\n    def g(): pass\n    return c\n');
-    checkModule(m);
+    lintModule(m);
     expect([...(m.body[0] as A.FunctionDef).locals!].sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'g']);
   });
 

@@ -4,7 +4,7 @@
  * an exception and never an internal error.
  */
 import { describe, expect, it } from 'vitest';
-import { checkSpec } from '../../src/core/dialect/index.ts';
+import { lintSpec } from '../../src/core/dialect/index.ts';
 import { SPEC_IMPORTS } from '../specs.ts';
 
 const ENTRY = 'def sys_kill(old, pid):\n';
@@ -27,7 +27,7 @@ def sys_kill(old, pid):
 `;
 
 function codeOf(src: string): string[] {
-  return checkSpec(src, 'sys_kill').map((d) => d.code);
+  return lintSpec(src, 'sys_kill').map((d) => d.code);
 }
 
 describe('robustness', () => {
@@ -90,7 +90,7 @@ ${ENTRY}    s = chain(old, 60, pid)
           s = s.slice(0, at) + s.slice(from, from + 20) + s.slice(at);
         }
       }
-      const diags = checkSpec(s, 'sys_kill');
+      const diags = lintSpec(s, 'sys_kill');
       for (const d of diags) {
         expect(d.code).toMatch(/^SPEC0\d\d$/);
         expect(d.span.line).toBeGreaterThanOrEqual(1);

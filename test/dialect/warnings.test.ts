@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
 import { codeFrame } from '../../src/core/diagnostic-text.ts';
-import { SPEC_WARNINGS, checkSpec } from '../../src/core/dialect/index.ts';
+import { SPEC_WARNINGS, lintSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { jsonVerdict } from '../../src/cli/commands/verify.ts';
@@ -55,7 +55,7 @@ describe('golden spec-warning cases', () => {
     it(c.name, async () => {
       const text = c.text;
       const want = header(c.header, c.path);
-      const diags = checkSpec(text, want.handler);
+      const diags = lintSpec(text, want.handler);
       expect(diags.filter((d) => d.severity !== 'warning')).toEqual([]);
       const got = diags.map((d) => ({ code: d.code, line: d.span.line, column: d.span.column, message: d.message }));
       expect(got).toEqual(want.warnings);

@@ -46,7 +46,7 @@ describe('OSVBench results on the Runs page', () => {
     const metrics = (await page.locator('[data-testid="metrics"]').textContent()) ?? '';
     expect(metrics).toMatch(/pass rate\s*33\.3%/);
     expect(metrics).toMatch(/syntax rate\s*66\.7%/);
-    expect(metrics).toMatch(/strict passes\s*1 of 1/);
+    expect(metrics).toMatch(/lemma passes\s*1 of 1/);
     const rows = page.locator('[data-testid="attempts"] tbody tr');
     expect(await rows.count()).toBe(3);
     const cells = (await page.locator('[data-testid="attempts"] tbody tr td:nth-child(4)').allTextContents()).map((t) => t.trim());

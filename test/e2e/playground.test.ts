@@ -141,7 +141,7 @@ describe('playground', () => {
     await context.close();
   }, 300_000);
 
-  it('with "Invariants and lemmas" on, also proves the declarative checks', async () => {
+  it('with "Invariants and lemmas" on, also proves the lemma checks', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);
     await setEditorText(page, ORACLE_KILL);
@@ -372,12 +372,12 @@ describe('playground', () => {
     await context.close();
   });
 
-  it('says what to do next when strict checks time out', async () => {
+  it('says what to do next when lemma checks time out', async () => {
     const { page, context } = await newPage(env.browser);
     // A share link with a 1 ms limit and "Invariants and lemmas" on. Not the oracle itself: its
     // committed proofs decide it with no query at all, however short the limit (docs/lemmas.md,
     // "Reusing what is known"), so whether it timed out depended on how fast the page got there.
-    // The same spec with two conjuncts swapped is new to the proof store: its declarative checks
+    // The same spec with two conjuncts swapped is new to the proof store: its lemma checks
     // are queries, which cannot be decided in 1 ms.
     const swapped = ORACLE_KILL.replace(/^(.*PROC_UNUSED,\n)(.*\n)(.*PROC_ZOMBIE,\n)/m, '$3$2$1');
     expect(swapped).not.toBe(ORACLE_KILL);
@@ -388,7 +388,7 @@ describe('playground', () => {
     const help = await page.locator('[data-testid="timeout-help"]').textContent();
     expect(help).toContain('Time limit');
     expect(help).toContain('Invariants and lemmas');
-    expect(help).toContain('npx osvlab verify sys_kill --spec my_spec.py --strict');
+    expect(help).toContain('npx osvlab verify sys_kill --spec my_spec.py --lemmas');
     await context.close();
   }, 120_000);
 });

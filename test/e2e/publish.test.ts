@@ -77,7 +77,7 @@ beforeAll(async () => {
   const [a, b, build] = await Promise.all([
     makeRun(join(ROOT, 'run-a'), ['--model', 'fake-a', '--name', 'baseline A', '--tasks', 'sys_dup-v0,sys_kill-v0,sys_close-v0', '--shots', '0']),
     // A name that spoofs with bidi controls (issue 57 item 8): the page shows the controls and isolates the name.
-    makeRun(join(ROOT, 'run-b'), ['--model', 'fake-b', '--name', SPOOF, '--tasks', 'sys_dup-v0,sys_kill-v0', '--n', '3', '--repair', '1', '--shots', '1', '--prompt', 'guide', '--no-strict']),
+    makeRun(join(ROOT, 'run-b'), ['--model', 'fake-b', '--name', SPOOF, '--tasks', 'sys_dup-v0,sys_kill-v0', '--n', '3', '--repair', '1', '--shots', '1', '--prompt', 'guide', '--no-lemmas']),
     ensureBuilt(),
   ]);
   [runA, runB] = [a, b];
@@ -186,7 +186,7 @@ describe('a published site', () => {
     expect(await rowA.locator('[data-cell="pass1"] [data-testid="few-tasks"]').textContent()).toBe('⚠ only 3 tasks');
     // Every column defined; the trust note names the independent check.
     const terms = await page.locator('[data-testid="results-legend"] dt').allTextContents();
-    for (const t of ['Run', 'n', 'Tasks', 'Provider', 'First answers', 'Strict passes', 'The interval']) expect(terms).toContain(t);
+    for (const t of ['Run', 'n', 'Tasks', 'Provider', 'First answers', 'Lemma passes', 'The interval']) expect(terms).toContain(t);
     expect(await page.locator('[data-testid="results-legend"]').textContent()).toContain('Wilson score interval');
     expect(await page.locator('[data-testid="results-trust"]').textContent()).toMatch(/runs the verifier the publisher shipped.*osvlab publish --check/s);
     await screenshot(page, 'results-1400');
@@ -416,7 +416,7 @@ describe('a published site', () => {
     expect(edited.code, edited.err).toBe(1);
     const lines = edited.out.split('\n');
     expect(lines[0]).toMatch(/^Two fake models, edited: 0 of 2 runs reproduced/);
-    expect(lines.filter((l) => /^ {2}\S.*: changed, /.test(l)).map((l) => l.trim().split(':')[0])).toEqual(['pass@1', 'first answers', 'strict passes', 'first answers']);
+    expect(lines.filter((l) => /^ {2}\S.*: changed, /.test(l)).map((l) => l.trim().split(':')[0])).toEqual(['pass@1', 'first answers', 'lemma passes', 'first answers']);
     expect(lines.filter((l) => l.startsWith('  altered answer '))).toEqual([expect.stringMatching(/^ {2}altered answer sys_dup-v0 sample 0 round 0: its SHA-256 [0-9a-f]{12}\.\.\. is not the manifest's [0-9a-f]{12}\.\.\.$/)]);
     expect(lines.filter((l) => /^ {4}sys_dup-v0 sample 0 round 0: pass \(strict\) \(v-[0-9a-f]+\) -> syntax \(v-[0-9a-f]+\), answer altered$/.test(l))).toHaveLength(3);
     expect(lines.filter((l) => /^ {4}sys_kill-v0 sample 1 round 0: semantic \(v-[0-9a-f]+\) -> syntax \(v-[0-9a-f]+\)$/.test(l))).toHaveLength(1);

@@ -28,7 +28,7 @@ describe('runs', () => {
     // Issue 55 item 4: a failed answer says why beside its outcome.
     expect(await a.page.locator('[data-testid="attempt-reason"]').allTextContents()).toEqual(['The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.']);
     // The metrics' terms are defined under the table.
-    expect(await a.page.locator('[data-testid="metric-terms"] dt').allTextContents()).toEqual(['pass@1', 'pass@k', 'pass rate', 'strict passes', 'bug-following']);
+    expect(await a.page.locator('[data-testid="metric-terms"] dt').allTextContents()).toEqual(['pass@1', 'pass@k', 'pass rate', 'lemma passes', 'bug-following']);
     await screenshot(a.page, 'runs-detail');
 
     // Export through the page and keep the downloaded file.

@@ -214,7 +214,7 @@ export function smokeSuite(name: EngineName): void {
         await tab.fill('[data-testid="api-key"]', KEY);
         await tab.eval(() => document.querySelector('[data-testid="api-key"]')?.dispatchEvent(new Event('change', { bubbles: true })));
         await tab.fill('[data-testid="selection"]', tasks.map((i) => `${HANDLER}-v${i}`).join(', '));
-        // Refinement grading only: the strict check's lemma queries would triple the time, and test/e2e/evaluate.test.ts covers it.
+        // Refinement grading only: the lemma check's lemma queries would triple the time, and test/e2e/evaluate.test.ts covers it.
         if (await tab.eval(() => (document.querySelector('[data-testid="strict"]') as HTMLInputElement).checked)) await tab.click('[data-testid="strict"]');
         await tab.click('[data-testid="start-run"]');
         // The run's end, whatever its status (an answer left ungraded ends it `incomplete`).
@@ -296,7 +296,7 @@ export function smokeSuite(name: EngineName): void {
         await tab.click('[data-testid="reverify"]');
         await tab.waitFor('the re-verify', () => !!document.querySelector('[data-testid="reverify-result"]'), 600_000);
         // Graded again here: a summary of both answers. The file's grades are made up, so the pass
-        // may change (it gains the strict check's mark), but only to a pass: the oracle answer
+        // may change (it gains the lemma check's mark), but only to a pass: the oracle answer
         // graded `internal` or `timeout` is a verifier that failed here.
         expect(await tab.eval(text, '[data-testid="reverify-summary"]')).toMatch(/of 2\b/);
         const changed = await tab.eval(() => [...document.querySelectorAll('[data-testid="reverify-changed"] li')].map((li) => li.textContent?.trim() ?? ''));

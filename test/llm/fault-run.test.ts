@@ -37,7 +37,7 @@ describe('osvlab run with a provider that drops connections', () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.OSVLAB_API_KEY;
     const args = ['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'flaky', '--tasks', tasks.join(','),
-      '--shots', '0', '--concurrency', '3', '--out', dir, '--json', '--no-strict'];
+      '--shots', '0', '--concurrency', '3', '--out', dir, '--json', '--no-lemmas'];
     const { code, out, err } = await startCli(args, env).result;
     expect(code, err).toBe(0);
     expect(err).not.toMatch(/CORS/);

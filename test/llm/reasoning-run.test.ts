@@ -63,7 +63,7 @@ function runArgs(extra: readonly string[]): string[] {
   dirs.push(dir);
   // A bare host: the client adds /v1 (issue 15 item 6).
   return ['run', '--provider', 'openai-compatible', '--base-url', fake.url, '--model', 'deepseek-r1', '--tasks', Object.keys(TASKS).join(','),
-    '--shots', '0', '--n', '1', '--concurrency', '2', '--out', dir, '--json', '--no-strict', ...extra];
+    '--shots', '0', '--n', '1', '--concurrency', '2', '--out', dir, '--json', '--no-lemmas', ...extra];
 }
 
 describe('osvlab run with a reasoning model', () => {

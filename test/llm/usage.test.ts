@@ -92,7 +92,7 @@ describe('osvlab run against a provider with a negative count', () => {
     delete env.OSVLAB_API_KEY;
     const tasks = 'sys_dup-v0,sys_dup-v1';
     const run = await startCli(['run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'odd-usage', '--tasks', tasks,
-      '--shots', '0', '--out', dir, '--json', '--no-strict'], env).result;
+      '--shots', '0', '--out', dir, '--json', '--no-lemmas'], env).result;
     expect(run.code, run.err).toBe(0);
     expect(JSON.parse(run.out).attempts).toHaveLength(2);
     const report = await startCli(['report', dir, '--json'], env).result;

@@ -257,7 +257,7 @@ describe('exports', () => {
     expect(realUser('src/cli/commands/grade.ts', 'src/core/pool/pool.ts')).toBe(true);
     expect(realUser('scripts/bundle.ts', 'src/core/verify/index.ts')).toBe(true);
     expect(realUser('test/pool/pool.test.ts', 'src/core/pool/pool.ts')).toBe(true);
-    expect(realUser('test/verify/lemmas/steps.test.ts', 'src/core/verify/lemma-check.ts')).toBe(true);
+    expect(realUser('test/verify/lemmas/steps.test.ts', 'src/core/verify/step-lemmas.ts')).toBe(true);
     expect(realUser('test/c/x.test.ts', 'src/core/c/symex/exec.ts')).toBe(true);
     expect(realUser('test/eval/grade/g.test.ts', 'src/core/eval/run/runner.ts')).toBe(false);
     expect(realUser('test/verify/lemmas/steps.test.ts', 'src/core/kernel/state.ts')).toBe(false);

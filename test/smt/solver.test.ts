@@ -27,7 +27,7 @@ describe('Z3 engine', () => {
     expect(xv > 100n && xv < 200n).toBe(true);
   });
 
-  it('gives the same answers without solve-eqs (the declarative checks ask so)', async () => {
+  it('gives the same answers without solve-eqs (the lemma checks ask so)', async () => {
     const z3 = await nodeEngine();
     const x = variable('x', 64);
     const y = variable('y', 64);

@@ -13,7 +13,7 @@ import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { createEngine } from '../../src/core/smt/solver.ts';
 import { proveSpecLemmas, oracleProofKey } from '../../src/core/verify/declarative.ts';
 import { VerifierCaches, clearVerifierCaches, loadProgram, verify } from '../../src/core/verify/index.ts';
-import { checkCorollaries, checkInitial } from '../../src/core/verify/engine-checks.ts';
+import { proveCorollaries, proveInitial } from '../../src/core/verify/engine-proofs.ts';
 import { memoisedProof } from '../../src/core/verify/proof-cache.ts';
 
 const unsafe = readFileSync('test/cases/mutants/sys_set_runnable/unchecked-pid.c', 'utf8');
@@ -72,7 +72,7 @@ describe('the verifier caches', () => {
     expect(caches.stats()).toMatchObject({ programs: 1, implProofs: 1, heldModels: 1 });
   }, 180_000);
 
-  it("hold the declarative checks' starts, statement digests, oracle proofs and per-engine checks, and clear them", async () => {
+  it("hold the lemma checks' starts, statement digests, oracle proofs and per-engine checks, and clear them", async () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches();
     const env = { engine, caches };
@@ -93,21 +93,21 @@ describe('the verifier caches', () => {
     await memoisedProof(caches, oracleProofKey(caches, 'sys_set_runnable', ['tlb_ok'])!, async () => ((made = true), undefined));
     expect(made).toBe(false);
     // The handler-independent checks, once per engine (a 1 ms budget: what is kept, not what is proved).
-    const corollaries = await checkCorollaries(env, { timeoutMs: 1 });
-    const initial = await checkInitial(env, { timeoutMs: 1 });
-    expect((await checkCorollaries(env)) === corollaries && (await checkInitial(env)) === initial).toBe(true);
+    const corollaries = await proveCorollaries(env, { timeoutMs: 1 });
+    const initial = await proveInitial(env, { timeoutMs: 1 });
+    expect((await proveCorollaries(env)) === corollaries && (await proveInitial(env)) === initial).toBe(true);
     expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 2, oracleProofs: 1, factProofs: facts, engineChecks: 2 });
     // None of it went to another cache object.
     expect(other.stats()).toEqual(EMPTY);
 
     clearVerifierCaches(caches);
     expect(caches.stats()).toEqual(EMPTY);
-    expect((await checkCorollaries(env, { timeoutMs: 1 })) === corollaries).toBe(false);
+    expect((await proveCorollaries(env, { timeoutMs: 1 })) === corollaries).toBe(false);
     expect(await proveSpecLemmas('sys_set_runnable', spec, env, tlb)).toMatchObject({ status: 'proved', reused: { proof: 'process' } });
     expect(caches.stats()).toEqual({ ...EMPTY, declarativeBases: 1, statements: 1, oracleProofs: 1, factProofs: facts, engineChecks: 1 });
   }, 180_000);
 
-  it("keep the declarative checks' state within its bounds", async () => {
+  it("keep the lemma checks' state within its bounds", async () => {
     const engine = await nodeEngine();
     const caches = new VerifierCaches({ declarativeBases: 1, statements: 1, oracleProofs: 1, engines: 1 });
     for (const h of ['sys_set_runnable', 'sys_reclaim_page']) {
@@ -123,9 +123,9 @@ describe('the verifier caches', () => {
     expect((await memoisedProof(caches, 'a', async () => ({ key: 'a', ms: 2 }))) === a).toBe(false);
     // A second engine (another Z3 context) takes the only per-engine slot of its check.
     const other = createEngine(await nodeZ3());
-    const first = await checkInitial({ engine, caches }, { timeoutMs: 1 });
-    await checkInitial({ engine: other, caches }, { timeoutMs: 1 });
+    const first = await proveInitial({ engine, caches }, { timeoutMs: 1 });
+    await proveInitial({ engine: other, caches }, { timeoutMs: 1 });
     expect(caches.stats().engineChecks).toBe(1);
-    expect((await checkInitial({ engine, caches }, { timeoutMs: 1 })) === first).toBe(false);
+    expect((await proveInitial({ engine, caches }, { timeoutMs: 1 })) === first).toBe(false);
   }, 180_000);
 });

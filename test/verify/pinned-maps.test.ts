@@ -4,7 +4,7 @@
  * every later read is that term at the read's indices. So a lambda that
  * counts its reads or inspects its index's name cannot show the oracle's
  * map to the comparison with the oracle's step and another map to the
- * checks after it: the strict check, with the oracle's proof reused, says
+ * checks after it: the lemma check, with the oracle's proof reused, says
  * what the full check says (docs/lemmas.md, "Reusing the oracle's proof").
  * A lambda that raises when read is the spec's coded error, never an
  * internal one.

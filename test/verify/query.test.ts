@@ -1,6 +1,6 @@
 /**
  * The checked query (src/core/verify/query.ts) on the real Z3: each tag of
- * its result, the lent model, and the budget. And the declarative checks on
+ * its result, the lent model, and the budget. And the lemma checks on
  * a spec with a quantifier, which go through it: a failure there is the
  * solver's word for that lemma (with SPEC031), not an error that fails the
  * whole set.
@@ -12,20 +12,20 @@ import * as o from '../../src/core/smt/ops.ts';
 import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';
 import { verifyDeclarative } from '../../src/core/verify/driver.ts';
 import { QUANTIFIED_LEMMA } from '../../src/core/verify/fact-prover.ts';
-import { BUDGET_SPENT, checkFromSubset, checkQuery, refutes } from '../../src/core/verify/query.ts';
+import { BUDGET_SPENT, solveFromSubset, solveQuery, refutes } from '../../src/core/verify/query.ts';
 
 const x = variable('q.x', 64);
 const none = () => [];
 
 describe('the checked query', () => {
   it('proves a valid goal', async () => {
-    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(o.mul(x, bvConst(2, 64)), o.shl(x, bvConst(1, 64)))], assume: none });
+    const r = await solveQuery(await nodeEngine(), { goals: [o.eq(o.mul(x, bvConst(2, 64)), o.shl(x, bvConst(1, 64)))], assume: none });
     expect(r.kind).toBe('proved');
   });
 
   it('refutes with a replayed model, lent to the caller while it is read', async () => {
     const assumed = o.ult(x, bvConst(10, 64));
-    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(x, bvConst(3, 64)), o.TRUE], assume: () => [assumed] }, (lease) => ({
+    const r = await solveQuery(await nodeEngine(), { goals: [o.eq(x, bvConst(3, 64)), o.TRUE], assume: () => [assumed] }, (lease) => ({
       x: lease.value(x),
       replayed: lease.replayed,
     }));
@@ -36,7 +36,7 @@ describe('the checked query', () => {
   });
 
   it('hands the model over when the caller keeps it', async () => {
-    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(x, bvConst(4, 64))], assume: () => [o.eq(x, bvConst(5, 64))] }, (lease) => lease.keep());
+    const r = await solveQuery(await nodeEngine(), { goals: [o.eq(x, bvConst(4, 64))], assume: () => [o.eq(x, bvConst(5, 64))] }, (lease) => lease.keep());
     expect(r.kind).toBe('refuted');
     if (r.kind !== 'refuted') return;
     // Still readable after the query returned: the caller owns it now.
@@ -48,7 +48,7 @@ describe('the checked query', () => {
     const f = o.declareFun('q.f', [64], 64);
     const fx = o.app(f, [x]);
     // Some x below 10 whose f(x) is not 7.
-    const r = await checkQuery(await nodeEngine(), { goals: [o.eq(fx, bvConst(7, 64))], assume: () => [o.ult(x, bvConst(10, 64))] }, (lease) => lease.snapshot());
+    const r = await solveQuery(await nodeEngine(), { goals: [o.eq(fx, bvConst(7, 64))], assume: () => [o.ult(x, bvConst(10, 64))] }, (lease) => lease.snapshot());
     expect(r.kind).toBe('refuted');
     if (r.kind !== 'refuted') return;
     const snap = r.value;
@@ -78,7 +78,7 @@ describe('the checked query', () => {
     const below = o.ult(y, x);
     // Proved from the subset alone: the other assertion is never asked.
     const q1 = { goals: [o.ult(x, bvConst(11, 64))], assume: () => [small, below] };
-    const p = await checkFromSubset(engine, q1, [small], 1);
+    const p = await solveFromSubset(engine, q1, [small], 1);
     expect(p.checked?.kind).toBe('proved');
     expect(p.asked.map((a) => a.status)).toEqual(['unsat']);
     // A model of the subset refutes only if every assertion holds under it: the
@@ -86,48 +86,48 @@ describe('the checked query', () => {
     // model is one of the whole query (x is one of 1..9 but 5).
     const goal = o.eq(x, bvConst(5, 64));
     const q2 = { goals: [goal], assume: () => [small, nonzero] };
-    const r2 = await checkFromSubset(engine, q2, [], 3, (lease) => lease.value(x));
+    const r2 = await solveFromSubset(engine, q2, [], 3, (lease) => lease.value(x));
     expect(r2.checked?.kind).toBe('refuted');
     if (r2.checked?.kind === 'refuted') expect([1n, 2n, 3n, 4n, 6n, 7n, 8n, 9n]).toContain(r2.checked.value);
     expect(r2.asked.every((a) => a.status === 'sat')).toBe(true);
     // A query that is valid only with every assertion: the rounds add what each model breaks until it is proved.
     const q3 = { goals: [o.ult(y, bvConst(9, 64))], assume: () => [small, below] };
-    const r3 = await checkFromSubset(engine, q3, [], 3);
+    const r3 = await solveFromSubset(engine, q3, [], 3);
     expect(r3.checked?.kind).toBe('proved');
     expect(r3.asked.at(-1)?.status).toBe('unsat');
     // Out of rounds before that: every model of the empty subset breaks an
     // assertion, so nothing is settled, and the caller asks the query itself.
-    const cut = await checkFromSubset(engine, q3, [], 1);
+    const cut = await solveFromSubset(engine, q3, [], 1);
     expect(cut.checked).toBeUndefined();
     expect(cut.asked.map((a) => a.status)).toEqual(['sat']);
     // A quantified assertion our evaluator cannot read: never a refutation.
     const q = boundVar('q.q', 64);
     const q4 = { goals: [goal], assume: () => [o.forall([q], o.ule(q, o.bvnot(bvConst(0, 64))))] };
-    expect((await checkFromSubset(engine, q4, [], 2)).checked).toBeUndefined();
+    expect((await solveFromSubset(engine, q4, [], 2)).checked).toBeUndefined();
   });
 
   it("takes a refutation through a quantifier on the solver's word", async () => {
     const q = boundVar('q.q', 64);
     const goal = o.forall([q], o.eq(q, x));
-    const r = await checkQuery(await nodeEngine(), { goals: [goal], assume: none }, (lease) => ({ goal: lease.value(goal), replayed: lease.replayed }));
+    const r = await solveQuery(await nodeEngine(), { goals: [goal], assume: none }, (lease) => ({ goal: lease.value(goal), replayed: lease.replayed }));
     expect(r.kind).toBe('on-word');
     if (r.kind === 'on-word') expect(r.value).toEqual({ goal: 'quantified', replayed: false });
   });
 
   it('asks nothing once the deadline has passed, and says a limit ran out', async () => {
     const engine = await nodeEngine();
-    const spent = await checkQuery(engine, { goals: [o.eq(x, bvConst(1, 64))], assume: none, deadline: Date.now() - 1 });
+    const spent = await solveQuery(engine, { goals: [o.eq(x, bvConst(1, 64))], assume: none, deadline: Date.now() - 1 });
     expect(spent).toEqual({ kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT });
     // Factoring a product of two 31-bit primes: far more than a millisecond.
     const y = variable('q.y', 64);
     const n = 2147483629n * 2147483587n;
     const hard = o.and(o.eq(o.mul(x, y), bvConst(n, 64)), o.ugt(x, bvConst(1, 64)), o.ugt(y, bvConst(1, 64)), o.ult(x, bvConst(1n << 32n, 64)), o.ult(y, bvConst(1n << 32n, 64)));
-    const r = await checkQuery(engine, { goals: [o.not(hard)], assume: none, timeoutMs: 1 });
+    const r = await solveQuery(engine, { goals: [o.not(hard)], assume: none, timeoutMs: 1 });
     expect(r).toMatchObject({ kind: 'undecided', outcome: 'timeout' });
   });
 });
 
-describe('the declarative checks through a quantifier', () => {
+describe('the lemma checks through a quantifier', () => {
   it("fail the broken lemma on the solver's word, with SPEC031, and keep the others", async () => {
     // The port's slot goes to the next port (the golden case owned_next_port),
     // and the condition gains a valid quantified conjunct: every fact the

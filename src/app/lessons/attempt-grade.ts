@@ -2,7 +2,7 @@
  * The teacher's grade of an imported attempt: always against the teacher's
  * own copy of the exercise (made on this page or added by its link), never
  * against a copy the file brings. A version 1 file carries a whole exercise,
- * and a learner can edit it (drop the strict check or a "must be refuted
+ * and a learner can edit it (drop the lemma check or a "must be refuted
  * on"); such a file is flagged, and its answer is never shown as passed.
  */
 import type { AttemptFile } from './attempt-file.ts';
@@ -28,7 +28,7 @@ const GRADED_FIELDS: readonly { key: keyof TeacherExercise; label: string }[] = 
   { key: 'handler', label: 'the handler' },
   { key: 'variant', label: 'the implementation it must verify against' },
   { key: 'refuteOn', label: 'the "must be refuted on" checks' },
-  { key: 'strict', label: 'the strict checks' },
+  { key: 'strict', label: 'the lemma checks' },
   { key: 'starter', label: 'the starter' },
   { key: 'solution', label: 'the solution' },
   { key: 'prompt', label: 'the task' },

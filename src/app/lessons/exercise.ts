@@ -33,9 +33,9 @@ export interface SpecExercise extends ExerciseBase {
   readonly verifyOn?: ImplRef;
   /** ... and refuted against each of these (the bug is caught). */
   readonly refuteOn?: readonly string[];
-  /** ... and pass the declarative checks (invariants and lemmas, docs/lemmas.md). */
+  /** ... and pass the lemma checks (invariants and lemmas, docs/lemmas.md). */
   readonly strict?: boolean;
-  /** The refuteOn and strict checks are not named to the learner (teacher exercises). */
+  /** The refuteOn and lemma checks are not named to the learner (teacher exercises). */
   readonly hideChecks?: boolean;
   /** Show what the buggy implementations change (default: unless the checks are hidden). */
   readonly showBugs?: boolean;
@@ -47,7 +47,7 @@ export interface FieldExercise extends ExerciseBase {
   /** The spec that is run (shown read-only). */
   readonly spec: string;
   readonly impl?: ImplRef;
-  /** Run with the strict checks (the failed names are then lemmas). */
+  /** Run with the lemma checks (the failed names are then lemmas). */
   readonly strict?: boolean;
   /** The fields offered to the learner: obligation names ("cond", "procs.state", ...). */
   readonly choices: readonly string[];
@@ -110,7 +110,7 @@ export function specChecks(ex: SpecExercise): { label: string; run: (spec: strin
   );
   if (ex.strict) {
     out.push({
-      label: hidden ? `Hidden check ${(ex.refuteOn?.length ?? 0) + 1}` : 'Passes the strict checks (spec invariants and lemmas)',
+      label: hidden ? `Hidden check ${(ex.refuteOn?.length ?? 0) + 1}` : 'Passes the lemma checks (spec invariants and lemmas)',
       run: async (spec, verify) => {
         const verdict = await verify({ handler: ex.handler, spec, variant: ex.verifyOn, strict: true });
         return { ok: verdict.status === 'verified', verdict };
@@ -157,7 +157,7 @@ export async function gradeSpec(ex: SpecExercise, spec: string, verify: VerifyFn
 
 /** Runs a field exercise's spec; the answer passes when the verifier names `answer` as failed. */
 async function gradeField(ex: FieldExercise, answer: string, verify: VerifyFn): Promise<ExerciseGrade> {
-  const label = `The verifier names ${answer || '(no field chosen)'} against ${implLabel(ex.impl)}${ex.strict ? ' with the strict checks' : ''}`;
+  const label = `The verifier names ${answer || '(no field chosen)'} against ${implLabel(ex.impl)}${ex.strict ? ' with the lemma checks' : ''}`;
   if (!answer) return { passed: false, checks: [{ label, status: 'not-run' }], message: 'Choose a field first.' };
   const verdict = await verify({ handler: ex.handler, spec: ex.spec, variant: ex.impl, strict: ex.strict });
   if (verdict.status !== 'refuted') {

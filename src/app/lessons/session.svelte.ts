@@ -230,7 +230,7 @@ export class ExerciseSession {
   }
 
   /** Grades the answer with the real verifier; every graded check counts as an attempt. */
-  async check(): Promise<ExerciseGrade | undefined> {
+  async gradeAnswer(): Promise<ExerciseGrade | undefined> {
     if (this.exercise.kind === 'field' && !this.answer) {
       this.grade = { kind: 'error', message: 'Choose a field first.' };
       return undefined;

@@ -1,6 +1,6 @@
 /**
  * The Runs page's metrics table in words, and what its terms mean, so that
- * no figure stands undefined: pass@1 beside the pass rate, strict passes
+ * no figure stands undefined: pass@1 beside the pass rate, lemma passes
  * out of the passing first answers (never "0 of 0"), and bug-following with
  * what it counts. Pure, so the words are tested
  * (test/app/metric-rows.test.ts). A run imported from a file of answers
@@ -23,8 +23,8 @@ export function metricRows(m: RunMetrics, run: RunRecord): [string, string][] {
     ...OUTCOMES.map((o) => [`${o} rate`, pct(m.rates[o])] as [string, string]),
     ...UNCHARGED.map((o) => [`${o} (not charged)`, String(m.uncharged[o])] as [string, string]),
     ['OSVBench pass / syntax / semantic', `${m.osvbench.counts.pass} / ${m.osvbench.counts.syntax} / ${m.osvbench.counts.semantic}`],
-    ['strict passes', m.counts.pass ? `${m.strictPasses} of ${plural(m.counts.pass, 'passing first answer')}` : '– (no first answer passed)'],
-    ['strict pass rate (of all first answers)', pct(m.strictRate)],
+    ['lemma passes', m.counts.pass ? `${m.strictPasses} of ${plural(m.counts.pass, 'passing first answer')}` : '– (no first answer passed)'],
+    ['lemma pass rate (of all first answers)', pct(m.strictRate)],
     ['missing samples', String(m.missingSamples)],
     ...(m.strayAttempts.count ? [['attempts of tasks not in the run', strayAttemptsNote(m.strayAttempts)!] as [string, string]] : []),
     ['pass after repair', pct(m.passAfterRepair)],
@@ -40,6 +40,6 @@ export const METRIC_TERMS: readonly (readonly [string, string])[] = [
   ['pass@1', 'the share of first answers (round 0) that pass, averaged over tasks: each task counts once, whatever its number of samples.'],
   ['pass@k', 'the chance that at least one of k samples of a task passes, averaged over tasks (unbiased estimator from n samples).'],
   ['pass rate', 'the share of all first answers that pass, every sample counted alike; equal to pass@1 when every task has the same number of samples.'],
-  ['strict passes', 'passing first answers that also keep the kernel\'s invariants and every isolation and refcount lemma; the strict pass rate is their share of all first answers.'],
+  ['lemma passes', 'passing first answers that also keep the kernel\'s invariants and every isolation and refcount lemma; the lemma pass rate is their share of all first answers.'],
   ['bug-following', 'on a buggy variant, an answer that refines the buggy implementation it was shown (it describes the bug instead of the intended behaviour), out of the graded answers to buggy variants.'],
 ];

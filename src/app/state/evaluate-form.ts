@@ -5,11 +5,10 @@
  */
 import type { AgentSettings } from '../../core/eval/agent/tools.ts';
 import { SHOT_COUNTS } from '../../core/eval/prompt/prompt.ts';
-import { RUN_DEFAULTS, type RunChoice } from '../../core/eval/session/config.ts';
+import { RUN_DEFAULTS, type RunChoiceInput } from '../../core/eval/session/config.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
-import { createProvider } from '../../core/llm/provider.ts';
 import type { ProviderKind, SamplingParams } from '../../core/llm/types.ts';
 import { DEFAULT_RENAME_SEED, type RenameStyle } from '../../core/rename/choice.ts';
 import { DEFAULT_SHAPE_SEED, type ShapeStyle } from '../../core/shape/choice.ts';
@@ -177,12 +176,15 @@ export interface RunEndpoint {
   readonly model: string;
 }
 
-/** The run the form describes, as `osvlab run` describes it with the same options (test/app/evaluate-form.test.ts compares the two). */
-export function runChoiceOf(form: RunForm, to: RunEndpoint, tasks: readonly string[], gradeConcurrency: number): RunChoice {
+/**
+ * The run options the form states, as `osvlab run` states them with the same
+ * flags; the core's `runChoiceOf` makes the run from them (one builder, one
+ * run id: test/app/evaluate-form.test.ts compares the two, agent runs too).
+ */
+export function formRunOptions(form: RunForm, to: RunEndpoint, tasks: readonly string[], gradeConcurrency: number): RunChoiceInput {
   return {
     provider: to.provider,
-    // As the client will use it (a bare local host gets /v1).
-    baseUrl: createProvider({ kind: to.provider, baseUrl: to.baseUrl }).baseUrl,
+    baseUrl: to.baseUrl,
     model: to.model,
     params: form.params,
     tasks: [...tasks],
@@ -197,7 +199,6 @@ export function runChoiceOf(form: RunForm, to: RunEndpoint, tasks: readonly stri
     prompt: form.promptVariant,
     ...(form.names ? { rename: { style: form.names as RenameStyle, seed: form.renameSeed ?? DEFAULT_RENAME_SEED } } : {}),
     ...(form.shape ? { shape: { style: form.shape as ShapeStyle, seed: form.shapeSeed ?? DEFAULT_SHAPE_SEED } } : {}),
-    // The agent repairs with its tools: no repair rounds.
-    ...(form.agent ? { repairRounds: 0, agent: form.agent } : {}),
+    ...(form.agent ? { agent: form.agent } : {}),
   };
 }

@@ -13,7 +13,7 @@ import { selectTasks } from '../../core/eval/run/run-setup.ts';
 import { type ShardSpec, parseShard } from '../../core/eval/run/shard.ts';
 import type { RunProgress } from '../../core/eval/run/runner.ts';
 import { type FeedbackMode, type RunConfig, isResumable } from '../../core/eval/run/run-types.ts';
-import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, FEEDBACK_MODES, type RunChoice } from '../../core/eval/session/config.ts';
+import { DEFAULT_FEEDBACK, DEFAULT_PROMPT, FEEDBACK_MODES, type RunChoice, runChoiceOf } from '../../core/eval/session/config.ts';
 import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../core/rename/choice.ts';
 import { DEFAULT_SHAPE_SEED, SHAPE_STYLES, type ShapeStyle } from '../../core/shape/choice.ts';
 import { PROMPT_VARIANTS } from '../../core/eval/prompt/variants.ts';
@@ -21,7 +21,7 @@ import type { SessionPorts } from '../../core/eval/session/ports.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { type ProviderKind, REASONING_EFFORTS, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import { EXTRACT_MODES, type ExtractMode } from '../../core/eval/grade/answer.ts';
-import { FORM_DEFAULTS, restoredFields, runChoiceOf } from './evaluate-form.ts';
+import { FORM_DEFAULTS, formRunOptions, restoredFields } from './evaluate-form.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 import { pagePorts, repository } from './page-ports.ts';
 import { loadPrices } from '../../store/repository.ts';
@@ -69,7 +69,7 @@ export class EvaluateState {
   reasoningEffort = $state<ReasoningEffort | ''>('');
   /** How answers are read: OSVLab's way, or exactly as OSVBench's harness does. */
   extract = $state<ExtractMode>('osvlab');
-  /** Grading, as the CLI's --no-strict and --matrix: the declarative checks on passes, and every answer against all five variants. */
+  /** Grading, as the CLI's --no-lemmas and --matrix: the lemma checks on passes, and every answer against all five variants. */
   strict = $state(true);
   matrix = $state(false);
   /** What a repair round tells the model, and the prompt variant (the run session stores them; docs/design.md). */
@@ -208,7 +208,7 @@ export class EvaluateState {
       names: this.names, renameSeed: this.renameSeed, shape: this.shape, shapeSeed: this.shapeSeed,
       ...(this.agent ? { agent: { maxTurns: this.maxTurns, maxCalls: this.maxToolCalls, verifyAgainst: this.verifyAgainst, toolTimeoutMs: this.toolTimeoutMs } } : {}),
     };
-    return runChoiceOf(form, this.settings, this.selected.ids, this.verifier.pool.size);
+    return runChoiceOf(formRunOptions(form, this.settings, this.selected.ids, this.verifier.pool.size));
   }
 
   /**

@@ -204,7 +204,7 @@ export class PlaygroundState {
     this.edit(this.skeleton);
   }
 
-  /** The request to verify `spec` against implementation `variant` within this page's time limit (with the declarative checks when `strict` says so). */
+  /** The request to verify `spec` against implementation `variant` within this page's time limit (with the lemma checks when `strict` says so). */
   private request(spec: string, variant: content.Variant | undefined, strict?: boolean): VerifyRequest {
     return { handler: this.handler, spec, implSource: content.implSourceOf(variant?.task), timeoutMs: this.timeoutMs, ...(strict === undefined ? {} : { strict }) };
   }

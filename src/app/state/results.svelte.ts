@@ -4,11 +4,11 @@
  * (an answer whose hash differs is flagged altered before anything is
  * graded), sorted as the reader asks; Re-verify grades a row's answers, or
  * every row's one row after another, with the page's verifier pool, with
- * progress and Cancel, and keeps each row's verdict (core/eval/publish/check.ts,
+ * progress and Cancel, and keeps each row's verdict (core/eval/publish/reverify.ts,
  * the same as `osvlab publish --check`). The runs are held in memory, never
  * put in this browser's run store.
  */
-import { type Opened, type RowVerdict, type SiteCheck, checkSite, openPublishedRun, reverifyPublishedRun } from '../../core/eval/publish/check.ts';
+import { type Opened, type RowVerdict, type SiteReverification, reverifySite, openPublishedRun, reverifyPublishedRun } from '../../core/eval/publish/reverify.ts';
 import { type FigureId, figureValue, rowFacts } from '../../core/eval/publish/figures.ts';
 import { type Manifest, parseManifest } from '../../core/eval/publish/manifest.ts';
 import { MANIFEST_PATH, type SiteIndex, parseSiteIndex } from '../../core/eval/publish/site.ts';
@@ -74,7 +74,7 @@ function cannotVerify(): string | undefined {
 class ResultsState {
   loading = $state.raw<Loading>({ kind: 'loading' });
   index = $state.raw<SiteIndex | undefined>(undefined);
-  site = $state.raw<SiteCheck | undefined>(undefined);
+  site = $state.raw<SiteReverification | undefined>(undefined);
   rows = $state.raw<readonly ResultRow[]>([]);
   sort = $state.raw<{ readonly key: SortKey; readonly descending: boolean } | undefined>(undefined);
   /** Run ids ticked for the paired comparison, in the order they were ticked (at most two). */
@@ -104,7 +104,7 @@ class ResultsState {
       if (!man.ok) throw new Error(`${MANIFEST_PATH} is not a manifest:\n${formatValidationErrors(man.errors)}`);
       this.index = idx.index;
       this.manifest = man.manifest;
-      this.site = await checkSite(indexBytes, idx.index, man.manifest);
+      this.site = await reverifySite(indexBytes, idx.index, man.manifest);
       this.rows = await Promise.all(
         idx.index.runs.map(async (entry): Promise<ResultRow> => {
           let opened: Opened;

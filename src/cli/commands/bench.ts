@@ -1,9 +1,9 @@
 /**
  * `osvlab bench`: two benchmarks under one command. Without `--corpus`, the
  * oracles' cold verification (bench-oracles.ts; there `--full`, with
- * `--lemmas`, times the full declarative check of each oracle); with
- * `--corpus FILE`, strict grading on a corpus of answers (bench-corpus.ts;
- * there `--full` runs the full check beside every strict grade and counts
+ * `--lemmas`, times the full lemma check of each oracle); with
+ * `--corpus FILE`, grading with lemmas on a corpus of answers (bench-corpus.ts;
+ * there `--full` runs the full check beside every grade with lemmas and counts
  * where they differ).
  */
 import { parseArgs } from '../args.ts';

@@ -74,7 +74,7 @@ function render(handler: string, v: DiffVerdict, names: { a: string; b: string }
   switch (v.status) {
     case 'equivalent':
       out.push(`${handler}: ${names.a} and ${names.b} are equivalent (${HOW[v.how]}; ${queries}, ${v.ms} ms)`);
-      if (v.ghost.kind === 'differ') out.push(`note: they differ in ghost fields only (not compared with the C state; the strict checks read them): ${v.ghost.fields.join(', ')}`);
+      if (v.ghost.kind === 'differ') out.push(`note: they differ in ghost fields only (not compared with the C state; the lemma checks read them): ${v.ghost.fields.join(', ')}`);
       if (v.ghost.kind === 'undecided') out.push(`note: whether their ghost fields agree is undecided (${v.ghost.reason})`);
       break;
     case 'different': {

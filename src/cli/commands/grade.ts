@@ -29,12 +29,13 @@ import { loadTasks } from '../../core/tasks/load.ts';
 import { MemoryStore } from '../../store/memory.ts';
 import { UsageError, intOption, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import type { RenameChoice, RenameStyle } from '../../core/rename/choice.ts';
+import type { RenameChoice } from '../../core/rename/choice.ts';
 import { lensFor } from '../../core/rename/lens.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { InputError, RESPONSES_CAP, readInput } from '../read-input.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /**
  * Parses an answer file of either format against the benchmark tasks; in a
@@ -63,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
   const text = await readInput(file, 'responses', RESPONSES_CAP, 'decode');
   const json = args.flags.has('json');
-  const rename = seededOption<RenameStyle>(args, 'rename');
+  const rename = lensOption(args, RENAME_LENS);
   const parsed = await parseResponses(text, rename);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
   // Nothing to grade would make a finished run of no task: said instead, and nothing is written.
@@ -71,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new InputError('IN004', file, `${file} holds no answer to grade (${text.trim() === '' ? 'it is empty' : `${parsed.problems.length} bad line${parsed.problems.length === 1 ? '' : 's'}, listed above, and no good one`}); a JSONL line is {"task_id": ..., "response": ...}`);
   }
 
-  const grading = gradingOf({ timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') });
+  const grading = gradingOf({ timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-lemmas'), matrix: args.flags.has('matrix') });
   const shard = shardOption(args.values.get('shard'));
   const tasks = await loadTasks();
   const outDir = args.values.get('out');
@@ -95,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
         signal: control.signal,
         onGraded: ({ item, grade }) => {
           if (json) return;
-          const extra = [grade.strict ? 'strict' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
+          const extra = [grade.strict ? 'lemmas' : '', grade.bugFollowing ? 'bug-following' : ''].filter(Boolean).join(', ');
           process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
         },
       });
@@ -153,7 +154,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const parts = [...MODEL_CATEGORIES, 'internal'].map((c) => `${c} ${counts[c]}`).join(', ');
     process.stdout.write(
-      `\n${results.length} answers: ${parts}; strict ${strict} of ${counts.pass} passing${grading.strict ? '' : ' (strict off)'}\n` +
+      `\n${results.length} answers: ${parts}; lemmas hold on ${strict} of ${counts.pass} passing${grading.strict ? '' : ' (lemmas off)'}\n` +
         `OSVBench's categories: pass ${osv.pass}, syntax ${osv.syntax}, semantic ${osv.semantic} (timeouts and unknown counted as semantic)\n` +
         (partial ? `PARTIAL: stopped with ${total - results.length} of ${total} answers not graded${outDir ? '; rerun the same command to grade them' : ''}\n` : '') +
         (parsed.problems.length ? `${parsed.problems.length} bad line${parsed.problems.length > 1 ? 's' : ''} skipped (listed above)\n` : '') +

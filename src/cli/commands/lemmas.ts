@@ -1,5 +1,5 @@
 /**
- * `osvlab lemmas <handler>` (options: ../declarations.ts): the declarative checks of a handler's spec: each lemma and each spec
+ * `osvlab lemmas <handler>` (options: ../declarations.ts): the lemma checks of a handler's spec: each lemma and each spec
  * invariant preserved, with its verdict. A spec whose step is the oracle's
  * reuses the oracle's proof unless --full is given (docs/lemmas.md). Exit 0 all proved, 1 some failed,
  * 2 spec error, 3 timeout/unknown, 4 usage error. The checks run in a worker
@@ -42,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     const d = exhaustionDiagnostic(done.exhaustion);
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ handler: h.name, status: 'timeout', error: diagnosticJson(d), ms: done.ms })}\n`);
     else {
-      process.stdout.write(`${h.name}: declarative checks timeout (${done.ms} ms)\n`);
+      process.stdout.write(`${h.name}: lemma checks timeout (${done.ms} ms)\n`);
       printDiagnostic(process.stderr, d);
     }
     return 3;
@@ -61,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`${x.status === 'proved' ? 'ok  ' : x.status.toUpperCase().padEnd(4)} ${x.name.padEnd(44)} ${String(x.ms ?? '').padStart(6)} ms${x.reason ? `  (${x.reason})` : ''}\n`);
     }
     const via = r.reused ? `; the oracle's step (${r.reused.same}), its ${r.reused.proof === 'stored' ? 'committed' : 'memoised'} proof reused` : '';
-    process.stdout.write(`${h.name}: declarative checks ${r.status} (${r.ms} ms${via})\n`);
+    process.stdout.write(`${h.name}: lemma checks ${r.status} (${r.ms} ms${via})\n`);
   }
   return { proved: 0, failed: 1, 'spec-error': 2, timeout: 3, unknown: 3 }[r.status];
 }

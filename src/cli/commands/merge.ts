@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { MergeError, type ShardInput, mergeShards } from '../../core/eval/run/shard-merge.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import type { CacheEntry } from '../../core/llm/cache.ts';
-import { type DamagedLine, checkWritableRunDir } from '../../store/jsonl.ts';
+import { type DamagedLine, assertWritableRunDir } from '../../store/jsonl.ts';
 import { writeError } from '../../store/run-dir-file.ts';
 import { exportStoredRun } from '../../store/transfer.ts';
 import { UsageError, parseArgs } from '../args.ts';
@@ -45,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!out) throw new UsageError('--out DIR is required (a new directory for the merged run)');
   if (args.positionals.length === 0) throw new UsageError('which shard directories? e.g. osvlab merge shard-1 shard-2 shard-3 --out merged');
   // Everything that could refuse is checked before anything is written (a directory another process writes to first).
-  await usageErrors(async () => checkWritableRunDir(out));
+  await usageErrors(async () => assertWritableRunDir(out));
   if (existsSync(join(out, 'run.json'))) throw new UsageError(`${out} already holds a run; choose a new --out`);
   const file = args.values.get('export');
   if (file !== undefined) checkExportPath(file);

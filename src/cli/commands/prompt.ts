@@ -8,11 +8,11 @@ import { SHOT_COUNTS, buildPrompt } from '../../core/eval/prompt/prompt.ts';
 import { formatStats, promptTokenStats } from '../../core/eval/prompt/prompt-stats.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { ENCODING, promptTokens, tokenCount } from '../../core/eval/prompt/tokens.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
-import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, choiceOption, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { SHAPE_LENS } from '../../core/shape/choice.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /** Runs `f`; a prompt that cannot have that many examples (the only way building one fails) is a usage error. */
 function withShots<T>(shots: string, f: () => T): T {
@@ -26,8 +26,8 @@ function withShots<T>(shots: string, f: () => T): T {
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('prompt'));
   const variant = choiceOption(args, 'prompt')!;
-  const rename = seededOption<RenameStyle>(args, 'rename');
-  const shape = seededOption<ShapeStyle>(args, 'shape');
+  const rename = lensOption(args, RENAME_LENS);
+  const shape = lensOption(args, SHAPE_LENS);
   const seen = { ...(rename ? { rename } : {}), ...(shape ? { shape } : {}) };
   const tasks = await loadTasks();
   if (!tasks.length) {

@@ -16,7 +16,7 @@ import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, realpathSync,
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunFile, type TaskRef, exportRun, formatValidationErrors, parseRunFile } from '../../core/eval/files/run-file.ts';
-import { type Opened, type RowVerdict, checkSite, openPublishedRun, reverifyPublishedRun, rowLabel, rowVerdictLines, siteCheckLines } from '../../core/eval/publish/check.ts';
+import { type Opened, type RowVerdict, reverifySite, openPublishedRun, reverifyPublishedRun, rowLabel, rowVerdictLines, siteReverificationLines } from '../../core/eval/publish/reverify.ts';
 import { type FileDigest, answerDigests, manifest, parseManifest } from '../../core/eval/publish/manifest.ts';
 import { INDEX_PATH, type IndexRun, MANIFEST_PATH, PUBLISHED_DIR, parseSiteIndex, runFilePath, siteIndex } from '../../core/eval/publish/site.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
   if (check !== undefined) {
     for (const name of ['out', 'title', 'base', 'app']) if (args.values.has(name)) throw new UsageError(`--check reads a published site; --${name} is for publishing one`);
     if (args.positionals.length) throw new UsageError(`--check takes the site's directory as its value; unexpected argument '${args.positionals[0]}'`);
-    return checkPublished(check, optionalInt(args, 'concurrency', { min: 1 }), json);
+    return reverifyPublished(check, optionalInt(args, 'concurrency', { min: 1 }), json);
   }
   if (args.values.has('concurrency')) throw new UsageError('--concurrency is for --check (publishing grades nothing)');
   const out = args.values.get('out');
@@ -279,7 +279,7 @@ function siteFile(dir: string, path: string): Buffer | undefined {
   return readFileBytes(join(dir, path));
 }
 
-async function checkPublished(dir: string, concurrency: number | undefined, json: boolean): Promise<number> {
+async function reverifyPublished(dir: string, concurrency: number | undefined, json: boolean): Promise<number> {
   if (!isDirectory(dir)) throw pubError('PUB005', `${dir}: no such directory`);
   const indexBytes = siteFile(dir, INDEX_PATH);
   const manifestBytes = siteFile(dir, MANIFEST_PATH);
@@ -288,7 +288,7 @@ async function checkPublished(dir: string, concurrency: number | undefined, json
   if (!idx.ok) throw pubError('PUB005', `${join(dir, INDEX_PATH)} is not a site index:\n${formatValidationErrors(idx.errors)}`);
   const man = parseManifest(manifestBytes.toString('utf8'));
   if (!man.ok) throw pubError('PUB005', `${join(dir, MANIFEST_PATH)} is not a manifest:\n${formatValidationErrors(man.errors)}`);
-  const site = await checkSite(indexBytes, idx.index, man.manifest);
+  const site = await reverifySite(indexBytes, idx.index, man.manifest);
 
   const tasks = await loadTasks();
   const live = !json && process.stderr.isTTY;
@@ -317,7 +317,7 @@ async function checkPublished(dir: string, concurrency: number | undefined, json
   } else {
     const lines = [`${idx.index.title}: ${reproduced} of ${rows.length} runs reproduced by verifier ${PROVENANCE.verifier}`];
     for (const r of rows) lines.push(...(r.opened.ok ? rowVerdictLines(r.opened.run, r.verdict!) : [`run ${r.opened.entry.id}: unreadable: ${r.opened.message}`]));
-    lines.push(...siteCheckLines(site));
+    lines.push(...siteReverificationLines(site));
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return ok ? 0 : 1;

@@ -21,7 +21,6 @@ import { regradeRun, regradeText } from '../../core/eval/session/regrade.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { PROVENANCE } from '../../core/version.ts';
 import { MemoryStore } from '../../store/memory.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
 import { UsageError, optionalInt, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { namesText } from '../../core/rename/choice.ts';
@@ -30,7 +29,8 @@ import { sessionPorts, withGrading } from '../session-ports.ts';
 import { RESPONSES_CAP, readInput } from '../read-input.ts';
 import { openRunDir } from '../run-scale.ts';
 import { type StoredRun, fromRunFile, isDirectory, readRunDir } from '../stored-run.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 import { writeControl } from '../visible-output.ts';
 
 export async function run(argv: string[]): Promise<number> {
@@ -39,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!input) throw new UsageError('which run? e.g. osvlab regrade .osvlab/runs/gpt-4o-1a2b3c4d5e6f (a run directory, a run file or an answers file)');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const json = args.flags.has('json');
-  const rename = seededOption<RenameStyle>(args, 'rename');
+  const rename = lensOption(args, RENAME_LENS);
   const tasks = await loadTasks();
   const live = !json && process.stderr.isTTY;
   const onProgress = (done: number, total: number) => live && writeControl(process.stderr, '\r', `re-verified ${done} of ${total} answers`);

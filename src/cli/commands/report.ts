@@ -9,7 +9,7 @@
  * partial, as it is when samples the run should have are missing. A missing
  * directory or a damaged run.json is an error naming the path.
  */
-import type { AgentMetrics } from '../../core/eval/stats/agent-metrics.ts';
+import { agentMetricsLines } from '../../core/eval/stats/agent-metrics.ts';
 import { plural } from '../../core/plural.ts';
 import { attemptOutcome, computeMetrics, OUTCOMES, type RunMetrics, type TaskFacts, UNCHARGED } from '../../core/eval/stats/metrics.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
@@ -110,7 +110,7 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
     for (const n of missingNotes) lines.push(`  ${n}`);
     if (m.missingSamples > 0) lines.push(`  ${m.missingSamples} of ${m.expectedSamples} first answers are missing (not asked yet, or lost)${run.status === 'done' ? ', although the run is recorded as done' : ''}`);
   }
-  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, strict ${grading.strict ? 'on' : 'off'}${grading.matrix ? ', variant matrix on' : ''}` : 'grading: time limit and strict not recorded (a run made before they were)');
+  lines.push(grading ? `grading: solver time limit ${grading.timeoutMs} ms, lemmas ${grading.strict ? 'on' : 'off'}${grading.matrix ? ', variant matrix on' : ''}` : 'grading: time limit and lemmas not recorded (a run made before they were)');
   if (matrix) lines.push(`variant matrix: ${matrixText(matrix)}`);
   lines.push(`pass@k: ${Object.entries(m.passAtK).map(([k, v]) => `pass@${k} ${pct(v)}`).join('  ') || '(none)'}`);
   for (const [k, why] of Object.entries(m.passAtKSkipped)) lines.push(`  pass@${k} skipped: ${why}`);
@@ -119,9 +119,9 @@ export async function printReport(store: RunStore, runId: string, tasks: readonl
   lines.push(`not charged to the model: ${UNCHARGED.map((k) => `${k} ${m.uncharged[k]}`).join('  ')}${m.uncharged.unanswered + m.uncharged.internal ? '   (left out of pass@k and the rates; resume the run to retry them)' : ''}`);
   const strict = m.counts.pass ? `${m.strictPasses} of ${m.counts.pass} passing (${pct(m.strictRate)} of first answers)` : '- (no first answer passed)';
   const following = m.bugFollowing.samples ? `${m.bugFollowing.following}/${m.bugFollowing.samples} answers to buggy variants refine the bug shown (${pct(m.bugFollowing.rate)})` : '- (no buggy variant answered)';
-  lines.push(`strict: ${strict}   bug-following: ${following}   pass after repair: ${pct(m.passAfterRepair)}`);
+  lines.push(`lemmas: ${strict}   bug-following: ${following}   pass after repair: ${pct(m.passAfterRepair)}`);
   lines.push(determinismText(determinism));
-  if (m.agent) lines.push(...agentLines(m.agent));
+  if (m.agent) lines.push(...agentMetricsLines(m.agent));
   for (const r of m.repair) lines.push(`repair round ${r.round}: ${r.fixed}/${r.attempted} fixed, ${r.stillFailing} still failing`);
   lines.push(...repairCurveLines(m, run.config.feedback));
   lines.push('by bug class (a task with several classes counts in each):');
@@ -195,14 +195,3 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** The agent run's lines (docs/research.md, "The agent mode"): how trajectories ended, the solved-within-t curve, tool calls, cost per pass. */
-function agentLines(a: AgentMetrics): string[] {
-  const calls = Object.entries(a.callsPerTask).map(([k, v]) => `${k} ${v.toFixed(2)}`).join('  ') || 'none';
-  const errors = Object.entries(a.callErrors).map(([k, v]) => `${k} ${v}`).join('  ');
-  return [
-    `agent: ${a.trajectories} trajectories, ${a.meanTurns.toFixed(2)} turns each on average; answered ${a.ends.answered}, submitted ${a.ends.submitted}, turns exhausted ${a.ends['turns-exhausted']}`,
-    `  solved within t turns: ${a.solvedWithin.map((s) => `${s.turns}: ${pct(s.share)}`).join('  ')}`,
-    `  tool calls per task: ${calls}${errors ? `   errors: ${errors}` : ''}`,
-    `  per pass: ${a.tokensPerPass === null ? '-' : `${Math.round(a.tokensPerPass)} tokens`}, ${a.costPerPass === null ? '-' : `$${a.costPerPass.toFixed(4)}`}`,
-  ];
-}

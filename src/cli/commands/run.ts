@@ -11,7 +11,7 @@
 import type { VerifyAgainst } from '../../core/eval/agent/tools.ts';
 import { join } from 'node:path';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
-import { RUN_DEFAULTS, type RunChoice } from '../../core/eval/session/config.ts';
+import { RUN_DEFAULTS, type RunChoiceInput, runChoiceOf } from '../../core/eval/session/config.ts';
 import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
@@ -21,8 +21,6 @@ import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts'
 import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
 import type { ExtractMode } from '../../core/eval/grade/answer.ts';
 import { loadPrices } from '../../store/repository.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
-import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { type ParsedArgs, UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { printDiagnostic } from '../diagnostics.ts';
@@ -30,7 +28,9 @@ import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
 import { budgetLines, makeBudget, openRunDir, parseRunScale, pricesWith, shardSuffix, usageErrors } from '../run-scale.ts';
 import { printReport } from './report.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { SHAPE_LENS } from '../../core/shape/choice.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /** A base URL must be an absolute http(s) URL that holds no secret and no fragment (docs/providers.md, "Base URLs"). */
 function checkBaseUrl(v: string): void {
@@ -46,11 +46,17 @@ function numberOption(v: string | undefined, name: string): number | undefined {
 }
 
 /**
- * The run the options describe, every option left out taking its declared
- * default (the core's RUN_DEFAULTS): the page's Evaluate form makes the same
- * choice with its own defaults (test/app/evaluate-form.test.ts).
+ * The run options the flags state, every option left out taking its declared
+ * default (the core's RUN_DEFAULTS); the core's `runChoiceOf` makes the run
+ * from them, as it does for the Evaluate form and a study's cells
+ * (test/app/evaluate-form.test.ts). An agent option without `--agent`, or
+ * `--repair N` with it, is a usage error: the agent repairs with its tools.
  */
-export function runChoiceOf(args: ParsedArgs, to: { provider: ProviderKind; baseUrl: string; model: string }, tasks: readonly string[]): RunChoice {
+export function runOptionsOf(args: ParsedArgs, to: { provider: ProviderKind; baseUrl?: string; model: string }, tasks: readonly string[]): RunChoiceInput {
+  const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((o) => args.values.has(o));
+  const agent = args.flags.has('agent');
+  if (agentOnly.length > 0 && !agent) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);
+  if (agent && intOption(args, 'repair') > 0) throw new UsageError('--repair is not an option of the agent mode: the model repairs with its tools (leave out --repair, or --agent)');
   const params: SamplingParams = Object.fromEntries(
     Object.entries({
       temperature: numberOption(args.values.get('temperature'), 'temperature'),
@@ -61,11 +67,11 @@ export function runChoiceOf(args: ParsedArgs, to: { provider: ProviderKind; base
     }).filter(([, v]) => v !== undefined),
   );
   const extract = choiceOption<ExtractMode>(args, 'extract');
-  const rename = seededOption<RenameStyle>(args, 'rename');
-  const shape = seededOption<ShapeStyle>(args, 'shape');
+  const rename = lensOption(args, RENAME_LENS);
+  const shape = lensOption(args, SHAPE_LENS);
   return {
     provider: to.provider,
-    baseUrl: to.baseUrl,
+    ...(to.baseUrl !== undefined ? { baseUrl: to.baseUrl } : {}),
     model: to.model,
     params,
     tasks: [...tasks],
@@ -75,12 +81,12 @@ export function runChoiceOf(args: ParsedArgs, to: { provider: ProviderKind; base
     concurrency: intOption(args, 'concurrency'),
     gradeConcurrency: intOption(args, 'grade-concurrency'),
     ...(extract ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-strict'), matrix: args.flags.has('matrix') },
+    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-lemmas'), matrix: args.flags.has('matrix') },
     feedback: choiceOption<FeedbackMode>(args, 'feedback'),
     prompt: args.values.get('prompt'),
     ...(rename ? { rename } : {}),
     ...(shape ? { shape } : {}),
-    ...(args.flags.has('agent')
+    ...(agent
       ? {
           agent: {
             maxTurns: intOption(args, 'max-turns'),
@@ -119,9 +125,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
-  const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((o) => args.values.has(o));
-  if (agentOnly.length > 0 && !args.flags.has('agent')) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);
-  const choice = runChoiceOf(args, { provider, baseUrl: providerObj.baseUrl, model }, selected);
+  const choice = runChoiceOf(runOptionsOf(args, { provider, baseUrl: providerObj.baseUrl, model }, selected));
   const id = await RunSession.idOf(choice);
   const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await openRunDir(dir);

@@ -22,7 +22,7 @@ import { RUN_DEFAULTS } from '../../core/eval/session/config.ts';
 import { taskFactsOf } from '../../core/eval/session/task-facts.ts';
 import type { Determinism } from '../../core/eval/stats/determinism.ts';
 import { formatShard } from '../../core/eval/run/shard.ts';
-import { type CellRun, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
+import { type CellRun, agentTable, studyReport, studyReportText, cellTable, pairTable } from '../../core/eval/study/study-report.ts';
 import { type PlannedCell, type StudyPlan, StudyError, planStudy, runStudy } from '../../core/eval/study/study-run.ts';
 import { parseStudy, withNames, withShape } from '../../core/eval/study/study-file.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
@@ -31,8 +31,6 @@ import type { Task } from '../../core/tasks/task.ts';
 import { JsonlRepository } from '../../store/jsonl.ts';
 import { WRITE_FLAGS, makeDir, readRunFile, writeError } from '../../store/run-dir-file.ts';
 import { lockRunDir } from '../../store/run-dir-lock.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
-import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
@@ -40,7 +38,9 @@ import { groupByMeaning } from '../meaning-groups.ts';
 import { progressReporter } from '../progress.ts';
 import { openRunDir, parseRunScale, shardSuffix, usageErrors } from '../run-scale.ts';
 import { readShard } from './merge.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { SHAPE_LENS } from '../../core/shape/choice.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 /** A cell's run directory inside the study directory: its number and its label, readable in `ls`. */
 function cellDir(studyDir: string, cell: PlannedCell): string {
@@ -76,8 +76,9 @@ async function printStudyReport(plan: StudyPlan, dir: string, tasks: readonly Ta
   const determinism = new Map<number, Determinism>();
   for (const c of cells) determinism.set(c.index, await groupByMeaning(c.attempts, (id) => taskFactsOf(id, (x) => byId.get(x)).handler));
   const report = studyReport({ name: plan.study.name, id: plan.id }, cells, tasks, { determinism });
+  const agent = agentTable(report);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ study: { name: plan.study.name, id: plan.id, dir, cells: plan.cells.length }, report, tables: { cells: cellTable(report), pairs: pairTable(report) } })}\n`);
+    process.stdout.write(`${JSON.stringify({ study: { name: plan.study.name, id: plan.id, dir, cells: plan.cells.length }, report, tables: { cells: cellTable(report), pairs: pairTable(report), ...(agent ? { agent } : {}) } })}\n`);
     return;
   }
   const missing = plan.cells.length - cells.length;
@@ -148,11 +149,11 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const tasks = await loadTasks();
-  const rename = seededOption<RenameStyle>(args, 'rename');
+  const rename = lensOption(args, RENAME_LENS);
   // --rename makes every cell renamed: the study of the file's grid in those names, a study of its own.
   const renamed = rename ? withNames(parsed.study, rename.style, rename.seed) : parsed.study;
   // --shape shows every cell's code in a shape (docs/shape.md), in place of the file's: a study of its own too.
-  const shape = seededOption<ShapeStyle>(args, 'shape');
+  const shape = lensOption(args, SHAPE_LENS);
   const study = shape ? withShape(renamed, shape) : renamed;
   let plan: StudyPlan;
   try {

@@ -12,18 +12,18 @@ import { toOsvbenchBenchmark } from '../../core/eval/files/osvbench.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { renamedTask } from '../../core/rename/task.ts';
 import { shapedTask } from '../../core/shape/task.ts';
-import type { RenameStyle } from '../../core/rename/choice.ts';
-import type { ShapeStyle } from '../../core/shape/choice.ts';
 import { UsageError, choiceOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
-import { seededOption } from '../seeded-option.ts';
+import { lensOption } from '../lens-option.ts';
+import { SHAPE_LENS } from '../../core/shape/choice.ts';
+import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('tasks'));
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
   const format = choiceOption(args, 'format');
-  const rename = seededOption<RenameStyle>(args, 'rename');
-  const shape = seededOption<ShapeStyle>(args, 'shape');
+  const rename = lensOption(args, RENAME_LENS);
+  const shape = lensOption(args, SHAPE_LENS);
   // Shaped first, renamed after: a renaming keeps every line where it is.
   const shaped = shape ? (await loadTasks()).map((t) => shapedTask(t, shape)) : await loadTasks();
   const tasks = rename ? shaped.map((t) => renamedTask(t, rename)) : shaped;

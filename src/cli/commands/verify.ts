@@ -58,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   const overridesNothing = () =>
     new InputError('IN004', implPath!, `implementation '${implPath}' defines no function: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
   if (implPath && implSource.trim() === '') throw overridesNothing();
-  const strict = args.flags.has('strict');
+  const strict = args.flags.has('lemmas');
   // Z3 runs in a worker thread, loading while the C is checked here (verifier-thread.ts).
   const thread = new VerifierThread();
   const started = Date.now();

@@ -35,7 +35,7 @@ export interface Param {
   readonly span: Span;
 }
 
-/** Names a function or lambda binds locally (computed by `check.ts`). */
+/** Names a function or lambda binds locally (computed by `lint.ts`). */
 export interface Scoped {
   locals?: ReadonlySet<string>;
 }
@@ -47,9 +47,9 @@ export interface FunctionDef extends Scoped {
   readonly params: readonly Param[];
   readonly body: readonly Stmt[];
   readonly span: Span;
-  /** A generator function: its body has a `yield` (computed by `check.ts`). */
+  /** A generator function: its body has a `yield` (computed by `lint.ts`). */
   generator?: boolean;
-  /** Its body has `from m import *`, so its names are looked up as it runs (computed by `check.ts`). */
+  /** Its body has `from m import *`, so its names are looked up as it runs (computed by `lint.ts`). */
   starImport?: boolean;
 }
 

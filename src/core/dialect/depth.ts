@@ -2,7 +2,7 @@
  * How deep a parsed spec nests, measured without recursion. The parser reads
  * long flat chains (`1 + 1 + ...`, `a.b.c...`, `x[0][0]...`, `f()()...`) in
  * loops, but they come out as trees as deep as the chain is long, and every
- * later pass (check.ts, the interpreter) walks trees recursively. A tree
+ * later pass (lint.ts, the interpreter) walks trees recursively. A tree
  * deeper than MAX_TREE_DEPTH is refused with SPEC019 before any of them runs,
  * so no pass can overflow the JavaScript stack. (CPython 2 compiles such
  * chains; no spec comes near this depth: the deepest oracle tree is 11 levels.)
@@ -21,7 +21,7 @@ function spanOf(v: object): Span | undefined {
 const SKIP = new Set(['span', 'nameSpan', 'attrSpan', 'moduleSpan', 'locals']);
 
 /** Throws SPEC019 at the first node deeper than `limit` (every object level of the tree counts). */
-export function checkTreeDepth(mod: A.Module, limit = MAX_TREE_DEPTH): void {
+export function limitTreeDepth(mod: A.Module, limit = MAX_TREE_DEPTH): void {
   const stack: Array<[object, number, Span]> = [[mod, 0, mod.span]];
   while (stack.length) {
     const [node, depth, near] = stack.pop()!;

@@ -5,7 +5,7 @@
  * (diagnostic.ts) with the terminal text (diagnostic-text.ts).
  *
  * `SpecError` is thrown inside the interpreter and converted to a
- * `Diagnostic` at the API boundary (`runSpec`, `checkSpec`). It can also
+ * `Diagnostic` at the API boundary (`runSpec`, `lintSpec`). It can also
  * escape later from a post-state map whose lambda is evaluated lazily; its
  * `diagnostic` getter then gives the same data. The codes are documented in
  * docs/spec-errors.md; never renumber them.

@@ -223,7 +223,7 @@ export abstract class Evaluator implements FunctionCaller {
       case 'Repr':
         return pyRepr(this.eval(e.value, env), e.span);
       case 'Yield':
-        // check.ts lets a yield stand only where the interpreter runs it (interp.ts, runGenerator).
+        // lint.ts lets a yield stand only where the interpreter runs it (interp.ts, runGenerator).
         throw internalError(e.span, 'a yield reached the expression evaluator');
     }
     const never: never = e;

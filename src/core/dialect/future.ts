@@ -60,7 +60,7 @@ export function leadingFeatures(tokens: readonly Token[]): Set<string> {
  * one stands at the top of the module (after at most a docstring) and names
  * a feature 2.7 has. Throws SPEC026.
  */
-export function checkFutureStatements(mod: A.Module): void {
+export function lintFutureStatements(mod: A.Module): void {
   let leading = true;
   mod.body.forEach((s, i) => {
     if (isFuture(s)) {

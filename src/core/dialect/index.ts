@@ -3,7 +3,7 @@
  * written in hv6's Python dialect, producing terms over the symbolic
  * abstract kernel state.
  */
-export { parseSpec, runSpec, checkSpec, callSpecFunction, runModule, quantifierDiagnostic, newParseCache, type ParseCache } from './run.ts';
+export { parseSpec, runSpec, lintSpec, callSpecFunction, runModule, quantifierDiagnostic, newParseCache, type ParseCache } from './run.ts';
 export { dialectCatalog } from './catalog.ts';
 export type { CatalogEntry } from './catalog.ts';
 export { SPEC_CODES, SpecError } from './errors.ts';

@@ -227,7 +227,7 @@ export class Interpreter extends Evaluator {
     }
   }
 
-  /** The statements of a generator function: a `yield` (a statement, or an assignment's value, check.ts) hands out its value. */
+  /** The statements of a generator function: a `yield` (a statement, or an assignment's value, lint.ts) hands out its value. */
   private *generatorBlock(stmts: readonly A.Stmt[], env: Env): Generator<PyValue, Ret | undefined, undefined> {
     for (const s of stmts) {
       const y = s.kind === 'ExprStmt' && s.expr.kind === 'Yield' ? s.expr : s.kind === 'Assign' && s.value.kind === 'Yield' ? s.value : undefined;

@@ -13,7 +13,7 @@ import { BOOL, Term, boolConst, variable } from '../smt/term.ts';
 import { type Span, TEXT_START } from '../span.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type * as A from './ast.ts';
-import { checkModule } from './check.ts';
+import { lintModule } from './lint.ts';
 import { SpecError, badRequest, badReturn, entryParams, internalError, missingEntry, nestingLimit, notCallable, quantifierRefuted } from './errors.ts';
 import { DEFAULT_LIMITS, type Limits } from './evaluator.ts';
 import { Interpreter } from './interp.ts';
@@ -21,7 +21,7 @@ import { recordingWrites } from './field-write.ts';
 import { failingMap, pinnedMap } from './maps.ts';
 import { fromAbstract, toAbstract } from './kernelstate.ts';
 import type { KernelStateObj } from './objects.ts';
-import { checkTreeDepth } from './depth.ts';
+import { limitTreeDepth } from './depth.ts';
 import { parseModule } from './parser.ts';
 import { warn, withWarnings } from './warnings.ts';
 import { describe, expr, isTerm } from './values.ts';
@@ -93,8 +93,8 @@ function parseChecked(source: string, cache: ParseCache = parsed): A.Module {
   const hit = cache.get(source);
   if (hit) return hit;
   const mod = parseModule(source);
-  checkTreeDepth(mod);
-  checkModule(mod);
+  limitTreeDepth(mod);
+  lintModule(mod);
   cache.set(source, mod);
   return mod;
 }
@@ -307,7 +307,7 @@ function unpackResult(r: PyValue, name: string, at: Span): { cond: Term; state: 
  * The error (if any) comes first, then the warnings (`severity: 'warning'`);
  * [] when it runs cleanly.
  */
-export function checkSpec(source: string, handler: string): Diagnostic[] {
+export function lintSpec(source: string, handler: string): Diagnostic[] {
   const p = parseSpec(source);
   if (!p.ok) return [p.error];
   let h: HandlerInfo;

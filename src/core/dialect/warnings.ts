@@ -6,7 +6,7 @@
  * The codes are documented in docs/spec-errors.md ("Warnings").
  *
  * Warnings are collected per run: `collectWarnings` installs a sink for the
- * duration of a synchronous body (runSpec, checkSpec); `warn` outside a
+ * duration of a synchronous body (runSpec, lintSpec); `warn` outside a
  * collection (a lazy map read after the run) is dropped.
  */
 import type { Diagnostic } from '../diagnostic.ts';

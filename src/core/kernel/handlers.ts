@@ -106,7 +106,7 @@ export function findHandler(name: string): HandlerInfo | undefined {
 
 /**
  * The code of an unknown handler name, wherever a name is looked up (the
- * CLI, the verifier, the dialect's runSpec/checkSpec, the prompt builder):
+ * CLI, the verifier, the dialect's runSpec/lintSpec, the prompt builder):
  * a bad verifier request, not the spec's fault (docs/spec-errors.md).
  */
 const UNKNOWN_HANDLER = 'SPEC030';

@@ -9,7 +9,7 @@ import { type LlmError, isLlmError } from './errors.ts';
 import { AdaptiveLimiter } from './limiter.ts';
 import { type RetryPolicy, withRetry } from './retry.ts';
 import type { Completion, CompletionRequest, Provider } from './types.ts';
-import { checkedUsage } from './usage.ts';
+import { validatedUsage } from './usage.ts';
 
 export interface ClientOptions {
   readonly provider: Provider;
@@ -67,7 +67,7 @@ export class LlmClient {
     const key = await this.keyOf(request);
     const hit = await this.options.cache?.getCached(key);
     // An entry written before counts were checked (or edited) is checked as a fresh answer is (usage.ts).
-    if (hit) return { completion: { ...hit.completion, usage: checkedUsage(hit.completion.usage) }, cached: true, cacheKey: key, requests: 0 };
+    if (hit) return { completion: { ...hit.completion, usage: validatedUsage(hit.completion.usage) }, cached: true, cacheKey: key, requests: 0 };
 
     let requests = 0;
     const completion = await withRetry(
@@ -78,7 +78,7 @@ export class LlmClient {
           requests++;
           const c = await this.provider.complete(request, { signal });
           this.limiter.onSuccess();
-          return { ...c, usage: checkedUsage(c.usage) };
+          return { ...c, usage: validatedUsage(c.usage) };
         } catch (e) {
           if (isLlmError(e) && e.kind === 'rate-limited') this.limiter.onRateLimited();
           throw e;

@@ -39,7 +39,7 @@ export function usageFrom(raw: RawUsage): Usage {
 }
 
 /** `u` as it may be kept: a usage read back (the response cache) is checked as a fresh one is. */
-export function checkedUsage(u: unknown): Usage {
+export function validatedUsage(u: unknown): Usage {
   const o = (typeof u === 'object' && u !== null ? u : {}) as Partial<Record<keyof Usage, unknown>>;
   const usage = usageFrom({ input: o.input, output: [o.output], reasoning: o.reasoning });
   return o.unknown === true && !usage.unknown ? { ...usage, unknown: true } : usage;

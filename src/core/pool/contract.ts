@@ -17,7 +17,7 @@ export interface GradeOptions {
   readonly timeoutMs?: number;
   /** Every variant of the task's handler, for the variant matrix. */
   readonly variants?: readonly Task[];
-  /** Run the declarative checks on passing answers (the `strict` grade). */
+  /** Run the lemma checks on passing answers (the `strict` grade). */
   readonly strict?: boolean;
   /** Verify against these function definitions instead of the correct kernel (grade.ts, GradeEnv.implSource). */
   readonly implSource?: string;
@@ -152,7 +152,7 @@ export interface VerifierApi {
   timings(): Promise<WorkerTimings>;
   /** Two specs of one handler compared by meaning (core/verify/equivalence.ts; `osvlab diff`, the playground's Compare). */
   diff(req: DiffRequest): Promise<DiffVerdict>;
-  /** The declarative checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */
+  /** The lemma checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */
   lemmas(handler: string, spec: string, options: LemmaOptions): Promise<DeclarativeResult>;
   /**
    * Grades one model answer for one task (core/eval/grade/grade.ts): extraction,

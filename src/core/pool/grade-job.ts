@@ -16,7 +16,7 @@ import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
 
 /**
  * Grades one answer in this worker (core/eval/grade/grade.ts), with the
- * strict checks when asked, in the worker's environment (its engine and the
+ * lemma checks when asked, in the worker's environment (its engine and the
  * caches it built once) and with its grade memo.
  */
 export function gradeJob(env: VerifyEnv, memo: GradeMemo, task: Task, response: string, options: GradeOptions): Promise<GradeResult> {

@@ -12,7 +12,7 @@
  */
 import { GradeMemo } from '../eval/grade/grade-memo.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
-import { checkSpec, dialectCatalog } from '../dialect/index.ts';
+import { lintSpec, dialectCatalog } from '../dialect/index.ts';
 import { evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
@@ -230,7 +230,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     async check(source: string, handler: string): Promise<Diagnostic[]> {
-      return checkSpec(source, handler);
+      return lintSpec(source, handler);
     },
 
     async catalog(): Promise<CatalogEntry[]> {

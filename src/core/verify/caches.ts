@@ -21,7 +21,7 @@
  * - known facts (known-facts.ts): the declarative facts proved so far;
  * - proved goals (proved-goals.ts): the refinement goals proved so far, by
  *   program and handler;
- * - engine checks (engine-checks.ts): the handler-independent checks, per
+ * - engine checks (engine-proofs.ts): the handler-independent checks, per
  *   engine;
  * - reachable states (state-bank.ts): the bank's states, replayed once, and
  *   each handler's cases.

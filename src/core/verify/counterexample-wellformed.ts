@@ -38,7 +38,7 @@ import { ENUMS, NDMAPAGE, NFILE, NINTREMAP, NOFILE, NPAGE, NPCIDEV, NPROC, PAGE_
 import type { HandlerArg } from '../kernel/handlers.ts';
 import type { Failure, Obligation, Refutation } from './prove.ts';
 import { applications } from '../smt/instantiate.ts';
-import { checkQuery, negation } from './query.ts';
+import { solveQuery, negation } from './query.ts';
 
 /** The members of an enum, without its FORCE_WIDTH marker. */
 function members(e: Record<string, bigint>): bigint[] {
@@ -199,7 +199,7 @@ export async function showWellFormed<T>(raw: Pick<Refutation, 'model' | 'failure
   for (const prefs of tiers) {
     if (prefs.length === 0) continue;
     // The same assumptions as the refuting query, and the preferences, which a replay must also find true.
-    const r = await checkQuery(opts.engine, { goals, assume: () => [...assumptions, ...prefs], timeoutMs: budget }, (lease) => {
+    const r = await solveQuery(opts.engine, { goals, assume: () => [...assumptions, ...prefs], timeoutMs: budget }, (lease) => {
       const failures: Failure[] = [];
       for (const f of raw.failures) {
         if (lease.value(f.obligation.goal) === true) continue;

@@ -1,7 +1,7 @@
 /**
  * The front door of the declarative checks: run a spec on a fresh symbolic
  * state and check that it preserves the spec invariants and every lemma
- * (kernel/lemmas, verify/lemma-check.ts). No C is involved.
+ * (kernel/lemmas, verify/step-lemmas.ts). No C is involved.
  *
  * The fast path (docs/lemmas.md, "Reusing the oracle's proof"): if the spec's
  * step is the oracle's step (term for term, or by one query under the spec
@@ -25,7 +25,7 @@ import { type VerifierCaches, mapSlot } from './caches.ts';
 import type { VerifyEnv } from './env.ts';
 import { KnownFacts, mergeState } from './known-facts.ts';
 import { type FactMemo, type LemmaResult, QUANTIFIED_LEMMA } from './fact-prover.ts';
-import { type StepLemmaOptions, proveStepLemmas } from './lemma-check.ts';
+import { type StepLemmaOptions, proveStepLemmas } from './step-lemmas.ts';
 import { type ObligationOutcome, worst } from './outcome.ts';
 import { STORED_PROOFS, type StoredProof, proofFor, proofKey, storedProof } from './proof-cache.ts';
 import { compareSteps } from './same-step.ts';
@@ -268,7 +268,7 @@ async function proveSpecLemmasNow(handler: string, spec: string, env: Declarativ
   // the lemmas whose facts differ first.
   const merged = { ...step, post: mergeState(step.post, oracle.post, new Set([...cmp.identical, ...cmp.equivalent])) };
   const memo = new KnownFacts(caches, merged, lemmas, oracleFacts(h.name, withOracle, lemmas, caches, true));
-  // The reachable cases serve only a check that stops at the first failure (lemma-check.ts).
+  // The reachable cases serve only a check that stops at the first failure (step-lemmas.ts).
   const reachable = opts.stopAtFailure ? { symbols: { pre: base.pre, args: base.args }, cases: reachableCases(h.name, caches) } : undefined;
   const c = await check(step, env, opts, { memo, first: memo.differingLemmas(), ...(reachable ? { reachable } : {}) });
   return outcomeOf(c, started, memo.hits > 0 ? 'partial' : 'full', memo.hits);

@@ -36,7 +36,7 @@ import { type ObligationOutcome, worst } from './outcome.ts';
 import { type Obligation, type ProofOutcome, disposeOutcome, prove } from './prove.ts';
 import { PROVED_GOALS } from './proved-goals.ts';
 import { phaseClock } from '../phases.ts';
-import { checkQuery } from './query.ts';
+import { solveQuery } from './query.ts';
 import { assumeInvariants, implObligations, refinementObligations, specObligations } from './refinement.ts';
 import { type RefinementSide, refinementProofKey, storedRefinementProof } from './refinement-proofs.ts';
 import { type RunRefutation, refuteByRunning } from './run-refute.ts';
@@ -342,7 +342,7 @@ export type QuickVerdict =
  */
 export async function refuteOnce(steps: Extract<Steps, { ok: true }>, env: VerifyEnv, timeoutMs: number): Promise<QuickVerdict> {
   const goals = refinementObligations(steps.step).map((ob) => ob.goal);
-  const r = await checkQuery(env.engine, { goals, assume: (negated) => steps.assume([negated]), timeoutMs });
+  const r = await solveQuery(env.engine, { goals, assume: (negated) => steps.assume([negated]), timeoutMs });
   return r.kind === 'proved' ? 'equivalent' : r.kind === 'refuted' || r.kind === 'on-word' ? 'refuted' : 'unknown';
 }
 

@@ -43,7 +43,7 @@ import { ev, show, stateRead } from './counterexample.ts';
 import { showWellFormed } from './counterexample-wellformed.ts';
 import { type Steps, DEFAULT_BUDGET_MS, type VerifyEnv, buildSteps, seedFromOracle } from './driver.ts';
 import { PROVED_GOALS } from './proved-goals.ts';
-import { REPLAY_FAILED, checkQuery } from './query.ts';
+import { REPLAY_FAILED, solveQuery } from './query.ts';
 import { specObligations } from './refinement.ts';
 import type { CexArg } from './verdict.ts';
 
@@ -140,7 +140,7 @@ export async function diffSpecs(req: DiffRequest, env: VerifyEnv): Promise<DiffV
     if (open.length) {
       queries++;
       // A replayed model is kept for the well-formed search; one on the solver's word is shown as it is.
-      const r = await checkQuery(env.engine, { goals: open.map((c) => c.goal), assume: (negated) => a.assume([negated]), deadline }, (lease) =>
+      const r = await solveQuery(env.engine, { goals: open.map((c) => c.goal), assume: (negated) => a.assume([negated]), deadline }, (lease) =>
         lease.replayed ? { kept: lease.keep(), shown: undefined } : { kept: undefined, shown: witness(lease.model, false, a, b, open) },
       );
       if (r.kind === 'refuted' || r.kind === 'on-word') {
@@ -161,7 +161,7 @@ export async function diffSpecs(req: DiffRequest, env: VerifyEnv): Promise<DiffV
       else if (!goals.length) ghost = { kind: 'same' };
       else {
         queries++;
-        const r = await checkQuery(env.engine, { goals: goals.map((g) => g.goal), assume: (negated) => a.assume([negated]), deadline }, (lease) =>
+        const r = await solveQuery(env.engine, { goals: goals.map((g) => g.goal), assume: (negated) => a.assume([negated]), deadline }, (lease) =>
           goals.filter((g) => lease.value(g.goal) === false).map((g) => g.name),
         );
         ghost =

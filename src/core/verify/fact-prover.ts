@@ -2,8 +2,8 @@
  * The per-fact prover of the declarative checks (docs/design.md §3, item 2):
  * proves facts (quantified formulas) from assumed facts, one query per fact,
  * so a failure names its fact. The statements are built on it: a spec step's
- * lemmas (lemma-check.ts) and the handler-independent checks
- * (engine-checks.ts).
+ * lemmas (step-lemmas.ts) and the handler-independent checks
+ * (engine-proofs.ts).
  *
  * Queries are quantifier-free. Each fact to prove is skolemised and checked
  * in a query of its own; the assumed facts are instantiated at the query's
@@ -28,7 +28,7 @@ import type { Quantified } from '../smt/quantified.ts';
 import type { Snapshot } from '../smt/snapshot.ts';
 import { BOOL, type Term } from '../smt/term.ts';
 import { worst } from './outcome.ts';
-import { DECLARATIVE_SOLVE_EQS, type Query, checkFromSubset, checkQuery, refutes, solverStatus, unsettled } from './query.ts';
+import { DECLARATIVE_SOLVE_EQS, type Query, solveFromSubset, solveQuery, refutes, solverStatus, unsettled } from './query.ts';
 import type { ObligationResult } from './verdict.ts';
 import { type CaseSymbols, type ReachableCase, refuteInCases } from './state-bank.ts';
 
@@ -56,7 +56,7 @@ export interface FactOptions {
   readonly memo?: FactMemo;
   /**
    * Queries a fact with the oracle's fact beside it may take without the
-   * instances before its full query (query.ts, `checkFromSubset`; default
+   * instances before its full query (query.ts, `solveFromSubset`; default
    * `SUBSET_ROUNDS`, 0: ask the full query at once).
    */
   readonly subsetRounds?: number;
@@ -81,8 +81,8 @@ export const SUBSET_ROUNDS = 1;
 /**
  * What the caller knows about facts of the statement, and learns from the
  * check. A fact is named by its group and its name: the group is
- * `FROM_INVARIANTS` (lemma-check.ts) for an invariant carried over by the invariants alone,
- * `fromLemmas(set)` (lemma-check.ts) for one carried over under each lemma of `set`
+ * `FROM_INVARIANTS` (step-lemmas.ts) for an invariant carried over by the invariants alone,
+ * `fromLemmas(set)` (step-lemmas.ts) for one carried over under each lemma of `set`
  * (upstream's statement), and a lemma's name for its facts (proved from the
  * invariants and that lemma). Every group's assumptions are fixed by the
  * handler and the step's pre-state, so a fact proved for one step of a
@@ -126,7 +126,7 @@ export interface QueryInfo {
   readonly ms: number;
   /** No solver was asked: a kept model refuted the query (`FactMemo.witnesses`). */
   readonly witness?: true;
-  /** A query with only some assertions (`checkFromSubset`): its round, from 1. */
+  /** A query with only some assertions (`solveFromSubset`): its round, from 1. */
   readonly subset?: number;
   /** No solver was asked: a reachable state refuted the query (`FactOptions.reachable`). */
   readonly reachable?: true;
@@ -241,7 +241,7 @@ export async function proveFacts(
     // asked without them first (a model of that settles only if it is one
     // of the full query).
     if (beside && opts.subsetRounds !== 0) {
-      const lean = await checkFromSubset(engine, query, [beside], opts.subsetRounds ?? SUBSET_ROUNDS, (lease) => lease.snapshot());
+      const lean = await solveFromSubset(engine, query, [beside], opts.subsetRounds ?? SUBSET_ROUNDS, (lease) => lease.snapshot());
       queries += lean.asked.length;
       lean.asked.forEach((a, i) => opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: 0, status: a.status, ms: a.ms, subset: i + 1 }));
       const c = lean.checked;
@@ -256,7 +256,7 @@ export async function proveFacts(
         continue;
       }
     }
-    const r = await checkQuery(engine, query, (lease) => lease.snapshot());
+    const r = await solveQuery(engine, query, (lease) => lease.snapshot());
     queries++;
     const status = solverStatus(r);
     opts.onQuery?.({ tag: `${tag}/${f.name}`, instances: instances(), status, ms: r.ms });

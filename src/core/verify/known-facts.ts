@@ -27,7 +27,7 @@ import { type Term, variable } from '../smt/term.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { type CacheSlot, type CacheStats, type SlotValue, type VerifierCaches, cacheSlot } from './caches.ts';
 import type { FactMemo } from './fact-prover.ts';
-import { fromLemmas, isInvariantGroup } from './lemma-check.ts';
+import { fromLemmas, isInvariantGroup } from './step-lemmas.ts';
 import type { SymbolicStep } from './steps.ts';
 
 /**

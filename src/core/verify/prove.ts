@@ -9,7 +9,7 @@
  */
 import type { SmtEngine, SmtModel } from '../smt/solver.ts';
 import type { Term } from '../smt/term.ts';
-import { BUDGET_SPENT, type Checked, type Lease, REPLAY_FAILED, checkQuery, unsettled } from './query.ts';
+import { BUDGET_SPENT, type Checked, type Lease, REPLAY_FAILED, solveQuery, unsettled } from './query.ts';
 import type { ObligationResult } from './verdict.ts';
 
 export interface Obligation {
@@ -134,7 +134,7 @@ class Proof {
   async ask(goals: readonly Term[], candidates: readonly Obligation[], limits: { readonly timeoutMs?: number; readonly rlimit?: number }, started?: number): Promise<Checked<Reading>> {
     const assume = (negated: Term) => this.opts.assume([negated]);
     const q = { goals, assume, ...limits, deadline: this.opts.deadline, solveEqs: this.opts.solveEqs };
-    const r = await checkQuery(this.engine, q, (lease) => this.read(lease, candidates));
+    const r = await solveQuery(this.engine, q, (lease) => this.read(lease, candidates));
     if (!(r.kind === 'undecided' && r.reason === BUDGET_SPENT)) {
       this.solverMs += r.ms;
       this.queries++;

@@ -2,7 +2,7 @@
  * The one checked query: ask Z3 for a state in which some goal fails under
  * the assumptions, replay its model with our own evaluator, and dispose it.
  * Every part of the verifier that asks the solver something goes through
- * `checkQuery`: refinement's obligations (prove.ts), the mutant screen
+ * `solveQuery`: refinement's obligations (prove.ts), the mutant screen
  * (driver.ts), the declarative checks (fact-prover.ts, same-step.ts) and
  * the well-formed counterexample search (counterexample-wellformed.ts). Each
  * is a policy over the tagged result; none disposes a model by hand.
@@ -95,7 +95,7 @@ export function negation(goals: readonly Term[]): Term {
  * of a refuted or on-word result (not of an inconsistent one), once; its
  * return value is the result's `value`.
  */
-export async function checkQuery<T = undefined>(engine: SmtEngine, q: Query, use?: (lease: Lease) => T): Promise<Checked<T>> {
+export async function solveQuery<T = undefined>(engine: SmtEngine, q: Query, use?: (lease: Lease) => T): Promise<Checked<T>> {
   const limit = queryLimit(q.timeoutMs, q.deadline);
   if (limit === 'spent') return { kind: 'undecided', ms: 0, outcome: 'timeout', reason: BUDGET_SPENT };
   const negated = negation(q.goals);
@@ -136,7 +136,7 @@ export function solverStatus(r: Checked<unknown>): 'unsat' | 'sat' | 'unknown' {
   return r.kind === 'proved' ? 'unsat' : r.kind === 'undecided' ? 'unknown' : 'sat';
 }
 
-/** How `checkFromSubset` went: the query's own result, and the queries it took. */
+/** How `solveFromSubset` went: the query's own result, and the queries it took. */
 export interface SubsetChecked<T> {
   /** Proved, refuted (by a model of every assertion of the query) or undefined: ask the query itself. */
   readonly checked?: Extract<Checked<T>, { kind: 'proved' | 'refuted' }>;
@@ -152,9 +152,9 @@ export interface SubsetChecked<T> {
  * evaluator finds every assertion of `q` true and a goal false refutes it,
  * as `q` itself would be refuted. Anything else (a round limit, a timeout, a
  * quantifier our evaluator cannot read) settles nothing: the caller asks `q`.
- * `use` sees the model of a refutation, as `checkQuery`'s does.
+ * `use` sees the model of a refutation, as `solveQuery`'s does.
  */
-export async function checkFromSubset<T>(
+export async function solveFromSubset<T>(
   engine: SmtEngine,
   q: Query,
   start: readonly Term[],
@@ -167,7 +167,7 @@ export async function checkFromSubset<T>(
   let subset = [...start];
   for (let round = 0; round < rounds; round++) {
     let falsified: Term[] | undefined;
-    const r = await checkQuery(engine, { ...q, assume: () => subset }, (lease) => {
+    const r = await solveQuery(engine, { ...q, assume: () => subset }, (lease) => {
       const values = all.map((t) => lease.value(t));
       if (values.includes('quantified')) return { genuine: false as const };
       falsified = all.filter((_, i) => values[i] === false);

@@ -80,6 +80,6 @@ describe('grading an imported attempt', () => {
 
   it('names every graded field that differs', () => {
     expect(exerciseDifferences(OWN, OWN)).toEqual([]);
-    expect(exerciseDifferences(OWN, { ...OWN, strict: true, solution: 's' })).toEqual(['the strict checks', 'the solution']);
+    expect(exerciseDifferences(OWN, { ...OWN, strict: true, solution: 's' })).toEqual(['the lemma checks', 'the solution']);
   });
 });

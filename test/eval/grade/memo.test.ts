@@ -8,7 +8,7 @@ import { oracleSpec } from '../../../src/core/kernel/content.ts';
 const fence = (s: string) => `\`\`\`python\n${s}\`\`\`\n`;
 
 describe('grade memo', () => {
-  it('grades the same spec for the five variants of a handler with one refinement proof and one strict check', async () => {
+  it('grades the same spec for the five variants of a handler with one refinement proof and one lemma check', async () => {
     const engine = await nodeEngine();
     const tasks = (await loadTasks()).filter((t) => t.handler === 'sys_kill');
     expect(tasks).toHaveLength(5);
@@ -31,7 +31,7 @@ describe('grade memo', () => {
     }
     expect(fresh.category).toBe('pass');
     expect(strictCalls).toBe(1);
-    expect(memo.misses).toBe(2); // one verdict, one strict check
+    expect(memo.misses).toBe(2); // one verdict, one lemma check
     expect(memo.hits).toBe(8);
   }, 300_000);
 

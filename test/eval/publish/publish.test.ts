@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { exportRun } from '../../../src/core/eval/files/run-file.ts';
 import type { GradeCategory, GradeResult } from '../../../src/core/eval/grade/grade-types.ts';
 import { type AnswerChange, figureParts, figureVerdicts, figureIdsOf, figuresOf, passKOf } from '../../../src/core/eval/publish/figures.ts';
-import { openPublishedRun } from '../../../src/core/eval/publish/check.ts';
-import { answerDigests, checkAnswers, manifest, parseManifest } from '../../../src/core/eval/publish/manifest.ts';
+import { openPublishedRun } from '../../../src/core/eval/publish/reverify.ts';
+import { answerDigests, findAlteredAnswers, manifest, parseManifest } from '../../../src/core/eval/publish/manifest.ts';
 import { type IndexRun, parseSiteIndex, runFilePath, siteIndex } from '../../../src/core/eval/publish/site.ts';
 import { type AttemptRecord, type RunRecord, attemptId } from '../../../src/core/eval/run/run-types.ts';
 import { summaryOf } from '../../../src/core/eval/session/regrade.ts';
@@ -144,19 +144,19 @@ describe('the manifest', () => {
 
   it('flags exactly the answer whose text changed, one it does not name, and one the file lacks', async () => {
     const m = manifest({}, { r1: await answerDigests(attempts) });
-    expect(await checkAnswers(m, 'r1', attempts)).toEqual({ altered: [], missing: [] });
+    expect(await findAlteredAnswers(m, 'r1', attempts)).toEqual({ altered: [], missing: [] });
     const edited = [{ ...attempts[0], response: { ...attempts[0].response!, text: 'an edited answer' } }, attempts[1]];
-    const r = await checkAnswers(m, 'r1', edited);
+    const r = await findAlteredAnswers(m, 'r1', edited);
     expect(r.missing).toEqual([]);
     expect(r.altered).toEqual([
       { attemptId: attempts[0].id, taskId: 'sys_dup-v0', sample: 0, round: 0, reason: 'hash-differs', expected: await sha256Hex(attempts[0].response!.text), actual: await sha256Hex('an edited answer') },
     ]);
     const extra = attempt(run, 'sys_dup-v0', 1, 0, grade('pass'));
-    const more = await checkAnswers(m, 'r1', [attempts[0], extra]);
+    const more = await findAlteredAnswers(m, 'r1', [attempts[0], extra]);
     expect(more.altered.map((a) => [a.attemptId, a.reason])).toEqual([[extra.id, 'not-in-manifest']]);
     expect(more.missing).toEqual([attempts[1].id]);
     // A run the manifest does not know: every answer is unaccounted for.
-    expect((await checkAnswers(m, 'other', attempts)).altered.map((a) => a.reason)).toEqual(['not-in-manifest', 'not-in-manifest']);
+    expect((await findAlteredAnswers(m, 'other', attempts)).altered.map((a) => a.reason)).toEqual(['not-in-manifest', 'not-in-manifest']);
   });
 
   it('refuses a hash that is not 64 hex digits, at its path', () => {

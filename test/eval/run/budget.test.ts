@@ -98,7 +98,7 @@ describe('osvlab run --max-cost', () => {
     const dir = join(cli.tempDir(), 'run');
     const args = (max: number) => [
       'run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'fake', '--tasks', IDS.join(','),
-      '--shots', '0', '--n', '1', '--concurrency', '1', '--grade-concurrency', '1', '--no-strict', '--out', dir,
+      '--shots', '0', '--n', '1', '--concurrency', '1', '--grade-concurrency', '1', '--no-lemmas', '--out', dir,
       '--max-tokens', '64', '--price', '1000/1000', '--max-cost', max.toFixed(4),
     ];
     const first = await cli.run(args(limit));

@@ -29,11 +29,11 @@ describe('grade --shard K/N and merge', () => {
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 
     const single = join(root, 'single');
-    const one = await cli.run(['grade', '--responses', file, '--out', single, '--concurrency', '1', '--no-strict']);
+    const one = await cli.run(['grade', '--responses', file, '--out', single, '--concurrency', '1', '--no-lemmas']);
     expect(one.code, one.err).toBe(0);
     const shards = [1, 2, 3].map((k) => join(root, `shard-${k}`));
     const results = await Promise.all(
-      shards.map((d, i) => cli.run(['grade', '--responses', file, '--shard', `${i + 1}/3`, '--out', d, '--concurrency', '1', '--no-strict'])),
+      shards.map((d, i) => cli.run(['grade', '--responses', file, '--shard', `${i + 1}/3`, '--out', d, '--concurrency', '1', '--no-lemmas'])),
     );
     for (const r of results) expect(r.code, r.err).toBe(0);
     // Tasks in the benchmark's order (the run lists them so): sys_set_runnable-v0 0, sys_close-v0 1, sys_dup-v0 2,
@@ -86,7 +86,7 @@ describe('grade --shard K/N and merge', () => {
     expect(text.out).toContain('p = 0.2500');
 
     // Rerunning a finished shard grades nothing again (its lines come from the directory).
-    const again = await cli.run(['grade', '--responses', file, '--shard', '2/3', '--out', shards[1], '--concurrency', '1', '--no-strict']);
+    const again = await cli.run(['grade', '--responses', file, '--shard', '2/3', '--out', shards[1], '--concurrency', '1', '--no-lemmas']);
     expect(again.code, again.err).toBe(0);
     // Shard 2 holds lines 1, 4 and 5: two oracle answers and one prose answer.
     expect(again.out).toContain('3 answers: pass 2, syntax 1');

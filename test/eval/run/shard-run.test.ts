@@ -48,7 +48,7 @@ function runArgs(out: string, extra: readonly string[] = []): string[] {
   return [
     'run', '--provider', 'openai-compatible', '--base-url', `${fake.url}/v1`, '--model', 'fake',
     '--tasks', IDS.join(','), '--shots', '0', '--repair', '1', '--n', '2',
-    '--concurrency', '1', '--grade-concurrency', '1', '--no-strict', '--out', out, ...extra,
+    '--concurrency', '1', '--grade-concurrency', '1', '--no-lemmas', '--out', out, ...extra,
   ];
 }
 

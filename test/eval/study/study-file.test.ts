@@ -50,6 +50,7 @@ describe('study file', () => {
       names: ['hv6'],
       renameSeed: 1,
       feedback: ['counterexample', 'verdict', 'none'],
+      modes: ['answer'],
       shots: [1],
       samples: [1],
       repair: 3,
@@ -61,7 +62,7 @@ describe('study file', () => {
 
   it('fills in the defaults: the standard prompt, counterexample feedback, 5 shots, 1 sample, no repair, every task', () => {
     const s = ok('{"name": "one", "models": [{"provider": "openai", "model": "gpt-4o"}]}');
-    expect(s).toMatchObject({ prompts: ['standard'], names: ['hv6'], renameSeed: 1, feedback: ['counterexample'], shots: [5], samples: [1], repair: 0, tasks: 'all', params: {}, grading: {} });
+    expect(s).toMatchObject({ prompts: ['standard'], names: ['hv6'], renameSeed: 1, feedback: ['counterexample'], modes: ['answer'], shots: [5], samples: [1], repair: 0, tasks: 'all', params: {}, grading: {} });
     expect(expandStudy(s).map((c) => c.label)).toEqual(['gpt-4o']);
   });
 

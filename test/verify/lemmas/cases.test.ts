@@ -4,7 +4,7 @@
  * lemma the mistake breaks (`# expect: lemma-fail <lemma>`); that lemma, and
  * the lemmas that include it, must fail, and every other lemma must still be
  * proved. Each case passes refinement and differs from the oracle only in
- * ghost state, so each also shows that the strict check's fast path (reusing
+ * ghost state, so each also shows that the lemma check's fast path (reusing
  * the oracle's proof for the oracle's step) does not take it: the check goes
  * through `proveSpecLemmas`.
  */

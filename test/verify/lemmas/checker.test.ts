@@ -3,7 +3,7 @@ import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
 import { variable } from '../../../src/core/smt/term.ts';
 import type { QueryInfo } from '../../../src/core/verify/fact-prover.ts';
-import { proveStepLemmas, footprint } from '../../../src/core/verify/lemma-check.ts';
+import { proveStepLemmas, footprint } from '../../../src/core/verify/step-lemmas.ts';
 import { Step, o, u64 } from './steps.ts';
 
 describe('the checker', () => {

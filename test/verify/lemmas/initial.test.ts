@@ -4,7 +4,7 @@ import { specInvariants } from '../../../src/core/kernel/spec-invariants.ts';
 import { COROLLARIES, LEMMAS, bootWitness, findLemma } from '../../../src/core/kernel/lemmas/index.ts';
 import type { RefcntValue } from '../../../src/core/kernel/state.ts';
 import { variable } from '../../../src/core/smt/term.ts';
-import { checkCorollaries, checkInitial } from '../../../src/core/verify/engine-checks.ts';
+import { proveCorollaries, proveInitial } from '../../../src/core/verify/engine-proofs.ts';
 import { proveFrom } from '../../../src/core/verify/fact-prover.ts';
 import { Step, u64 } from './steps.ts';
 
@@ -20,7 +20,7 @@ describe('initial state', () => {
   });
 
   it('initial() ∧ spec_invariants ∧ each lemma and corollary is satisfiable (the boot witness satisfies them)', async () => {
-    const r = await checkInitial(await nodeEnv(), { timeoutMs: 120_000 });
+    const r = await proveInitial(await nodeEnv(), { timeoutMs: 120_000 });
     expect(r.map((x) => x.name)).toEqual(['spec_invariants', ...LEMMAS.map((l) => l.name), ...COROLLARIES.map((c) => c.name)]);
     for (const x of r) expect(x, x.name).toMatchObject({ status: 'proved' });
   }, T);
@@ -36,7 +36,7 @@ describe('initial state', () => {
 
 describe('page-walk corollaries', () => {
   it('pgwalk follows from isolation and iommu_pgwalk from iommu_isolation', async () => {
-    const r = await checkCorollaries(await nodeEnv(), { timeoutMs: 120_000 });
+    const r = await proveCorollaries(await nodeEnv(), { timeoutMs: 120_000 });
     expect(r).toMatchObject([
       { name: 'pgwalk', status: 'proved' },
       { name: 'iommu_pgwalk', status: 'proved' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { ENUMS } from '../../../src/core/kernel/constants.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
-import { proveStepLemmas } from '../../../src/core/verify/lemma-check.ts';
+import { proveStepLemmas } from '../../../src/core/verify/step-lemmas.ts';
 import { type AllocMistakes, allocStep } from './alloc-step.ts';
 
 const PT = ENUMS.page_type;

@@ -1,6 +1,6 @@
 /**
  * Runs an oracle spec (tasks/hv6/specs, with its shared helpers) on a fresh
- * symbolic pre-state: the input of the declarative checks.
+ * symbolic pre-state: the input of the lemma checks.
  */
 import { KERNEL, oracleSpec } from '../../../src/core/kernel/content.ts';
 import { findHandler } from '../../../src/core/kernel/handlers.ts';

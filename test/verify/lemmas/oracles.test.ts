@@ -18,7 +18,7 @@ import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
 import { HANDLERS } from '../../../src/core/kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
 import { oracleProofKey } from '../../../src/core/verify/declarative.ts';
-import { proveStepLemmas } from '../../../src/core/verify/lemma-check.ts';
+import { proveStepLemmas } from '../../../src/core/verify/step-lemmas.ts';
 import { storedProof } from '../../../src/core/verify/proof-cache.ts';
 import { oracleHandlers, oracleStep } from './oracle.ts';
 

@@ -3,7 +3,7 @@ import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { ENUMS } from '../../../src/core/kernel/constants.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
 import type { LemmaResult } from '../../../src/core/verify/fact-prover.ts';
-import { proveStepLemmas } from '../../../src/core/verify/lemma-check.ts';
+import { proveStepLemmas } from '../../../src/core/verify/step-lemmas.ts';
 import { allocStep } from './alloc-step.ts';
 import { closeStep, freeFrameStep } from './more-steps.ts';
 

@@ -1,10 +1,10 @@
 /**
- * The strict check's shortcuts (docs/lemmas.md, "Reusing what is known")
+ * The lemma check's shortcuts (docs/lemmas.md, "Reusing what is known")
  * never change its result. On a fixed sample of the grading corpus
  * (perf/corpus/answers.jsonl): one answer of every kind of near miss (ghost
  * differences that still refine; strict holds for some kinds, not for
  * others), rewrites that are the oracle's step, and an answer with a
- * quantifier. For each, the strict grade's check (the oracle's proof for the
+ * quantifier. For each, the grade with lemmas' check (the oracle's proof for the
  * oracle's step, known facts for the rest, stop at the first failure) must
  * agree with the full check of the answer's own statement, nothing reused.
  * The shortcut side runs in one cache object, in corpus order, so answers of
@@ -17,7 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../../src/cli/z3-node.ts';
 import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
-import { type StrictCheckRun, strictChecker } from '../../../src/core/eval/grade/grade.ts';
+import { type LemmaCheckRun, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 import { verifyDeclarative } from '../../../src/core/verify/driver.ts';
 import { SUBSET_ROUNDS } from '../../../src/core/verify/fact-prover.ts';
@@ -46,7 +46,7 @@ function sample(): CorpusAnswer[] {
   return SAMPLE.map(([handler, made]) => corpusAnswer(handler, made, all));
 }
 
-describe('the strict check with its shortcuts', () => {
+describe('the lemma check with its shortcuts', () => {
   it('gives the full check’s result on every answer of the sample', async () => {
     const engine = await nodeEngine();
     const shortcut = { engine, caches: new VerifierCaches() };
@@ -55,13 +55,13 @@ describe('the strict check with its shortcuts', () => {
     const paths = new Map<string, Set<boolean>>();
     // Answers a model kept from an earlier answer of the handler refuted (known-facts.ts, witnesses).
     const witnessed: string[] = [];
-    // Facts proved by a query without the instances, the oracle's fact beside the goal (query.ts, checkFromSubset).
+    // Facts proved by a query without the instances, the oracle's fact beside the goal (query.ts, solveFromSubset).
     let bySubset = 0;
     let rounds = 0;
     // Facts refuted in a reachable state (state-bank.ts, refuteInCases).
     let inCases = 0;
-    // The strict grade's own checker, seen through its probe.
-    let seen: StrictCheckRun | undefined;
+    // The grade with lemmas' own checker, seen through its probe.
+    let seen: LemmaCheckRun | undefined;
     const strictCheck = strictChecker(shortcut, 120_000, { now: () => Date.now(), checked: (r) => (seen = r) });
     for (const a of sample()) {
       const spec = extractSpec(a.response)!;

@@ -9,9 +9,9 @@
 import { computeMetrics, type RunMetrics, type TaskFacts } from '../stats/metrics.ts';
 import { type AttemptRecord, type PromptRecord, type RunRecord, attemptId } from '../run/run-types.ts';
 import { BUG_CLASSES } from '../../tasks/task.ts';
-import { type ValidationError, array, boolean, count, fail, hex64, literal, newerVersion, nullable, number, object, parseJson, record, string, unknown } from './json-check.ts';
+import { type ValidationError, array, boolean, count, fail, hex64, literal, newerVersion, nullable, number, object, parseJson, record, string, unknown } from './json-validate.ts';
 
-export { type ValidationError, formatValidationErrors } from './json-check.ts';
+export { type ValidationError, formatValidationErrors } from './json-validate.ts';
 
 const RUN_FILE_FORMAT = 'osvlab-run';
 const RUN_FILE_VERSION = 1;

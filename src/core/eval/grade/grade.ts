@@ -150,7 +150,7 @@ export function handlerOnlyTask(handler: string, id = `${handler}-v0`): Task {
 }
 
 /** One strict check as it ran, for a benchmark (bench --corpus): the spec, what the check found, its solver queries, its wall time (ms). */
-export interface StrictCheckRun {
+export interface LemmaCheckRun {
   readonly spec: string;
   readonly check: DeclarativeCheck;
   readonly queries: readonly QueryInfo[];
@@ -158,9 +158,9 @@ export interface StrictCheckRun {
 }
 
 /** A benchmark's view of each strict check: the clock to time it with (ms), and what to do with each check once it is done. */
-export interface StrictCheckProbe {
+export interface LemmaCheckProbe {
   readonly now: () => number;
-  readonly checked: (run: StrictCheckRun) => void;
+  readonly checked: (run: LemmaCheckRun) => void;
 }
 
 /**
@@ -171,7 +171,7 @@ export interface StrictCheckProbe {
  * With a `probe`, each check is also timed and reported, queries included:
  * the same check, seen from outside.
  */
-export function strictChecker(env: VerifyEnv, timeoutMs?: number, probe?: StrictCheckProbe): (handler: string, spec: string) => Promise<boolean> {
+export function strictChecker(env: VerifyEnv, timeoutMs?: number, probe?: LemmaCheckProbe): (handler: string, spec: string) => Promise<boolean> {
   if (!probe) return async (handler, spec) => (await verifyDeclarative({ handler, spec }, env, timeoutMs, STRICT_GRADE)).status === 'proved';
   return async (handler, spec) => {
     const queries: QueryInfo[] = [];

@@ -11,7 +11,7 @@
  *           where a bootstrap collapses to a point)
  *   passk   pass@k for the largest k of PASS_KS a run of n samples has (n >= 3)
  *   split   the first answers by outcome (pass, syntax, semantic, ...)
- *   strict  passing first answers whose declarative checks hold (runs graded strict)
+ *   strict  passing first answers whose lemma checks hold (runs graded strict)
  *   repair  pass@1 after the last repair round, with its interval (runs with repairs)
  *
  * Each cell reads some of a run's answers and something of each one's grade
@@ -209,7 +209,7 @@ export function figureTitle(id: FigureId, run: RunRecord): string {
     case 'split':
       return 'first answers';
     case 'strict':
-      return 'strict passes';
+      return 'lemma passes';
     case 'repair':
       return `after ${run.config.repairRounds} ${run.config.repairRounds === 1 ? 'repair' : 'repairs'}`;
   }

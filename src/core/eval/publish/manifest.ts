@@ -7,7 +7,7 @@
  * answer whose hash differs is flagged as altered before it is graded.
  */
 import { sha256Hex } from '../../hash.ts';
-import { type ValidationError, count, hex64, literal, newerVersion, object, parseJson, record } from '../files/json-check.ts';
+import { type ValidationError, count, hex64, literal, newerVersion, object, parseJson, record } from '../files/json-validate.ts';
 import type { AttemptRecord } from '../run/run-types.ts';
 
 const MANIFEST_FORMAT = 'osvlab-manifest';
@@ -79,7 +79,7 @@ export function parseManifest(text: string): ManifestParse {
  * The answers of run `runId` whose hash is not the one `m` names (or that it
  * names none for), and the attempts it names that `attempts` lack.
  */
-export async function checkAnswers(m: Manifest, runId: string, attempts: readonly AttemptRecord[]): Promise<{ altered: AlteredAnswer[]; missing: string[] }> {
+export async function findAlteredAnswers(m: Manifest, runId: string, attempts: readonly AttemptRecord[]): Promise<{ altered: AlteredAnswer[]; missing: string[] }> {
   const claimed = Object.hasOwn(m.answers, runId) ? m.answers[runId] : {};
   const altered: AlteredAnswer[] = [];
   const present = new Set<string>();

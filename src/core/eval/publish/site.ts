@@ -4,7 +4,7 @@
  * hashes (manifest.ts) and one run file per run. `osvlab publish` writes it;
  * the Results page and `osvlab publish --check` read it.
  */
-import { type ValidationError, array, count, fail, literal, newerVersion, object, parseJson, string } from '../files/json-check.ts';
+import { type ValidationError, array, count, fail, literal, newerVersion, object, parseJson, string } from '../files/json-validate.ts';
 
 /** Where the published files are, from the site's root. */
 export const PUBLISHED_DIR = 'published';

@@ -18,7 +18,7 @@ import { type RenameChoice, renameChoiceError } from '../../rename/choice.ts';
 import { gradingOf, recordedGrading } from './config.ts';
 import { gradeClosure, neverThrows } from './grading.ts';
 import { SessionError, type SessionPorts } from './ports.ts';
-import { checkSameShard } from './session.ts';
+import { assertSameShard } from './session.ts';
 
 export interface AnswersChoice {
   readonly file: AnswerFile;
@@ -78,7 +78,7 @@ export class AnswersSession {
     const kept = new Map<string, GradeResult>();
     const existing = await ports.store.getRun(id);
     if (existing) {
-      checkSameShard(existing, choice.shard, where);
+      assertSameShard(existing, choice.shard, where);
       if (canonicalJson(gradingOf(existing.config.grading)) !== canonicalJson(policy)) {
         throw new SessionError('SESSION002', `${where} holds these answers graded with other settings (${JSON.stringify(gradingOf(existing.config.grading))})`);
       }

@@ -10,6 +10,7 @@ import { DEFAULT_GRADE_TIMEOUT_MS, type GradingSettings } from '../grade/grade-t
 import { DEFAULT_PROMPT_VARIANT } from '../prompt/variants.ts';
 import type { FeedbackMode, RunConfig } from '../run/run-types.ts';
 import { AGENT_DEFAULTS, type AgentSettings } from '../agent/tools.ts';
+import { createProvider } from '../../llm/provider.ts';
 
 /** What a repair round tells the model about its failed answer. */
 export const FEEDBACK_MODES: readonly FeedbackMode[] = ['counterexample', 'verdict', 'none'];
@@ -42,6 +43,34 @@ export type RunChoice = Omit<RunConfig, 'feedback' | 'prompt' | 'grading' | 'sho
     /** The agent mode, its settings left out taking AGENT_DEFAULTS; absent: one answer (and repair rounds). */
     readonly agent?: Partial<AgentSettings>;
   };
+
+/**
+ * A run's options as every front end states them: the CLI's `run` flags
+ * (cli/commands/run.ts `runOptionsOf`), the Evaluate form (app/state/
+ * evaluate-form.ts `formRunOptions`) and a study's cell (study/study-run.ts).
+ * The base URL may be left out (the provider's own endpoint) or written as a
+ * user types it.
+ */
+export type RunChoiceInput = Omit<RunChoice, 'baseUrl'> & { readonly baseUrl?: string };
+
+/**
+ * The one builder of a run's choice from its options, for the CLI, the page
+ * and studies alike, so the same options give the same run id everywhere
+ * (test/app/evaluate-form.test.ts). Its rules:
+ * - the base URL is the one the client will use (a bare local host gets /v1);
+ * - the agent mode has no repair rounds: the model repairs with its tools, so
+ *   an agent run records 0 whatever repair count came with it (the CLI refuses
+ *   `--agent` with `--repair N` before it gets here; a study's `repair` is for
+ *   its one-answer cells).
+ */
+export function runChoiceOf(options: RunChoiceInput): RunChoice {
+  const { baseUrl, agent, repairRounds, ...rest } = options;
+  return {
+    ...rest,
+    baseUrl: createProvider({ kind: options.provider, baseUrl }).baseUrl,
+    ...(agent ? { repairRounds: 0, agent } : repairRounds !== undefined ? { repairRounds } : {}),
+  };
+}
 
 /** The agent mode's settings with every default written out, in one key order. */
 function agentOf(agent: Partial<AgentSettings>): AgentSettings {

@@ -13,7 +13,7 @@ export interface GraderOptions {
   readonly timeoutMs?: number;
   /** Every variant of the task's handler, for the variant matrix. */
   readonly variants?: readonly Task[];
-  /** Run the declarative checks on passing answers. */
+  /** Run the lemma checks on passing answers. */
   readonly strict?: boolean;
   /** Cancels the grading (a queued or running job); the grader then throws. */
   readonly signal?: AbortSignal;

@@ -47,7 +47,7 @@ export interface RunHooks {
 }
 
 /** A shard's record must be the same shard (or the whole run) as asked. */
-export function checkSameShard(existing: RunRecord, shard: ShardSpec | undefined, where: string): void {
+export function assertSameShard(existing: RunRecord, shard: ShardSpec | undefined, where: string): void {
   const a = existing.shard ? `shard ${formatShard(existing.shard)}` : 'the whole run';
   const b = shard ? `shard ${formatShard(shard)}` : 'the whole run';
   if (a !== b) throw new SessionError('SESSION002', `${where} holds ${a} of run ${existing.id}, not ${b}`);
@@ -76,7 +76,7 @@ export class RunSession {
     const where = opts.where ?? 'the store';
     const existing = await ports.store.getRun(id);
     if (existing) {
-      checkSameShard(existing, opts.shard, where);
+      assertSameShard(existing, opts.shard, where);
       return new RunSession(existing, false, ports);
     }
     const now = (ports.clock ?? Date.now)();

@@ -8,6 +8,7 @@
  */
 import type { AttemptRecord, TrajectoryEnd } from '../run/run-types.ts';
 import { outcomeOf } from './outcome.ts';
+import { pct } from './table.ts';
 
 export interface AgentMetrics {
   /** Finished trajectories counted. */
@@ -66,4 +67,16 @@ export function agentMetrics(attempts: readonly AttemptRecord[]): AgentMetrics |
     tokensPerPass: passes > 0 ? tokens / passes : null,
     costPerPass: passes > 0 && cost !== null ? cost / passes : null,
   };
+}
+
+/** The agent figures as `report` and a study's report print them (docs/research.md, "The agent mode"): how trajectories ended, the solved-within-t curve, tool calls, cost per pass. */
+export function agentMetricsLines(a: AgentMetrics): string[] {
+  const calls = Object.entries(a.callsPerTask).map(([k, v]) => `${k} ${v.toFixed(2)}`).join('  ') || 'none';
+  const errors = Object.entries(a.callErrors).map(([k, v]) => `${k} ${v}`).join('  ');
+  return [
+    `agent: ${a.trajectories} trajectories, ${a.meanTurns.toFixed(2)} turns each on average; answered ${a.ends.answered}, submitted ${a.ends.submitted}, turns exhausted ${a.ends['turns-exhausted']}`,
+    `  solved within t turns: ${a.solvedWithin.map((s) => `${s.turns}: ${pct(s.share)}`).join('  ')}`,
+    `  tool calls per task: ${calls}${errors ? `   errors: ${errors}` : ''}`,
+    `  per pass: ${a.tokensPerPass === null ? '-' : `${Math.round(a.tokensPerPass)} tokens`}, ${a.costPerPass === null ? '-' : `$${a.costPerPass.toFixed(4)}`}`,
+  ];
 }

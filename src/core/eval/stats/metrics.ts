@@ -1,7 +1,7 @@
 /**
  * The numbers of a run, from its graded attempts: pass@k, failure rates,
  * repair success and the repair curve, results by bug class, bug count and handler, bug-following,
- * strict passes, OSVBench's three categories, tokens, cost and latency. Pure
+ * lemma passes, OSVBench's three categories, tokens, cost and latency. Pure
  * functions of stored records.
  *
  * Counting rules: pass@k and the rates use first answers (round 0) only;
@@ -92,11 +92,11 @@ export interface RunMetrics {
   readonly strayAttempts: { readonly count: number; readonly taskIds: readonly string[] };
   /** OSVBench's three categories over the model's first answers (timeout and unknown are semantic, as upstream). */
   readonly osvbench: { readonly counts: Readonly<Record<OsvbenchCategory, number>>; readonly rates: Readonly<Record<OsvbenchCategory, number>> };
-  /** First answers that pass and whose declarative checks hold. */
+  /** First answers that pass and whose lemma checks hold. */
   readonly strictPasses: number;
-  /** Passing first answers whose declarative checks ran (strict is true or false). */
+  /** Passing first answers whose lemma checks ran (strict is true or false). */
   readonly strictChecked: number;
-  /** Share of first answers that pass and whose declarative checks hold. */
+  /** Share of first answers that pass and whose lemma checks hold. */
   readonly strictRate: number;
   /** On buggy variants: share of graded first answers that refine the buggy code shown. */
   readonly bugFollowing: { readonly samples: number; readonly following: number; readonly rate: number };

@@ -2,16 +2,17 @@
  * A study's grid: every combination of its factors' levels is a cell, and
  * each cell is one run (docs/research.md). Cells are numbered in a fixed
  * order (models, then prompt variants, names, feedback modes, shots,
- * samples, the last varying fastest), so the same file always gives the
+ * samples, modes, the last varying fastest), so the same file always gives the
  * same cells.
  */
 import { type RenameChoice, namesText } from '../../rename/choice.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
+import { AGENT_DEFAULTS, type AgentSettings } from '../agent/tools.ts';
 import type { Study, StudyModel } from './study-file.ts';
 
-export type Factor = 'model' | 'prompt' | 'names' | 'feedback' | 'shots' | 'samples';
+export type Factor = 'model' | 'prompt' | 'names' | 'feedback' | 'shots' | 'samples' | 'mode';
 
-export const FACTORS: readonly Factor[] = ['model', 'prompt', 'names', 'feedback', 'shots', 'samples'];
+export const FACTORS: readonly Factor[] = ['model', 'prompt', 'names', 'feedback', 'shots', 'samples', 'mode'];
 
 /** One level of every factor. */
 export interface CellLevels {
@@ -22,6 +23,22 @@ export interface CellLevels {
   readonly feedback: FeedbackMode;
   readonly shots: number;
   readonly samples: number;
+  /** The agent mode with the limits the cell names (the rest are AGENT_DEFAULTS); absent: one answer. */
+  readonly agent?: Partial<AgentSettings>;
+}
+
+/** A mode as a reader names it: `answer`, `agent`, or `agent` with the limits that are not the defaults. */
+function modeText(agent: Partial<AgentSettings> | undefined): string {
+  if (!agent) return 'answer';
+  const a = { ...AGENT_DEFAULTS, ...agent };
+  const d = AGENT_DEFAULTS;
+  const parts = [
+    a.maxTurns !== d.maxTurns ? `${a.maxTurns} turns` : '',
+    a.maxCalls !== d.maxCalls ? `${a.maxCalls} calls` : '',
+    a.verifyAgainst !== d.verifyAgainst ? `vs ${a.verifyAgainst}` : '',
+    a.toolTimeoutMs !== d.toolTimeoutMs ? `${a.toolTimeoutMs} ms/call` : '',
+  ].filter(Boolean);
+  return parts.length ? `agent (${parts.join(', ')})` : 'agent';
 }
 
 
@@ -55,6 +72,8 @@ export function levelText(factor: Factor, levels: CellLevels): string {
       return `${levels.shots}-shot`;
     case 'samples':
       return `n=${levels.samples}`;
+    case 'mode':
+      return modeText(levels.agent);
   }
 }
 
@@ -73,6 +92,7 @@ export function varyingFactors(study: Study): Factor[] {
     feedback: study.feedback.length,
     shots: study.shots.length,
     samples: study.samples.length,
+    mode: study.modes.length,
   };
   return FACTORS.filter((f) => count[f] > 1);
 }
@@ -88,9 +108,11 @@ export function expandStudy(study: Study): StudyCell[] {
         for (const feedback of study.feedback) {
           for (const shots of study.shots) {
             for (const samples of study.samples) {
-              const levels: CellLevels = { model, prompt, ...(names ? { names } : {}), feedback, shots, samples };
-              const label = varying.length ? varying.map((f) => levelText(f, levels)).join(' / ') : levelText('model', levels);
-              cells.push({ index: cells.length, levels, label });
+              for (const mode of study.modes) {
+                const levels: CellLevels = { model, prompt, ...(names ? { names } : {}), feedback, shots, samples, ...(mode === 'answer' ? {} : { agent: mode.agent }) };
+                const label = varying.length ? varying.map((f) => levelText(f, levels)).join(' / ') : levelText('model', levels);
+                cells.push({ index: cells.length, levels, label });
+              }
             }
           }
         }

@@ -15,6 +15,10 @@
  * of levels or one level; every other key applies to every cell. `names`
  * is the renaming the model is shown (docs/rename.md): `hv6` for hv6's own
  * names (the default), `synonym` or `opaque` with `renameSeed` (default 1).
+ * `modes` is how a cell asks: `answer` (one answer, then `repair` rounds;
+ * the default), `agent` (the agent mode with its default limits), or
+ * `{"agent": {"maxTurns": 5, "maxCalls": 10, "verifyAgainst": "reference",
+ * "toolTimeoutMs": 20000}}` (any of them); an agent cell has no repair rounds.
  * `"shape": "permuted"` with `"shapeSeed"` (default 1) shows every cell's
  * code in that shape (docs/shape.md); it is not a factor. Every mistake
  * is a coded diagnostic (STUDY001-STUDY008) at its line and column, and all
@@ -29,6 +33,7 @@ import { DEFAULT_RENAME_SEED, RENAME_STYLES, type RenameStyle } from '../../rena
 import { DEFAULT_SHAPE_SEED, SHAPE_STYLES, type ShapeChoice, type ShapeStyle } from '../../shape/choice.ts';
 import type { FeedbackMode } from '../run/run-types.ts';
 import { FEEDBACK_MODES } from '../session/config.ts';
+import { type AgentSettings, VERIFY_AGAINST } from '../agent/tools.ts';
 import { type JsonEntry, type JsonNode, JsonSyntaxError, parseJsonSource } from './json-source.ts';
 
 /** One model of a study: where it is served and its name there. */
@@ -44,6 +49,9 @@ export type StudyNames = 'hv6' | RenameStyle;
 
 /** Every level `names` may list. */
 export const STUDY_NAMES: readonly StudyNames[] = ['hv6', ...RENAME_STYLES];
+
+/** A level of the `modes` factor: one answer (and the study's repair rounds), or the agent mode with the limits it names. */
+export type StudyMode = 'answer' | { readonly agent: Partial<AgentSettings> };
 
 export interface StudyGrading {
   readonly timeoutMs?: number;
@@ -64,10 +72,12 @@ export interface Study {
   /** The shape of every cell's shown code (absent: the kernel's own order; docs/shape.md). */
   readonly shape?: ShapeChoice;
   readonly feedback: readonly FeedbackMode[];
+  /** How each cell asks: one answer, or the agent mode (absent in a file: one answer). */
+  readonly modes: readonly StudyMode[];
   readonly shots: readonly number[];
   /** Samples per task (n of pass@k). */
   readonly samples: readonly number[];
-  /** Repair rounds of every cell. */
+  /** Repair rounds of every one-answer cell (an agent cell has none). */
   readonly repair: number;
   /** A task selection, as `osvlab run --tasks` takes it. */
   readonly tasks: string;
@@ -87,10 +97,11 @@ export type StudyParse =
   | { readonly ok: true; readonly study: Study; readonly source: StudySource }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'names', 'renameSeed', 'shape', 'shapeSeed', 'feedback', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
+const KEYS = ['name', 'description', 'provider', 'baseUrl', 'models', 'prompts', 'names', 'renameSeed', 'shape', 'shapeSeed', 'feedback', 'modes', 'shots', 'samples', 'repair', 'tasks', 'params', 'grading', 'concurrency', 'gradeConcurrency'];
 const MODEL_KEYS = ['provider', 'model', 'baseUrl'];
 const PARAM_KEYS = ['temperature', 'topP', 'maxTokens', 'seed', 'reasoningEffort'];
 const GRADING_KEYS = ['timeoutMs', 'strict', 'matrix'];
+const AGENT_KEYS = ['maxTurns', 'maxCalls', 'verifyAgainst', 'toolTimeoutMs'];
 
 /** A study diagnostic (file-level problems point at the first character). */
 export function studyDiagnostic(code: string, message: string, span: Span, notes?: readonly string[]): Diagnostic {
@@ -225,6 +236,24 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
     if (!(FEEDBACK_MODES as readonly string[]).includes(n.value)) return void bad('STUDY004', `unknown feedback mode ${JSON.stringify(n.value)}; known: ${FEEDBACK_MODES.join(', ')}`, n.span);
     return n.value as FeedbackMode;
   }) ?? ['counterexample'];
+  const modes = levels(at('modes'), '"modes"', bad, (n): StudyMode | undefined => {
+    if (n.kind === 'string' && (n.value === 'answer' || n.value === 'agent')) return n.value === 'answer' ? 'answer' : { agent: {} };
+    if (n.kind !== 'object') return void bad('STUDY004', `a mode is "answer", "agent" or {"agent": {...}}, not ${n.kind === 'string' ? JSON.stringify(n.value) : kindName(n)}`, n.span);
+    const agentNode = entriesOf(n, ['agent'], 'mode', bad).get('agent');
+    if (!agentNode) return void bad('STUDY005', 'this mode has no "agent" object', n.span);
+    if (agentNode.kind !== 'object') return void bad('STUDY003', `"agent" must be an object, not ${kindName(agentNode)}`, agentNode.span);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of entriesOf(agentNode, AGENT_KEYS, 'agent', bad)) {
+      if (k === 'verifyAgainst') {
+        if (v.kind === 'string' && (VERIFY_AGAINST as readonly string[]).includes(v.value)) out[k] = v.value;
+        else bad('STUDY004', `"verifyAgainst" must be one of ${VERIFY_AGAINST.join(', ')}`, v.span);
+      } else {
+        const x = int(v, `"${k}"`, k === 'maxCalls' ? 0 : 1);
+        if (x !== undefined) out[k] = x;
+      }
+    }
+    return { agent: out as Partial<AgentSettings> };
+  }, modeKey) ?? ['answer'];
   const shots = levels(at('shots'), '"shots"', bad, (n) => int(n, 'a number of shots', 0)) ?? [5];
   const samples = levels(at('samples'), '"samples"', bad, (n) => int(n, 'a number of samples', 1)) ?? [1];
   const repair = int(at('repair'), '"repair"', 0) ?? 0;
@@ -244,6 +273,7 @@ export function parseStudy(text: string, defaults: StudyDefaults = {}): StudyPar
     renameSeed,
     ...(shape ? { shape } : {}),
     feedback,
+    modes,
     shots,
     samples,
     repair,
@@ -269,6 +299,13 @@ export function withNames(study: Study, names: StudyNames, seed: number = study.
 /** `study` with every cell's code in `shape` (`osvlab study --shape`), in place of the file's own. */
 export function withShape(study: Study, shape: ShapeChoice): Study {
   return { ...study, shape };
+}
+
+/** A mode as a key: the same limits in another key order are the same level. */
+function modeKey(m: StudyMode): string {
+  if (m === 'answer') return 'answer';
+  const a = m.agent;
+  return `agent ${[a.maxTurns, a.maxCalls, a.verifyAgainst, a.toolTimeoutMs].map((x) => x ?? '').join(' ')}`;
 }
 
 type Report = (code: string, message: string, span: Span, notes?: readonly string[]) => void;

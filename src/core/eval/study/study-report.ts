@@ -5,7 +5,8 @@
  * the paired comparison, round by round, of every two cells that differ in
  * one factor, each cell's repair curve, and, where the caller grouped each
  * cell's first answers by meaning (stats/determinism.ts, which needs the
- * solver), each cell's determinism figures. The levels are read from each
+ * solver), each cell's determinism figures, and the agent cells' figures
+ * as `report` gives them for an agent run (stats/agent-metrics.ts). The levels are read from each
  * run's config, so the report can be rebuilt from the runs alone (the Runs
  * page) and reads the same wherever the runs were made.
  */
@@ -14,6 +15,7 @@ import { DEFAULT_FEEDBACK, DEFAULT_PROMPT } from '../session/config.ts';
 import { type RoundComparison, compareByRound } from '../stats/compare-runs.ts';
 import type { Determinism } from '../stats/determinism.ts';
 import { type RunMetrics, computeMetrics } from '../stats/metrics.ts';
+import { agentMetricsLines } from '../stats/agent-metrics.ts';
 import type { TaskFacts } from '../stats/outcome.ts';
 import { type Table, curveTable, pValue, pct, pctInterval, pts, ptsInterval, tableText, usd, whole } from '../stats/table.ts';
 import { type CellLevels, FACTORS, type Factor, type StudyCell, levelText, oneFactorPairs } from './grid.ts';
@@ -81,6 +83,7 @@ function levelsOfRun(run: RunRecord): CellLevels {
     feedback: c.feedback ?? DEFAULT_FEEDBACK,
     shots: c.shots,
     samples: c.n,
+    ...(c.agent ? { agent: c.agent } : {}),
   };
 }
 
@@ -130,7 +133,7 @@ function factsOf(run: RunRecord, tasks: readonly TaskFacts[]): TaskFacts[] {
   return run.config.tasks.map((id) => byId.get(id) ?? { id, handler: id.replace(/-v\d+$/, ''), bug_classes: [], bug_count: 0 });
 }
 
-const FACTOR_HEAD: Readonly<Record<Factor, string>> = { model: 'model', prompt: 'prompt', names: 'names', feedback: 'feedback', shots: 'shots', samples: 'n' };
+const FACTOR_HEAD: Readonly<Record<Factor, string>> = { model: 'model', prompt: 'prompt', names: 'names', feedback: 'feedback', shots: 'shots', samples: 'n', mode: 'mode' };
 
 /** The factor columns: the varying ones, or the model when nothing varies. */
 function factorColumns(report: StudyReport): readonly Factor[] {
@@ -163,6 +166,37 @@ export function cellTable(report: StudyReport): Table {
         whole(fixed ? repairTokens / fixed : null),
         usd(r.metrics.cost.usd),
         r.status,
+      ];
+    }),
+  };
+}
+
+/**
+ * The agent cells' figures, one row each (the cells that ran in the agent
+ * mode and finished a trajectory): trajectories, mean turns, how they ended,
+ * the share solved within the fewest and the most turns, tool calls per task
+ * by tool, tokens and cost per pass. undefined when no cell is an agent's.
+ */
+export function agentTable(report: StudyReport): Table | undefined {
+  const rows = report.rows.filter((r) => r.metrics.agent);
+  if (rows.length === 0) return undefined;
+  return {
+    header: ['#', 'cell', 'trajectories', 'turns', 'answered', 'submitted', 'exhausted', 'solved by t', 'tool calls/task', 'tokens/pass', 'cost/pass'],
+    rows: rows.map((r) => {
+      const a = r.metrics.agent!;
+      const calls = Object.entries(a.callsPerTask).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ') || 'none';
+      return [
+        String(r.index + 1),
+        r.label,
+        String(a.trajectories),
+        a.meanTurns.toFixed(2),
+        String(a.ends.answered),
+        String(a.ends.submitted),
+        String(a.ends['turns-exhausted']),
+        a.solvedWithin.map((x) => `${x.turns}: ${pct(x.share)}`).join(' '),
+        calls,
+        whole(a.tokensPerPass),
+        a.costPerPass === null ? '-' : usd(a.costPerPass),
       ];
     }),
   };
@@ -252,6 +286,10 @@ export function studyReportText(report: StudyReport): string {
   }
   const gaps = namesGaps(report);
   if (gaps.length) L.push('', 'what the names are worth (first answers; points; docs/rename.md):', ...gaps.map((g) => `  ${g}`));
+  if (report.rows.some((r) => r.metrics.agent)) {
+    L.push('', 'agent cells (the model called the verifier as a tool; docs/research.md, "The agent mode"):');
+    for (const r of report.rows) if (r.metrics.agent) L.push(`  ${r.index + 1}. ${r.label}`, ...agentMetricsLines(r.metrics.agent).map((l) => `    ${l}`));
+  }
   L.push('', 'repair curves (pass@1 after each round, its 95% interval over tasks, chains fixed and left open, tokens of the round and per fix):');
   for (const r of report.rows) {
     L.push(`  ${r.index + 1}. ${r.label}   (run ${r.runId}, ${r.status})`);

@@ -10,13 +10,12 @@
  */
 import type { Diagnostic } from '../../diagnostic.ts';
 import { canonicalJson, sha256Hex } from '../../hash.ts';
-import { createProvider } from '../../llm/provider.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { RunOutcome } from '../run/runner.ts';
 import type { RunRecord, StudyRef } from '../run/run-types.ts';
 import { selectTasks } from '../run/run-setup.ts';
 import type { ShardSpec } from '../run/shard.ts';
-import type { RunChoice } from '../session/config.ts';
+import { type RunChoice, runChoiceOf } from '../session/config.ts';
 import type { Grader, SessionPorts } from '../session/ports.ts';
 import { type RunHooks, RunSession } from '../session/session.ts';
 import { type StudyCell, expandStudy } from './grid.ts';
@@ -56,11 +55,12 @@ export async function planStudy(study: Study, tasks: readonly Task[], source?: S
   }
   const cells: PlannedCell[] = [];
   for (const cell of expandStudy(study)) {
-    const { model, prompt, names, feedback, shots, samples } = cell.levels;
-    const choice: RunChoice = {
+    const { model, prompt, names, feedback, shots, samples, agent } = cell.levels;
+    // The one builder of a run's choice (session/config.ts), as the CLI's run and the Evaluate page use it:
+    // the provider's own endpoint when the file names none, and no repair rounds in an agent cell.
+    const choice = runChoiceOf({
       provider: model.provider,
-      // The provider's own endpoint when the file names none: the run id is made of the resolved URL.
-      baseUrl: createProvider({ kind: model.provider, baseUrl: model.baseUrl }).baseUrl,
+      ...(model.baseUrl !== undefined ? { baseUrl: model.baseUrl } : {}),
       model: model.model,
       params: study.params,
       tasks: selected,
@@ -74,14 +74,17 @@ export async function planStudy(study: Study, tasks: readonly Task[], source?: S
       prompt,
       ...(names ? { rename: names } : {}),
       ...(study.shape ? { shape: study.shape } : {}),
-    };
+      ...(agent ? { agent } : {}),
+    });
     cells.push({ ...cell, choice, runId: await RunSession.idOf(choice) });
   }
   // The shape stays in `grid` when there is one: a study without one keeps its id.
-  const { description: _d, concurrency: _c, gradeConcurrency: _g, names, renameSeed, ...grid } = study;
+  const { description: _d, concurrency: _c, gradeConcurrency: _g, names, renameSeed, modes, ...grid } = study;
   // A study of hv6's names alone keeps the id it had before names were a factor.
   const renamed = names.some((n) => n !== 'hv6') ? { names, renameSeed } : {};
-  const id = (await sha256Hex(canonicalJson({ ...grid, ...renamed, tasks: selected }))).slice(0, 12);
+  // Likewise a study whose every cell asks for one answer keeps the id it had before modes were a factor.
+  const moded = modes.some((m) => m !== 'answer') ? { modes } : {};
+  const id = (await sha256Hex(canonicalJson({ ...grid, ...renamed, ...moded, tasks: selected }))).slice(0, 12);
   return { study, id, tasks: selected, cells };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The declarative lemmas of hv6 (docs/hv6-model.md §5.5) as data: each is a list of
  * quantified facts over a state (and, for the TLB lemmas, the old state).
- * The checker (`verify/lemma-check.ts`) assumes a lemma on a handler's pre-state
+ * The checker (`verify/step-lemmas.ts`) assumes a lemma on a handler's pre-state
  * and proves it on the post-state; the corollaries follow from a lemma in any
  * state.
  */

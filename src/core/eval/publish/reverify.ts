@@ -13,7 +13,7 @@ import { type RunFile, formatValidationErrors, parseRunFile } from '../files/run
 import { type RegradeReport, describeGrade, regradeRun, summaryOf } from '../session/regrade.ts';
 import type { SessionPorts } from '../session/ports.ts';
 import { type AnswerChange, type FigureId, type FigureVerdict, type Figures, figureTitle, figureVerdicts, figureIdsOf, figuresOf, rowFacts } from './figures.ts';
-import { type AlteredAnswer, type Manifest, checkAnswers } from './manifest.ts';
+import { type AlteredAnswer, type Manifest, findAlteredAnswers } from './manifest.ts';
 import { INDEX_PATH, type IndexRun, type SiteIndex } from './site.ts';
 
 /** A published run read and checked against the manifest, before any grading. */
@@ -49,7 +49,7 @@ export async function openPublishedRun(entry: IndexRun, bytes: Uint8Array, m: Ma
   if (file.run.id !== entry.id) return { ok: false, entry, message: `${entry.file} holds run "${file.run.id}", but the index says it holds run "${entry.id}"` };
   const outside = outsideConfig(file);
   if (outside) return { ok: false, entry, message: `${entry.file} holds answers its run's config does not ask for (${outside}): a published row's figures are of the run as configured` };
-  const { altered, missing } = await checkAnswers(m, entry.id, file.attempts);
+  const { altered, missing } = await findAlteredAnswers(m, entry.id, file.attempts);
   const claimed = Object.hasOwn(m.files, entry.file) ? m.files[entry.file] : undefined;
   return {
     ok: true,
@@ -75,7 +75,7 @@ function outsideConfig(file: RunFile): string | undefined {
 }
 
 /** What the site as a whole says against its manifest. */
-export interface SiteCheck {
+export interface SiteReverification {
   /** Whether the index is byte for byte the one the manifest hashed. */
   readonly indexMatches: boolean;
   /** Runs the manifest has answers of that the index does not list (a row taken out). */
@@ -83,14 +83,14 @@ export interface SiteCheck {
 }
 
 /** Checks the index (its bytes, parsed) against manifest `m`. */
-export async function checkSite(indexBytes: Uint8Array, index: SiteIndex, m: Manifest): Promise<SiteCheck> {
+export async function reverifySite(indexBytes: Uint8Array, index: SiteIndex, m: Manifest): Promise<SiteReverification> {
   const listed = new Set(index.runs.map((r) => r.id));
   const claimed = Object.hasOwn(m.files, INDEX_PATH) ? m.files[INDEX_PATH].sha256 : undefined;
   return { indexMatches: (await sha256HexOfBytes(indexBytes)) === claimed, missingRuns: Object.keys(m.answers).filter((id) => !listed.has(id)).sort() };
 }
 
 /** The site's problems in words, one line each (none when it matches its manifest). */
-export function siteCheckLines(s: SiteCheck): string[] {
+export function siteReverificationLines(s: SiteReverification): string[] {
   return [
     ...(s.indexMatches ? [] : [`the index (${INDEX_PATH}) is not byte for byte the one published: its SHA-256 is not the manifest's`]),
     ...s.missingRuns.map((id) => `missing run ${id}: the manifest has its answers, the index does not list it`),

@@ -9,11 +9,11 @@
  */
 import type * as A from './ast.ts';
 import { structureError, unsupportedYield } from './errors.ts';
-import { checkFutureStatements } from './future.ts';
+import { lintFutureStatements } from './future.ts';
 
 /** Checks the module and fills in `locals`. Throws SpecError on the first problem. */
-export function checkModule(mod: A.Module): void {
-  checkFutureStatements(mod);
+export function lintModule(mod: A.Module): void {
+  lintFutureStatements(mod);
   for (const s of mod.body) stmt(s, undefined, undefined);
 }
 

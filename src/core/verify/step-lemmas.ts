@@ -13,7 +13,7 @@
  * statement (spec_invariants ∧ L ⇒ spec_invariants' ∧ L', per lemma).
  *
  * The handler-independent checks (corollaries, the initial state) are
- * engine-checks.ts.
+ * engine-proofs.ts.
  */
 import { CHECKED_LEMMAS, LEMMAS, type Lemma, findLemma } from '../kernel/lemmas/index.ts';
 import { isDerived } from '../kernel/lemmas/helpers.ts';

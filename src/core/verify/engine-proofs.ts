@@ -17,7 +17,7 @@ import { type LemmaResult, lemmaResult, proveFacts } from './fact-prover.ts';
 import { BoundedMap } from '../bounded-map.ts';
 
 /** Options of the handler-independent checks. */
-export interface EngineCheckOptions {
+export interface EngineProofOptions {
   readonly timeoutMs?: number;
 }
 
@@ -49,7 +49,7 @@ function perEngine(env: Pick<VerifyEnv, 'engine' | 'caches'>, which: 'corollarie
 }
 
 /** Each corollary follows from its lemma and the spec invariants, in any state. Kept per engine. */
-export function checkCorollaries(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+export function proveCorollaries(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineProofOptions = {}): Promise<LemmaResult[]> {
   const { engine } = env;
   return perEngine(env, 'corollaries', () =>
     engine.exclusive(async () => {
@@ -71,7 +71,7 @@ export function checkCorollaries(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts
  * One entry for the invariants, then one per lemma and corollary. Kept per
  * engine.
  */
-export function checkInitial(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineCheckOptions = {}): Promise<LemmaResult[]> {
+export function proveInitial(env: Pick<VerifyEnv, 'engine' | 'caches'>, opts: EngineProofOptions = {}): Promise<LemmaResult[]> {
   const { engine } = env;
   return perEngine(env, 'initial', () =>
     engine.exclusive(async () => {

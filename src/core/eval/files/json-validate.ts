@@ -11,7 +11,7 @@ export interface ValidationError {
   readonly message: string;
 }
 
-export type Check = (v: unknown, path: string, errs: ValidationError[]) => void;
+export type Validator = (v: unknown, path: string, errs: ValidationError[]) => void;
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
@@ -23,35 +23,35 @@ function describe(v: unknown): string {
 
 export const fail = (errs: ValidationError[], path: string, message: string) => void errs.push({ path, message });
 
-export const string: Check = (v, p, e) => (typeof v === 'string' ? undefined : fail(e, p, `expected a string, got ${describe(v)}`));
-export const number: Check = (v, p, e) => (typeof v === 'number' && Number.isFinite(v) ? undefined : fail(e, p, `expected a number, got ${describe(v)}`));
-export const boolean: Check = (v, p, e) => (typeof v === 'boolean' ? undefined : fail(e, p, `expected true or false, got ${describe(v)}`));
-export const unknown: Check = () => undefined;
+export const string: Validator = (v, p, e) => (typeof v === 'string' ? undefined : fail(e, p, `expected a string, got ${describe(v)}`));
+export const number: Validator = (v, p, e) => (typeof v === 'number' && Number.isFinite(v) ? undefined : fail(e, p, `expected a number, got ${describe(v)}`));
+export const boolean: Validator = (v, p, e) => (typeof v === 'boolean' ? undefined : fail(e, p, `expected true or false, got ${describe(v)}`));
+export const unknown: Validator = () => undefined;
 
-export function count(min = 0): Check {
+export function count(min = 0): Validator {
   return (v, p, e) => (Number.isInteger(v) && (v as number) >= min ? undefined : fail(e, p, `expected an integer >= ${min}, got ${describe(v)}`));
 }
 
-export function hex64(): Check {
+export function hex64(): Validator {
   return (v, p, e) => (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v) ? undefined : fail(e, p, `expected a 64-digit lower-case hex hash, got ${describe(v)}`));
 }
 
-export function literal(...allowed: readonly (string | number)[]): Check {
+export function literal(...allowed: readonly (string | number)[]): Validator {
   return (v, p, e) => (allowed.includes(v as string) ? undefined : fail(e, p, `expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(v)}`));
 }
 
-export function nullable(c: Check): Check {
+export function nullable(c: Validator): Validator {
   return (v, p, e) => (v === null ? undefined : c(v, p, e));
 }
 
-export function array(item: Check): Check {
+export function array(item: Validator): Validator {
   return (v, p, e) => {
     if (!Array.isArray(v)) return fail(e, p, `expected an array, got ${describe(v)}`);
     v.forEach((x, i) => item(x, `${p}[${i}]`, e));
   };
 }
 
-export function record(value: Check): Check {
+export function record(value: Validator): Validator {
   return (v, p, e) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(e, p, `expected an object, got ${describe(v)}`);
     for (const [k, x] of Object.entries(v)) value(x, `${p}[${JSON.stringify(k)}]`, e);
@@ -59,7 +59,7 @@ export function record(value: Check): Check {
 }
 
 /** An object with required fields and optional ones (name ending in "?"); other fields are allowed. */
-export function object(fields: Readonly<Record<string, Check>>): Check {
+export function object(fields: Readonly<Record<string, Validator>>): Validator {
   return (v, p, e) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(e, p, `expected an object, got ${describe(v)}`);
     const o = v as Record<string, unknown>;

@@ -9,6 +9,10 @@
  * structured clone, tool-call parsing, the cache). Target: the overhead per
  * turn at most 20% of the verify time per turn.
  *
+ * It also prints the page's measure (perf/agent-overhead-page.ts): per gap
+ * between two turns, the time less the next request's latency and the tool
+ * calls as the loop saw them, so the CLI and the page compare like for like.
+ *
  *   npx tsx perf/agent-overhead.ts [--tasks first:N] [--workers W]
  */
 import { canonicalConfig } from '../src/core/eval/session/config.ts';
@@ -74,6 +78,15 @@ for (const a of attempts) {
   const v = calls.reduce((m, r) => m + r.ms, 0) / Math.max(1, t.length);
   perTurnVerify.push(v);
 }
+// The page's measure (perf/agent-overhead-page.ts), for a like-for-like figure: between two turns of one trajectory,
+// the time from one answer to the next less the next request's latency and the tool calls as the loop saw them.
+const gaps = attempts.flatMap((a) => {
+  const t = a.trajectory?.turns ?? [];
+  return t.slice(1).map((x, i) => {
+    const tools = t[i].results.reduce((m, r) => m + r.ms, 0);
+    return { overhead: x.at - t[i].at - x.response.latencyMs - tools, tools };
+  });
+});
 console.log(JSON.stringify({
   config: canonicalConfig(choice).agent,
   status: outcome.status,
@@ -88,4 +101,8 @@ console.log(JSON.stringify({
   verifyPerTurnMs: +(verifierMs / turns).toFixed(1),
   overheadShareOfVerify: +(overhead / verifierMs).toFixed(3),
   medianToolCallMsPerTurn: +median(perTurnVerify).toFixed(1),
+  gaps: gaps.length,
+  medianOverheadPerGapMs: +median(gaps.map((g) => g.overhead)).toFixed(1),
+  medianToolPerGapMs: +median(gaps.map((g) => g.tools)).toFixed(1),
+  medianGapShare: +median(gaps.map((g) => g.overhead / g.tools)).toFixed(3),
 }, null, 2));

@@ -10,10 +10,12 @@
  *
  * The figures come from the run's stored attempts, read from IndexedDB in
  * the page, turn by turn: between two turns of one trajectory, the time from
- * the first turn's answer to the second's (AgentTurn.at), less the second
- * request's latency as the page's client saw it and the first turn's tool
- * calls as the loop saw them (ToolResult.ms: the worker's verification with
- * the pool's dispatch, the structured clone and any wait for a free worker).
+ * the first turn's end to the second's (AgentTurn.at, taken once a turn's
+ * tool calls are answered), less the second request's latency as the page's
+ * client saw it and the second turn's tool calls as the loop saw them
+ * (ToolResult.ms: the worker's verification with the pool's dispatch and the
+ * structured clone). A wait for a free grading slot, when several tasks'
+ * calls are due at once, falls in the overhead.
  * What is left is the loop's own time per turn in the page: reading the tool
  * calls, building the next request, the IndexedDB writes, the page's
  * bookkeeping. Tasks overlap while one waits for the verifier (a request at a
@@ -26,7 +28,10 @@
  * timeline (a `run` call, a `verify` with its counterexample, the fix, the
  * answer) at 1400 and 390 px in each engine.
  *
- *   npx tsx perf/agent-overhead-page.ts [--engines chromium,firefox,webkit] [--tasks first:N] [--shots DIR]
+ * With `--one-by-one` each task is a run of its own, so no trajectory waits
+ * for a grading slot another task holds (such a wait falls in the overhead).
+ *
+ *   npx tsx perf/agent-overhead-page.ts [--engines chromium,firefox,webkit] [--tasks first:N] [--one-by-one] [--shots DIR]
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +39,8 @@ import { scriptedAgent } from '../test/fake-provider/agent.ts';
 import { startFakeProvider } from '../test/fake-provider/server.ts';
 import { ENGINES, type EngineName, type Tab, launchEngine } from '../test/e2e/driver.ts';
 import { ensureBuilt, serve } from '../test/e2e/harness.ts';
+import { selectTasks } from '../src/core/eval/run/run-setup.ts';
+import { loadTasks } from '../src/core/tasks/load.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -49,6 +56,7 @@ const engines = (option('engines') ?? 'chromium').split(',').map((e) => e.trim()
 for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`unknown engine ${e}; the engines are ${ENGINES.join(', ')}`);
 const selection = option('tasks') ?? 'first:20';
 const shots = option('shots');
+const oneByOne = process.argv.includes('--one-by-one');
 if (shots) mkdirSync(shots, { recursive: true });
 const KEY = 'perf-key-agent-0123456789';
 const LONG = 1_800_000;
@@ -86,9 +94,9 @@ async function agentRun(tab: Tab, model: string, tasks: string): Promise<string>
 }
 
 interface Gap {
-  /** Between two turns of one trajectory: the time from one turn's answer to the next's, less the next request's latency and the first turn's tool calls. */
+  /** Between two turns of one trajectory: the time from one turn's end to the next's, less the next request's latency and its tool calls. */
   readonly overhead: number;
-  /** The first turn's tool calls, as the loop saw them. */
+  /** The later turn's tool calls, as the loop saw them. */
   readonly tools: number;
 }
 
@@ -119,7 +127,8 @@ function figures(runId: string): Promise<PageFigures> {
           turns += ts.length;
           providerMs += ts.reduce((n, t) => n + t.response.latencyMs, 0);
           for (let i = 1; i < ts.length; i++) {
-            const tools = ts[i - 1].results.reduce((m, r) => m + r.ms, 0);
+            // A turn's `at` is taken after its tool calls were answered: the gap holds the later turn's request and calls.
+            const tools = ts[i].results.reduce((m, r) => m + r.ms, 0);
             gaps.push({ overhead: ts[i].at - ts[i - 1].at - ts[i].response.latencyMs - tools, tools });
           }
         }
@@ -153,8 +162,11 @@ for (const name of engines) {
     }
     fake.reset();
     fake.respond(scriptedAgent());
-    const measured = await agentRun(tab, `agent-perf-${name}`, selection);
-    const f = await tab.eval(figures, measured);
+    // --one-by-one: a run per task, so no task waits for a grading slot another holds (that wait is not the loop's).
+    const runs = oneByOne ? selectTasks(await loadTasks(), selection) : [selection];
+    const parts: PageFigures[] = [];
+    for (const [i, sel] of runs.entries()) parts.push(await tab.eval(figures, await agentRun(tab, `agent-perf-${name}-${i}`, sel)));
+    const f: PageFigures = { attempts: parts.reduce((n, p) => n + p.attempts, 0), turns: parts.reduce((n, p) => n + p.turns, 0), providerMs: parts.reduce((n, p) => n + p.providerMs, 0), gaps: parts.flatMap((p) => p.gaps) };
     const overhead = f.gaps.reduce((n, g) => n + g.overhead, 0);
     const tools = f.gaps.reduce((n, g) => n + g.tools, 0);
     out[name] = {
@@ -169,9 +181,11 @@ for (const name of engines) {
       toolPerGapMs: +(tools / f.gaps.length).toFixed(1),
       overheadShareOfTools: +(overhead / tools).toFixed(3),
       medianOverheadPerGapMs: +median(f.gaps.map((g) => g.overhead)).toFixed(1),
-      medianToolPerGapMs: +median(f.gaps.map((g) => g.tools)).toFixed(1),
-      medianGapShare: +median(f.gaps.map((g) => g.overhead / g.tools)).toFixed(3),
+      // The gap into a final answer has no call: the calls' median is over the gaps with calls.
+      medianToolMsOfGapsWithCalls: +median(f.gaps.filter((g) => g.tools > 0).map((g) => g.tools)).toFixed(1),
     };
+    // Each engine's figures as soon as they are known (a later engine may take long).
+    console.error(`${name}: ${JSON.stringify(out[name])}`);
   } finally {
     await tab.close();
     await engine.close();

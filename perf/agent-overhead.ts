@@ -79,11 +79,12 @@ for (const a of attempts) {
   perTurnVerify.push(v);
 }
 // The page's measure (perf/agent-overhead-page.ts), for a like-for-like figure: between two turns of one trajectory,
-// the time from one answer to the next less the next request's latency and the tool calls as the loop saw them.
+// the time from one turn's end to the next's (`at` is taken once a turn's calls are answered) less the later
+// request's latency and its tool calls as the loop saw them.
 const gaps = attempts.flatMap((a) => {
   const t = a.trajectory?.turns ?? [];
   return t.slice(1).map((x, i) => {
-    const tools = t[i].results.reduce((m, r) => m + r.ms, 0);
+    const tools = x.results.reduce((m, r) => m + r.ms, 0);
     return { overhead: x.at - t[i].at - x.response.latencyMs - tools, tools };
   });
 });
@@ -102,7 +103,9 @@ console.log(JSON.stringify({
   overheadShareOfVerify: +(overhead / verifierMs).toFixed(3),
   medianToolCallMsPerTurn: +median(perTurnVerify).toFixed(1),
   gaps: gaps.length,
+  overheadPerGapMs: +(gaps.reduce((n, g) => n + g.overhead, 0) / gaps.length).toFixed(1),
   medianOverheadPerGapMs: +median(gaps.map((g) => g.overhead)).toFixed(1),
-  medianToolPerGapMs: +median(gaps.map((g) => g.tools)).toFixed(1),
-  medianGapShare: +median(gaps.map((g) => g.overhead / g.tools)).toFixed(3),
+  // The gap into a final answer has no call: the calls' median is over the gaps with calls.
+  medianToolMsOfGapsWithCalls: +median(gaps.filter((g) => g.tools > 0).map((g) => g.tools)).toFixed(1),
+  overheadShareOfToolsInGaps: +(gaps.reduce((n, g) => n + g.overhead, 0) / gaps.reduce((n, g) => n + g.tools, 0)).toFixed(3),
 }, null, 2));

@@ -9,6 +9,10 @@
  * structured clone, tool-call parsing, the cache). Target: the overhead per
  * turn at most 20% of the verify time per turn.
  *
+ * It also prints the page's measure (perf/agent-overhead-page.ts): per gap
+ * between two turns, the time less the next request's latency and the tool
+ * calls as the loop saw them, so the CLI and the page compare like for like.
+ *
  *   npx tsx perf/agent-overhead.ts [--tasks first:N] [--workers W]
  */
 import { canonicalConfig } from '../src/core/eval/session/config.ts';
@@ -74,6 +78,16 @@ for (const a of attempts) {
   const v = calls.reduce((m, r) => m + r.ms, 0) / Math.max(1, t.length);
   perTurnVerify.push(v);
 }
+// The page's measure (perf/agent-overhead-page.ts), for a like-for-like figure: between two turns of one trajectory,
+// the time from one turn's end to the next's (`at` is taken once a turn's calls are answered) less the later
+// request's latency and its tool calls as the loop saw them.
+const gaps = attempts.flatMap((a) => {
+  const t = a.trajectory?.turns ?? [];
+  return t.slice(1).map((x, i) => {
+    const tools = x.results.reduce((m, r) => m + r.ms, 0);
+    return { overhead: x.at - t[i].at - x.response.latencyMs - tools, tools };
+  });
+});
 console.log(JSON.stringify({
   config: canonicalConfig(choice).agent,
   status: outcome.status,
@@ -88,4 +102,10 @@ console.log(JSON.stringify({
   verifyPerTurnMs: +(verifierMs / turns).toFixed(1),
   overheadShareOfVerify: +(overhead / verifierMs).toFixed(3),
   medianToolCallMsPerTurn: +median(perTurnVerify).toFixed(1),
+  gaps: gaps.length,
+  overheadPerGapMs: +(gaps.reduce((n, g) => n + g.overhead, 0) / gaps.length).toFixed(1),
+  medianOverheadPerGapMs: +median(gaps.map((g) => g.overhead)).toFixed(1),
+  // The gap into a final answer has no call: the calls' median is over the gaps with calls.
+  medianToolMsOfGapsWithCalls: +median(gaps.filter((g) => g.tools > 0).map((g) => g.tools)).toFixed(1),
+  overheadShareOfToolsInGaps: +(gaps.reduce((n, g) => n + g.overhead, 0) / gaps.reduce((n, g) => n + g.tools, 0)).toFixed(3),
 }, null, 2));

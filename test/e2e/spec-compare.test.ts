@@ -3,8 +3,9 @@
  * state/spec-compare.svelte.ts), in Chromium, Firefox and WebKitGTK: the
  * spec compared with the reference (same meaning) and with a pasted
  * one-token mutant (a table with a column per spec naming the field), the
- * comparison run in the verifier worker. Screenshots at 1400 and 390 px go
- * to test-artifacts/.
+ * comparison run in the verifier worker. At 390 px the table's rows stack and
+ * nothing scrolls sideways. Screenshots at 1400 and 390 px go to
+ * test-artifacts/.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,6 +68,14 @@ for (const name of ENGINES) {
         await tab.resize(390, 844);
         await tab.eval(() => document.querySelector('[data-testid="compare"]')?.scrollIntoView());
         await tab.screenshot(join(ARTIFACTS, `compare-${name}-390.png`));
+        // At phone width the rows stack (one block per row, as the counterexample table): nothing scrolls sideways.
+        const fits = await tab.eval(() => {
+          const t = document.querySelector('[data-testid="compare-table"]')!;
+          return { right: Math.round(t.getBoundingClientRect().right), scroll: t.scrollWidth, client: t.clientWidth, page: document.documentElement.scrollWidth, screen: window.innerWidth };
+        });
+        expect(fits.right).toBeLessThanOrEqual(fits.screen);
+        expect(fits.scroll).toBeLessThanOrEqual(fits.client);
+        expect(fits.page).toBeLessThanOrEqual(fits.screen);
       } finally {
         await tab.close();
         await engine.close();

@@ -225,6 +225,11 @@ export function stepLimit(span: Span, limit: number): SpecError {
   ]);
 }
 
+/** The run's wall-clock limit (Limits.deadline), the same family as the step limit. */
+export function timeLimit(span: Span, limitMs: number): SpecError {
+  return err('SPEC018', span, `time limit of ${limitMs} ms exceeded`, ['the spec ran too long: look for a huge loop or recursion']);
+}
+
 export function depthLimit(span: Span, limit: number): SpecError {
   return err('SPEC019', span, `maximum recursion depth of ${limit} exceeded`);
 }

@@ -27,6 +27,7 @@ import {
   notCallable,
   sortMismatch,
   stepLimit,
+  timeLimit,
   syntaxError,
   typeError,
   unboundLocal,
@@ -49,7 +50,19 @@ export interface Limits {
   readonly maxSteps: number;
   /** Nested user function calls (default 100). */
   readonly maxDepth: number;
+  /** A wall-clock deadline, read every few steps (the agent's `run` tool; grading has none: the solver's limit bounds it). */
+  readonly deadline?: Deadline;
 }
+
+/** When a run must stop: `now()` past `at` (both in ms), with the limit named in the error. */
+export interface Deadline {
+  readonly at: number;
+  readonly now: () => number;
+  readonly limitMs: number;
+}
+
+/** Steps between two reads of a deadline's clock. */
+const DEADLINE_EVERY = 64;
 
 export const DEFAULT_LIMITS: Limits = { maxSteps: 200_000, maxDepth: 100 };
 
@@ -99,6 +112,8 @@ export abstract class Evaluator implements FunctionCaller {
 
   protected tick(span: Span): void {
     if (++this.steps > this.limits.maxSteps) throw stepLimit(span, this.limits.maxSteps);
+    const d = this.limits.deadline;
+    if (d && this.steps % DEADLINE_EVERY === 0 && d.now() > d.at) throw timeLimit(span, d.limitMs);
   }
 
   protected convert(e: unknown, span: Span): SpecError {

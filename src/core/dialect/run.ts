@@ -15,7 +15,7 @@ import type { Diagnostic } from '../diagnostic.ts';
 import type * as A from './ast.ts';
 import { lintModule } from './lint.ts';
 import { SpecError, badRequest, badReturn, entryParams, internalError, missingEntry, nestingLimit, notCallable, quantifierRefuted } from './errors.ts';
-import { DEFAULT_LIMITS, type Limits } from './evaluator.ts';
+import { DEFAULT_LIMITS, type Deadline, type Limits } from './evaluator.ts';
 import { Interpreter } from './interp.ts';
 import { recordingWrites } from './field-write.ts';
 import { failingMap, pinnedMap } from './maps.ts';
@@ -34,6 +34,8 @@ export interface RunOptions {
   readonly maxSteps?: number;
   /** Nested user calls, default 100. */
   readonly maxDepth?: number;
+  /** Stop with SPEC018 once this wall-clock deadline passes (the agent's `run` tool). */
+  readonly deadline?: Deadline;
   /**
    * Every map the spec changed is pinned before the run returns: read once
    * at fresh indices (and once more at others, so a lambda that raises when
@@ -235,6 +237,7 @@ function runSpecNow(source: string, entry: string, pre: AbstractState, args: Ter
   const limits: Limits = {
     maxSteps: opts.maxSteps ?? DEFAULT_LIMITS.maxSteps,
     maxDepth: opts.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+    ...(opts.deadline ? { deadline: opts.deadline } : {}),
   };
   const interp = new Interpreter(source, mod, limits);
   interp.loadModule();

@@ -197,6 +197,18 @@ function indexCandidates(roots: readonly Term[], x: Term, others: readonly Term[
   return [...out];
 }
 
+/** A `run` call's wall-clock limit: the time it may take, on the tool context's clock (ms). */
+export interface RunClock {
+  readonly at: number;
+  readonly now: () => number;
+  readonly limitMs: number;
+}
+
+/** Past the limit: the call is answered with AGENT011, saying where it stopped. */
+function checkClock(clock: RunClock | undefined, where: string): void {
+  if (clock && clock.now() > clock.at) throw new RunInputError('AGENT011', `run stopped at its time limit of ${clock.limitMs} ms ${where}; nothing more was compared. Look for a huge loop or deep recursion in your spec, or try another case.`);
+}
+
 /** Cells compared per field at most (candidate index tuples). */
 const MAX_TUPLES = 512;
 
@@ -210,7 +222,9 @@ interface RunOutcome {
 /**
  * Runs `spec` and the implementation (`implSource` over the kernel) of
  * `handler` from `state` with `args`. A spec that does not run gives its
- * diagnostic (`ok: false`).
+ * diagnostic (`ok: false`). With `clock`, the spec's interpreter and the
+ * comparison stop once it passes its limit (RunInputError AGENT011): the
+ * evaluation is synchronous, so the limit is read inside its loops.
  */
 export function runBoth(
   spec: string,
@@ -219,11 +233,17 @@ export function runBoth(
   state: AbstractState,
   args: readonly bigint[],
   caches: VerifierCaches,
+  clock?: RunClock,
 ): { ok: true; outcome: RunOutcome } | { ok: false; error: Diagnostic } {
   const h = requireHandler(handler);
   const impl = implementationStep(implSource, KERNEL, h, caches);
-  const run = runSpec(spec, h.name, impl.pre, impl.args.map((a) => a.term));
-  if (!run.ok) return { ok: false, error: run.error };
+  checkClock(clock, 'while the implementation ran');
+  const run = runSpec(spec, h.name, impl.pre, impl.args.map((a) => a.term), clock ? { deadline: clock } : {});
+  if (!run.ok) {
+    // The interpreter's own stop (SPEC018) at the deadline: the call's limit, not a spec error to show.
+    if (run.error.code === 'SPEC018') checkClock(clock, `while your spec ran (line ${run.error.span.line}, column ${run.error.span.column})`);
+    return { ok: false, error: run.error };
+  }
   const interp = new ConcreteInterpretation(impl.pre, state);
   impl.args.forEach((a, i) => interp.consts.set(a.term.name!, norm(args[i], a.term.sort)));
   const memo = new Map<number, Value>();
@@ -231,6 +251,7 @@ export function runBoth(
   const retV = ev(impl.ret, interp, memo);
   const rows: string[] = [];
   for (const field of BACKED_FIELDS) {
+    checkClock(clock, 'while the new states were compared');
     const xs = field.index.map((s, i) => variable(`run.sk.${i}.${s}`, s));
     const specT = countOf(run.post.get(field.path)!).apply(xs);
     const implT = abstractRead(impl.memAfter, field.path, xs);
@@ -241,6 +262,7 @@ export function runBoth(
     let tuples: bigint[][] = [[]];
     for (const pool of pools) tuples = tuples.flatMap((t) => pool.map((v) => [...t, v])).slice(0, MAX_TUPLES);
     for (const tuple of tuples) {
+      checkClock(clock, 'while the new states were compared');
       tuple.forEach((v, i) => interp.consts.set(xs[i].name!, v));
       const m = new Map<number, Value>();
       if (ev(guard, interp, m) !== true) continue;

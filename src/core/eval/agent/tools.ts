@@ -29,7 +29,7 @@ export interface AgentSettings {
   /** Tool calls per task at most; a call over it is answered with AGENT005. */
   readonly maxCalls: number;
   readonly verifyAgainst: VerifyAgainst;
-  /** The verifier's time limit of one tool call (ms). */
+  /** The time limit of one tool call (ms): the solver's for `verify`, the whole call's for `run` (AGENT011). */
   readonly toolTimeoutMs: number;
 }
 
@@ -214,8 +214,10 @@ function runInput(raw: Record<string, unknown>): RunInput | { code: string; mess
 
 /**
  * Answers a `run` call: the spec and the implementation the run checks
- * against, on one concrete state (run-tool.ts). Concrete evaluation only:
- * no solver, so it is bounded by the dialect's step limit, not a timer.
+ * against, on one concrete state (run-tool.ts). Concrete evaluation only, no
+ * solver: it runs on this thread, and the call's time limit is a deadline the
+ * spec's interpreter and the comparison read as they go (AGENT011 past it),
+ * besides the dialect's step limit.
  */
 async function runCall(task: Task, call: ToolCall, spec: string, impl: string | undefined, ctx: ToolContext, started: number): Promise<ToolResult> {
   const against = ctx.settings.verifyAgainst === 'shown' || task.bug_count === 0 ? 'the implementation shown in the task' : "the kernel's correct implementation";
@@ -228,7 +230,8 @@ async function runCall(task: Task, call: ToolCall, spec: string, impl: string | 
     // A renamed run's model names cells in its own names ("tasks.state"): hv6's before the state is built.
     const cells = input.cells && (await Promise.all(input.cells.map(async (c) => (c !== null && typeof c === 'object' && typeof c.field === 'string' ? { ...c, field: await ctx.toKernelNames(c.field) } : c))));
     const start = concreteStart(task.handler, { ...input, ...(cells ? { cells } : {}) }, ctx.caches);
-    const r = runBoth(spec, task.handler, impl ?? '', start.state, start.args, ctx.caches);
+    const limitMs = ctx.settings.toolTimeoutMs;
+    const r = runBoth(spec, task.handler, impl ?? '', start.state, start.args, ctx.caches, { at: started + limitMs, now: ctx.now, limitMs });
     const args = shownArgs(task.handler, start.args);
     const head = `Ran your spec and ${against} on ${start.from}, with ${args || 'no arguments'}.`;
     if (!r.ok) {

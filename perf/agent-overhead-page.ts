@@ -1,0 +1,196 @@
+/**
+ * The agent loop's own cost in the page (docs/research.md, "The agent
+ * mode"), beside perf/agent-overhead.ts's CLI figure: the built site in a
+ * real browser runs an agent benchmark from the Evaluate page against the
+ * scripted agent on the local fake provider (zero latency), with the page's
+ * own Web Worker pool and IndexedDB. A one-task run first warms the pool
+ * (Z3's start is not the loop's); the measured run then goes over the tasks
+ * asked (default first:20) with a model name of its own, so no answer comes
+ * from the response cache.
+ *
+ * The figures come from the run's stored attempts, read from IndexedDB in
+ * the page, turn by turn: between two turns of one trajectory, the time from
+ * the first turn's end to the second's (AgentTurn.at, taken once a turn's
+ * tool calls are answered), less the second request's latency as the page's
+ * client saw it and the second turn's tool calls as the loop saw them
+ * (ToolResult.ms: the worker's verification with the pool's dispatch and the
+ * structured clone). A wait for a free grading slot, when several tasks'
+ * calls are due at once, falls in the overhead.
+ * What is left is the loop's own time per turn in the page: reading the tool
+ * calls, building the next request, the IndexedDB writes, the page's
+ * bookkeeping. Tasks overlap while one waits for the verifier (a request at a
+ * time, the pool's workers in parallel), so the run's wall time is not a sum;
+ * the gaps are each one trajectory's own. The page cannot see a tool call's
+ * time inside its worker, so the dispatch counts as verification here and
+ * the ratio is a lower bound of the CLI's (perf/agent-overhead.ts).
+ *
+ * With `--shots DIR` it also screenshots the warm-up run's trajectory
+ * timeline (a `run` call, a `verify` with its counterexample, the fix, the
+ * answer) at 1400 and 390 px in each engine.
+ *
+ * With `--one-by-one` each task is a run of its own, so no trajectory waits
+ * for a grading slot another task holds (such a wait falls in the overhead).
+ *
+ *   npx tsx perf/agent-overhead-page.ts [--engines chromium,firefox,webkit] [--tasks first:N] [--one-by-one] [--shots DIR]
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { scriptedAgent } from '../test/fake-provider/agent.ts';
+import { startFakeProvider } from '../test/fake-provider/server.ts';
+import { ENGINES, type EngineName, type Tab, launchEngine } from '../test/e2e/driver.ts';
+import { ensureBuilt, serve } from '../test/e2e/harness.ts';
+import { selectTasks } from '../src/core/eval/run/run-setup.ts';
+import { loadTasks } from '../src/core/tasks/load.ts';
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const engines = (option('engines') ?? 'chromium').split(',').map((e) => e.trim()) as EngineName[];
+for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`unknown engine ${e}; the engines are ${ENGINES.join(', ')}`);
+const selection = option('tasks') ?? 'first:20';
+const shots = option('shots');
+const oneByOne = process.argv.includes('--one-by-one');
+if (shots) mkdirSync(shots, { recursive: true });
+const KEY = 'perf-key-agent-0123456789';
+const LONG = 1_800_000;
+const WARM_TASK = 'sys_set_runnable-v0';
+
+const site = await serve(await ensureBuilt());
+const fake = await startFakeProvider({ key: KEY });
+
+/** Starts an agent run of `tasks` as `model` from the Evaluate page and waits for its end; the run's id. */
+async function agentRun(tab: Tab, model: string, tasks: string): Promise<string> {
+  await tab.goto(`${site.url}#/evaluate`);
+  await tab.waitFor('the provider form', () => !!document.querySelector('[data-testid="provider"]'), LONG);
+  await tab.select('[data-testid="provider"]', 'openai-compatible');
+  await tab.fill('[data-testid="base-url"]', `${fake.url}/v1`);
+  await tab.fill('[data-testid="model"]', model);
+  await tab.fill('[data-testid="api-key"]', KEY);
+  await tab.eval(() => document.querySelector('[data-testid="api-key"]')?.dispatchEvent(new Event('change', { bubbles: true })));
+  await tab.fill('[data-testid="selection"]', tasks);
+  // One request at a time, as the CLI figure (the pool still verifies several tasks' calls at once).
+  await tab.fill('[data-testid="concurrency"]', '1');
+  if (await tab.eval(() => (document.querySelector('[data-testid="strict"]') as HTMLInputElement).checked)) await tab.click('[data-testid="strict"]');
+  await tab.select('[data-testid="run-mode"]', 'agent');
+  await tab.waitFor('the agent options', () => !!document.querySelector('[data-testid="agent-options"]'), LONG);
+  // The page may still show the last run's end: wait for this run's.
+  const before = await tab.eval(() => document.querySelector('[data-testid="run-ended"] a')?.getAttribute('href') ?? '');
+  await tab.click('[data-testid="start-run"]');
+  await tab.waitFor('the run to end', (old: string) => {
+    const a = document.querySelector('[data-testid="run-ended"] a');
+    return !!a && a.getAttribute('href') !== old;
+  }, LONG, before);
+  const status = await tab.eval(() => document.documentElement.dataset.run);
+  if (status !== 'done') throw new Error(`the run ended ${status}`);
+  const href = await tab.eval(() => document.querySelector('[data-testid="run-ended"] a')!.getAttribute('href')!);
+  return decodeURIComponent(href.replace('#/runs/', ''));
+}
+
+interface Gap {
+  /** Between two turns of one trajectory: the time from one turn's end to the next's, less the next request's latency and its tool calls. */
+  readonly overhead: number;
+  /** The later turn's tool calls, as the loop saw them. */
+  readonly tools: number;
+}
+
+interface PageFigures {
+  readonly attempts: number;
+  readonly turns: number;
+  readonly providerMs: number;
+  readonly gaps: Gap[];
+}
+
+/** The run's attempts as IndexedDB holds them: each trajectory's gaps between turns, in the page. */
+function figures(runId: string): Promise<PageFigures> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('osvlab');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const req = open.result.transaction('attempts').objectStore('attempts').getAll();
+      req.onerror = () => reject(req.error);
+      req.onsuccess = () => {
+        type Turn = { response: { latencyMs: number }; results: { ms: number }[]; at: number };
+        type Row = { runId: string; trajectory?: { turns: Turn[] } };
+        const rows = (req.result as Row[]).filter((a) => a.runId === runId);
+        let turns = 0;
+        let providerMs = 0;
+        const gaps: Gap[] = [];
+        for (const a of rows) {
+          const ts = a.trajectory?.turns ?? [];
+          turns += ts.length;
+          providerMs += ts.reduce((n, t) => n + t.response.latencyMs, 0);
+          for (let i = 1; i < ts.length; i++) {
+            // A turn's `at` is taken after its tool calls were answered: the gap holds the later turn's request and calls.
+            const tools = ts[i].results.reduce((m, r) => m + r.ms, 0);
+            gaps.push({ overhead: ts[i].at - ts[i - 1].at - ts[i].response.latencyMs - tools, tools });
+          }
+        }
+        resolve({ attempts: rows.length, turns, providerMs, gaps });
+      };
+    };
+  });
+}
+
+const out: Record<string, unknown> = {};
+for (const name of engines) {
+  const engine = await launchEngine(name);
+  const tab = await engine.open(1400, 900);
+  try {
+    fake.reset();
+    fake.respond(scriptedAgent({ run: true }));
+    const warm = await agentRun(tab, `agent-warm-${name}`, WARM_TASK);
+    if (shots) {
+      await tab.goto(`${site.url}#/runs/${encodeURIComponent(warm)}`);
+      await tab.waitFor('the trajectory', () => !!document.querySelector('[data-testid="trajectory"]'), LONG);
+      await tab.click('[data-testid="trajectory"] > summary');
+      const toTimeline = () => document.querySelector('[data-testid="trajectories"]')?.scrollIntoView();
+      await tab.eval(toTimeline);
+      await tab.screenshot(join(shots, `trajectories-${name}-1400.png`));
+      await tab.resize(390, 844);
+      await tab.eval(toTimeline);
+      await tab.screenshot(join(shots, `trajectories-${name}-390.png`));
+      const wide = await tab.eval(() => document.querySelector('[data-testid="trajectories"]')!.scrollWidth - window.innerWidth);
+      if (wide > 0) console.error(`${name}: the timeline is ${wide} px wider than the 390 px screen`);
+      await tab.resize(1400, 900);
+    }
+    fake.reset();
+    fake.respond(scriptedAgent());
+    // --one-by-one: a run per task, so no task waits for a grading slot another holds (that wait is not the loop's).
+    const runs = oneByOne ? selectTasks(await loadTasks(), selection) : [selection];
+    const parts: PageFigures[] = [];
+    for (const [i, sel] of runs.entries()) parts.push(await tab.eval(figures, await agentRun(tab, `agent-perf-${name}-${i}`, sel)));
+    const f: PageFigures = { attempts: parts.reduce((n, p) => n + p.attempts, 0), turns: parts.reduce((n, p) => n + p.turns, 0), providerMs: parts.reduce((n, p) => n + p.providerMs, 0), gaps: parts.flatMap((p) => p.gaps) };
+    const overhead = f.gaps.reduce((n, g) => n + g.overhead, 0);
+    const tools = f.gaps.reduce((n, g) => n + g.tools, 0);
+    out[name] = {
+      tasks: f.attempts,
+      turns: f.turns,
+      requests: fake.requests.length,
+      gaps: f.gaps.length,
+      providerMs: Math.round(f.providerMs),
+      toolMs: Math.round(tools),
+      overheadMs: Math.round(overhead),
+      overheadPerGapMs: +(overhead / f.gaps.length).toFixed(1),
+      toolPerGapMs: +(tools / f.gaps.length).toFixed(1),
+      overheadShareOfTools: +(overhead / tools).toFixed(3),
+      medianOverheadPerGapMs: +median(f.gaps.map((g) => g.overhead)).toFixed(1),
+      // The gap into a final answer has no call: the calls' median is over the gaps with calls.
+      medianToolMsOfGapsWithCalls: +median(f.gaps.filter((g) => g.tools > 0).map((g) => g.tools)).toFixed(1),
+    };
+    // Each engine's figures as soon as they are known (a later engine may take long).
+    console.error(`${name}: ${JSON.stringify(out[name])}`);
+  } finally {
+    await tab.close();
+    await engine.close();
+  }
+}
+await fake.close();
+await site.close();
+console.log(JSON.stringify({ selection, figures: out }, null, 2));

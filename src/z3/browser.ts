@@ -13,8 +13,11 @@
  *
  * The memory reservation and the downloads are begun by src/z3/start.ts,
  * as early as the worker's entry can; this finishes the load from them.
+ * z3-solver's API (about 300 kB of script before minifying) is imported here
+ * when Z3 loads, not with the worker's code: a verdict that needs no query
+ * does not wait for it.
  */
-import { init } from 'z3-solver';
+import type { init } from 'z3-solver';
 import { CPP_THROW_FLAG } from './wasm-invoke.ts';
 import type { Z3MemoryMiB } from './memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
@@ -125,6 +128,8 @@ export function loadZ3(): Promise<Z3Api> {
     // Begun by the worker's entry already, as it started (src/worker/verifier.worker.ts), or now.
     const load = startZ3();
     const url = load.glueUrl;
+    const api = import('z3-solver');
+    api.catch(() => undefined);
     const glue = await load.glue;
     // The workers of Z3's first threads start now, while the wasm compiles, rather than in the warm-up (src/z3/threads.ts).
     if (threads && threadsByDefault()) makeThreadWorkersAhead(url);
@@ -153,6 +158,7 @@ export function loadZ3(): Promise<Z3Api> {
       }, instantiationFailed);
       return {};
     };
+    const { init } = await api;
     // Z3's start is timed from here, with the glue run and the module compiled.
     const from = clock();
     const z3 = await Promise.race([init({ printErr, wasmMemory: load.memory, mainScriptUrlOrBlob: url, locateFile: (file: string) => new URL(file, url).href, instantiateWasm } as never), failure]);

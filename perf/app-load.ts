@@ -153,17 +153,16 @@ async function emulate(tab: Tab): Promise<CpuSlowdown | undefined> {
 
 /** A busy loop's time in the page and in a dedicated worker of `tab` (ms), to show what the CPU slowdown does. */
 async function busyLoop(tab: Tab): Promise<{ page: number; worker: number }> {
-  await tab.goto('data:text/html,<title>busy loop</title>');
   return tab.eval(
     () =>
       new Promise<{ page: number; worker: number }>((resolve) => {
-        const loop = 'const t=performance.now();let x=0;for(let i=0;i<2e7;i++)x+=i%7;postMessage(performance.now()-t)';
+        const loop = 'const t=performance.now();let x=0;for(let i=0;i<1e8;i++)x+=i%7;postMessage(performance.now()-t)';
         const w = new Worker(URL.createObjectURL(new Blob([loop], { type: 'text/javascript' })));
         w.onmessage = (e) => {
           w.terminate();
           const t = performance.now();
           let x = 0;
-          for (let i = 0; i < 2e7; i++) x += i % 7;
+          for (let i = 0; i < 1e8; i++) x += i % 7;
           resolve({ page: Math.round(performance.now() - t + (x < 0 ? 1 : 0)), worker: Math.round(e.data as number) });
         };
       }),
@@ -174,6 +173,7 @@ async function busyLoop(tab: Tab): Promise<{ page: number; worker: number }> {
 async function calibrate(engine: Engine): Promise<void> {
   const tab = await engine.open(1280, 800);
   try {
+    await tab.goto('data:text/html,<title>busy loop</title>');
     const plain = await busyLoop(tab);
     const slow = slowRenderers(process.pid, MOBILE.cpu);
     const slowed = await busyLoop(tab).finally(() => slow.stop());

@@ -46,18 +46,20 @@
  * verification's time no phase was charged: matching committed proofs, and
  * the worker's queue), the verdict mark and its paint (the frame after it).
  *
- * --profile mobile (Chromium only) emulates a slow phone through the DevTools
- * protocol, as Lighthouse's mobile profile: 1.6 Mbps down, 750 kbps up,
- * 150 ms round trip (Network.emulateNetworkConditions) and the CPU slowed 4x
- * (Emulation.setCPUThrottlingRate), on every visit of the profile, for the
- * page's target (its dedicated workers as Chromium applies them). The default,
- * --profile desktop, emulates nothing.
+ * --profile mobile (Chromium only) emulates a slow phone, as Lighthouse's
+ * mobile profile: 1.6 Mbps down, 750 kbps up, 150 ms round trip, through the
+ * DevTools protocol (Network.emulateNetworkConditions on the page's target),
+ * and the CPU slowed 4x on every thread of the renderers, workers included
+ * (perf/cpu-slowdown.ts: Chromium's Emulation.setCPUThrottlingRate slows the
+ * page's main thread only, and refuses a worker's target). Before the runs it
+ * prints how much slower a busy loop ran under it, in the page and in a
+ * worker. The default, --profile desktop, emulates nothing.
  *
  * Targets (docs/app.md, "Tests and benchmark"): first verdict <= 2.0 s on a
  * first visit and <= 1.0 s on a repeat visit, warm re-verify < 1 s, at most
  * 6 MB before the first verdict of a first visit from a brotli host.
  *
- * Run: npx tsx perf/app-load.ts [--browser chromium|firefox|webkit|all] [--handler NAME] [--runs N] [--profile desktop|mobile] [--no-compressed] [--base DIR]
+ * Run: npx tsx perf/app-load.ts [--browser|--engine chromium|firefox|webkit|all] [--handler NAME] [--runs N] [--profile desktop|mobile] [--no-compressed] [--base DIR]
  * With --browser all the engines take turns, run by run, so that they share
  * the machine's load alike. --base DIR (a built site, e.g. of another
  * worktree) is measured the same way, each run right before this build's,
@@ -70,6 +72,7 @@ import { ENGINES, type Engine, type EngineName, type Tab, launchEngine } from '.
 import { ensureBuilt, serve } from '../test/e2e/harness.ts';
 import { shareFragment } from '../test/e2e/share-link.ts';
 import { serveCompressed, type CompressingHost, type Served } from './compressing-host.ts';
+import { type CpuSlowdown, slowRenderers } from './cpu-slowdown.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -78,7 +81,7 @@ function arg(name: string, fallback: string): string {
 
 const handler = arg('handler', 'sys_set_runnable');
 const runs = Number(arg('runs', '3'));
-const browserArg = arg('browser', 'chromium');
+const browserArg = arg('browser', arg('engine', 'chromium'));
 const browsers: EngineName[] = browserArg === 'all' ? [...ENGINES] : [browserArg as EngineName];
 if (!browsers.every((b) => ENGINES.includes(b))) throw new Error(`--browser must be one of ${ENGINES.join(', ')} or all`);
 const profile = arg('profile', 'desktop');
@@ -135,13 +138,51 @@ interface LoadResult {
 /** Lighthouse's mobile profile as issue 54 states it: its network (bytes per second, round trip in ms) and CPU slowdown. */
 const MOBILE = { downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8, latency: 150, cpu: 4 } as const;
 
-/** Applies the profile to `tab` (its page's target; kept across its navigations). */
-async function emulate(tab: Tab): Promise<void> {
-  if (profile !== 'mobile') return;
+/**
+ * Applies the profile to `tab`: the network to its page's target (kept across
+ * its navigations), the CPU to every renderer of this script's browsers until
+ * the returned slowdown is stopped.
+ */
+async function emulate(tab: Tab): Promise<CpuSlowdown | undefined> {
+  if (profile !== 'mobile') return undefined;
   if (!tab.cdp) throw new Error('--profile mobile needs Chromium');
   await tab.cdp('Network.enable');
   await tab.cdp('Network.emulateNetworkConditions', { offline: false, latency: MOBILE.latency, downloadThroughput: MOBILE.downloadThroughput, uploadThroughput: MOBILE.uploadThroughput });
-  await tab.cdp('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpu });
+  return slowRenderers(process.pid, MOBILE.cpu);
+}
+
+/** A busy loop's time in the page and in a dedicated worker of `tab` (ms), to show what the CPU slowdown does. */
+async function busyLoop(tab: Tab): Promise<{ page: number; worker: number }> {
+  return tab.eval(
+    () =>
+      new Promise<{ page: number; worker: number }>((resolve) => {
+        const loop = 'const t=performance.now();let x=0;for(let i=0;i<1e8;i++)x+=i%7;postMessage(performance.now()-t)';
+        const w = new Worker(URL.createObjectURL(new Blob([loop], { type: 'text/javascript' })));
+        w.onmessage = (e) => {
+          w.terminate();
+          const t = performance.now();
+          let x = 0;
+          for (let i = 0; i < 1e8; i++) x += i % 7;
+          resolve({ page: Math.round(performance.now() - t + (x < 0 ? 1 : 0)), worker: Math.round(e.data as number) });
+        };
+      }),
+  );
+}
+
+/** Prints how much slower a busy loop ran with the mobile profile's CPU slowdown than without, in the page and in a worker. */
+async function calibrate(engine: Engine): Promise<void> {
+  const tab = await engine.open(1280, 800);
+  try {
+    await tab.goto('data:text/html,<title>busy loop</title>');
+    const plain = await busyLoop(tab);
+    const slow = slowRenderers(process.pid, MOBILE.cpu);
+    const slowed = await busyLoop(tab).finally(() => slow.stop());
+    console.log(
+      `CPU slowdown ${MOBILE.cpu}x (renderers ran ${(slow.runShare() * 100).toFixed(0)}% of the time): busy loop in the page ${plain.page} -> ${slowed.page} ms (${(slowed.page / plain.page).toFixed(1)}x), in a worker ${plain.worker} -> ${slowed.worker} ms (${(slowed.worker / plain.worker).toFixed(1)}x)`,
+    );
+  } finally {
+    await tab.close();
+  }
 }
 
 /** The phases of one visit's first verdict, in ms (see the header); a phase the build does not mark is absent. */
@@ -274,8 +315,9 @@ interface Host {
 /** One profile: a cold first visit (with its bytes), a warm re-verify, then `visits - 1` more visits. */
 async function load(engine: Engine, host: Host, fragment: string, visits: number): Promise<LoadResult> {
   const tab = await engine.open(1280, 800);
+  let slow: CpuSlowdown | undefined;
   try {
-    await emulate(tab);
+    slow = await emulate(tab);
     const before = host.written();
     const logStart = host.served().length;
     let polled = 0;
@@ -315,6 +357,7 @@ async function load(engine: Engine, host: Host, fragment: string, visits: number
     }
     return { visits: out, warm, bytes, chunks, after, afterChunks, ...(next ? { next } : {}), cut: v1.markedAt === undefined ? 'polled' : 'mark' };
   } finally {
+    await slow?.stop();
     await tab.close();
   }
 }
@@ -379,6 +422,7 @@ async function main() {
   const key = (site: string, b: EngineName) => `${site} ${b}`;
   try {
     for (const b of browsers) engines.set(b, await launchEngine(b));
+    if (profile === 'mobile') await calibrate(engines.get('chromium')!);
     for (const [label, dir] of sites) {
       const host = await serveCompressed(dir, 'br');
       hosts.push(Object.assign(host, { label }));

@@ -1,6 +1,6 @@
 /**
  * Z3's checks on a thread started per check (z3-solver's `solver_check`) against
- * checks in the calling thread (`inThreadChecks`, src/cli/z3-node.ts), on the
+ * checks in the calling thread (`inThreadChecks`, src/z3/node.ts), on the
  * queries grading makes (docs/measurements.md, "Grading throughput").
  *
  * 1. Grades the answers of FILE as `osvlab grade` does (a task_id line against
@@ -25,7 +25,7 @@ import { createEngine, warmUp } from '../src/core/smt/solver.ts';
 import { QuerySolver } from '../src/core/smt/native.ts';
 import { VerifierCaches } from '../src/core/verify/index.ts';
 import { ascending, nearestRank } from '../src/core/quantile.ts';
-import { inThreadChecks, nodeZ3 } from '../src/cli/z3-node.ts';
+import { inThreadChecks, nodeZ3 } from '../src/z3/node.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 function option(name: string): string | undefined {

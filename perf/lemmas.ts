@@ -6,7 +6,7 @@
  *
  * Run: npx tsx perf/lemmas.ts [--runs N] [--handler NAME[,NAME...]] [--timeout MS]
  */
-import { nodeCaches, nodeEngine } from '../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../src/z3/node.ts';
 import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { freshState } from '../src/core/kernel/state.ts';

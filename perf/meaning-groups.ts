@@ -23,7 +23,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { extractSpec } from '../src/core/eval/grade/answer.ts';
 import { gradeResponse, handlerOnlyTask } from '../src/core/eval/grade/grade.ts';
 import { type MeaningSample, type TaskMeaning, determinismOf, groupTask } from '../src/core/eval/stats/determinism.ts';

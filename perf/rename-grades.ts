@@ -11,7 +11,7 @@
  *   npx tsx perf/rename-grades.ts [--seed N] [--limit N]
  */
 import { cpus, loadavg } from 'node:os';
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../src/core/eval/grade/grade.ts';
 import type { GradeResult } from '../src/core/eval/grade/grade-types.ts';
 import { gradeClosure } from '../src/core/eval/session/grading.ts';

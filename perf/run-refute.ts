@@ -14,7 +14,7 @@
  * the oracles and up to 3 mutants per handler.
  */
 import { readFileSync } from 'node:fs';
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask } from '../src/core/eval/grade/grade.ts';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';

@@ -12,7 +12,7 @@
  *
  *   npx tsx perf/shape-verify.ts [--seeds 1,2,3]
  */
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { declaredName, preprocess } from '../src/core/c/index.ts';
 import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { shapeCode } from '../src/core/shape/permute.ts';

@@ -5,7 +5,7 @@
  * Used to compare the interpreter before and after a change: run it in
  * both trees. Run: npx tsx perf/spec-answers.ts
  */
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask } from '../src/core/eval/grade/grade.ts';
 import { ANSWERS, withImports } from '../test/dialect/osvbench-answers.ts';
 

@@ -25,9 +25,9 @@ import { extname, join } from 'node:path';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { createEngine, warmUp } from '../src/core/smt/solver.ts';
 import { VerifierCaches, verify } from '../src/core/verify/index.ts';
-import { nodeZ3 } from '../src/cli/z3-node.ts';
-import { readMemoryImport, withMemoryPages } from '../src/worker/wasm-memory.ts';
-import { pagesOf } from '../src/worker/z3-memory.ts';
+import { nodeZ3 } from '../src/z3/node.ts';
+import { readMemoryImport, withMemoryPages } from '../src/z3/wasm-memory.ts';
+import { pagesOf } from '../src/z3/memory.ts';
 import { ENGINES, type EngineName, launchEngine } from '../test/e2e/driver.ts';
 import { ROOT, TYPES } from '../test/e2e/harness.ts';
 

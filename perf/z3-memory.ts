@@ -1,11 +1,11 @@
 /**
  * How much memory Z3 needs (docs/app.md, "Z3's memory"): for each memory size
- * of src/worker/z3-memory.ts, one process runs Z3 in that much memory
+ * of src/z3/memory.ts, one process runs Z3 in that much memory
  * (OSVLAB_Z3_MEMORY; the one wasm whose import admits every size, as the
  * browser's), verifies the 50 oracle specs, then grades perf/corpus/answers.jsonl
  * with and without the lemma check (`osvlab bench --corpus`, in the same
  * process), and reports its verdicts and grades and the high-water mark of
- * Z3's memory after each part (src/cli/z3-node.ts, z3HighWaterBytes). The
+ * Z3's memory after each part (src/z3/node.ts, z3HighWaterBytes). The
  * summary names the smallest size at which every verdict and grade equals
  * the 2 GiB ones.
  *
@@ -33,7 +33,7 @@ interface ChildReport {
 }
 
 async function child(): Promise<void> {
-  const { nodeEnv, nodeZ3MemoryMiB, z3HighWaterBytes } = await import('../src/cli/z3-node.ts');
+  const { nodeEnv, nodeZ3MemoryMiB, z3HighWaterBytes } = await import('../src/z3/node.ts');
   const { HANDLERS } = await import('../src/core/kernel/handlers.ts');
   const { oracleSpec } = await import('../src/core/kernel/content.ts');
   const { verify } = await import('../src/core/verify/index.ts');

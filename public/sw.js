@@ -16,9 +16,9 @@
  * Our own code, written for this app. It is plain JavaScript because public/
  * is copied to the site as is.
  */
-// v4: one wasm for every memory size (src/worker/z3-memory.ts); a new name drops the old copies, whose
+// v4: one wasm for every memory size (src/z3/memory.ts); a new name drops the old copies, whose
 // z3-built.wasm links only to 2 GiB and whose z3-built-<MiB>m.wasm no page asks for any more (v3: the wasm with
-// its exception trampolines inside, src/worker/wasm-invoke.ts, and the glue that sets their flag; v2: the glue
+// its exception trampolines inside, src/z3/wasm-invoke.ts, and the glue that sets their flag; v2: the glue
 // without its table check).
 const CACHE = 'osvlab-v4';
 /** Z3's glue and its wasm. */

@@ -17,7 +17,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeCaches, nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeCaches, nodeEnv } from '../src/z3/node.ts';
 import { KERNEL } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { oracleProofKey, proveOracle } from '../src/core/verify/declarative.ts';

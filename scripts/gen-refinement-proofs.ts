@@ -14,7 +14,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { KERNEL } from '../src/core/kernel/content.ts';
 import { findHandler } from '../src/core/kernel/handlers.ts';
 import { type VerifyEnv, oracleRefinementKeys, proveOracleRefinement } from '../src/core/verify/driver.ts';

@@ -18,7 +18,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEngine } from '../src/cli/z3-node.ts';
+import { nodeEngine } from '../src/z3/node.ts';
 import { runSpec } from '../src/core/dialect/index.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS, requireHandler } from '../src/core/kernel/handlers.ts';

@@ -30,7 +30,7 @@ import { KERNEL, oracleSpec } from '../src/core/kernel/content.ts';
 import { HANDLERS } from '../src/core/kernel/handlers.ts';
 import { verify } from '../src/core/verify/index.ts';
 import { VERIFIER_VERSION } from '../src/core/version.ts';
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { tasksBundleText } from './bundle-lib.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -20,7 +20,7 @@
  * budget and a 60 s verification budget.
  */
 import { writeFileSync } from 'node:fs';
-import { nodeEnv } from '../src/cli/z3-node.ts';
+import { nodeEnv } from '../src/z3/node.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { proveSpecLemmas } from '../src/core/verify/declarative.ts';
 import { verify } from '../src/core/verify/index.ts';

@@ -30,7 +30,7 @@ export const SLOWEST_FIRST: readonly string[] = [
   'test/e2e/teacher.test.ts',
   'test/e2e/learn.test.ts',
   'test/e2e/learn-teacher.test.ts',
-  'test/cli/z3-memory.test.ts',
+  'test/z3/memory.test.ts',
   'test/cli/key-hosts.test.ts',
 ];
 

@@ -41,7 +41,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { DT_BITVECS, DT_INTS } from '../../src/core/dialect/builtins/dt.ts';
 import { ENUMS, SORTS } from '../../src/core/kernel/constants.ts';

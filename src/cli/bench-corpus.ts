@@ -46,7 +46,7 @@ import type { AnswerItem } from '../core/eval/files/responses.ts';
 import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';
 import { RESPONSES_CAP, readInput } from './read-input.ts';
 import { workerThread } from './node-pool.ts';
-import { nodeEngine } from './z3-node.ts';
+import { nodeEngine } from '../z3/node.ts';
 
 /** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
 const quantile = (xs: readonly number[], q: number): number => nearestRank(ascending(xs), q);

@@ -13,7 +13,7 @@ import { HANDLERS, findHandler, requireHandler } from '../core/kernel/handlers.t
 import { proveSpecLemmas, oracleProofKey } from '../core/verify/declarative.ts';
 import { clearVerifierCaches, loadProgram, verify } from '../core/verify/index.ts';
 import { type ParsedArgs, intOption } from './args.ts';
-import { nodeEnv } from './z3-node.ts';
+import { nodeEnv } from '../z3/node.ts';
 
 /** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
 const quantile = (xs: readonly number[], q: number): number => nearestRank(ascending(xs), q);

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { serveVerifier } from '../core/pool/serve.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
-import { nodeEngine } from './z3-node.ts';
+import { nodeEngine } from '../z3/node.ts';
 
 // Comlink sends a thrown error as its name, message and stack only; a coded
 // error (a C error found while the handler ran, ImplementationError) keeps

@@ -17,7 +17,7 @@ import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool
 import type { Task } from '../core/tasks/task.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
 import { forwardWorkerStderr } from './worker-stderr.ts';
-import { compiledZ3 } from './z3-node.ts';
+import { compiledZ3 } from '../z3/node.ts';
 
 /**
  * The most worker threads a pool starts, whatever is asked: two per core
@@ -38,7 +38,7 @@ export interface GradePoolOptions {
 /** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
 export function workerThread(crashed: (message: string) => void): WorkerHandle<VerifierApi> {
   // Its stderr comes through a filter: Z3's abort report is replaced by the pool's coded diagnostic.
-  // Z3's wasm is compiled once per process and posted to each worker (z3-node.ts, compiledZ3).
+  // Z3's wasm is compiled once per process and posted to each worker (src/z3/node.ts, compiledZ3).
   const z3 = new MessageChannel();
   const worker = new Worker(new URL('./grade-worker.mjs', import.meta.url), { stderr: true, workerData: { z3Module: z3.port2 }, transferList: [z3.port2] });
   z3.port1.unref();

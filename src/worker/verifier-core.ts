@@ -6,10 +6,10 @@
  */
 import { serveVerifier } from '../core/pool/serve.ts';
 import { createEngine, warmUp } from '../core/smt/solver.ts';
-import { loadZ3, z3LoadSteps, z3Memory } from './z3-browser.ts';
-import { threadWorkersTaken } from './z3-threads.ts';
+import { loadZ3, z3LoadSteps, z3Memory } from '../z3/browser.ts';
+import { threadWorkersTaken } from '../z3/threads.ts';
 
-export { z3LastWords } from './z3-browser.ts';
+export { z3LastWords } from '../z3/browser.ts';
 
 /** Milliseconds the warm-up took, once done. */
 let warmedInMs: number | undefined;

@@ -6,9 +6,9 @@
  * docs/app.md, "Loading Z3"). Until then what the worker sends (an error,
  * a crash note) is kept and handed to the pool's listeners.
  */
-import { parseZ3Memory } from './z3-memory.ts';
+import { parseZ3Memory } from '../z3/memory.ts';
 
-/** A verifier worker loads Z3; the lint worker never does. The worker reads which it is from its name (src/worker/z3-start.ts). */
+/** A verifier worker loads Z3; the lint worker never does. The worker reads which it is from its name (src/z3/start.ts). */
 export type WorkerRole = 'verifier' | 'lint';
 
 /** The setting that caps Z3's memory (for tests, and a person who wants less): `?z3-memory=512` in the address, or localStorage `osvlab.z3-memory`. */
@@ -34,7 +34,7 @@ function threadsSetting(): string {
   return v === '0' || v === '1' ? ` z3-threads=${v}` : '';
 }
 
-/** A new worker of `role`. The worker reads the settings from its name (src/worker/z3-browser.ts): it has no localStorage. */
+/** A new worker of `role`. The worker reads the settings from its name (src/z3/browser.ts): it has no localStorage. */
 export function spawnWorker(role: WorkerRole): Worker {
   const name = role === 'verifier' ? `osvlab-verifier${memorySetting()}${threadsSetting()}` : 'osvlab-lint';
   return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name });

@@ -19,7 +19,7 @@ import { crashText, describeError, isCrashNote } from './crash-report.ts';
 import { markWorkerPhases } from './phase-marks.ts';
 import { spawnWorker, takeEarlyVerifier, type WorkerRole } from './verifier-spawn.ts';
 import { withinWarmUpLimit } from './warm-up-limit.ts';
-import { isZ3Unavailable } from './z3-unavailable.ts';
+import { isZ3Unavailable } from '../z3/unavailable.ts';
 
 export { CancelledError };
 
@@ -44,7 +44,7 @@ function defaultFactory(role: WorkerRole): Worker {
  * A worker whose script, or Z3's glue or wasm, did not load (a network
  * hiccup; WebKitGTK now and then fails to start a module worker under load)
  * is started again twice, after 0.5 s and 1 s, before its start counts as
- * failed. A browser that cannot run Z3 at all (src/worker/z3-unavailable.ts) is told at once.
+ * failed. A browser that cannot run Z3 at all (src/z3/unavailable.ts) is told at once.
  */
 const START_RETRIES = { times: 2, delayMs: 500, retryable: (e: unknown) => !isZ3Unavailable(e) };
 

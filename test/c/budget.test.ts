@@ -8,7 +8,7 @@
  * with one budget of 2 s it is about 2.5 s.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { verify } from '../../src/core/verify/index.ts';
 

@@ -5,7 +5,7 @@
  * a coded error at the construct that crossed the limit, in seconds.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/z3/node.ts';
 import { type CDiagnostic, execFunction, freshMemory, parseProgram } from '../../src/core/c/index.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { variable } from '../../src/core/smt/term.ts';

@@ -5,7 +5,7 @@
  * override's bug found, and the hook models checked against plain C loops.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import {
   type CMemory, type CProgram, type ExecResult, TLBINV, execFunction, freshMemory, functionSignature, parseProgram,
 } from '../../src/core/c/index.ts';

@@ -5,7 +5,7 @@
  * get the category hv6's Python 2 + z3py grading gives (test/dialect/osvbench-answers.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { ANSWERS, withImports } from './osvbench-answers.ts';
 

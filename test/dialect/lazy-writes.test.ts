@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 
 // The golden case without its header comments (as an answer would hold it).

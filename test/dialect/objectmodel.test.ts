@@ -4,7 +4,7 @@
  * over concrete values, under many pseudo-random interpretations.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { type AbstractState, type Refcnt2Value, type RefcntValue, freshState } from '../../src/core/kernel/state.ts';
 import * as o from '../../src/core/smt/ops.ts';

@@ -8,7 +8,7 @@
  * declares never collide with the verifier's own (`arg.pid`, `procs.state`).
  */
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../src/z3/node.ts';
 import { verify } from '../../src/core/verify/index.ts';
 
 const kill = (extra: string, cond = 'is_pid_valid(pid), old.procs[pid].state != dt.proc_state.PROC_UNUSED, old.procs[pid].state != dt.proc_state.PROC_ZOMBIE') => `def sys_kill(old, pid):

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { type AbstractState, type FieldValue, freshState, isRefcnt } from '../../src/core/kernel/state.ts';
 import type { MapFn } from '../../src/core/smt/fn.ts';
@@ -221,7 +221,7 @@ describe('realistic specs', () => {
 
 // ------------------------------------------------------------------ agreement with the oracles
 
-const ORACLES = new URL('../../tasks/hv6/specs/', import.meta.url);
+const ORACLES = new URL('../../tasks/hv6/specs', import.meta.url);
 
 function oracleSource(handler: string): string | undefined {
   const file = new URL(`${handler}.py`, ORACLES);

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../src/z3/node.ts';
 import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_WARNINGS, lintSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';

@@ -57,7 +57,7 @@ describe('platform', () => {
     const source = readFileSync(join(assets, main[0]), 'utf8');
     expect(source, 'the main chunk exports nothing for others to import').not.toMatch(/\bexport\s*\{/);
     // It starts Z3's download through a chunk of its own, which verifier-core shares.
-    expect(source).toMatch(/import\(\s*["'\x60]\.\/z3-start-[\w-]+\.js["'\x60]\s*\)/);
+    expect(source).toMatch(/import\(\s*["'\x60]\.\.?\/(?:z3\/)?start-[\w-]+\.js["'\x60]\s*\)/);
   });
 
   it('answers a real Z3 query from the worker (self-test)', async () => {
@@ -149,7 +149,7 @@ describe('platform', () => {
             const reg = await navigator.serviceWorker.getRegistration();
             if (reg?.active?.state !== 'activated' || !navigator.serviceWorker.controller) return false;
             const cache = await caches.open('osvlab-v4');
-            // The one wasm, which serves every memory size (src/worker/z3-memory.ts), and no other.
+            // The one wasm, which serves every memory size (src/z3/memory.ts), and no other.
             const wasms = (await cache.keys()).filter((r) => r.url.endsWith('.wasm')).map((r) => new URL(r.url).pathname.split('/').pop());
             return Boolean(await cache.match('./')) && wasms.length === 1 && wasms[0] === 'z3-built.wasm';
           }),

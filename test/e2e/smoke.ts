@@ -35,7 +35,7 @@ import { type Engine, type EngineName, type Tab, launchEngine } from './driver.t
 import { ARTIFACTS, ROOT, type Site, ensureBuilt, serve } from './harness.ts';
 import { makeRunFile } from './run-file.ts';
 import { attr, editorReady, setEditor, text, verifyOnce } from './playground-tab.ts';
-import { THREAD_WORKERS_AHEAD } from '../../src/worker/z3-threads.ts';
+import { THREAD_WORKERS_AHEAD } from '../../src/z3/threads.ts';
 
 const HANDLER = 'sys_set_runnable';
 const ORACLE = readFileSync(join(ROOT, `tasks/hv6/specs/${HANDLER}.py`), 'utf8');
@@ -327,7 +327,7 @@ export function smokeSuite(name: EngineName): void {
           expect(await tab.eval(attr, '[data-testid="z3-memory"]', 'data-mib')).toBe(c.mib);
           expect(await tab.eval(attr, '[data-testid="z3-threads"]', 'data-threads'), `Z3's threads with '${c.query}'`).toBe(c.threads);
           // On threads by default, the warm-up's two threads ran in the workers made while the wasm compiled
-          // (src/worker/z3-threads.ts); Firefox's opt-in threads make none ahead.
+          // (src/z3/threads.ts); Firefox's opt-in threads make none ahead.
           const steps = JSON.parse((await tab.eval(attr, '[data-testid="engine-status"]', 'data-steps')) ?? '{}') as { threadsAhead?: number };
           expect(steps.threadsAhead, `thread workers made ahead and taken, with '${c.query}'`).toBe(c.threads === 'true' ? (name === 'firefox' ? 0 : THREAD_WORKERS_AHEAD) : undefined);
           if (!c.selfTest) continue;

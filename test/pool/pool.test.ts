@@ -7,7 +7,7 @@
  * and the e2e tests (Web Workers).
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import { handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import type { VerifierApi } from '../../src/core/pool/contract.ts';

@@ -6,7 +6,7 @@
  * take one, and it waits for a Z3 job running on the same caches.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { serveVerifier } from '../../src/core/pool/serve.ts';
 import type { Verdict } from '../../src/core/verify/verdict.ts';

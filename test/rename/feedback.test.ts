@@ -6,7 +6,7 @@
  * message of a plain run names hv6's (so the check can fail).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { gradeResponse } from '../../src/core/eval/grade/grade.ts';
 import type { GradeResult } from '../../src/core/eval/grade/grade-types.ts';
 import { buildPrompt } from '../../src/core/eval/prompt/prompt.ts';

@@ -18,7 +18,7 @@
  * its last result).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { extractSpec } from '../../src/core/eval/grade/answer.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 import type { GradeResult } from '../../src/core/eval/grade/grade-types.ts';

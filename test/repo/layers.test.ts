@@ -32,6 +32,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core/eval'],
   ['core/pool'],
   ['store'],
+  ['z3'], // Z3's loading and build steps: platform-free rewrites plus one adapter per platform
   ['worker'],
   ['cli', 'app'],
 ];

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { nodeZ3 } from '../../src/cli/z3-node.ts';
+import { nodeZ3 } from '../../src/z3/node.ts';
 import { finalizerGate } from '../../src/core/smt/finalizer-gate.ts';
 
 describe('finalizer gate', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, nodeZ3 } from '../../src/cli/z3-node.ts';
+import { nodeEngine, nodeZ3 } from '../../src/z3/node.ts';
 import { EngineDeadError, createEngine } from '../../src/core/smt/solver.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { evaluate } from '../../src/core/smt/eval.ts';

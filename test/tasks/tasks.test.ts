@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectTasks } from '../../scripts/bundle-lib.ts';
-import { nodeCaches, nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../src/z3/node.ts';
 import { buildTask, linkVariant, taskHash } from '../../src/core/tasks/build-task.ts';
 import { indexSource } from '../../src/core/tasks/c-source.ts';
 import { declarationOf } from '../../src/core/tasks/shown-code.ts';

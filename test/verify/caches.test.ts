@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, nodeZ3 } from '../../src/cli/z3-node.ts';
+import { nodeEngine, nodeZ3 } from '../../src/z3/node.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
 import { createEngine } from '../../src/core/smt/solver.ts';
 import { proveSpecLemmas, oracleProofKey } from '../../src/core/verify/declarative.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { findTask } from '../../src/core/tasks/load.ts';
 import { ENUMS } from '../../src/core/kernel/constants.ts';
 import { NOT_WELL_FORMED } from '../../src/core/verify/counterexample.ts';

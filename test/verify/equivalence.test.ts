@@ -4,7 +4,7 @@
  * is reused without a query, and the coded errors.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { diffSpecs } from '../../src/core/verify/equivalence.ts';
 import { requireArtefact } from '../artefacts.ts';

@@ -6,7 +6,7 @@
  * must replay.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { requireArtefact } from '../artefacts.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { verify } from '../../src/core/verify/index.ts';

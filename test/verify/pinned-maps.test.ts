@@ -10,7 +10,7 @@
  * internal one.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEngine, nodeEnv } from '../../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { serveVerifier } from '../../src/core/pool/serve.ts';

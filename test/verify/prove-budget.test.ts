@@ -6,7 +6,7 @@
  * obligation on its own, to the same results, and one within it asks once.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { declareFun } from '../../src/core/smt/ops.ts';
 import { bvConst, variable } from '../../src/core/smt/term.ts';

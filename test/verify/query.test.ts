@@ -6,7 +6,7 @@
  * whole set.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEngine, nodeEnv } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { boundVar, bvConst, variable } from '../../src/core/smt/term.ts';

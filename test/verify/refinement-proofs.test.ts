@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import type { SmtEngine } from '../../src/core/smt/solver.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonVerdict } from '../../src/cli/commands/verify.ts';
-import { nodeEnv } from '../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { serial } from '../../src/core/pool/serial.ts';
 import { solverFreeEngine } from '../../src/core/pool/solver-free.ts';

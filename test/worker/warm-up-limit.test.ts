@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../src/z3/node.ts';
 import { warmUp } from '../../src/core/smt/solver.ts';
 import { WarmUpError, withinWarmUpLimit } from '../../src/worker/warm-up-limit.ts';
 

@@ -9,8 +9,8 @@ import type { VerifyRequest } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';
 import { startAdvice } from '../lib/start-advice.ts';
-import { browserName } from '../../worker/z3-obstacle.ts';
-import { isZ3Unavailable } from '../../worker/z3-unavailable.ts';
+import { browserName } from '../../z3/obstacle.ts';
+import { isZ3Unavailable } from '../../z3/unavailable.ts';
 
 export type EngineStatus =
   | { readonly kind: 'idle' }

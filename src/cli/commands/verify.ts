@@ -19,7 +19,7 @@ import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
-import { nodeCaches } from '../z3-node.ts';
+import { nodeCaches } from '../../z3/node.ts';
 import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
 
 const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };

@@ -83,7 +83,7 @@ export interface Z3LoadSteps {
   readonly cached?: boolean;
   /** Z3's threads were handed the compiled module (none compiles it again); false when Z3 runs in the worker's one thread. */
   readonly threadsGetModule: boolean;
-  /** How many of the thread workers made ahead (src/worker/z3-threads.ts) Z3's threads had taken by the warm-up's end; absent where none are made. */
+  /** How many of the thread workers made ahead (src/z3/threads.ts) Z3's threads had taken by the warm-up's end; absent where none are made. */
   readonly threadsAhead?: number;
 }
 

@@ -6,7 +6,7 @@
  * checking its owner); the forged copy asks for exactly that.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 import { findTask } from '../../../src/core/tasks/load.ts';
 import { verify } from '../../../src/core/verify/index.ts';
 import { parseAttemptFile } from '../../../src/app/lessons/attempt-file.ts';

@@ -5,7 +5,7 @@
  * verifier names, and at least one offered choice must not be.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 import { findTask } from '../../../src/core/tasks/load.ts';
 import { verify } from '../../../src/core/verify/index.ts';
 import type { Verdict } from '../../../src/core/verify/verdict.ts';

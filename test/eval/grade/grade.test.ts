@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine, nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine, nodeEnv } from '../../../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../../src/core/kernel/content.ts';
 

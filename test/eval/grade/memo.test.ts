@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../../src/z3/node.ts';
 import { gradeResponse, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { GradeMemo } from '../../../src/core/eval/grade/grade-memo.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';

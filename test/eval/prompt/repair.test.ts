@@ -6,7 +6,7 @@
  * every mode.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 import { type GradeResult } from '../../../src/core/eval/grade/grade-types.ts';
 import { gradeResponse, handlerOnlyTask } from '../../../src/core/eval/grade/grade.ts';
 import { buildRepairPrompt, repairMessage, repairPrompt, repairPromptBuilder } from '../../../src/core/eval/prompt/repair.ts';

@@ -8,7 +8,7 @@ import { failureReason } from '../../../src/core/eval/run/failure-reason.ts';
 import { gradeResponse } from '../../../src/core/eval/grade/grade.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 import { oracleSpec } from '../../../src/core/kernel/content.ts';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 
 describe('failureReason', () => {
   it('names the error, the failing obligations, or what is missing', async () => {

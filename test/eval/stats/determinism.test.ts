@@ -4,7 +4,7 @@
  * without a query, the tie rule and the run-level figures.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 import { oracleSpec } from '../../../src/core/kernel/content.ts';
 import { type CompareSpecs, type MeaningSample, determinismOf, groupTask } from '../../../src/core/eval/stats/determinism.ts';
 import { diffSpecs } from '../../../src/core/verify/equivalence.ts';

@@ -6,7 +6,7 @@
  * and the text; a report built without grouping has neither.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 import type { AttemptRecord, RunRecord } from '../../../src/core/eval/run/run-types.ts';
 import { canonicalConfig } from '../../../src/core/eval/session/config.ts';
 import { BY_TASK, type Determinism, groupAttempts } from '../../../src/core/eval/stats/determinism.ts';

@@ -9,7 +9,7 @@
  * through `proveSpecLemmas`.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEnv } from '../../../src/z3/node.ts';
 import { resolveUses } from '../../../src/core/kernel/content.ts';
 import { CHECKED_LEMMAS, LEMMAS, findLemma } from '../../../src/core/kernel/lemmas/index.ts';
 import { proveSpecLemmas } from '../../../src/core/verify/declarative.ts';

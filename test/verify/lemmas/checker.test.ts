@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../../src/z3/node.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
 import { variable } from '../../../src/core/smt/term.ts';
 import type { QueryInfo } from '../../../src/core/verify/fact-prover.ts';

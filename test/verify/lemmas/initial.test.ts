@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, nodeEnv } from '../../../src/cli/z3-node.ts';
+import { nodeEngine, nodeEnv } from '../../../src/z3/node.ts';
 import { specInvariants } from '../../../src/core/kernel/spec-invariants.ts';
 import { COROLLARIES, LEMMAS, bootWitness, findLemma } from '../../../src/core/kernel/lemmas/index.ts';
 import type { RefcntValue } from '../../../src/core/kernel/state.ts';

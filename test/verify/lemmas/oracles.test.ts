@@ -14,7 +14,7 @@
  * on every run.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../../src/z3/node.ts';
 import { HANDLERS } from '../../../src/core/kernel/handlers.ts';
 import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
 import { oracleProofKey } from '../../../src/core/verify/declarative.ts';

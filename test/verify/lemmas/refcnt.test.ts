@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../../src/z3/node.ts';
 import { ENUMS } from '../../../src/core/kernel/constants.ts';
 import { freshState } from '../../../src/core/kernel/state.ts';
 import type { LemmaResult } from '../../../src/core/verify/fact-prover.ts';

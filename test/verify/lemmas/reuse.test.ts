@@ -5,7 +5,7 @@
  * exactly the key it was made with.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeCaches, nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeCaches, nodeEngine } from '../../../src/z3/node.ts';
 import { oracleSpec } from '../../../src/core/kernel/content.ts';
 import { CHECKED_LEMMAS } from '../../../src/core/kernel/lemmas/index.ts';
 import { proveSpecLemmas, oracleProofKey } from '../../../src/core/verify/declarative.ts';

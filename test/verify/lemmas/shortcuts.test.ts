@@ -15,7 +15,7 @@
  * (The golden lemma cases are checked in cases.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { nodeEngine } from '../../../src/cli/z3-node.ts';
+import { nodeEngine } from '../../../src/z3/node.ts';
 import { extractSpec } from '../../../src/core/eval/grade/answer.ts';
 import { type LemmaCheckRun, strictChecker } from '../../../src/core/eval/grade/grade.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';

@@ -13,7 +13,7 @@
  * glue makes: same script, same name, and it waits for the glue's `load`
  * message (the module and the memory) as any does.
  */
-import { canShareMemory } from './z3-obstacle.ts';
+import { canShareMemory } from './obstacle.ts';
 
 /** How many workers to make ahead: the warm-up's two threads (a check's and its timer's). */
 export const THREAD_WORKERS_AHEAD = 2;

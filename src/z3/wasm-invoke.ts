@@ -19,7 +19,7 @@
  * A `catch_all` also catches JavaScript errors that are not C++ exceptions
  * (an abort, a trap turned error), which the glue's trampoline lets through:
  * the glue's C++ throw sites set an exported flag just before they throw
- * (src/worker/z3-glue.ts), the trampoline clears it on entry, and a caught
+ * (src/z3/glue.ts), the trampoline clears it on entry, and a caught
  * exception without the flag is thrown on unchanged. The module is otherwise
  * as it was: new types, one new global (the flag, exported as
  * `CPP_THROW_FLAG`), the new functions appended after the existing ones (no

@@ -1,16 +1,15 @@
 /**
- * Loads Z3 in Node and wraps it in our engine. The glue and the wasm are
- * z3-solver's as we run them (worker/z3-glue.ts: one debugging check taken
- * off its hottest path, a flag set before each C++ throw; worker/wasm-invoke.ts:
- * the exception trampolines moved into the wasm; worker/wasm-compact.ts: the
- * linker's padding out of its code): written once to a directory
+ * Node's adapter for loading Z3, and our engine over it. The glue and the
+ * wasm are z3-solver's as we run them (src/z3/build.ts: the glue's patch, the
+ * exception trampolines moved into the wasm, the linker's padding out of its
+ * code), as the site's are: written once to a directory
  * of their own under the system's temporary directory (Z3's pthread workers
  * load the glue by its file name). Glue the patch does not fit is loaded as
  * it ships, with the wasm as it ships.
  *
  * OSVLAB_Z3_MEMORY=<MiB> (1024, 512 or 256) runs Z3 in that much memory: our
  * wasm's memory import admits every size, as the site's does
- * (src/worker/wasm-memory.ts; docs/app.md, "Z3's memory"), and the glue is
+ * (src/z3/wasm-memory.ts; docs/app.md, "Z3's memory"), and the glue is
  * told the size to make: the same solver in the memory a phone grants, for
  * tests and measurements.
  */
@@ -23,12 +22,12 @@ import { type MessagePort, isMainThread, threadId, workerData } from 'node:worke
 import type { Z3_context, Z3_solver, init } from 'z3-solver';
 import { type SmtEngine, createEngine, warmUp } from '../core/smt/solver.ts';
 import { VerifierCaches, type VerifyEnv } from '../core/verify/index.ts';
-import { WasmFormatError } from '../worker/wasm-binary.ts';
-import { withCompactCode } from '../worker/wasm-compact.ts';
-import { TRAMPOLINES_FORMAT, withWasmInvokes } from '../worker/wasm-invoke.ts';
-import { WASM_PAGE, importAdmits, readMemoryImport } from '../worker/wasm-memory.ts';
-import { fastGlue } from '../worker/z3-glue.ts';
-import { FULL_MEMORY_MIB, LEAST_MEMORY_MIB, type Z3MemoryMiB, pagesOf, parseZ3Memory, withEveryZ3Memory } from '../worker/z3-memory.ts';
+import { runnableWasm } from './build.ts';
+import { WasmFormatError } from './wasm-binary.ts';
+import { TRAMPOLINES_FORMAT } from './wasm-invoke.ts';
+import { WASM_PAGE, importAdmits, readMemoryImport } from './wasm-memory.ts';
+import { fastGlue } from './glue.ts';
+import { FULL_MEMORY_MIB, LEAST_MEMORY_MIB, type Z3MemoryMiB, pagesOf, parseZ3Memory, withEveryZ3Memory } from './memory.ts';
 
 type Z3 = Awaited<ReturnType<typeof init>>;
 
@@ -76,7 +75,7 @@ export function z3Files(): Z3Files {
   const dir = join(tmpdir(), `osvlab-z3-${key}`);
   const ours: Z3Files = { glue: join(dir, 'z3-built.js'), wasm: join(dir, 'z3-built.wasm'), patched: true };
   try {
-    writeOnce(ours.wasm, () => withEveryZ3Memory(withCompactCode(withWasmInvokes(readFileSync(SHIPPED_WASM)).bytes).bytes));
+    writeOnce(ours.wasm, () => runnableWasm(readFileSync(SHIPPED_WASM)));
     writeOnce(ours.glue, () => text);
   } catch (e) {
     // No writable temporary directory (or a wasm the rewrite cannot read): Z3 as it ships is only slower.

@@ -3,7 +3,7 @@
  * imports a fixed 2 GiB shared memory, which phones (iOS above all) refuse.
  * The build makes one copy of the wasm whose memory import admits every size
  * here, from the smallest to the largest (scripts/copy-z3.ts,
- * src/worker/wasm-memory.ts); a worker reserves the largest size the device
+ * src/z3/wasm-memory.ts); a worker reserves the largest size the device
  * grants and hands it to that one wasm, so every size loads, and caches, the
  * same file.
  */

@@ -1,5 +1,5 @@
 /**
- * The thread workers made ahead (src/worker/z3-threads.ts), against a
+ * The thread workers made ahead (src/z3/threads.ts), against a
  * stand-in for the browser's Worker constructor (Node has none): which `new
  * Worker` calls get one, which get a fresh worker, and that one that fails
  * before it is taken is not handed out. That Z3's glue really takes them is
@@ -27,7 +27,7 @@ const scope = globalThis as unknown as { self?: { Worker: unknown } };
 
 async function fresh() {
   vi.resetModules();
-  return import('../../src/worker/z3-threads.ts');
+  return import('../../src/z3/threads.ts');
 }
 
 describe('thread workers made ahead', () => {

@@ -9,17 +9,20 @@
  * with the workers they run in, hence a cross-origin isolated page and an
  * engine that can send shared memories (WebKitGTK cannot): without it
  * `check()` fails with "thread constructor failed", so the loader says so
- * first (src/worker/z3-obstacle.ts).
+ * first (src/z3/obstacle.ts).
  *
- * The memory reservation and the downloads are begun by src/worker/z3-start.ts,
+ * The memory reservation and the downloads are begun by src/z3/start.ts,
  * as early as the worker's entry can; this finishes the load from them.
+ * z3-solver's API (about 300 kB of script before minifying) is imported here
+ * when Z3 loads, not with the worker's code: a verdict that needs no query
+ * does not wait for it.
  */
-import { init } from 'z3-solver';
+import type { init } from 'z3-solver';
 import { CPP_THROW_FLAG } from './wasm-invoke.ts';
-import type { Z3MemoryMiB } from './z3-memory.ts';
+import type { Z3MemoryMiB } from './memory.ts';
 import type { Z3LoadSteps } from '../core/pool/contract.ts';
-import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
-import { makeThreadWorkersAhead, threadsByDefault, wantThreads } from './z3-threads.ts';
+import { clock, forgetZ3Start, startZ3 } from './start.ts';
+import { makeThreadWorkersAhead, threadsByDefault, wantThreads } from './threads.ts';
 
 export type Z3Api = Awaited<ReturnType<typeof init>>;
 
@@ -117,7 +120,7 @@ export function z3Memory(): Z3Memory | undefined {
   return memoryInUse;
 }
 
-/** The initialised z3-solver API for this worker; loads it on first call (throws Z3UnavailableError, src/worker/z3-unavailable.ts, where it cannot run). */
+/** The initialised z3-solver API for this worker; loads it on first call (throws Z3UnavailableError, src/z3/unavailable.ts, where it cannot run). */
 export function loadZ3(): Promise<Z3Api> {
   loading ??= (async () => {
     // Without a memory to share with workers (WebKitGTK), Z3 runs in this worker's one thread.
@@ -125,8 +128,10 @@ export function loadZ3(): Promise<Z3Api> {
     // Begun by the worker's entry already, as it started (src/worker/verifier.worker.ts), or now.
     const load = startZ3();
     const url = load.glueUrl;
+    const api = import('z3-solver');
+    api.catch(() => undefined);
     const glue = await load.glue;
-    // The workers of Z3's first threads start now, while the wasm compiles, rather than in the warm-up (src/worker/z3-threads.ts).
+    // The workers of Z3's first threads start now, while the wasm compiles, rather than in the warm-up (src/z3/threads.ts).
     if (threads && threadsByDefault()) makeThreadWorkersAhead(url);
     const g = self as unknown as Record<string, unknown>;
     // z3-solver's browser entry reads `global.initZ3`.
@@ -135,7 +140,7 @@ export function loadZ3(): Promise<Z3Api> {
     (0, eval)(glue);
     if (typeof g.initZ3 !== 'function') throw new Error('The Z3 glue did not define initZ3');
     const { module, copy, at: compiled } = await load.wasm;
-    // A wasm whose exception trampolines need the glue's flag (src/worker/wasm-invoke.ts) runs only with a glue that sets it.
+    // A wasm whose exception trampolines need the glue's flag (src/z3/wasm-invoke.ts) runs only with a glue that sets it.
     if (WebAssembly.Module.exports(module).some((e) => e.name === CPP_THROW_FLAG) && !glue.includes(CPP_THROW_FLAG)) {
       throw new Error("Z3's glue and wasm come from two different builds of OSVLab (the site was updated while this page loaded it): reload the page.");
     }
@@ -153,6 +158,7 @@ export function loadZ3(): Promise<Z3Api> {
       }, instantiationFailed);
       return {};
     };
+    const { init } = await api;
     // Z3's start is timed from here, with the glue run and the module compiled.
     const from = clock();
     const z3 = await Promise.race([init({ printErr, wasmMemory: load.memory, mainScriptUrlOrBlob: url, locateFile: (file: string) => new URL(file, url).href, instantiateWasm } as never), failure]);

@@ -4,15 +4,15 @@
  * even downloaded (src/worker/verifier.worker.ts; docs/app.md, "Loading
  * Z3"): reserve Z3's memory, then start downloading and compiling the wasm
  * of that size and downloading the glue. Nothing here imports z3-solver or
- * the core; src/worker/z3-browser.ts finishes the load from what this began.
+ * the core; src/z3/browser.ts finishes the load from what this began.
  *
- * The memory is the largest size the device grants (src/worker/z3-memory.ts),
+ * The memory is the largest size the device grants (src/z3/memory.ts),
  * reserved once per worker; the one wasm links to a memory of any of those
  * sizes, so every size fetches (and caches) the same URL.
  */
-import { browserName, obstacleSentence } from './z3-obstacle.ts';
-import { Z3_WASM_FILE, parseZ3Memory, reserveLargest, sizesToTry, type Z3MemoryMiB } from './z3-memory.ts';
-import { Z3UnavailableError } from './z3-unavailable.ts';
+import { browserName, obstacleSentence } from './obstacle.ts';
+import { Z3_WASM_FILE, parseZ3Memory, reserveLargest, sizesToTry, type Z3MemoryMiB } from './memory.ts';
+import { Z3UnavailableError } from './unavailable.ts';
 
 /** Milliseconds since this worker's start, as finely as it measures. */
 export const clock = () => performance.now();
@@ -115,7 +115,7 @@ export function startZ3(): Z3Start {
   const began = clock();
   const wasm = compileWasm(wasmUrl);
   const glue = fetchOrSay(glueUrl, 'the Z3 glue').then((res) => res.text());
-  // A failure is the load's to report when it is awaited (src/worker/z3-browser.ts), not an unhandled rejection before.
+  // A failure is the load's to report when it is awaited (src/z3/browser.ts), not an unhandled rejection before.
   wasm.catch(() => undefined);
   glue.catch(() => undefined);
   started = { memory, mib, capped: memoryCap() !== undefined, glueUrl, wasmUrl, began, wasm, glue };

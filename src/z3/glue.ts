@@ -15,8 +15,8 @@
  *    from the table and rewritten on every write to it
  *    (`setWasmTableEntry`), and Z3 never writes the table after start. It is
  *    removed; the trampolines that are called are the wasm's own
- *    (src/worker/wasm-invoke.ts).
- * 2. The C++ throw flag. The wasm's own trampolines (src/worker/wasm-invoke.ts)
+ *    (src/z3/wasm-invoke.ts).
+ * 2. The C++ throw flag. The wasm's own trampolines (src/z3/wasm-invoke.ts)
  *    catch every exception and must tell a C++ one, which they handle as the
  *    glue's did, from any other, which they throw on. Each of the glue's
  *    three throws of a C++ exception (`__cxa_throw`, `__cxa_rethrow`,
@@ -25,7 +25,7 @@
  *
  * When the glue does not have these statements word for word (another
  * z3-solver), nothing changes and `patched` is false
- * (test/worker/z3-glue.test.ts fails then, so the next upgrade looks again).
+ * (test/z3/glue.test.ts fails then, so the next upgrade looks again).
  */
 import { CPP_THROW_FLAG } from './wasm-invoke.ts';
 
@@ -33,7 +33,7 @@ import { CPP_THROW_FLAG } from './wasm-invoke.ts';
 export const TABLE_MIRROR_CHECK = "assert(wasmTable.get(funcPtr) == func, 'JavaScript-side Wasm function table mirror is out of date!');";
 
 /** What takes its place: a comment saying what was there. */
-export const TABLE_MIRROR_NOTE = '/* osvlab: the table mirror check is removed here (src/worker/z3-glue.ts) */';
+export const TABLE_MIRROR_NOTE = '/* osvlab: the table mirror check is removed here (src/z3/glue.ts) */';
 
 /** The statement that throws a C++ exception, at each of the glue's three throw sites. */
 export const CPP_THROW = 'throw exceptionLast;';
@@ -42,7 +42,7 @@ export const CPP_THROW = 'throw exceptionLast;';
 const CPP_THROWS = 3;
 
 /** What each of them becomes: the flag set, then the same throw. */
-export const FLAGGED_CPP_THROW = `{ /* osvlab: src/worker/z3-glue.ts */ const f = wasmExports['${CPP_THROW_FLAG}']; if (f) f.value = 1; } ${CPP_THROW}`;
+export const FLAGGED_CPP_THROW = `{ /* osvlab: src/z3/glue.ts */ const f = wasmExports['${CPP_THROW_FLAG}']; if (f) f.value = 1; } ${CPP_THROW}`;
 
 function count(text: string, part: string): number {
   let n = 0;

@@ -1,7 +1,7 @@
 /**
  * Z3 in the smallest memory a phone gets (docs/app.md, "Z3's memory"): with
  * OSVLAB_Z3_MEMORY=256 the Node engine runs, in a memory of 256 MiB, the one
- * wasm whose memory import admits 256 MiB to 2 GiB (src/worker/z3-memory.ts),
+ * wasm whose memory import admits 256 MiB to 2 GiB (src/z3/memory.ts),
  * as the browser's one wasm does. A few of the heaviest handlers are proved here
  * from scratch (a verified oracle, a refutation with its counterexample), as
  * in 2 GiB; the sweep of all 50 oracles at every size is perf/z3-memory.ts.
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 // Before the engine loads: this file's process runs Z3 in 256 MiB (vitest runs each file in a fork of its own).
 process.env.OSVLAB_Z3_MEMORY = '256';
 
-const { nodeEnv, nodeZ3, nodeZ3MemoryMiB } = await import('../../src/cli/z3-node.ts');
+const { nodeEnv, nodeZ3, nodeZ3MemoryMiB } = await import('../../src/z3/node.ts');
 const { KERNEL, oracleSpec } = await import('../../src/core/kernel/content.ts');
 const { verify } = await import('../../src/core/verify/index.ts');
 
@@ -55,7 +55,7 @@ describe('Z3 in 256 MiB', () => {
   });
 
   it('refuses a size it has no wasm for, naming the sizes it has', () => {
-    const engine = join(import.meta.dirname, '../../src/cli/z3-node.ts');
+    const engine = join(import.meta.dirname, '../../src/z3/node.ts');
     const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', 'import(process.argv[1]).then((m) => m.nodeZ3MemoryMiB())', engine], {
       cwd: join(import.meta.dirname, '../..'),
       env: { ...process.env, OSVLAB_Z3_MEMORY: '300' },

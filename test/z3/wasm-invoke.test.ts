@@ -1,5 +1,5 @@
 /**
- * The exception trampolines moved into the wasm (src/worker/wasm-invoke.ts):
+ * The exception trampolines moved into the wasm (src/z3/wasm-invoke.ts):
  * on a small module built byte by byte, a call through a rewritten
  * `invoke_*` returns what the callee returns without calling the imported
  * trampoline, a C++ exception (flag set) becomes `setThrew(1, 0)` with the
@@ -11,12 +11,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { compiledZ3, nodeEngine, nodeZ3, z3Files } from '../../src/cli/z3-node.ts';
+import { compiledZ3, nodeEngine, nodeZ3, z3Files } from '../../src/z3/node.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { bvConst, variable } from '../../src/core/smt/term.ts';
 import { QuerySolver } from '../../src/core/smt/native.ts';
-import { WasmFormatError, encodeName, encodeSection, uleb } from '../../src/worker/wasm-binary.ts';
-import { CPP_THROW_FLAG, withWasmInvokes } from '../../src/worker/wasm-invoke.ts';
+import { WasmFormatError, encodeName, encodeSection, uleb } from '../../src/z3/wasm-binary.ts';
+import { CPP_THROW_FLAG, withWasmInvokes } from '../../src/z3/wasm-invoke.ts';
 
 const I32 = 0x7f;
 const func = (params: number[], results: number[]) => [0x60, params.length, ...params, results.length, ...results];

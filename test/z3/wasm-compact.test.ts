@@ -1,14 +1,14 @@
 /**
- * The linker's padding out of Z3's code (src/worker/wasm-compact.ts), on a
+ * The linker's padding out of Z3's code (src/z3/wasm-compact.ts), on a
  * module built byte by byte with every immediate it shortens padded to five
  * bytes, as wasm-ld writes them: each comes out in its shortest LEB128 form,
  * the bodies' and the section's lengths follow, and the module computes the
- * same. z3-solver's own wasm is compacted by the build (test/worker/z3-glue.test.ts
+ * same. z3-solver's own wasm is compacted by the build (test/z3/glue.test.ts
  * checks the site's file; the CLI runs Z3 from its compacted copy).
  */
 import { describe, expect, it } from 'vitest';
-import { WasmFormatError, sleb, uleb } from '../../src/worker/wasm-binary.ts';
-import { withCompactCode } from '../../src/worker/wasm-compact.ts';
+import { WasmFormatError, sleb, uleb } from '../../src/z3/wasm-binary.ts';
+import { withCompactCode } from '../../src/z3/wasm-compact.ts';
 
 /** `n` as a LEB128 number of five bytes, signed or not, as the linker pads what it may relocate. */
 const padded = (n: number) => [0, 7, 14, 21].map((k) => ((n >> k) & 0x7f) | 0x80).concat((n >> 28) & 0x7f);

@@ -1,5 +1,5 @@
 /**
- * The glue we run (src/worker/z3-glue.ts): the installed z3-solver's glue has
+ * The glue we run (src/z3/glue.ts): the installed z3-solver's glue has
  * the table check and the three C++ throws word for word, and the patch
  * removes the one and flags the others and changes nothing else; the Node
  * loader and the copy for the browser both run the patched glue.
@@ -11,13 +11,13 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeEngine, z3Files } from '../../src/cli/z3-node.ts';
+import { nodeEngine, z3Files } from '../../src/z3/node.ts';
 import * as o from '../../src/core/smt/ops.ts';
 import { bvConst, variable } from '../../src/core/smt/term.ts';
-import { CPP_THROW_FLAG } from '../../src/worker/wasm-invoke.ts';
-import { importAdmits, readMemoryImport } from '../../src/worker/wasm-memory.ts';
-import { RETIRED_WASM_FILES, Z3_MEMORY_MIB, Z3_WASM_FILE, pagesOf } from '../../src/worker/z3-memory.ts';
-import { CPP_THROW, FLAGGED_CPP_THROW, TABLE_MIRROR_CHECK, TABLE_MIRROR_NOTE, fastGlue } from '../../src/worker/z3-glue.ts';
+import { CPP_THROW_FLAG } from '../../src/z3/wasm-invoke.ts';
+import { importAdmits, readMemoryImport } from '../../src/z3/wasm-memory.ts';
+import { RETIRED_WASM_FILES, Z3_MEMORY_MIB, Z3_WASM_FILE, pagesOf } from '../../src/z3/memory.ts';
+import { CPP_THROW, FLAGGED_CPP_THROW, TABLE_MIRROR_CHECK, TABLE_MIRROR_NOTE, fastGlue } from '../../src/z3/glue.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const shipped = () => readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.js'), 'utf8');
@@ -48,7 +48,7 @@ describe("Z3's glue", () => {
     const { glue: file, wasm, patched } = z3Files();
     expect(patched).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(fastGlue(shipped()).text);
-    // The CLI's one wasm, as the site's, links to a memory of every size (OSVLAB_Z3_MEMORY; src/worker/z3-memory.ts).
+    // The CLI's one wasm, as the site's, links to a memory of every size (OSVLAB_Z3_MEMORY; src/z3/memory.ts).
     const mem = readMemoryImport(readFileSync(wasm));
     expect(Z3_MEMORY_MIB.filter((mib) => !importAdmits(mem, pagesOf(mib)))).toEqual([]);
     // A query that needs the solver's pthread (the patched glue is what Z3's workers load).
@@ -67,9 +67,9 @@ describe("Z3's glue", () => {
     execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'copy-z3.ts')], { cwd: ROOT, stdio: 'pipe' });
     expect(readFileSync(join(ROOT, 'public', 'z3-built.js'), 'utf8')).toBe(fastGlue(shipped()).text);
     expect(readdirSync(join(ROOT, 'public')).filter((f) => f.endsWith('.wasm'))).toEqual([Z3_WASM_FILE]);
-    // The one wasm serves every memory size, and has the trampolines whose flag the glue sets (src/worker/wasm-invoke.ts).
+    // The one wasm serves every memory size, and has the trampolines whose flag the glue sets (src/z3/wasm-invoke.ts).
     const bytes = readFileSync(join(ROOT, 'public', Z3_WASM_FILE));
-    // Without its names (4.9 MB) and the linker's padding (3.1 MB, src/worker/wasm-compact.ts): 26.6 MB of z3-solver 5.2.0's 34.9.
+    // Without its names (4.9 MB) and the linker's padding (3.1 MB, src/z3/wasm-compact.ts): 26.6 MB of z3-solver 5.2.0's 34.9.
     expect(bytes.length).toBeLessThan(27e6);
     const mem = readMemoryImport(bytes);
     expect({ min: mem.minPages, max: mem.maxPages, shared: mem.shared }).toEqual({ min: pagesOf(256), max: pagesOf(2048), shared: true });

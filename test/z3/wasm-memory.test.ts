@@ -1,17 +1,17 @@
 /**
- * The wasm import rewrite (src/worker/wasm-memory.ts) on z3-solver's own
+ * The wasm import rewrite (src/z3/wasm-memory.ts) on z3-solver's own
  * wasm and on small modules built byte by byte: the memory import is found,
  * its limits are rewritten to the asked size or range, everything else is
  * kept, and what comes out compiles and links to a memory of those sizes only.
- * The one wasm of the site and the CLI (src/worker/z3-memory.ts) links to a
+ * The one wasm of the site and the CLI (src/z3/memory.ts) links to a
  * memory of every size the worker may reserve.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { Reader, WasmFormatError, uleb } from '../../src/worker/wasm-binary.ts';
-import { importAdmits, readMemoryImport, withMemoryPages, withMemoryRange, withoutCustomSection } from '../../src/worker/wasm-memory.ts';
-import { RETIRED_WASM_FILES, Z3_MEMORY_MIB, Z3_WASM_FILE, parseZ3Memory, pagesOf, reserveLargest, sizesToTry, withEveryZ3Memory } from '../../src/worker/z3-memory.ts';
+import { Reader, WasmFormatError, uleb } from '../../src/z3/wasm-binary.ts';
+import { importAdmits, readMemoryImport, withMemoryPages, withMemoryRange, withoutCustomSection } from '../../src/z3/wasm-memory.ts';
+import { RETIRED_WASM_FILES, Z3_MEMORY_MIB, Z3_WASM_FILE, parseZ3Memory, pagesOf, reserveLargest, sizesToTry, withEveryZ3Memory } from '../../src/z3/memory.ts';
 
 const shipped = () => new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.wasm')));
 

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeCaches, nodeEngine } from '../../src/z3/node.ts';
-import { checkSpec } from '../../src/core/dialect/index.ts';
+import { lintSpec } from '../../src/core/dialect/index.ts';
 import { verify } from '../../src/core/verify/index.ts';
 import { seeded } from '../../src/core/rng.ts';
 

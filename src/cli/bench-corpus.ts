@@ -40,7 +40,7 @@ import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../core/ver
 import { STORED_PROOFS, storedProof } from '../core/verify/proof-cache.ts';
 import { VERIFIER_VERSION } from '../core/version.ts';
 import { PHASES, type PhaseTimes, phaseClock } from '../core/phases.ts';
-import type { VerifierApi } from '../core/pool/contract.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
 import { WorkerPool } from '../core/pool/pool.ts';
 import type { AnswerItem } from '../core/eval/files/responses.ts';
 import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';

@@ -6,7 +6,7 @@
  */
 import type { AttemptRecord } from '../core/eval/run/run-types.ts';
 import { BY_TASK, type Determinism, type GroupingKey, groupAttempts } from '../core/eval/stats/determinism.ts';
-import { exhaustionDiagnostic } from '../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../core/service/exhaustion.ts';
 import type { DiffVerdict } from '../core/verify/equivalence.ts';
 import { VerifierThread, verifyLimitMs } from './verifier-thread.ts';
 

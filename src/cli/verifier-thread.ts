@@ -6,11 +6,11 @@
  * timeout is stopped by terminating the worker at the hard limit (the only
  * reliable stop, docs/design.md §5); a spec whose evaluation exhausts the
  * JavaScript heap ends the worker, not the process. Each comes back as an
- * `Exhaustion` (src/core/pool/exhaustion.ts), which the command reports as
+ * `Exhaustion` (src/core/service/exhaustion.ts), which the command reports as
  * a coded timeout.
  */
-import type { VerifierApi } from '../core/pool/contract.ts';
-import { type Exhaustion, exhaustionOf } from '../core/pool/exhaustion.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
+import { type Exhaustion, exhaustionOf } from '../core/service/exhaustion.ts';
 import { type JobOutcome, WorkerPool } from '../core/pool/pool.ts';
 import { ImplementationError } from '../core/verify/index.ts';
 import { workerThread } from './node-pool.ts';

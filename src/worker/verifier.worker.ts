@@ -22,7 +22,7 @@
  * says which it is (src/worker/verifier-spawn.ts).
  */
 import * as Comlink from 'comlink';
-import type { VerifierApi } from '../core/pool/contract.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
 import { reportCrashes } from './crash-report.ts';
 
 /** A verifier worker (named so by src/worker/verifier-spawn.ts) loads Z3; the lint worker never does. */

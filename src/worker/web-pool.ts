@@ -9,8 +9,8 @@
  */
 import * as Comlink from 'comlink';
 import type { GradeResult } from '../core/eval/grade/grade-types.ts';
-import type { GradeOptions, ReadyInfo, VerifierApi } from '../core/pool/contract.ts';
-import { gradeOnPool } from '../core/pool/grade-job.ts';
+import type { GradeOptions, ReadyInfo, VerifierApi } from '../core/service/contract.ts';
+import { gradeOnPool } from '../core/service/grade-job.ts';
 import { CancelledError, type JobOptions, type JobOutcome, WorkerPool } from '../core/pool/pool.ts';
 import type { Task } from '../core/tasks/task.ts';
 import type { VerifyRequest } from '../core/verify/index.ts';
@@ -132,7 +132,7 @@ export class VerifierPool {
   }
 
   /**
-   * `req`'s verdict if it takes no query (core/pool/solver-free.ts), from the
+   * `req`'s verdict if it takes no query (core/service/solver-free.ts), from the
    * first worker even while its Z3 is still loading; undefined when it needs
    * Z3 or that worker did not answer (`verify` then says why).
    */
@@ -183,7 +183,7 @@ export class VerifierPool {
   }
 
   /**
-   * Grades one answer as the CLI does (src/core/pool/grade-job.ts): an overrun
+   * Grades one answer as the CLI does (src/core/service/grade-job.ts): an overrun
    * is a `timeout` grade, a worker failure `internal`; only disposal rejects.
    */
   grade(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal }): Promise<GradeResult> {

@@ -17,7 +17,7 @@
 import { init } from 'z3-solver';
 import { CPP_THROW_FLAG } from './wasm-invoke.ts';
 import type { Z3MemoryMiB } from './z3-memory.ts';
-import type { Z3LoadSteps } from '../core/pool/contract.ts';
+import type { Z3LoadSteps } from '../core/service/contract.ts';
 import { clock, forgetZ3Start, startZ3 } from './z3-start.ts';
 import { makeThreadWorkersAhead, threadsByDefault, wantThreads } from './z3-threads.ts';
 

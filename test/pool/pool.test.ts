@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/cli/z3-node.ts';
 import { handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
-import type { VerifierApi } from '../../src/core/pool/contract.ts';
-import { gradeHardLimitMs, gradeOfOutcome, gradeOnPool } from '../../src/core/pool/grade-job.ts';
+import type { VerifierApi } from '../../src/core/service/contract.ts';
+import { gradeHardLimitMs, gradeOfOutcome, gradeOnPool } from '../../src/core/service/grade-job.ts';
 import { CancelledError, type Spawn, WorkerPool } from '../../src/core/pool/pool.ts';
-import { serveVerifier } from '../../src/core/pool/serve.ts';
+import { serveVerifier } from '../../src/core/service/serve.ts';
 
 interface TestApi {
   readonly worker: number;

@@ -1,5 +1,5 @@
 /** The About page's engine checks: a Z3 self-test and a cancellable long query. */
-import type { SelfTestResult } from '../../core/pool/contract.ts';
+import type { SelfTestResult } from '../../core/service/contract.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 

@@ -4,7 +4,7 @@
  * verifier this build has, and the dialect catalog.
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import type { CatalogEntry, Z3LoadSteps } from '../../core/pool/contract.ts';
+import type { CatalogEntry, Z3LoadSteps } from '../../core/service/contract.ts';
 import type { VerifyRequest } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { VerifierPool } from '../../worker/web-pool.ts';

@@ -9,7 +9,7 @@
  */
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import type { DiffVerdict } from '../../core/verify/equivalence.ts';
 import { NOT_EVALUATED } from '../../core/verify/counterexample.ts';
 import { requireHandler } from '../../core/verify/index.ts';

@@ -8,7 +8,7 @@
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { LEMMAS, findLemma } from '../../core/kernel/lemmas/index.ts';
-import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import { requireHandler } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';

@@ -13,7 +13,7 @@ import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_EVALUATED, NOT_WELL_FORMED, outsideCText } from '../../core/verify/counterexample.ts';
 import { ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';

@@ -12,7 +12,7 @@ import type { Task } from '../tasks/task.ts';
 import type { VerifyEnv } from '../verify/index.ts';
 import type { GradeOptions, VerifierApi } from './contract.ts';
 import { exhaustionOfMessage } from './exhaustion.ts';
-import { CancelledError, type JobOutcome, type WorkerPool } from './pool.ts';
+import { CancelledError, type JobOutcome, type WorkerPool } from '../pool/pool.ts';
 
 /**
  * Grades one answer in this worker (core/eval/grade/grade.ts), with the

@@ -24,7 +24,7 @@ import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import { PHASES, type PhaseTimes, phaseClock } from '../phases.ts';
-import { type Serial, serial } from './serial.ts';
+import { type Serial, serial } from '../pool/serial.ts';
 import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, WorkerTimings, Z3LoadSteps } from './contract.ts';
 import { gradeJob } from './grade-job.ts';
 import { solverFreeEngine } from './solver-free.ts';

@@ -145,7 +145,7 @@ export interface VerifierApi {
    * `verify`'s verdict when it takes no query (a spec that does not parse; a
    * spec whose every obligation a committed proof covers), else null; never
    * waits for Z3, so the page can show such a verdict while Z3's wasm still
-   * compiles (core/pool/solver-free.ts). Never throws: null says "ask `verify`".
+   * compiles (core/service/solver-free.ts). Never throws: null says "ask `verify`".
    */
   verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null>;
   /** When this worker started, parsed the kernel and last verified without Z3 (a benchmark's phases of the first verdict). */

@@ -26,6 +26,7 @@
  * the worker's phases and the time the requests and answers spent between
  * the pool and the worker (IPC).
  */
+import { extractSpec } from '../core/eval/grade/answer.ts';
 import { type StrictCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
 import { loadTasks } from '../core/tasks/load.ts';
@@ -248,10 +249,12 @@ async function throughWorker(items: readonly AnswerItem[], timeoutMs: number): P
     for (const item of items) {
       // As osvlab grade grades it: a task_id line against its task (bug-following on a buggy variant).
       const task = item.task;
+      // Read where the CLI reads it (core/eval/session/grading.ts); an answer without code is sent as an empty spec.
+      const spec = extractSpec(item.response) ?? '';
       let at = 0;
       await call((api) => {
         at = epochNow();
-        return api.grade(task, item.response, { timeoutMs, strict: false });
+        return api.grade(task, spec, { timeoutMs, strict: false });
       }, task.handler);
       sent.push({ sent: at, got: epochNow() });
     }

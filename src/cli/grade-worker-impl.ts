@@ -12,7 +12,7 @@ import { nodeEngine } from './z3-node.ts';
 // Comlink sends a thrown error as its name, message and stack only; a coded
 // error (a C error found while the handler ran, ImplementationError) keeps
 // its diagnostics too, which the other side's Comlink copies onto the Error
-// it throws (verifier-thread.ts turns it back into the class).
+// it throws (core/service/client.ts turns it back into the class).
 const thrown = Comlink.transferHandlers.get('throw')!;
 Comlink.transferHandlers.set('throw', {
   ...thrown,

@@ -9,7 +9,7 @@
  * the machine can hold (each has its own Z3).
  */
 import { describe, expect, it } from 'vitest';
-import { GradePool, maxWorkers } from '../../src/cli/node-pool.ts';
+import { maxWorkers, nodeVerifier } from '../../src/cli/node-pool.ts';
 import { gradeOfOutcome } from '../../src/core/service/grade-job.ts';
 import { exhaustionOf, exhaustionOfMessage } from '../../src/core/service/exhaustion.ts';
 import { MAX_TIMER_MS, WorkerPool } from '../../src/core/pool/pool.ts';
@@ -64,8 +64,8 @@ describe('how many workers a grading pool starts', () => {
     expect(maxWorkers(2, 23 * 2 ** 30)).toBe(4);
     expect(maxWorkers(64, 8 * 2 ** 30)).toBe(8);
     expect(maxWorkers(1, 2 ** 29)).toBe(1);
-    const pool = new GradePool({ size: 200 });
+    const pool = nodeVerifier({ size: 200 });
     expect(pool.size).toBe(maxWorkers());
-    await pool.close();
+    await pool.dispose();
   });
 });

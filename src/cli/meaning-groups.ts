@@ -21,7 +21,7 @@ export async function groupByMeaning(attempts: readonly AttemptRecord[], handler
   try {
     return await groupAttempts(attempts, by, (key) => async (a, b): Promise<DiffVerdict> => {
       thread ??= verifierThread();
-      const r = await thread.check((api) => api.diff({ handler: handlerOf(key), a, b, timeoutMs: GROUPING_COMPARE_MS, ghost: false }), hardLimitMs({ kind: 'verify', timeoutMs: GROUPING_COMPARE_MS }));
+      const r = await thread.check((api) => api.diff({ handler: handlerOf(key), a, b, timeoutMs: GROUPING_COMPARE_MS, ghost: false }), hardLimitMs({ kind: 'diff', timeoutMs: GROUPING_COMPARE_MS }));
       if (r.kind === 'done') return r.value;
       const reason = r.kind === 'exhausted' ? exhaustionDiagnostic(r.exhaustion).message : r.message;
       return { status: 'unknown', reason, ms: 'ms' in r ? r.ms : 0, queries: 1 };

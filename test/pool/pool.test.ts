@@ -241,10 +241,13 @@ describe('a grading job on the pool', () => {
     expect(hardLimitMs({ kind: 'grade', timeoutMs: 60_000 })).toBe(390_000);
     expect(hardLimitMs({ kind: 'grade', timeoutMs: 60_000, variants: 5 })).toBe(690_000);
     expect(hardLimitMs({ kind: 'grade' })).toBe(390_000);
-    // A verification: its budget and a slack of 15 s or half the budget, plus the declarative checks' backstop with strict.
-    expect(hardLimitMs({ kind: 'verify', timeoutMs: 30_000 })).toBe(45_000);
-    expect(hardLimitMs({ kind: 'verify', timeoutMs: 60_000 })).toBe(90_000);
+    // A command's verification: its budget and 15 s, plus the declarative checks' backstop with strict.
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 60_000 })).toBe(75_000);
     expect(hardLimitMs({ kind: 'verify', timeoutMs: 20_000, strict: true })).toBe(35_000 + hardLimitMs({ kind: 'lemmas', queryTimeoutMs: 20_000 }));
+    // One a person waits for in the page: half its budget again, at least a second, strict or not.
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 30_000, waiting: true })).toBe(45_000);
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 1, strict: true, waiting: true })).toBe(1001);
+    expect(hardLimitMs({ kind: 'diff', timeoutMs: 20_000 })).toBe(35_000);
     expect(hardLimitMs({ kind: 'lemmas', queryTimeoutMs: 20_000 })).toBe(30 * 60_000 + 512 * 20_000);
   }, 300_000);
 

@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   let verdict: DiffVerdict;
   let stopped: Diagnostic<undefined> | undefined;
   try {
-    const r = await thread.check((api) => api.diff({ handler: handler.name, a, b, timeoutMs }), hardLimitMs({ kind: 'verify', timeoutMs }));
+    const r = await thread.check((api) => api.diff({ handler: handler.name, a, b, timeoutMs }), hardLimitMs({ kind: 'diff', timeoutMs }));
     if (r.kind === 'failed') throw new Error(r.message);
     if (r.kind === 'exhausted') {
       stopped = exhaustionDiagnostic(r.exhaustion);

@@ -117,22 +117,22 @@ export class VerifierClient {
   }
 
   /**
-   * Verifies with a hard stop past the budget (limits.ts). A hard stop
-   * becomes a `timeout` verdict; supersession and cancellation reject with
-   * `CancelledError`.
+   * Verifies while a person waits (the page), with a hard stop past the
+   * budget (limits.ts). A hard stop becomes a `timeout` verdict;
+   * supersession and cancellation reject with `CancelledError`.
    */
   async verify(req: VerifyRequest, opts: Omit<ClientJobOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
     try {
-      return await this.run((api) => api.verify(req), { ...opts, hardTimeoutMs: hardLimitMs({ kind: 'verify', timeoutMs: req.timeoutMs, strict: req.strict }) });
+      return await this.run((api) => api.verify(req), { ...opts, hardTimeoutMs: hardLimitMs({ kind: 'verify', timeoutMs: req.timeoutMs, waiting: true }) });
     } catch (e) {
       if (e instanceof HardTimeoutError) return { status: 'timeout', obligations: [] };
       throw e;
     }
   }
 
-  /** Two specs compared by meaning, with a verification's hard limit. */
+  /** Two specs compared by meaning, with a comparison's hard limit. */
   diff(req: DiffRequest, opts: Omit<ClientJobOptions, 'hardTimeoutMs'> = {}): Promise<DiffVerdict> {
-    return this.run((api) => api.diff(req), { ...opts, hardTimeoutMs: hardLimitMs({ kind: 'verify', timeoutMs: req.timeoutMs }) });
+    return this.run((api) => api.diff(req), { ...opts, hardTimeoutMs: hardLimitMs({ kind: 'diff', timeoutMs: req.timeoutMs }) });
   }
 
   /**

@@ -9,12 +9,12 @@ import { DEFAULT_GRADE_TIMEOUT_MS } from '../eval/grade/grade-types.ts';
 import { DEFAULT_BUDGET_MS } from '../verify/driver.ts';
 
 /**
- * How long past its budget a verification may run: after the deadline a
- * refutation is still made readable, with up to three preference queries of
- * 3 s each (src/core/verify/counterexample-wellformed.ts) and the replay;
- * a long budget gets half of itself.
+ * How long past its budget a command's verification or comparison may run:
+ * after the deadline a refutation is still made readable, with up to three
+ * preference queries of 3 s each (src/core/verify/counterexample-wellformed.ts)
+ * and the replay.
  */
-const VERIFY_SLACK_MS = 15_000;
+const SLACK_MS = 15_000;
 
 /** Loading Z3 takes 1-3 s idle and far longer on a loaded machine; a worker that takes longer than this is broken. */
 export const START_LIMIT_MS = 180_000;
@@ -23,8 +23,14 @@ export const START_LIMIT_MS = 180_000;
 export type LimitedJob =
   /** Grading one spec: refinement, bug-following, strict, and one check per variant of the matrix. */
   | { readonly kind: 'grade'; readonly timeoutMs?: number; readonly variants?: number }
-  /** One verification (`verify`, or `diff`, which has the same budget), with the declarative checks when `strict`. */
-  | { readonly kind: 'verify'; readonly timeoutMs?: number; readonly strict?: boolean }
+  /**
+   * One verification, with the declarative checks when `strict`. `waiting`:
+   * a person waits for it in the page, which stops it at half its budget
+   * again (at least a second), strict or not, and shows a timeout.
+   */
+  | { readonly kind: 'verify'; readonly timeoutMs?: number; readonly strict?: boolean; readonly waiting?: boolean }
+  /** Two specs compared by meaning (`diff`, Compare, grouping by meaning). */
+  | { readonly kind: 'diff'; readonly timeoutMs?: number }
   /** The declarative checks alone (`lemmas`): no wall-clock budget, one per query. */
   | { readonly kind: 'lemmas'; readonly queryTimeoutMs: number };
 
@@ -33,8 +39,10 @@ export type LimitedJob =
  * - grade: six solver budgets and half a minute for the grading proper
  *   (refinement, bug-following, strict, the worker's start), plus one
  *   budget per variant of the matrix;
- * - verify: the budget and its slack, plus the declarative checks' limit
- *   with `strict` (they run past the budget, one budget per query);
+ * - verify: the budget and the slack, plus the declarative checks' limit
+ *   with `strict` (they run past the budget, one budget per query); in the
+ *   page, the budget and half of it;
+ * - diff: the budget and the slack;
  * - lemmas: a query per fact (a few hundred at most), each stopped by the
  *   engine's watchdog when it ignores its timeout; this is the backstop.
  */
@@ -44,8 +52,11 @@ export function hardLimitMs(job: LimitedJob): number {
       return (job.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS) * (6 + (job.variants ?? 0)) + 30_000;
     case 'verify': {
       const budget = job.timeoutMs ?? DEFAULT_BUDGET_MS;
-      return budget + Math.max(VERIFY_SLACK_MS, budget / 2) + (job.strict ? hardLimitMs({ kind: 'lemmas', queryTimeoutMs: budget }) : 0);
+      if (job.waiting) return budget + Math.max(1000, budget / 2);
+      return budget + SLACK_MS + (job.strict ? hardLimitMs({ kind: 'lemmas', queryTimeoutMs: budget }) : 0);
     }
+    case 'diff':
+      return (job.timeoutMs ?? DEFAULT_BUDGET_MS) + SLACK_MS;
     case 'lemmas':
       return 30 * 60_000 + 512 * job.queryTimeoutMs;
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of `npx osvlab`: the TypeScript CLI compiled once and reused
-// (bin/compiled-cli.mjs), or run through tsx as it is.
-import { compiledEntry } from './compiled-cli.mjs';
+// (src/cli/compiled-cli.mjs), or run through tsx as it is.
+import { compiledEntry } from '../src/cli/compiled-cli.mjs';
 
 const compiled = await compiledEntry('main');
 let main;

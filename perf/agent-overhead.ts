@@ -23,7 +23,7 @@ import { LlmClient } from '../src/core/llm/client.ts';
 import { createProvider } from '../src/core/llm/provider.ts';
 import { loadTasks } from '../src/core/tasks/load.ts';
 import { MemoryStore } from '../src/store/memory.ts';
-import { GradePool } from '../src/cli/node-pool.ts';
+import { nodeVerifier } from '../src/cli/node-pool.ts';
 import { scriptedAgent } from '../test/fake-provider/agent.ts';
 import { startFakeProvider } from '../test/fake-provider/server.ts';
 
@@ -41,7 +41,7 @@ const tasks = await loadTasks();
 const selected = selectTasks(tasks, option('tasks') ?? 'all');
 const fake = await startFakeProvider();
 fake.respond(scriptedAgent());
-const pool = new GradePool({ size: Number(option('workers') ?? '1') });
+const pool = nodeVerifier({ size: Number(option('workers') ?? '1') });
 const store = new MemoryStore();
 const workerMs = new Map<string, number>();
 let gradings = 0;
@@ -49,20 +49,20 @@ const choice = { provider: 'openai-compatible' as const, baseUrl: `${fake.url}/v
 const session = await RunSession.open(choice, {
   tasks,
   store,
-  grader: async (task, text, options) => {
-    const g = await pool.grade(task, text, options);
+  grader: async (task, spec, options) => {
+    const g = await pool.grade(task, spec, options);
     workerMs.set(`${task.id}|${gradings++}`, g.ms);
     return g;
   },
   client: (config) => new LlmClient({ provider: createProvider({ kind: 'openai-compatible', baseUrl: config.baseUrl, timeoutMs: 60_000 }), cache: new MemoryResponseCache() }),
 });
 // Warm the pool (Z3's start is not the loop's).
-await pool.grade(tasks[0], 'x', { timeoutMs: 1000 });
+await pool.grade(tasks[0], 'x\n', { timeoutMs: 1000 });
 workerMs.clear();
 const started = performance.now();
 const outcome = await session.execute();
 const wall = performance.now() - started;
-await pool.close();
+await pool.dispose();
 await fake.close();
 
 const attempts = await store.listAttempts(session.id);

@@ -66,7 +66,7 @@
  * and the summary gives both.
  */
 import type { Socket } from 'node:net';
-import type { Z3LoadSteps } from '../src/core/pool/contract.ts';
+import type { Z3LoadSteps } from '../src/core/service/contract.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
 import { ENGINES, type Engine, type EngineName, type Tab, launchEngine } from '../test/e2e/driver.ts';
 import { ensureBuilt, serve } from '../test/e2e/harness.ts';

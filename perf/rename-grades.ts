@@ -12,7 +12,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { nodeEnv } from '../src/z3/node.ts';
-import { gradeResponse, handlerOnlyTask, strictChecker } from '../src/core/eval/grade/grade.ts';
+import { gradeSpec, handlerOnlyTask, strictChecker } from '../src/core/eval/grade/grade.ts';
 import type { GradeResult } from '../src/core/eval/grade/grade-types.ts';
 import { gradeClosure } from '../src/core/eval/session/grading.ts';
 import type { Grader } from '../src/core/eval/session/ports.ts';
@@ -30,9 +30,9 @@ const seed = option('--seed', 1);
 const answers = corpus().slice(0, option('--limit', Infinity));
 const tasks = await loadTasks();
 const { engine } = await nodeEnv();
-const graderWith = (caches: VerifierCaches): Grader => (task, text, o) => {
+const graderWith = (caches: VerifierCaches): Grader => (task, spec, o) => {
   const env = { engine, caches };
-  return gradeResponse(task, text, { ...env, timeoutMs: o.timeoutMs, ...(o.strict ? { strictCheck: strictChecker(env, o.timeoutMs) } : {}) });
+  return gradeSpec(task, spec, { ...env, timeoutMs: o.timeoutMs, ...(o.strict ? { strictCheck: strictChecker(env, o.timeoutMs) } : {}) });
 };
 const summary = (g: GradeResult) => `${g.category}${g.strict === undefined ? '' : g.strict ? '+strict' : '-strict'}`;
 

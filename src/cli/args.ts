@@ -49,7 +49,7 @@ export class ArgError extends UsageError {
 
 /**
  * The largest time limit any option takes: 24 hours. A grading job's hard
- * limit is eleven solver budgets and 30 s (src/core/pool/grade-job.ts), and
+ * limit is eleven solver budgets and 30 s (src/core/service/grade-job.ts), and
  * timers hold at most 2^31 - 1 ms (24.8 days), past which they fire at once;
  * eleven days' worth stays inside that with room to spare.
  */

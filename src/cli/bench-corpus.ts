@@ -7,7 +7,7 @@
  * to the next so that neither side always meets the warmer caches (the
  * worker's start and each handler's implementation proof, which every
  * answer of the handler shares, are done untimed first). The lemma check is
- * grading with lemmas's own (grade.ts, `strictChecker`), timed through its probe.
+ * the lemma grade's own (grade.ts, `strictChecker`), timed through its probe.
  * Prints the total of each side and their ratio, the lemma part of each
  * answer (p50, p90, max), and how many answers took each path of the strict
  * check. `--made` keeps the answers whose label starts with PREFIX,
@@ -26,6 +26,7 @@
  * the worker's phases and the time the requests and answers spent between
  * the pool and the worker (IPC).
  */
+import { extractSpec } from '../core/eval/grade/answer.ts';
 import { type LemmaCheckRun, gradeResponse, handlerOnlyTask, strictChecker } from '../core/eval/grade/grade.ts';
 import { parseAnswerFile } from '../core/eval/files/responses.ts';
 import { loadTasks } from '../core/tasks/load.ts';
@@ -40,7 +41,7 @@ import { VerifierCaches, type VerifyEnv, loadProgram, verify } from '../core/ver
 import { STORED_PROOFS, storedProof } from '../core/verify/proof-cache.ts';
 import { VERIFIER_VERSION } from '../core/version.ts';
 import { PHASES, type PhaseTimes, phaseClock } from '../core/phases.ts';
-import type { VerifierApi } from '../core/pool/contract.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
 import { WorkerPool } from '../core/pool/pool.ts';
 import type { AnswerItem } from '../core/eval/files/responses.ts';
 import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';
@@ -150,7 +151,7 @@ export async function benchCorpus(file: string, args: ParsedArgs): Promise<numbe
   // The full check's own caches: nothing the shortcut side learnt reaches it.
   const fullEnv: VerifyEnv | undefined = args.flags.has('full') ? { engine: env.engine, caches: new VerifierCaches() } : undefined;
   const proofs = currentProofs(env.caches);
-  // Grading with lemmas's own check, seen through its probe: timed, with its path and queries.
+  // The lemma grade's own check, seen through its probe: timed, with its path and queries.
   let last: LemmaCheckRun | undefined;
   const strictCheck = strictChecker(env, timeoutMs, { now: () => performance.now(), checked: (r) => (last = r) });
   /** The lemma check of the answer just graded, if it ran (only a pass gets one). */
@@ -248,10 +249,12 @@ async function throughWorker(items: readonly AnswerItem[], timeoutMs: number): P
     for (const item of items) {
       // As osvlab grade grades it: a task_id line against its task (bug-following on a buggy variant).
       const task = item.task;
+      // Read where the CLI reads it (core/eval/session/grading.ts); an answer without code is sent as an empty spec.
+      const spec = extractSpec(item.response) ?? '';
       let at = 0;
       await call((api) => {
         at = epochNow();
-        return api.grade(task, item.response, { timeoutMs, strict: false });
+        return api.grade(task, spec, { timeoutMs, strict: false });
       }, task.handler);
       sent.push({ sent: at, got: epochNow() });
     }

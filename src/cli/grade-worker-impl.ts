@@ -1,18 +1,18 @@
 /**
  * One verifier worker thread: serves the same `VerifierApi` as the page's
- * workers (src/core/pool/serve.ts) over Comlink to the pool (node-pool.ts),
+ * workers (src/core/service/serve.ts) over Comlink to the pool (node-pool.ts),
  * with the process-wide Node Z3.
  */
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import { serveVerifier } from '../core/pool/serve.ts';
+import { serveVerifier } from '../core/service/serve.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
 import { nodeEngine } from '../z3/node.ts';
 
 // Comlink sends a thrown error as its name, message and stack only; a coded
 // error (a C error found while the handler ran, ImplementationError) keeps
 // its diagnostics too, which the other side's Comlink copies onto the Error
-// it throws (verifier-thread.ts turns it back into the class).
+// it throws (core/service/client.ts turns it back into the class).
 const thrown = Comlink.transferHandlers.get('throw')!;
 Comlink.transferHandlers.set('throw', {
   ...thrown,

@@ -1,6 +1,6 @@
 // Worker-thread entry for the grading pool: the compiled CLI's worker
-// (bin/compiled-cli.mjs), or the TypeScript through tsx.
-import { compiledEntry } from '../../bin/compiled-cli.mjs';
+// (compiled-cli.mjs), or the TypeScript through tsx.
+import { compiledEntry } from './compiled-cli.mjs';
 
 const compiled = await compiledEntry('grade-worker-impl');
 if (compiled) await import(compiled);

@@ -1,20 +1,18 @@
 /**
- * The CLI's grading pool: the core's `WorkerPool` (src/core/pool/pool.ts)
- * over Node worker threads, one per core by default, each serving the same
- * `VerifierApi` as the page's workers. A job that runs past its wall-clock
- * limit (a hung solver) has its worker terminated and replaced and is graded
- * `timeout`, never lost; a job the worker fails on (it throws, crashes or
- * exits) is graded `internal` and the worker is replaced too, since its Z3
- * may be left in any state: one bad answer never affects another's grade.
+ * The CLI's platform adapter for the verifier service's one client
+ * (src/core/service/client.ts): how a verifier worker thread is started
+ * (grade-worker.mjs, serving the same `VerifierApi` as the page's workers),
+ * and how many. A job that runs past its wall-clock limit (a hung solver)
+ * has its worker terminated and replaced; a job the worker fails on (it
+ * throws, crashes or exits) has its worker replaced too, since its Z3 may be
+ * left in any state: one bad answer never affects another's grade.
  */
 import { cpus, totalmem } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import type { GradeResult } from '../core/eval/grade/grade-types.ts';
-import type { GradeOptions, VerifierApi } from '../core/pool/contract.ts';
-import { gradeOnPool } from '../core/pool/grade-job.ts';
-import { CancelledError, type WorkerHandle, WorkerPool } from '../core/pool/pool.ts';
-import type { Task } from '../core/tasks/task.ts';
+import { VerifierClient } from '../core/service/client.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
+import type { WorkerHandle } from '../core/pool/pool.ts';
 import { nodeEndpoint } from './node-endpoint.ts';
 import { forwardWorkerStderr } from './worker-stderr.ts';
 import { compiledZ3 } from '../z3/node.ts';
@@ -28,11 +26,6 @@ import { compiledZ3 } from '../z3/node.ts';
  */
 export function maxWorkers(cores = cpus().length, memoryBytes = totalmem()): number {
   return Math.max(1, Math.min(2 * cores, Math.floor(memoryBytes / 2 ** 30)));
-}
-
-export interface GradePoolOptions {
-  /** Worker threads (default: number of cores; at most `maxWorkers()`). */
-  readonly size?: number;
 }
 
 /** The pool's spawn adapter: one verifier worker thread (grade-worker.mjs). */
@@ -58,46 +51,25 @@ export function workerThread(crashed: (message: string) => void): WorkerHandle<V
   };
 }
 
-export class GradePool {
-  private readonly pool: WorkerPool<VerifierApi>;
+/**
+ * A client of the verifier service over Node worker threads: `size` of them
+ * (default one per core; at most `maxWorkers()`), each loading Z3 when it
+ * starts. For grading: a job past its limit has its worker replaced and is
+ * graded `timeout`, one a worker fails on is graded `internal`.
+ */
+export function nodeVerifier(opts: { readonly size?: number } = {}): VerifierClient {
+  return new VerifierClient({ spawn: workerThread, size: Math.min(opts.size ?? cpus().length, maxWorkers()), init: (api) => api.init() });
+}
 
-  constructor(opts: GradePoolOptions = {}) {
-    this.pool = new WorkerPool<VerifierApi>({ spawn: workerThread, size: Math.min(opts.size ?? cpus().length, maxWorkers()), init: (api) => api.init() });
-  }
-
-  /** How many workers it runs at most. */
-  get size(): number {
-    return this.pool.size;
-  }
-
-  /** Workers terminated for exceeding the job limit. */
-  get killed(): number {
-    return this.pool.overruns;
-  }
-
-  /** Jobs a worker failed on (graded `internal`), each followed by a fresh worker. */
-  get failed(): number {
-    return this.pool.failures;
-  }
-
-  /**
-   * Grades one answer in a worker with `options` (a run session's grade
-   * closure sets them; src/core/eval/session/grading.ts). The job's
-   * wall-clock limit is `gradeHardLimitMs` of its options unless
-   * `hardTimeoutMs` is given; past it the worker is replaced and the grade is
-   * `timeout`. Aborting `options.signal` cancels it (it throws
-   * `CancelledError`); on a closed pool it throws.
-   */
-  async grade(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal; readonly hardTimeoutMs?: number } = {}): Promise<GradeResult> {
-    try {
-      return await gradeOnPool(this.pool, task, response, options);
-    } catch (e) {
-      if (e instanceof CancelledError && !options.signal?.aborted) throw new Error('the grading pool is closed');
-      throw e;
-    }
-  }
-
-  close(): Promise<void> {
-    return this.pool.dispose();
-  }
+/**
+ * One verifier worker thread for a command's checks (`VerifierClient.check`:
+ * `osvlab verify`, `lemmas`, `diff`), loading Z3 from the moment it is made,
+ * so that what Z3 or the spec can do to a process (run out of its WASM heap,
+ * ignore its timeout, exhaust the JavaScript heap) happens to the worker,
+ * not the command.
+ */
+export function verifierThread(): VerifierClient {
+  const client = new VerifierClient({ spawn: workerThread, size: 1 });
+  void client.start();
+  return client;
 }

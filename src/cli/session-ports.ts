@@ -12,7 +12,7 @@ import type { ResponseCacheStore } from '../core/llm/cache.ts';
 import { LlmClient } from '../core/llm/client.ts';
 import type { Provider } from '../core/llm/types.ts';
 import type { Task } from '../core/tasks/task.ts';
-import { GradePool } from './node-pool.ts';
+import { nodeVerifier } from './node-pool.ts';
 
 export interface Grading {
   readonly grader: Grader;
@@ -26,7 +26,7 @@ export interface Grading {
  * prints it and cancels `control`, until `body` ends.
  */
 export async function withGrading<T>(opts: { readonly workers?: number; readonly stopping?: string }, body: (g: Grading) => Promise<T>): Promise<T> {
-  const pool = new GradePool({ size: opts.workers });
+  const pool = nodeVerifier({ size: opts.workers });
   const control = new RunControl();
   const onSignal = () => {
     process.stderr.write(`\n${opts.stopping}\n`);
@@ -37,11 +37,11 @@ export async function withGrading<T>(opts: { readonly workers?: number; readonly
     process.once('SIGTERM', onSignal);
   }
   try {
-    return await body({ grader: (task, response, options) => pool.grade(task, response, options), control });
+    return await body({ grader: (task, spec, options) => pool.grade(task, spec, options), control });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await pool.close();
+    await pool.dispose();
   }
 }
 

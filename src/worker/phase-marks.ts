@@ -1,12 +1,12 @@
 /**
  * The verifier worker's share of the first verdict on the page's timeline:
- * its `WorkerTimings` (core/pool/contract.ts, ms since the epoch) as
+ * its `WorkerTimings` (core/service/contract.ts, ms since the epoch) as
  * `osvlab:` performance marks, each at the end of its phase with the phase's
  * duration in `detail.ms`, beside the page's own (`osvlab:app-script`,
  * `osvlab:verdict`, `osvlab:paint`). perf/app-load.ts reads them
  * (docs/app.md, "Tests and benchmark"); nothing else depends on them.
  */
-import type { WorkerTimings } from '../core/pool/contract.ts';
+import type { WorkerTimings } from '../core/service/contract.ts';
 
 /** Marks `name` at `at` (ms since the epoch) with `ms` as its duration. */
 function mark(name: string, at: number, ms: number): void {

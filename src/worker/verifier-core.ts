@@ -1,10 +1,10 @@
 /**
  * The verifier worker's body (src/worker/verifier.worker.ts loads it): Z3
  * (WASM, with its own pthreads) plus the pure core, as the `VerifierApi`
- * (src/core/pool/serve.ts) the page's pool calls over Comlink. The CLI's
+ * (src/core/service/serve.ts) the page's pool calls over Comlink. The CLI's
  * worker threads serve the same object; only the Z3 loader differs.
  */
-import { serveVerifier } from '../core/pool/serve.ts';
+import { serveVerifier } from '../core/service/serve.ts';
 import { createEngine, warmUp } from '../core/smt/solver.ts';
 import { loadZ3, z3LoadSteps, z3Memory } from '../z3/browser.ts';
 import { threadWorkersTaken } from '../z3/threads.ts';

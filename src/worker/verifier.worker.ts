@@ -25,7 +25,7 @@
  * says which it is (src/worker/verifier-spawn.ts).
  */
 import * as Comlink from 'comlink';
-import type { VerifierApi } from '../core/pool/contract.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
 import { reportCrashes } from './crash-report.ts';
 
 const core = import('./verifier-core.ts');

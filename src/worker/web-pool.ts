@@ -1,37 +1,24 @@
 /**
- * The page's side of the verifier: the core's `WorkerPool`
- * (src/core/pool/pool.ts) over Web Workers behind Comlink, plus the API the
- * page uses. Workers start lazily and load Z3 on their first job; lanes,
- * cancellation, the hard limit and terminate-and-respawn are the pool's.
+ * The page's platform adapter for the verifier service's one client
+ * (src/core/service/client.ts): how a verifier worker is started (a Web
+ * Worker behind Comlink, the first one maybe started early by the page's
+ * entry), how many, and the warm-up's bound. Workers start lazily and load
+ * Z3 on their first job; lanes, cancellation, the hard limit and
+ * terminate-and-respawn are the pool's.
  *
  * A separate lint worker answers `check`/`catalog` only and never loads Z3,
  * so live diagnostics keep flowing while a proof is running.
  */
 import * as Comlink from 'comlink';
-import type { GradeResult } from '../core/eval/grade/grade-types.ts';
-import type { GradeOptions, ReadyInfo, VerifierApi } from '../core/pool/contract.ts';
-import { gradeOnPool } from '../core/pool/grade-job.ts';
-import { CancelledError, type JobOptions, type JobOutcome, WorkerPool } from '../core/pool/pool.ts';
-import type { Task } from '../core/tasks/task.ts';
-import type { VerifyRequest } from '../core/verify/index.ts';
-import type { Verdict } from '../core/verify/verdict.ts';
+import { VerifierClient } from '../core/service/client.ts';
+import type { VerifierApi } from '../core/service/contract.ts';
+import { CancelledError } from '../core/pool/pool.ts';
 import { crashText, describeError, isCrashNote } from './crash-report.ts';
-import { markWorkerPhases } from './phase-marks.ts';
 import { spawnWorker, takeEarlyVerifier, type WorkerRole } from './verifier-spawn.ts';
 import { withinWarmUpLimit } from './warm-up-limit.ts';
 import { isZ3Unavailable } from '../z3/unavailable.ts';
 
 export { CancelledError };
-
-/** The request ran past its hard time limit and its worker was terminated. */
-class HardTimeoutError extends Error {
-  constructor(readonly ms: number) {
-    super(`no answer within ${ms} ms; the worker was stopped`);
-    this.name = 'HardTimeoutError';
-  }
-}
-
-export type PoolJobOptions = Pick<JobOptions, 'lane' | 'hardTimeoutMs' | 'signal'>;
 
 export type WorkerFactory = (role: WorkerRole) => Worker;
 
@@ -81,117 +68,17 @@ function defaultPoolSize(): number {
   return Math.max(1, Math.min(4, cores));
 }
 
-/** The value of a finished job, or the error that says why there is none. */
-function valueOf<T>(outcome: JobOutcome<T>): T {
-  switch (outcome.kind) {
-    case 'done':
-      return outcome.value;
-    case 'failed':
-      throw outcome.error;
-    case 'crashed':
-      throw new Error(outcome.message);
-    case 'overrun':
-      throw new HardTimeoutError(outcome.ms);
-    case 'cancelled':
-      throw new CancelledError(outcome.why);
-  }
+/**
+ * The page's client of the verifier service: `size` Web Workers from
+ * `factory`; a worker has started when Z3 has loaded and warmed up, the
+ * warm-up bounded by a timer here (src/worker/warm-up-limit.ts).
+ */
+export function webVerifier(factory: WorkerFactory = defaultFactory, size = defaultPoolSize(), warmUpLimitMs?: number): VerifierClient {
+  const init = async (api: VerifierApi) => (await api.init(), withinWarmUpLimit(api.warmUp(), warmUpLimitMs));
+  return new VerifierClient({ spawn: (crashed) => webWorker(factory, 'verifier', crashed), size, init, startRetries: START_RETRIES });
 }
 
-export class VerifierPool {
-  readonly size: number;
-  private readonly pool: WorkerPool<VerifierApi>;
-  private lintWorker?: ReturnType<typeof webWorker>;
-  /** Called whenever a worker is terminated and replaced (for status displays and tests). */
-  onRespawn?: (slotId: number) => void;
-
-  constructor(
-    private readonly factory: WorkerFactory = defaultFactory,
-    size = defaultPoolSize(),
-    warmUpLimitMs?: number,
-  ) {
-    // A worker has started when Z3 has loaded and warmed up, the warm-up bounded by a timer here (src/worker/warm-up-limit.ts).
-    const init = async (api: VerifierApi) => (await api.init(), withinWarmUpLimit(api.warmUp(), warmUpLimitMs));
-    this.pool = new WorkerPool<VerifierApi>({ spawn: (crashed) => webWorker(factory, 'verifier', crashed), size, init, startRetries: START_RETRIES });
-    this.pool.onRespawn = (id) => this.onRespawn?.(id);
-    this.size = this.pool.size;
-  }
-
-  get respawns(): number {
-    return this.pool.respawns;
-  }
-
-  /** The Z3-free worker for diagnostics and the catalog (a crash there surfaces as a failed call). */
-  get lint(): VerifierApi {
-    this.lintWorker ??= webWorker(this.factory, 'lint', () => undefined);
-    return this.lintWorker.api;
-  }
-
-  /** Loads Z3 in one worker ahead of the first request. */
-  warm(): Promise<ReadyInfo> {
-    return this.pool.warm() as Promise<ReadyInfo>;
-  }
-
-  /**
-   * `req`'s verdict if it takes no query (core/pool/solver-free.ts), from the
-   * first worker even while its Z3 is still loading; undefined when it needs
-   * Z3 or that worker did not answer (`verify` then says why).
-   */
-  async verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | undefined> {
-    try {
-      const verdict = await this.pool.beside(async (api) => {
-        const v = await api.verifyWithoutSolver(req);
-        // Its phases for the benchmark's timeline, after the verdict and not waited for (an older worker has no `timings`).
-        api.timings().then(markWorkerPhases, () => undefined);
-        return v;
-      });
-      return verdict ?? undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * Runs `fn` on a free worker, honouring lanes, cancellation and the hard
-   * limit; rejects with `CancelledError`, `HardTimeoutError` or the job's error.
-   */
-  async run<T>(fn: (api: VerifierApi) => Promise<T>, opts: PoolJobOptions = {}): Promise<T> {
-    return valueOf(await this.pool.submit(fn, opts));
-  }
-
-  /** Cancels the running or queued request of `lane`, if any. */
-  cancel(lane: string): void {
-    this.pool.cancel(lane);
-  }
-
-  /** Is a request of `lane` queued or running? */
-  busy(lane: string): boolean {
-    return this.pool.busy(lane);
-  }
-
-  /**
-   * Verifies with a hard stop a little after the solver's own time limit. A
-   * hard stop becomes a `timeout` verdict; supersession and cancellation reject with `CancelledError`.
-   */
-  async verify(req: VerifyRequest, opts: Omit<PoolJobOptions, 'hardTimeoutMs'> = {}): Promise<Verdict> {
-    const limit = req.timeoutMs ?? 30_000;
-    try {
-      return await this.run<Verdict>((api) => api.verify(req), { ...opts, hardTimeoutMs: limit + Math.max(1000, limit / 2) });
-    } catch (e) {
-      if (e instanceof HardTimeoutError) return { status: 'timeout', obligations: [] };
-      throw e;
-    }
-  }
-
-  /**
-   * Grades one answer as the CLI does (src/core/pool/grade-job.ts): an overrun
-   * is a `timeout` grade, a worker failure `internal`; only disposal rejects.
-   */
-  grade(task: Task, response: string, options: GradeOptions & { readonly signal?: AbortSignal }): Promise<GradeResult> {
-    return gradeOnPool(this.pool, task, response, options);
-  }
-
-  dispose(): void {
-    void this.pool.dispose();
-    this.lintWorker?.terminate();
-  }
+/** A Z3-free worker for diagnostics and the catalog (a crash there surfaces as a failed call). */
+export function lintWorker(factory: WorkerFactory = defaultFactory): { readonly api: VerifierApi; readonly terminate: () => void } {
+  return webWorker(factory, 'lint', () => undefined);
 }

@@ -20,7 +20,7 @@
 import type { init } from 'z3-solver';
 import { CPP_THROW_FLAG } from './wasm-invoke.ts';
 import type { Z3MemoryMiB } from './memory.ts';
-import type { Z3LoadSteps } from '../core/pool/contract.ts';
+import type { Z3LoadSteps } from '../core/service/contract.ts';
 import { clock, forgetZ3Start, startZ3 } from './start.ts';
 import { makeThreadWorkersAhead, threadsByDefault, wantThreads } from './threads.ts';
 

@@ -195,7 +195,7 @@ export async function z3HighWaterBytes(): Promise<number> {
  * check never settles and the error is thrown again outside every caller,
  * uncaught, which ends the worker thread with the abort's message, as a Z3
  * thread's abort did before (the pool reads RES001 from it,
- * core/pool/exhaustion.ts).
+ * core/service/exhaustion.ts).
  */
 export function inThreadChecks(z3: Z3, fatal: (e: unknown) => void = rethrowUncaught): Z3 {
   const em = z3.em as { _Z3_solver_check(c: Z3_context, s: Z3_solver): number };

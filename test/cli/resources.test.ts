@@ -45,7 +45,7 @@ async function osvlab(limitMs: number, ...args: string[]) {
 
 const CRASH = /RuntimeError|Aborted\(|node:internal|^\s+at /m;
 const BUDGET = 10_000;
-/** The slack a verification has past its budget (src/cli/verifier-thread.ts), and a little for the timer. */
+/** The slack a verification has past its budget (src/core/service/limits.ts), and a little for the timer. */
 const SLACK = 15_000 + 2_000;
 
 describe('a spec that exhausts Z3', () => {

@@ -24,7 +24,7 @@ const Z3_ABORT = [
 const OTHER = [
   'osvlab: warning: something the worker says',
   'Error: a bug of ours',
-  '    at gradeJob (/work/main/src/core/pool/grade-job.ts:40:11)',
+  '    at gradeJob (/work/main/src/core/service/grade-job.ts:40:11)',
   'Aborted by the user? no: a line that only mentions the word',
 ];
 

@@ -1,5 +1,5 @@
 /**
- * A verifier that ran out of memory or time (src/core/pool/exhaustion.ts) is
+ * A verifier that ran out of memory or time (src/core/service/exhaustion.ts) is
  * told apart from a bug of ours, and a grading job that ends that way is a
  * `timeout` grade, not `internal` (which a resume would grade again). The
  * messages are the ones the platform gives: emscripten's abort text as a
@@ -9,9 +9,9 @@
  * the machine can hold (each has its own Z3).
  */
 import { describe, expect, it } from 'vitest';
-import { GradePool, maxWorkers } from '../../src/cli/node-pool.ts';
-import { gradeOfOutcome } from '../../src/core/pool/grade-job.ts';
-import { exhaustionOf, exhaustionOfMessage } from '../../src/core/pool/exhaustion.ts';
+import { maxWorkers, nodeVerifier } from '../../src/cli/node-pool.ts';
+import { gradeOfOutcome } from '../../src/core/service/grade-job.ts';
+import { exhaustionOf, exhaustionOfMessage } from '../../src/core/service/exhaustion.ts';
 import { MAX_TIMER_MS, WorkerPool } from '../../src/core/pool/pool.ts';
 import { EngineDeadError } from '../../src/core/smt/solver.ts';
 
@@ -64,8 +64,8 @@ describe('how many workers a grading pool starts', () => {
     expect(maxWorkers(2, 23 * 2 ** 30)).toBe(4);
     expect(maxWorkers(64, 8 * 2 ** 30)).toBe(8);
     expect(maxWorkers(1, 2 ** 29)).toBe(1);
-    const pool = new GradePool({ size: 200 });
+    const pool = nodeVerifier({ size: 200 });
     expect(pool.size).toBe(maxWorkers());
-    await pool.close();
+    await pool.dispose();
   });
 });

@@ -10,10 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/z3/node.ts';
 import { handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
-import type { VerifierApi } from '../../src/core/pool/contract.ts';
-import { gradeHardLimitMs, gradeOfOutcome, gradeOnPool } from '../../src/core/pool/grade-job.ts';
+import type { VerifierApi } from '../../src/core/service/contract.ts';
+import { extractSpec } from '../../src/core/eval/grade/answer.ts';
+import { gradeOfOutcome, gradeOnPool } from '../../src/core/service/grade-job.ts';
+import { hardLimitMs } from '../../src/core/service/limits.ts';
 import { CancelledError, type Spawn, WorkerPool } from '../../src/core/pool/pool.ts';
-import { serveVerifier } from '../../src/core/pool/serve.ts';
+import { serveVerifier } from '../../src/core/service/serve.ts';
 
 interface TestApi {
   readonly worker: number;
@@ -197,7 +199,8 @@ describe('a grading job on the pool', () => {
       init: (api) => api.init(),
     });
     const task = handlerOnlyTask('sys_alloc_vector');
-    const answer = `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\`\`\``;
+    // The spec as it is read from an answer (core/eval/session/grading.ts); the worker is sent the spec.
+    const answer = extractSpec(`\`\`\`python\n${oracleSpec('sys_alloc_vector')}\`\`\``)!;
     const pass = await gradeOnPool(pool, task, answer, { timeoutMs: 60_000, strict: false });
     expect(pass.category).toBe('pass');
     // The worker's clock (osvlab bench --corpus): each request's arrival and answer, and the time by phase.
@@ -208,7 +211,7 @@ describe('a grading job on the pool', () => {
     };
     await clock(true);
     const before = Date.now();
-    const again = await gradeOnPool(pool, task, `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\n# reworded\n\`\`\``, { timeoutMs: 60_000, strict: false });
+    const again = await gradeOnPool(pool, task, `${oracleSpec('sys_alloc_vector')}\n# reworded\n`, { timeoutMs: 60_000, strict: false });
     const measured = await clock(false);
     expect(again.category).toBe('pass');
     expect(measured.requests).toHaveLength(1);
@@ -217,7 +220,7 @@ describe('a grading job on the pool', () => {
     expect(r.answered).toBeGreaterThanOrEqual(r.arrived);
     expect(measured.phases.parse).toBeGreaterThan(0);
     // Stopped, the clock counts nothing more.
-    await gradeOnPool(pool, task, `\`\`\`python\n${oracleSpec('sys_alloc_vector')}\n# reworded twice\n\`\`\``, { timeoutMs: 60_000, strict: false });
+    await gradeOnPool(pool, task, `${oracleSpec('sys_alloc_vector')}\n# reworded twice\n`, { timeoutMs: 60_000, strict: false });
     expect((await clock(false)).requests).toHaveLength(0);
     await pool.dispose();
     // A worker that never finishes starting: the job overruns.
@@ -234,9 +237,18 @@ describe('a grading job on the pool', () => {
     expect(gradeOfOutcome({ kind: 'crashed', message: 'the grading worker exited (code 1)' }, answer)).toMatchObject({ category: 'internal' });
     expect(gradeOfOutcome({ kind: 'failed', error: new Error('x'), message: 'x' }, answer)).toMatchObject({ category: 'internal', internalError: 'x' });
     expect(() => gradeOfOutcome({ kind: 'cancelled', why: 'disposed' }, answer)).toThrow(CancelledError);
-    // One limit for both: the CLI's six budgets and 30 s, plus one budget per variant in the matrix.
-    expect(gradeHardLimitMs(60_000)).toBe(390_000);
-    expect(gradeHardLimitMs(60_000, 5)).toBe(690_000);
+    // One limit for the page and the CLI: six budgets and 30 s, plus one budget per variant in the matrix.
+    expect(hardLimitMs({ kind: 'grade', timeoutMs: 60_000 })).toBe(390_000);
+    expect(hardLimitMs({ kind: 'grade', timeoutMs: 60_000, variants: 5 })).toBe(690_000);
+    expect(hardLimitMs({ kind: 'grade' })).toBe(390_000);
+    // A command's verification: its budget and 15 s, plus the lemma checks' backstop with strict.
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 60_000 })).toBe(75_000);
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 20_000, strict: true })).toBe(35_000 + hardLimitMs({ kind: 'lemmas', queryTimeoutMs: 20_000 }));
+    // One a person waits for in the page: half its budget again, at least a second, strict or not.
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 30_000, waiting: true })).toBe(45_000);
+    expect(hardLimitMs({ kind: 'verify', timeoutMs: 1, strict: true, waiting: true })).toBe(1001);
+    expect(hardLimitMs({ kind: 'diff', timeoutMs: 20_000 })).toBe(35_000);
+    expect(hardLimitMs({ kind: 'lemmas', queryTimeoutMs: 20_000 })).toBe(30 * 60_000 + 512 * 20_000);
   }, 300_000);
 
   it('a worker that crashes while starting fails warm() and the waiting job with its message; nothing waits forever', async () => {

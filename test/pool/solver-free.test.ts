@@ -1,6 +1,6 @@
 /**
  * A verifier worker's verification before Z3 has loaded
- * (src/core/pool/serve.ts `verifyWithoutSolver`, src/core/pool/solver-free.ts):
+ * (src/core/service/serve.ts `verifyWithoutSolver`, src/core/service/solver-free.ts):
  * it answers exactly what `verify` answers when the verification takes no
  * query (a refutation a concrete state finds included), null when it would
  * take one, and it waits for a Z3 job running on the same caches.
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeEngine } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
-import { serveVerifier } from '../../src/core/pool/serve.ts';
+import { serveVerifier } from '../../src/core/service/serve.ts';
 import type { Verdict } from '../../src/core/verify/verdict.ts';
 
 /** A verdict without its times, which differ from run to run. */

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeEnv } from '../../src/z3/node.ts';
-import { gradeResponse } from '../../src/core/eval/grade/grade.ts';
+import { gradeSpec } from '../../src/core/eval/grade/grade.ts';
 import type { GradeResult } from '../../src/core/eval/grade/grade-types.ts';
 import { buildPrompt } from '../../src/core/eval/prompt/prompt.ts';
 import { promptsForRun } from '../../src/core/eval/prompt/for-run.ts';
@@ -25,7 +25,7 @@ let grader: Grader;
 beforeAll(async () => {
   tasks = await loadTasks();
   const env = await nodeEnv();
-  grader = (task, text, o) => gradeResponse(task, text, { ...env, timeoutMs: o.timeoutMs });
+  grader = (task, spec, o) => gradeSpec(task, spec, { ...env, timeoutMs: o.timeoutMs });
 });
 
 const refuted = corpusAnswer('sys_kill', 'osvbench:kill-no-zombie-check');

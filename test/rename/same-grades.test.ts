@@ -19,8 +19,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeEnv } from '../../src/z3/node.ts';
-import { extractSpec } from '../../src/core/eval/grade/answer.ts';
-import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
+import { gradeSpec, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 import type { GradeResult } from '../../src/core/eval/grade/grade-types.ts';
 import type { RunConfig } from '../../src/core/eval/run/run-types.ts';
 import { gradeClosure } from '../../src/core/eval/session/grading.ts';
@@ -72,8 +71,8 @@ const config = (rename?: RenameChoice): Pick<RunConfig, 'grading' | 'rename'> =>
 describe('same grades', () => {
   it('every renamed answer reaches the verifier as the original spec, in both styles and three seeds', async () => {
     const seen: string[] = [];
-    const capture: Grader = async (_task, text) => {
-      seen.push(extractSpec(text) ?? '<no code>');
+    const capture: Grader = async (_task, spec) => {
+      seen.push(spec ?? '<no code>');
       return { category: 'internal', extracted: null, diagnosis: '', ms: 0 };
     };
     const plain = gradeClosure(config(), capture, tasks);
@@ -99,9 +98,9 @@ describe('same grades', () => {
   it(`a seeded sample graded cold by the verifier (${SAMPLE} corpus answers, the oracles on ${BUGGY} buggy variants) gets the plain verdicts`, async () => {
     const { engine } = await nodeEnv();
     // One engine for every naming, each naming with caches of its own: no grade is served from another naming's proofs.
-    const graderWith = (caches: VerifierCaches): Grader => (task, text, o) => {
+    const graderWith = (caches: VerifierCaches): Grader => (task, spec, o) => {
       const env = { engine, caches };
-      return gradeResponse(task, text, { ...env, timeoutMs: o.timeoutMs, ...(o.strict ? { strictCheck: strictChecker(env, o.timeoutMs) } : {}) });
+      return gradeSpec(task, spec, { ...env, timeoutMs: o.timeoutMs, ...(o.strict ? { strictCheck: strictChecker(env, o.timeoutMs) } : {}) });
     };
     const draw = rng('rename/same-grades');
     // Every grade and every family of the corpus (rewrite, near miss, wrong, OSVBench-style) at least once, the rest drawn.

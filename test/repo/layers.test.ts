@@ -17,6 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const LAYERS: readonly (readonly string[])[] = [
   ['hv6'], // the generated content bundle under tasks/hv6 (data)
   ['core/span', 'core/rng', 'core/platform', 'core/bounded-map', 'core/hash', 'core/quantile', 'core/phases', 'core/lens', 'core/visible-text', 'core/plural'],
+  ['core/pool'], // the generic worker pool and a one-job-at-a-time queue (imports nothing)
   ['core/diagnostic'],
   ['core/diagnostic-text'],
   ['core/smt'],
@@ -30,7 +31,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core/rename'],
   ['core/shape'],
   ['core/eval'],
-  ['core/pool'],
+  ['core/service'],
   ['store'],
   ['z3'], // Z3's loading and build steps: platform-free rewrites plus one adapter per platform
   ['worker'],

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { nodeEngine, nodeEnv } from '../../src/z3/node.ts';
 import { gradeResponse, handlerOnlyTask, strictChecker } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
-import { serveVerifier } from '../../src/core/pool/serve.ts';
+import { serveVerifier } from '../../src/core/service/serve.ts';
 import { proveSpecLemmas } from '../../src/core/verify/declarative.ts';
 import { verify } from '../../src/core/verify/index.ts';
 

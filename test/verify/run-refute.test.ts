@@ -3,7 +3,7 @@ import { jsonVerdict } from '../../src/cli/commands/verify.ts';
 import { nodeEnv } from '../../src/z3/node.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
 import { serial } from '../../src/core/pool/serial.ts';
-import { solverFreeEngine } from '../../src/core/pool/solver-free.ts';
+import { solverFreeEngine } from '../../src/core/service/solver-free.ts';
 import { buildSteps, refuteOnce } from '../../src/core/verify/driver.ts';
 import { VerifierCaches, type VerifyEnv, verify } from '../../src/core/verify/index.ts';
 import { specObligations } from '../../src/core/verify/refinement.ts';

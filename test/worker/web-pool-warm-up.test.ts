@@ -8,7 +8,8 @@
 import { Worker as NodeWorker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isWarmUpStall } from '../../src/worker/warm-up-limit.ts';
-import { VerifierPool } from '../../src/worker/web-pool.ts';
+import type { VerifierClient } from '../../src/core/service/client.ts';
+import { webVerifier } from '../../src/worker/web-pool.ts';
 
 const SCRIPT = new URL('./fixtures/held-warm-up.mjs', import.meta.url);
 const LIMIT_MS = 300;
@@ -40,8 +41,8 @@ function threads(held: number) {
   return { made, factory };
 }
 
-let pool: VerifierPool | undefined;
-afterEach(() => pool?.dispose());
+let pool: VerifierClient | undefined;
+afterEach(() => void pool?.dispose());
 
 async function until(probe: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -54,7 +55,7 @@ async function until(probe: () => boolean, ms = 5000): Promise<void> {
 describe("the page's warm-up limit", () => {
   it('replaces a worker whose warm-up holds its thread, and starts on the fresh one', async () => {
     const { made, factory } = threads(1);
-    pool = new VerifierPool(factory, 1, LIMIT_MS);
+    pool = webVerifier(factory, 1, LIMIT_MS);
     const info = await pool.warm();
     expect(info.steps?.warmUp).toBe(1);
     expect(made.map((m) => m.hold)).toEqual([true, false]);
@@ -65,7 +66,7 @@ describe("the page's warm-up limit", () => {
 
   it('fails the start with the warm-up stall once every start held', async () => {
     const { made, factory } = threads(3);
-    pool = new VerifierPool(factory, 1, LIMIT_MS);
+    pool = webVerifier(factory, 1, LIMIT_MS);
     const error = await pool.warm().then(
       () => undefined,
       (e: unknown) => e,

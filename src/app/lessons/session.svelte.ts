@@ -30,24 +30,20 @@ export type ExerciseVerification =
 const LANE = 'lesson';
 
 /**
- * Grading's verify function on the app's worker pool; variants come from the
- * task bundle. Requests in `lane` supersede each other (the learner's newest
- * check wins); with `null` they queue.
+ * Grading's verify function on the app's verifier service (its policy, the
+ * playground's: a verdict that takes no query does not wait for Z3);
+ * variants come from the task bundle. Requests in `lane` supersede each
+ * other (the learner's newest check wins); with `null` they queue.
  */
 export function poolVerify(verifier: VerifierService, lane: string | null = LANE): VerifyFn {
   return async (req) => {
-    await verifier.warm();
-    if (verifier.status.kind === 'no-isolation' || verifier.status.kind === 'failed' || verifier.status.kind === 'unavailable') throw new Error(verifier.status.message);
     let implSource: string | undefined;
     if (req.variant) {
       const task = await findTask(req.variant);
       if (!task) throw new Error(`There is no implementation ${req.variant} in this version of OSVLab.`);
       implSource = implSourceOf(task);
     }
-    return verifier.pool.verify(
-      { handler: req.handler, spec: req.spec, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 },
-      lane ? { lane } : {},
-    );
+    return verifier.verify({ handler: req.handler, spec: req.spec, implSource, strict: req.strict, timeoutMs: req.strict ? 60_000 : 30_000 }, lane ? { lane } : {});
   };
 }
 
@@ -212,7 +208,7 @@ export class ExerciseSession {
 
   /** Compares two specs by meaning in the verifier pool (Compare). */
   diff(req: DiffRequest): Promise<DiffVerdict> {
-    return this.verifier.pool.run((api) => api.diff(req), { hardTimeoutMs: (req.timeoutMs ?? 30_000) + 15_000 });
+    return this.verifier.diff(req);
   }
 
   /** Field exercises: runs the given spec so the learner can read the counterexample. */

@@ -25,7 +25,7 @@ import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/languages/definitions/cpp/register';
 import 'monaco-editor/languages/definitions/python/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import type { CatalogEntry } from '../../core/pool/contract.ts';
+import type { CatalogEntry } from '../../core/service/contract.ts';
 
 (self as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
   getWorker: () => new EditorWorker(),

@@ -1,5 +1,5 @@
 /** The About page's engine checks: a Z3 self-test and a cancellable long query. */
-import type { SelfTestResult } from '../../core/pool/contract.ts';
+import type { SelfTestResult } from '../../core/service/contract.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
 import type { VerifierService } from './verifier.svelte.ts';
 
@@ -22,7 +22,7 @@ export class DiagnosticsState {
     this.selfTest = undefined;
     try {
       await this.verifier.warm();
-      this.selfTest = await this.verifier.pool.run((api) => api.selfTest(), { hardTimeoutMs: 60_000 });
+      this.selfTest = await this.verifier.selfTest();
     } catch (e) {
       this.selfTestError = e instanceof Error ? e.message : String(e);
     } finally {
@@ -36,13 +36,13 @@ export class DiagnosticsState {
     this.stressStarted = Date.now();
     try {
       await this.verifier.warm();
-      this.stress = await this.verifier.pool.run((api) => api.stress(seconds), { lane: LANE });
+      this.stress = await this.verifier.stress(seconds, LANE);
     } catch (e) {
       this.stress = e instanceof CancelledError ? 'cancelled' : 'error';
     }
   }
 
   cancelStress(): void {
-    this.verifier.pool.cancel(LANE);
+    this.verifier.cancel(LANE);
   }
 }

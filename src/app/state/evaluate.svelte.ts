@@ -208,7 +208,7 @@ export class EvaluateState {
       names: this.names, renameSeed: this.renameSeed, shape: this.shape, shapeSeed: this.shapeSeed,
       ...(this.agent ? { agent: { maxTurns: this.maxTurns, maxCalls: this.maxToolCalls, verifyAgainst: this.verifyAgainst, toolTimeoutMs: this.toolTimeoutMs } } : {}),
     };
-    return runChoiceOf(formRunOptions(form, this.settings, this.selected.ids, this.verifier.pool.size));
+    return runChoiceOf(formRunOptions(form, this.settings, this.selected.ids, this.verifier.size));
   }
 
   /**
@@ -266,7 +266,7 @@ export class EvaluateState {
     this.running = stored.config;
     this.phase = { kind: 'running', runId: id };
     this.progress = undefined;
-    this.table.start(Math.max(1, stored.config.concurrency), Math.max(1, Math.min(stored.config.gradeConcurrency, this.verifier.pool.size)));
+    this.table.start(Math.max(1, stored.config.concurrency), Math.max(1, Math.min(stored.config.gradeConcurrency, this.verifier.size)));
     void this.refreshUnfinished();
     // Requests need no verifier, and a grade waits for its worker in the pool:
     // loading Z3 overlaps the first requests instead of delaying them.

@@ -220,17 +220,8 @@ export class PlaygroundState {
     const req = this.request(this.spec, this.currentVariant, this.strict);
     const current = () => this.verification.kind === 'running' && this.verification.startedAt === startedAt;
     try {
-      const warming = this.verifier.warm();
-      // A verdict that takes no query does not wait for Z3's wasm to compile (1.5 s in Firefox and WebKit on every visit).
-      let verdict = await this.verifier.verifyWhileLoading(req);
-      if (!current()) return;
-      if (!verdict) {
-        await warming;
-        if (this.verifier.status.kind === 'no-isolation' || this.verifier.status.kind === 'failed' || this.verifier.status.kind === 'unavailable') {
-          throw new Error(this.verifier.status.message);
-        }
-        verdict = await this.verifier.pool.verify(req, { lane: LANE });
-      }
+      // The service's policy: a verdict that takes no query does not wait for Z3's wasm to compile (1.5 s in Firefox and WebKit on every visit).
+      const verdict = await this.verifier.verify(req, { lane: LANE });
       if (current()) {
         this.verification = { kind: 'done', verdict, ms: Date.now() - startedAt, ...asked };
         this.finished++;
@@ -267,7 +258,7 @@ export class PlaygroundState {
   cancel(): void {
     if (this.verification.kind === 'running') this.verification = { kind: 'cancelled' };
     clearInterval(this.ticker);
-    this.verifier.pool.cancel(LANE);
+    this.verifier.cancel(LANE);
   }
 
   /** Scrolls the spec editor to `line` and puts the cursor there (taking the focus unless `focus` is false). */
@@ -287,7 +278,7 @@ export class PlaygroundState {
       const v = cells[i].variant;
       let status: VerdictStatus;
       try {
-        const verdict = await this.verifier.pool.verify(this.request(spec, v));
+        const verdict = await this.verifier.verify(this.request(spec, v));
         status = verdict.status;
       } catch {
         status = 'unknown';

@@ -229,7 +229,7 @@ class ResultsState {
         for (const id of todo) this.setCheck(id, { kind: 'idle' });
         return;
       }
-      const ports = { tasks: taskCatalog.tasks, grader: verifier.pool.grade.bind(verifier.pool) };
+      const ports = { tasks: taskCatalog.tasks, grader: verifier.grade.bind(verifier) };
       for (const id of todo) {
         const row = this.rows.find((r) => r.id === id);
         if (!row?.opened.ok) continue;

@@ -1,13 +1,23 @@
 /**
- * The app's one verifier pool and what the UI shows about it: whether the
- * page is cross-origin isolated, whether Z3 has loaded, which parts of the
- * verifier this build has, and the dialect catalog.
+ * The page's verifier service: the one way every page and state class
+ * reaches the verifier workers. It owns the policy of a verification (warm
+ * Z3 up, answer at once a spec that takes no query while Z3 still loads,
+ * say why when Z3 cannot run, then the pool), and what the UI shows about
+ * the verifier: whether the page is cross-origin isolated, whether Z3 has
+ * loaded, the workers restarted, and the dialect catalog. No state class
+ * holds the worker pool itself.
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import type { CatalogEntry, Z3LoadSteps } from '../../core/pool/contract.ts';
+import type { GradeResult } from '../../core/eval/grade/grade-types.ts';
+import type { GraderOptions } from '../../core/eval/session/ports.ts';
+import type { CatalogEntry, SelfTestResult, Z3LoadSteps } from '../../core/service/contract.ts';
+import type { Task } from '../../core/tasks/task.ts';
+import type { DiffRequest, DiffVerdict } from '../../core/verify/equivalence.ts';
 import type { VerifyRequest } from '../../core/verify/index.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
-import { VerifierPool } from '../../worker/web-pool.ts';
+import { CancelledError } from '../../core/pool/pool.ts';
+import { markWorkerPhases } from '../../worker/phase-marks.ts';
+import { lintWorker, webVerifier } from '../../worker/web-pool.ts';
 import { startAdvice } from '../lib/start-advice.ts';
 import { browserName } from '../../z3/obstacle.ts';
 import { isZ3Unavailable } from '../../z3/unavailable.ts';
@@ -23,7 +33,10 @@ export type EngineStatus =
   | { readonly kind: 'no-isolation'; readonly message: string };
 
 export class VerifierService {
-  readonly pool = new VerifierPool();
+  private readonly client = webVerifier();
+  private lint?: ReturnType<typeof lintWorker>;
+  /** A count per lane, moved on by each verification and cancellation in it: a verification that was overtaken before it reached the pool stops there. */
+  private readonly laneTurns = new Map<string, number>();
   status = $state<EngineStatus>({ kind: 'idle' });
   catalog = $state.raw<readonly CatalogEntry[]>([]);
   respawns = $state(0);
@@ -34,7 +47,18 @@ export class VerifierService {
 
   constructor() {
     this.settled = new Promise((r) => (this.settle = r));
-    this.pool.onRespawn = () => (this.respawns = this.pool.respawns);
+    this.client.onRespawn = () => (this.respawns = this.client.respawns);
+  }
+
+  /** How many verifier workers the page runs at most. */
+  get size(): number {
+    return this.client.size;
+  }
+
+  /** Z3 cannot run here, and this says why (not isolated, failed to start, unavailable); undefined while it can or may. */
+  private get obstacle(): string | undefined {
+    const s = this.status;
+    return s.kind === 'no-isolation' || s.kind === 'failed' || s.kind === 'unavailable' ? s.message : undefined;
   }
 
   /** Starts loading Z3 in the first worker, unless isolation is impossible. */
@@ -54,7 +78,7 @@ export class VerifierService {
     this.status = { kind: 'loading', since: Date.now() };
     try {
       // The pool starts a worker that did not load again, twice (src/worker/web-pool.ts), before this fails.
-      const info = await this.pool.warm();
+      const info = await this.client.warm();
       this.status = { kind: 'ready', initMs: info.initMs, memoryMiB: info.memoryMiB, memoryCapped: info.memoryCapped, threads: info.threads, steps: info.steps };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -65,22 +89,77 @@ export class VerifierService {
   }
 
   /**
-   * While Z3 loads: `req`'s verdict if it takes no query (a spec that does
-   * not parse, a correct spec whose proofs are committed, a wrong spec a
-   * concrete state refutes: verify/run-refute.ts), from the worker
-   * that is loading Z3, so it shows before Z3 is ready (docs/app.md,
-   * "Loading Z3"); undefined when it needs Z3, when Z3 is not loading, or
-   * once loading has settled first (the pool then verifies as always).
+   * Verifies `req`, as every page does: Z3 starts warming up; while it loads,
+   * a spec that takes no query (a spec that does not parse, a correct spec
+   * whose proofs are committed, a wrong spec a concrete state refutes:
+   * verify/run-refute.ts) is answered by the worker that is loading Z3, so
+   * its verdict shows before Z3 is ready (docs/app.md, "Loading Z3");
+   * otherwise it waits for Z3 (throwing why, when Z3 cannot run here) and
+   * verifies on the pool. In a `lane`, a newer verification or `cancel`
+   * supersedes this one (`CancelledError`), also before it reaches the pool.
    */
-  async verifyWhileLoading(req: VerifyRequest): Promise<Verdict | undefined> {
+  async verify(req: VerifyRequest, opts: { readonly lane?: string } = {}): Promise<Verdict> {
+    const lane = opts.lane;
+    const turn = lane === undefined ? 0 : this.nextTurn(lane);
+    const overtaken = () => {
+      if (lane !== undefined && this.laneTurns.get(lane) !== turn) throw new CancelledError(this.laneTurns.get(lane)! < 0 ? 'cancelled' : 'superseded');
+    };
+    const warming = this.warm();
+    const early = await this.whileLoading(req);
+    overtaken();
+    if (early) return early;
+    await warming;
+    overtaken();
+    const obstacle = this.obstacle;
+    if (obstacle !== undefined) throw new Error(obstacle);
+    return this.client.verify(req, lane === undefined ? {} : { lane });
+  }
+
+  /** `req`'s verdict if it takes no query, while Z3 loads; undefined when it needs Z3, when Z3 is not loading, or once loading has settled first. */
+  private async whileLoading(req: VerifyRequest): Promise<Verdict | undefined> {
     if (this.status.kind !== 'loading') return undefined;
-    return Promise.race([this.pool.verifyWithoutSolver(req), this.settled.then(() => undefined)]);
+    // Its phases for the benchmark's timeline, after the verdict and not waited for (an older worker has no `timings`).
+    const solverFree = this.client.verifyWithoutSolver(req, (api) => void api.timings().then(markWorkerPhases, () => undefined));
+    return Promise.race([solverFree, this.settled.then(() => undefined)]);
+  }
+
+  private nextTurn(lane: string): number {
+    const turn = Math.abs(this.laneTurns.get(lane) ?? 0) + 1;
+    this.laneTurns.set(lane, turn);
+    return turn;
+  }
+
+  /** Stops the verification of `lane`, running or on its way (its worker is terminated and replaced). */
+  cancel(lane: string): void {
+    const turn = this.laneTurns.get(lane);
+    if (turn !== undefined && turn > 0) this.laneTurns.set(lane, -turn);
+    this.client.cancel(lane);
+  }
+
+  /** Two specs of one handler compared by meaning (Compare, History, the lessons' groups), on the pool. */
+  diff(req: DiffRequest): Promise<DiffVerdict> {
+    return this.client.diff(req);
+  }
+
+  /** Grades one spec on the pool as the CLI does (core/service/client.ts): the page's runs' grader. */
+  grade(task: Task, spec: string | null, options: GraderOptions): Promise<GradeResult> {
+    return this.client.grade(task, spec, options);
+  }
+
+  /** The built-in Z3 self-test (Diagnostics). */
+  selfTest(): Promise<SelfTestResult> {
+    return this.client.run((api) => api.selfTest(), { hardTimeoutMs: 60_000 });
+  }
+
+  /** A query that keeps Z3 busy for `seconds`, in `lane` (Diagnostics; `cancel` stops it). */
+  stress(seconds: number, lane: string): Promise<'sat' | 'unsat' | 'unknown'> {
+    return this.client.run((api) => api.stress(seconds), { lane });
   }
 
   /** Loads the dialect catalog from the Z3-free lint worker. */
   async loadCatalog(): Promise<void> {
     try {
-      this.catalog = await this.pool.lint.catalog();
+      this.catalog = await this.lintApi().catalog();
     } catch {
       this.catalog = [];
     }
@@ -88,7 +167,13 @@ export class VerifierService {
 
   /** Live diagnostics for the editor (never blocked by a running proof). */
   check(source: string, handler: string): Promise<Diagnostic[]> {
-    return this.pool.lint.check(source, handler);
+    return this.lintApi().check(source, handler);
+  }
+
+  /** The Z3-free lint worker, started on first use. */
+  private lintApi() {
+    this.lint ??= lintWorker();
+    return this.lint.api;
   }
 }
 

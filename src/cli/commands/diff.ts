@@ -5,11 +5,11 @@
  * through both specs), 2 spec error (DIFF001: a spec of another handler),
  * 3 timeout or unknown (never "equivalent"), 4 usage or internal error. The
  * comparison runs in a verifier worker thread, as `verify`'s proof does
- * (verifier-thread.ts), so a runaway query or spec is a coded timeout.
+ * (node-pool.ts, verifierThread), so a runaway query or spec is a coded timeout.
  */
 import { diagnosticText } from '../../core/diagnostic-text.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import type { DiffVerdict } from '../../core/verify/equivalence.ts';
 import { NOT_EVALUATED } from '../../core/verify/counterexample.ts';
 import { requireHandler } from '../../core/verify/index.ts';
@@ -17,7 +17,8 @@ import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
-import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
+import { hardLimitMs } from '../../core/service/limits.ts';
+import { verifierThread } from '../node-pool.ts';
 
 const EXIT: Record<DiffVerdict['status'], number> = { equivalent: 0, different: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
@@ -31,18 +32,18 @@ export async function run(argv: string[]): Promise<number> {
   const timeoutMs = intOption(args, 'timeout');
   const a = await readInput(pathA, 'spec', SPEC_CAP);
   const b = await readInput(pathB, 'spec', SPEC_CAP);
-  const thread = new VerifierThread();
+  const thread = verifierThread();
   let verdict: DiffVerdict;
   let stopped: Diagnostic<undefined> | undefined;
   try {
-    const r = await thread.run((api) => api.diff({ handler: handler.name, a, b, timeoutMs }), verifyLimitMs(timeoutMs, false));
+    const r = await thread.check((api) => api.diff({ handler: handler.name, a, b, timeoutMs }), hardLimitMs({ kind: 'diff', timeoutMs }));
     if (r.kind === 'failed') throw new Error(r.message);
     if (r.kind === 'exhausted') {
       stopped = exhaustionDiagnostic(r.exhaustion);
       verdict = { status: 'timeout', reason: stopped.message, ms: r.ms, queries: 0 };
     } else verdict = r.value;
   } finally {
-    await thread.close();
+    await thread.dispose();
   }
   const names = { a: pathA === '-' ? '<stdin>' : pathA, b: pathB === '-' ? '<stdin>' : pathB };
   if (args.flags.has('json')) {

@@ -3,18 +3,19 @@
  * invariant preserved, with its verdict. A spec whose step is the oracle's
  * reuses the oracle's proof unless --full is given (docs/lemmas.md). Exit 0 all proved, 1 some failed,
  * 2 spec error, 3 timeout/unknown, 4 usage error. The checks run in a worker
- * thread (verifier-thread.ts): Z3 out of memory or not stopping is a coded
+ * thread (node-pool.ts, verifierThread): Z3 out of memory or not stopping is a coded
  * timeout (RES001-RES003, docs/cli-errors.md), exit 3.
  */
 import { oracleSpec } from '../../core/kernel/content.ts';
 import { LEMMAS, findLemma } from '../../core/kernel/lemmas/index.ts';
-import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import { requireHandler } from '../../core/verify/index.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
-import { VerifierThread, lemmasLimitMs } from '../verifier-thread.ts';
+import { hardLimitMs } from '../../core/service/limits.ts';
+import { verifierThread } from '../node-pool.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, declaredOptions('lemmas'));
@@ -30,12 +31,12 @@ export async function run(argv: string[]): Promise<number> {
   const unknown = only?.find((n) => !findLemma(n));
   if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG007');
   const timeoutMs = intOption(args, 'query-timeout');
-  const thread = new VerifierThread();
+  const thread = verifierThread();
   let done;
   try {
-    done = await thread.run((api) => api.lemmas(h.name, spec, { timeoutMs, only, reuse: !args.flags.has('full') }), lemmasLimitMs(timeoutMs));
+    done = await thread.check((api) => api.lemmas(h.name, spec, { timeoutMs, only, reuse: !args.flags.has('full') }), hardLimitMs({ kind: 'lemmas', queryTimeoutMs: timeoutMs }));
   } finally {
-    await thread.close();
+    await thread.dispose();
   }
   if (done.kind === 'failed') throw new Error(done.message);
   if (done.kind === 'exhausted') {

@@ -2,7 +2,7 @@
  * `osvlab verify <handler>` (options: ../declarations.ts). Exit codes: 0 verified, 1 refuted, 2 spec error or bad implementation (a
  * coded C error, docs/c-errors.md), 3 timeout/unknown, 4 usage or internal
  * error. `--budget` (old spelling `--timeout`) is the wall-clock budget of the whole check. The proof
- * runs in a worker thread (verifier-thread.ts): when Z3 runs out of memory or
+ * runs in a worker thread (node-pool.ts, verifierThread): when Z3 runs out of memory or
  * will not stop, the worker is stopped and the verdict is `timeout` with a
  * coded error (RES001-RES003, docs/cli-errors.md), exit 3.
  */
@@ -13,14 +13,15 @@ import { oracleSpec } from '../../core/kernel/content.ts';
 import { NOT_EVALUATED, NOT_WELL_FORMED, outsideCText } from '../../core/verify/counterexample.ts';
 import { ImplementationError, loadProgram, requireHandler } from '../../core/verify/index.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
-import { exhaustionDiagnostic } from '../../core/pool/exhaustion.ts';
+import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { UsageError, intOption, parseArgs } from '../args.ts';
 import { declaredOptions } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeCaches } from '../../z3/node.ts';
-import { VerifierThread, verifyLimitMs } from '../verifier-thread.ts';
+import { hardLimitMs } from '../../core/service/limits.ts';
+import { verifierThread } from '../node-pool.ts';
 
 const EXIT: Record<Verdict['status'], number> = { verified: 0, refuted: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
@@ -59,8 +60,8 @@ export async function run(argv: string[]): Promise<number> {
     new InputError('IN004', implPath!, `implementation '${implPath}' defines no function: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
   if (implPath && implSource.trim() === '') throw overridesNothing();
   const strict = args.flags.has('lemmas');
-  // Z3 runs in a worker thread, loading while the C is checked here (verifier-thread.ts).
-  const thread = new VerifierThread();
+  // Z3 runs in a worker thread, loading while the C is checked here (node-pool.ts, verifierThread).
+  const thread = verifierThread();
   const started = Date.now();
   let verdict: Verdict;
   let ms: number;
@@ -69,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     // A C error needs no solver: report it before any proof.
     const program = loadProgram(nodeCaches(), implSource);
     if (implPath && ![...program.functions.values()].some((f) => f.fromOverride && f.body)) throw overridesNothing();
-    const r = await thread.run((api) => api.verify({ handler: handler.name, spec, implSource, timeoutMs, strict }), verifyLimitMs(timeoutMs, strict));
+    const r = await thread.check((api) => api.verify({ handler: handler.name, spec, implSource, timeoutMs, strict }), hardLimitMs({ kind: 'verify', timeoutMs, strict }));
     if (r.kind === 'failed') throw new Error(r.message);
     // The time of the check itself, not of loading Z3 (the budget is counted the same way).
     ms = r.ms;
@@ -89,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return d.code === C_INTERNAL ? 4 : 2;
   } finally {
-    await thread.close();
+    await thread.dispose();
   }
   if (args.flags.has('json')) {
     const json = jsonVerdict(handler.name, verdict, ms) as { verdict: Record<string, unknown> };

@@ -200,7 +200,7 @@ export class WorkerPool<Api> {
    * Runs `run` on the first worker as soon as it exists, without waiting for
    * its start (`init`) and beside whatever job it has: for a short call that
    * needs nothing the start loads (the page's verification from committed
-   * proofs while Z3's wasm compiles, core/pool/solver-free.ts). Begins that
+   * proofs while Z3's wasm compiles, core/service/solver-free.ts). Begins that
    * worker's start, as `warm()` does. No lane, limit or signal: rejects when
    * the worker crashes or is let go (a failed start, the pool's disposal).
    */

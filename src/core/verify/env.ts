@@ -15,7 +15,7 @@ export interface VerifyEnv {
   /** The kernel to verify against (default: the bundled hv6 kernel). */
   readonly kernel?: KernelContent;
   /**
-   * The engine has no solver (pool/solver-free.ts): what a refutation by
+   * The engine has no solver (service/solver-free.ts): what a refutation by
    * running (run-refute.ts) leaves open is not asked, rather than asked
    * and failed for want of a solver.
    */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerForGrading, extractSpec } from '../../../src/core/eval/grade/answer.ts';
+import { extractSpec, specText } from '../../../src/core/eval/grade/answer.ts';
 
 const SPEC = 'def sys_kill(old, pid):\n    cond = is_pid_valid(pid)\n    return cond, old\n';
 
@@ -66,22 +66,26 @@ describe('reasoning is not graded (issue 15 item 2)', () => {
 describe('--extract osvbench: OSVBench harness extraction', () => {
   it('takes the first ```python block, case-sensitive, lazily to the next ```', () => {
     expect(extractSpec(`x\n\`\`\`python\n${SPEC}\`\`\`\n\`\`\`python\ndef other(): pass\n\`\`\``, 'osvbench')).toBe(SPEC);
-    expect(answerForGrading(`\`\`\`python\n${SPEC}\`\`\``, 'osvbench')).toBe(`\`\`\`python\n${SPEC}\n\`\`\``);
+    expect(extractSpec(`\`\`\`python\n${SPEC}\`\`\``, 'osvbench')).toBe(SPEC);
+  });
+  it('reads line ends as Python does, as the default mode does (the grader gets one form of spec)', () => {
+    const crlf = `\`\`\`python\n${SPEC.replace(/\n/g, '\r\n')}\`\`\``;
+    expect(extractSpec(crlf, 'osvbench')).toBe(SPEC);
+    expect(extractSpec(crlf, 'osvbench')).toBe(extractSpec(crlf));
+    // Upstream drops the one newline after the marker; a blank line after it stays.
+    expect(extractSpec(`\`\`\`python\n\n${SPEC}\`\`\``, 'osvbench')).toBe(`\n${SPEC}`);
   });
   it('no ```python block means no answer: py, untagged, unclosed and bare code all give none', () => {
     for (const a of [`\`\`\`py\n${SPEC}\`\`\``, `\`\`\`\n${SPEC}\`\`\``, `\`\`\`Python\n${SPEC}\`\`\``, `\`\`\`python\n${SPEC}`, `import z3\n${SPEC}`]) {
       expect(extractSpec(a, 'osvbench')).toBeNull();
-      expect(answerForGrading(a, 'osvbench')).toBe('');
-      expect(extractSpec(answerForGrading(a, 'osvbench'))).toBeNull();
     }
   });
   it('does not strip reasoning: a draft inside <think> is what OSVBench takes', () => {
     const a = `<think>\n\`\`\`python\ndef draft(): pass\n\`\`\`\n</think>\n\`\`\`python\n${SPEC}\`\`\``;
     expect(extractSpec(a, 'osvbench')).toBe('def draft(): pass\n');
-    expect(extractSpec(answerForGrading(a, 'osvbench'))).toBe('def draft(): pass\n');
   });
-  it('the default mode is unchanged by the mode plumbing', () => {
-    expect(answerForGrading('anything', 'osvlab')).toBe('anything');
-    expect(answerForGrading('anything', undefined)).toBe('anything');
+  it('specText: the one form of a spec the grader is given', () => {
+    expect(specText(`${SPEC}\n\n  `)).toBe(SPEC);
+    expect(specText(SPEC.replace(/\n/g, '\r'))).toBe(SPEC);
   });
 });

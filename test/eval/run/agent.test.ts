@@ -17,21 +17,22 @@ import { createProvider } from '../../../src/core/llm/provider.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 import type { Task } from '../../../src/core/tasks/task.ts';
 import { MemoryStore } from '../../../src/store/memory.ts';
-import { GradePool } from '../../../src/cli/node-pool.ts';
+import { nodeVerifier } from '../../../src/cli/node-pool.ts';
+import type { VerifierClient } from '../../../src/core/service/client.ts';
 import { scriptedAgent } from '../../fake-provider/agent.ts';
 import { type FakeProvider, startFakeProvider } from '../../fake-provider/server.ts';
 
 let fake: FakeProvider;
-let pool: GradePool;
+let pool: VerifierClient;
 let tasks: readonly Task[];
 beforeAll(async () => {
   fake = await startFakeProvider();
-  pool = new GradePool({ size: 1 });
+  pool = nodeVerifier({ size: 1 });
   tasks = await loadTasks();
 });
 afterAll(async () => {
   await fake.close();
-  await pool.close();
+  await pool.dispose();
 });
 beforeEach(() => fake.reset());
 
@@ -51,7 +52,7 @@ function ports(store: RunStore, cache: MemoryResponseCache, kind: RunChoice['pro
   return {
     tasks,
     store,
-    grader: (task, text, options) => pool.grade(task, text, options),
+    grader: (task, spec, options) => pool.grade(task, spec, options),
     client: (config) => new LlmClient({ provider: createProvider({ kind, baseUrl: config.baseUrl, apiKey: 'k', timeoutMs: 20_000 }), cache, retry: { maxAttempts: 1 } }),
   };
 }

@@ -122,8 +122,8 @@ export interface ToolResult {
 /** How a call is answered: the run's grader, its settings, its renaming. */
 export interface ToolContext {
   readonly settings: AgentSettings;
-  /** Grades a fenced spec against the correct kernel, or `implSource` when given, with a time limit. */
-  readonly check: (task: Task, fenced: string, implSource: string | undefined) => Promise<GradeResult>;
+  /** Grades a spec against the correct kernel, or `implSource` when given, with a time limit. */
+  readonly check: (task: Task, spec: string, implSource: string | undefined) => Promise<GradeResult>;
   /** The model's names to hv6's (identity unless renamed). */
   readonly toKernelNames: (spec: string) => string | Promise<string>;
   /** hv6's names to the model's, in feedback text. */
@@ -195,7 +195,7 @@ export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, o
   if (call.name === 'run') return runCall(task, call, spec, impl, ctx, started);
   let grade: GradeResult;
   try {
-    grade = await ctx.check(task, fenced(spec), impl);
+    grade = await ctx.check(task, spec, impl);
   } catch (e) {
     return errorResult(call, 'AGENT006', `the verifier failed on this call (${e instanceof Error ? e.message : String(e)}); this says nothing about your spec. Try again.`, started, ctx.now);
   }

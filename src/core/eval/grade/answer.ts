@@ -130,20 +130,24 @@ function extractOsvBench(answer: string): string | null {
 }
 
 /**
- * The answer as the grader should see it under `mode`: as is for `osvlab`;
- * for `osvbench` the block OSVBench would take, re-fenced, or '' (no code).
+ * Code as the grader reads it: line ends as Python reads them (CRLF and a
+ * lone CR end a line too) and one final newline. Every spec the grader is
+ * given has this form, whether read from an answer, renamed back or sent by
+ * the agent's tools.
  */
-export function answerForGrading(answer: string, mode: ExtractMode | undefined): string {
-  if (mode !== 'osvbench') return answer;
-  const code = extractOsvBench(answer);
-  return code === null || code.trim() === '' ? '' : `\`\`\`python\n${code.replace(/^\n/, '')}\n\`\`\``;
+export function specText(code: string): string {
+  return `${code.replace(/\r\n?/g, '\n').trimEnd()}\n`;
 }
 
-/** The spec text in a model's answer, or null when there is no code. */
+/**
+ * The spec text in a model's answer, or null when there is no code. This is
+ * where a run reads an answer (core/eval/session/grading.ts): the grader is
+ * sent what it returns, never the answer.
+ */
 export function extractSpec(answer: string, mode: ExtractMode = 'osvlab'): string | null {
   if (mode === 'osvbench') {
     const code = extractOsvBench(answer);
-    return code === null || code.trim() === '' ? null : `${code.replace(/^\n/, '').trimEnd()}\n`;
+    return code === null || code.trim() === '' ? null : specText(code.replace(/^\n/, ''));
   }
   // Line ends as Python reads them (CRLF and a lone CR end a line too), so a fence's closing line is found.
   const text = stripReasoning(answer).replace(/\r\n?/g, '\n');

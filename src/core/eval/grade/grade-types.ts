@@ -2,8 +2,8 @@
  * What grading one model answer produces (docs/design.md §4).
  */
 import type { Diagnostic } from '../../diagnostic.ts';
+import type { Task } from '../../tasks/task.ts';
 import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
-import { extractSpec } from './answer.ts';
 
 /**
  * `pass`, `syntax`, `semantic` and `timeout` are the model's; `unknown` (the
@@ -64,6 +64,22 @@ export interface GradeResult {
  */
 export const DEFAULT_GRADE_TIMEOUT_MS = 60_000;
 
+/**
+ * How one spec is graded: the one options type from a run's grade closure
+ * (core/eval/session/grading.ts) through the pool to the worker that grades
+ * it (core/service/serve.ts) and `gradeSpec` there.
+ */
+export interface GradeOptions {
+  /** The wall-clock budget of the whole check (ms; default `DEFAULT_GRADE_TIMEOUT_MS` where a run sets none). */
+  readonly timeoutMs?: number;
+  /** Every variant of the task's handler, for the variant matrix. */
+  readonly variants?: readonly Task[];
+  /** Run the declarative checks on passing answers (the `strict` grade). */
+  readonly strict?: boolean;
+  /** Verify against these function definitions instead of the correct kernel (the agent's verify tool). */
+  readonly implSource?: string;
+}
+
 /** What a run records about how its answers were graded. */
 export interface GradingSettings {
   /** The verifier's time limit (ms). */
@@ -74,11 +90,11 @@ export interface GradingSettings {
   readonly matrix?: boolean;
 }
 
-/** The grade of an answer the grader failed on (a crash, a thrown error): `internal`, never the model's fault. */
-export function internalGrade(response: string, message: string, ms = 0): GradeResult {
+/** The grade of a spec (`extracted`, as read from the answer) the grader failed on (a crash, a thrown error): `internal`, never the model's fault. */
+export function internalGrade(extracted: string | null, message: string, ms = 0): GradeResult {
   return {
     category: 'internal',
-    extracted: extractSpec(response),
+    extracted,
     diagnosis: `The grader failed on this answer (an internal error, not the answer's fault): ${message}`,
     internalError: message,
     ms,

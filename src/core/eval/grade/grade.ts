@@ -11,26 +11,22 @@ import type { QueryInfo } from '../../verify/fact-prover.ts';
 import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
 import type { GradeMemo } from './grade-memo.ts';
-import type { GradeCategory, GradeResult } from './grade-types.ts';
+import type { GradeCategory, GradeOptions, GradeResult } from './grade-types.ts';
 import type { Task } from '../../tasks/task.ts';
 
-export interface GradeEnv extends VerifyEnv {
-  /** Solver time limit (ms). */
-  readonly timeoutMs?: number;
+/**
+ * Where and how a spec is graded: the verifier's environment and the
+ * grading options (`GradeOptions`: budget, variants for the matrix, strict,
+ * a shown implementation, which turns off bug-following and the matrix),
+ * plus what a worker or a benchmark brings of its own.
+ */
+export interface GradeEnv extends VerifyEnv, GradeOptions {
   /** Run each step in concrete states before any query (default true; `VerifyRequest.run`). */
   readonly run?: boolean;
-  /** All variants of the task's handler, for the variant matrix (omit to skip the matrix). */
-  readonly variants?: readonly Task[];
-  /** The declarative checks for `strict` (omit to skip). */
+  /** The declarative checks for `strict` (default, when `strict` is set: `strictChecker(env, timeoutMs)`). */
   readonly strictCheck?: (handler: string, spec: string) => Promise<boolean>;
   /** Verdicts already computed by this grader (omit to verify everything afresh). */
   readonly memo?: GradeMemo;
-  /**
-   * Verify against this implementation (a variant's function definitions)
-   * instead of the correct one: the agent's `verify` tool against the code a
-   * task shows. Bug-following and the matrix are then not computed.
-   */
-  readonly implSource?: string;
 }
 
 function categoryOf(v: Verdict): GradeCategory {
@@ -77,18 +73,23 @@ function verdictDiagnosis(v: Verdict, spec: string): string {
   }
 }
 
-/** Grades `response` for `task`. Never throws for a bad answer; throws only for internal errors. */
-export async function gradeResponse(task: Task, response: string, env: GradeEnv): Promise<GradeResult> {
+/** The grade of an answer with no code in it. */
+export function noCodeGrade(): GradeResult {
+  return { category: 'syntax', extracted: null, diagnosis: 'The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.', ms: 0 };
+}
+
+/** Grades a whole answer for `task` (its spec read as `extractSpec` reads it): for benchmarks and tests that hold answers. */
+export function gradeResponse(task: Task, response: string, env: GradeEnv): Promise<GradeResult> {
+  return gradeSpec(task, extractSpec(response), env);
+}
+
+/**
+ * Grades `spec` (as read from an answer: `extractSpec`; null for no code)
+ * for `task`. Never throws for a bad spec; throws only for internal errors.
+ */
+export async function gradeSpec(task: Task, spec: string | null, env: GradeEnv): Promise<GradeResult> {
+  if (spec === null) return noCodeGrade();
   const started = Date.now();
-  const spec = extractSpec(response);
-  if (spec === null) {
-    return {
-      category: 'syntax',
-      extracted: null,
-      diagnosis: 'The answer contains no code. Answer with exactly one ```python fenced block holding the complete spec.',
-      ms: Date.now() - started,
-    };
-  }
   const shown = env.implSource !== undefined && env.implSource.trim() !== '';
   const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs, ...(shown ? { implSource: env.implSource } : {}), ...(env.run === false ? { run: false } : {}) };
   const verifyEnv: VerifyEnv = { engine: env.engine, caches: env.caches, kernel: env.kernel };
@@ -115,7 +116,7 @@ export async function gradeResponse(task: Task, response: string, env: GradeEnv)
       for (const v of env.variants) matrix[v.id] = await statusOn(v.impl_override);
     }
   }
-  const strictCheck = env.strictCheck;
+  const strictCheck = env.strictCheck ?? (env.strict ? strictChecker(verifyEnv, env.timeoutMs) : undefined);
   const strict =
     category === 'pass' && strictCheck
       ? await (env.memo ? env.memo.strict(task.handler, spec, strictCheck) : strictCheck(task.handler, spec))

@@ -10,6 +10,7 @@ import { canonicalJson, sha256Hex } from '../../hash.ts';
 import type { AdaptiveLimiter } from '../../llm/limiter.ts';
 import { type Price, type PriceTable, costOf } from '../../llm/prices.ts';
 import type { ChatMessage, Completion, CompletionRequest, ToolCall, ToolSpec } from '../../llm/types.ts';
+import { extractSpec } from '../grade/answer.ts';
 import { type GradeResult, internalGrade } from '../grade/grade-types.ts';
 import { failureReason } from './failure-reason.ts';
 import type { ToolResult } from '../agent/tools.ts';
@@ -238,7 +239,7 @@ export async function gradeAttempt(loop: RunLoop, at: Omit<AttemptSlot, 'message
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     loop.gradeErrors.push({ attemptId: id, message });
-    grade = internalGrade(a.response!.text, message);
+    grade = internalGrade(extractSpec(a.response!.text), message);
   } finally {
     release();
   }

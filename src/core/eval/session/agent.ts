@@ -7,6 +7,7 @@
  * the page.
  */
 import { lensFor } from '../../rename/lens.ts';
+import { specText } from '../grade/answer.ts';
 import { agentInstruction, agentTools, answerCall } from '../agent/tools.ts';
 import type { AgentDeps } from '../run/run-loop.ts';
 import type { RunConfig } from '../run/run-types.ts';
@@ -30,8 +31,8 @@ export function agentDeps(config: RunConfig, grader: Grader, now: () => number =
         {
           settings,
           // The tool's budget is the solver's; its job is stopped past twice that and half a minute.
-          check: (t, text, implSource) =>
-            grader(t, text, { timeoutMs: settings.toolTimeoutMs, strict: false, signal, hardTimeoutMs: settings.toolTimeoutMs * 2 + 30_000, ...(implSource !== undefined ? { implSource } : {}) }),
+          check: (t, spec, implSource) =>
+            grader(t, specText(spec), { timeoutMs: settings.toolTimeoutMs, strict: false, signal, hardTimeoutMs: settings.toolTimeoutMs * 2 + 30_000, ...(implSource !== undefined ? { implSource } : {}) }),
           toKernelNames: (spec) => (lens ? lens.inverse.codeText(spec, 'python') : spec),
           toModelNames: (text) => (lens ? lens.forward.feedback(text) : text),
           now,

@@ -146,8 +146,3 @@ export class AnswersSession {
 function freshOf(attempts: readonly AttemptRecord[]): Map<string, AttemptRecord> {
   return new Map(attempts.map((a) => [`${a.taskId}|${a.sample}`, a]));
 }
-
-/** The answers of a file graded in one call (open, then grade). */
-async function gradeAnswers(choice: AnswersChoice, ports: SessionPorts, opts: { readonly where?: string; readonly onGraded?: (r: GradedItem, done: number, total: number) => void } = {}): Promise<AnswersOutcome> {
-  return (await AnswersSession.open(choice, ports, opts.where)).gradeAll(opts);
-}

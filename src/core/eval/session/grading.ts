@@ -1,16 +1,17 @@
 /**
  * The grade closure of a run: how an answer of a run with this config is
- * graded, the same in the page and the CLI. The answer is read as the run
- * says (`extract`), graded with the run's time limit and strict setting,
- * and against all five variants of its handler only when the run asked for
- * the matrix. In a renamed run (docs/rename.md) the spec read from the
- * answer is renamed back to hv6's names first, so the verifier grades it
- * unchanged; the grade's `extracted` is that text, beside the answer as the
- * model wrote it.
+ * graded, the same in the page and the CLI. This is where an answer is
+ * read: its spec is extracted once, as the run says (`extract`), and in a
+ * renamed run (docs/rename.md) renamed back to hv6's names, so the verifier
+ * grades it unchanged; the grader is sent that spec, never the answer. The
+ * grade's `extracted` is that text, beside the answer as the model wrote
+ * it. The spec is graded with the run's time limit and strict setting, and
+ * against all five variants of its handler only when the run asked for the
+ * matrix.
  */
 import type { Task } from '../../tasks/task.ts';
 import type { RenameChoice } from '../../rename/choice.ts';
-import { answerForGrading, extractSpec } from '../grade/answer.ts';
+import { extractSpec, specText } from '../grade/answer.ts';
 import { type GradeResult, internalGrade } from '../grade/grade-types.ts';
 import type { RunConfig } from '../run/run-types.ts';
 import { gradingOf } from './config.ts';
@@ -27,27 +28,17 @@ export function gradeClosure(config: Pick<RunConfig, 'grading' | 'extract' | 're
   const policy = gradingOf(config.grading);
   const rename = config.rename;
   return async (task, response) => {
-    const read = answerForGrading(response, config.extract);
-    const text = rename ? await renamedBack(read, rename) : read;
+    const read = extractSpec(response, config.extract);
+    const spec = rename && read !== null ? await renamedBack(read, rename) : read;
     const variants = policy.matrix ? tasks.filter((t) => t.handler === task.handler) : undefined;
-    return grader(task, text, { timeoutMs: policy.timeoutMs, strict: policy.strict, ...(variants ? { variants } : {}), ...(signal ? { signal } : {}) });
+    return grader(task, spec, { timeoutMs: policy.timeoutMs, strict: policy.strict, ...(variants ? { variants } : {}), ...(signal ? { signal } : {}) });
   };
 }
 
-/**
- * The spec of a renamed answer in hv6's names, fenced again for the grader
- * (a fence longer than any run of backticks in it); an answer without code
- * as it is, for the grader to find none. The lens is loaded only for a
- * renamed run.
- */
-async function renamedBack(answer: string, choice: RenameChoice): Promise<string> {
-  const spec = extractSpec(answer);
-  if (spec === null) return answer;
+/** A renamed answer's spec in hv6's names. The lens is loaded only for a renamed run. */
+async function renamedBack(spec: string, choice: RenameChoice): Promise<string> {
   const { lensFor } = await import('../../rename/lens.ts');
-  const code = lensFor(choice).inverse.codeText(spec, 'python');
-  const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}python\n${code}${fence}\n`;
+  return specText(lensFor(choice).inverse.codeText(spec, 'python'));
 }
 
 /** `grade`, with a throw turned into an `internal` grade (the grader's failure, never a lost answer). */
@@ -56,7 +47,7 @@ export function neverThrows(grade: GradeAnswer): GradeAnswer {
     try {
       return await grade(task, response);
     } catch (e) {
-      return internalGrade(response, e instanceof Error ? e.message : String(e));
+      return internalGrade(extractSpec(response), e instanceof Error ? e.message : String(e));
     }
   };
 }

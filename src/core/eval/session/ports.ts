@@ -5,26 +5,23 @@
  */
 import type { LlmClient } from '../../llm/client.ts';
 import type { Task } from '../../tasks/task.ts';
-import type { GradeResult } from '../grade/grade-types.ts';
+import type { GradeOptions, GradeResult } from '../grade/grade-types.ts';
 import type { RunConfig, RunStore } from '../run/run-types.ts';
 
-/** How one answer is graded (the worker contract's GradeOptions has this shape). */
-export interface GraderOptions {
-  readonly timeoutMs?: number;
-  /** Every variant of the task's handler, for the variant matrix. */
-  readonly variants?: readonly Task[];
-  /** Run the lemma checks on passing answers. */
-  readonly strict?: boolean;
+/** How one spec is graded, plus what controls its job on the pool (neither crosses to the worker). */
+export interface GraderOptions extends GradeOptions {
   /** Cancels the grading (a queued or running job); the grader then throws. */
   readonly signal?: AbortSignal;
-  /** Verify against these function definitions instead of the correct kernel (the agent's verify tool). */
-  readonly implSource?: string;
-  /** The wall-clock limit of the job, past which its worker is stopped (default: the grading job's). */
+  /** The wall-clock limit of the job, past which its worker is stopped (default: core/service/limits.ts). */
   readonly hardTimeoutMs?: number;
 }
 
-/** Grades one answer; a grader failure may throw (the session grades it `internal`). */
-export type Grader = (task: Task, response: string, options: GraderOptions) => Promise<GradeResult>;
+/**
+ * Grades one spec, as read from an answer (`extractSpec`; null when the
+ * answer has no code); a grader failure may throw (the session grades it
+ * `internal`).
+ */
+export type Grader = (task: Task, spec: string | null, options: GraderOptions) => Promise<GradeResult>;
 
 export interface SessionPorts {
   /** Every task of this build, in loadTasks() order. */

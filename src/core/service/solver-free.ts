@@ -1,6 +1,6 @@
 /**
  * The engine a verifier worker verifies with before Z3 has loaded
- * (src/core/pool/serve.ts `verifyWithoutSolver`). It has no solver: its first
+ * (src/core/service/serve.ts `verifyWithoutSolver`). It has no solver: its first
  * query throws `SolverNeededError`, which ends that verification, and the
  * caller asks again once Z3 is there. A verification that never queries
  * (its spec does not parse; every obligation is covered by a committed
@@ -11,7 +11,7 @@
  * run beside a Z3 job that may hold models in the same caches.
  */
 import type { SmtEngine } from '../smt/solver.ts';
-import type { Serial } from './serial.ts';
+import type { Serial } from '../pool/serial.ts';
 
 /** A verification asked the solver-free engine a query: it needs Z3. */
 class SolverNeededError extends Error {

@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'osvlab-cli');
 const MANIFEST = join(CACHE, 'manifest.json');
 /** The entries compiled together (their shared modules become shared chunks). */

@@ -11,7 +11,8 @@
  * (solver-free.ts).
  */
 import { GradeMemo } from '../eval/grade/grade-memo.ts';
-import type { GradeResult } from '../eval/grade/grade-types.ts';
+import { gradeSpec } from '../eval/grade/grade.ts';
+import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
 import { lintSpec, dialectCatalog } from '../dialect/index.ts';
 import { evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
@@ -24,9 +25,8 @@ import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
 import { VerifierCaches, type VerifyEnv, type VerifyRequest, loadProgram, verify } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import { PHASES, type PhaseTimes, phaseClock } from '../phases.ts';
-import { type Serial, serial } from './serial.ts';
-import type { CatalogEntry, GradeOptions, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, WorkerTimings, Z3LoadSteps } from './contract.ts';
-import { gradeJob } from './grade-job.ts';
+import { type Serial, serial } from '../pool/serial.ts';
+import type { CatalogEntry, LemmaOptions, ReadyInfo, SelfTestResult, VerifierApi, WorkerClock, WorkerTimings, Z3LoadSteps } from './contract.ts';
 import { solverFreeEngine } from './solver-free.ts';
 
 export interface WorkerPlatform {
@@ -207,11 +207,12 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       return proveSpecLemmas(handler, spec, await env(), { timeoutMs: options.timeoutMs, only: options.only, reuse: options.reuse });
     },
 
-    async grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult> {
+    async grade(task: Task, spec: string, options: GradeOptions): Promise<GradeResult> {
       const timed = requests;
       const arrived = timed ? now() : 0;
       try {
-        return await gradeJob(await env(), memo, task, response, options);
+        // In this worker's environment (its engine and the caches it built once), with its grade memo.
+        return await gradeSpec(task, spec, { ...(await env()), ...options, memo });
       } finally {
         timed?.push({ arrived, answered: now() });
       }

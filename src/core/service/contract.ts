@@ -6,22 +6,12 @@
  */
 import type { Diagnostic } from '../diagnostic.ts';
 import type { PhaseTimes } from '../phases.ts';
-import type { GradeResult } from '../eval/grade/grade-types.ts';
+import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { DeclarativeResult } from '../verify/declarative.ts';
 import type { DiffRequest, DiffVerdict } from '../verify/equivalence.ts';
 import type { VerifyRequest } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
-
-export interface GradeOptions {
-  readonly timeoutMs?: number;
-  /** Every variant of the task's handler, for the variant matrix. */
-  readonly variants?: readonly Task[];
-  /** Run the lemma checks on passing answers (the `strict` grade). */
-  readonly strict?: boolean;
-  /** Verify against these function definitions instead of the correct kernel (grade.ts, GradeEnv.implSource). */
-  readonly implSource?: string;
-}
 
 /** How `lemmas` checks: the budget of each query, a subset of lemmas, and whether the oracle's proof may be reused. */
 export interface LemmaOptions {
@@ -145,7 +135,7 @@ export interface VerifierApi {
    * `verify`'s verdict when it takes no query (a spec that does not parse; a
    * spec whose every obligation a committed proof covers), else null; never
    * waits for Z3, so the page can show such a verdict while Z3's wasm still
-   * compiles (core/pool/solver-free.ts). Never throws: null says "ask `verify`".
+   * compiles (core/service/solver-free.ts). Never throws: null says "ask `verify`".
    */
   verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null>;
   /** When this worker started, parsed the kernel and last verified without Z3 (a benchmark's phases of the first verdict). */
@@ -155,11 +145,13 @@ export interface VerifierApi {
   /** The lemma checks of `spec` for `handler` (core/verify/declarative.ts; `osvlab lemmas`). */
   lemmas(handler: string, spec: string, options: LemmaOptions): Promise<DeclarativeResult>;
   /**
-   * Grades one model answer for one task (core/eval/grade/grade.ts): extraction,
-   * refinement against the correct kernel, bug-following, and the variant
-   * matrix when `variants` are given.
+   * Grades one spec for one task (core/eval/grade/grade.ts `gradeSpec`; the
+   * spec as read from the answer where the answer was read,
+   * core/eval/session/grading.ts): refinement against the correct kernel,
+   * bug-following, strict when asked, and the variant matrix when
+   * `variants` are given.
    */
-  grade(task: Task, response: string, options: GradeOptions): Promise<GradeResult>;
+  grade(task: Task, spec: string, options: GradeOptions): Promise<GradeResult>;
   /**
    * Starts (`true`) or stops this worker's phase clock (core/phases.ts), for
    * benchmarks (`osvlab bench --corpus`); returns what it measured since it

@@ -14,7 +14,7 @@
  * stop when its time was up, RES003 the worker's JavaScript heap ran out.
  */
 import type { Diagnostic } from '../diagnostic.ts';
-import type { JobOutcome } from './pool.ts';
+import type { JobOutcome } from '../pool/pool.ts';
 
 export type Exhaustion =
   | { readonly code: 'RES001'; readonly kind: 'z3-memory'; readonly detail: string }

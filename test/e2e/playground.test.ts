@@ -141,7 +141,7 @@ describe('playground', () => {
     await context.close();
   }, 300_000);
 
-  it('with "Invariants and lemmas" on, also proves the lemma checks', async () => {
+  it('with "Lemmas" on, also proves the lemma checks', async () => {
     const { page, context } = await newPage(env.browser);
     await openPlayground(page);
     await setEditorText(page, ORACLE_KILL);
@@ -374,7 +374,7 @@ describe('playground', () => {
 
   it('says what to do next when lemma checks time out', async () => {
     const { page, context } = await newPage(env.browser);
-    // A share link with a 1 ms limit and "Invariants and lemmas" on. Not the oracle itself: its
+    // A share link with a 1 ms limit and "Lemmas" on. Not the oracle itself: its
     // committed proofs decide it with no query at all, however short the limit (docs/lemmas.md,
     // "Reusing what is known"), so whether it timed out depended on how fast the page got there.
     // The same spec with two conjuncts swapped is new to the proof store: its lemma checks
@@ -387,7 +387,7 @@ describe('playground', () => {
     expect(await verdict.getAttribute('data-status')).toBe('timeout');
     const help = await page.locator('[data-testid="timeout-help"]').textContent();
     expect(help).toContain('Time limit');
-    expect(help).toContain('Invariants and lemmas');
+    expect(help).toContain('"Lemmas" on');
     expect(help).toContain('npx osvlab verify sys_kill --spec my_spec.py --lemmas');
     await context.close();
   }, 120_000);

@@ -47,9 +47,11 @@ export type LimitedJob =
  * - diff: the budget and the slack;
  * - lemmas: a query per fact (a few hundred at most), each stopped by the
  *   engine's watchdog when it ignores its timeout; this is the backstop;
- * - run: the call's limit and the slack; the evaluation stops itself at the
- *   limit (AGENT011) unless one step runs long (the C's symbolic run, a
- *   string the spec builds), which only this stops.
+ * - run: as a `verify` call's job, twice the call's limit and half a
+ *   minute (the same limit bounds a fresh worker's start, Z3's loading
+ *   included); the evaluation stops itself at the limit (AGENT011) unless
+ *   one step runs long (the C's symbolic run, a string the spec builds),
+ *   which only this stops.
  */
 export function hardLimitMs(job: LimitedJob): number {
   switch (job.kind) {
@@ -65,6 +67,6 @@ export function hardLimitMs(job: LimitedJob): number {
     case 'lemmas':
       return 30 * 60_000 + 512 * job.queryTimeoutMs;
     case 'run':
-      return job.limitMs + SLACK_MS;
+      return job.limitMs * 2 + 30_000;
   }
 }

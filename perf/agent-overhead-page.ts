@@ -65,6 +65,9 @@ const WARM_TASK = 'sys_set_runnable-v0';
 const site = await serve(await ensureBuilt());
 const fake = await startFakeProvider({ key: KEY });
 
+/** The longest stall of the page's main thread (a 50 ms timer's longest wait) in the last `agentRun`. */
+let lastStallMs = 0;
+
 /** Starts an agent run of `tasks` as `model` from the Evaluate page and waits for its end; the run's id. */
 async function agentRun(tab: Tab, model: string, tasks: string): Promise<string> {
   await tab.goto(`${site.url}#/evaluate`);
@@ -82,6 +85,18 @@ async function agentRun(tab: Tab, model: string, tasks: string): Promise<string>
   await tab.waitFor('the agent options', () => !!document.querySelector('[data-testid="agent-options"]'), LONG);
   // The page may still show the last run's end: wait for this run's.
   const before = await tab.eval(() => document.querySelector('[data-testid="run-ended"] a')?.getAttribute('href') ?? '');
+  // The page's main thread while the run goes: the longest wait between two ticks of a 50 ms timer (a stall).
+  await tab.eval(() => {
+    const w = window as unknown as { perfStall?: { last: number; max: number; timer: number } };
+    if (w.perfStall) clearInterval(w.perfStall.timer);
+    const hb = { last: performance.now(), max: 0, timer: 0 };
+    hb.timer = setInterval(() => {
+      const t = performance.now();
+      hb.max = Math.max(hb.max, t - hb.last);
+      hb.last = t;
+    }, 50) as unknown as number;
+    w.perfStall = hb;
+  });
   await tab.click('[data-testid="start-run"]');
   await tab.waitFor('the run to end', (old: string) => {
     const a = document.querySelector('[data-testid="run-ended"] a');
@@ -90,6 +105,7 @@ async function agentRun(tab: Tab, model: string, tasks: string): Promise<string>
   const status = await tab.eval(() => document.documentElement.dataset.run);
   if (status !== 'done') throw new Error(`the run ended ${status}`);
   const href = await tab.eval(() => document.querySelector('[data-testid="run-ended"] a')!.getAttribute('href')!);
+  lastStallMs = Math.round(await tab.eval(() => (window as unknown as { perfStall: { max: number } }).perfStall.max));
   return decodeURIComponent(href.replace('#/runs/', ''));
 }
 
@@ -138,6 +154,23 @@ function figures(runId: string): Promise<PageFigures> {
   });
 }
 
+/** The `run` calls' time (ToolResult.ms) in run `runId`'s trajectories. */
+function runCallMs(runId: string): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('osvlab');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const req = open.result.transaction('attempts').objectStore('attempts').getAll();
+      req.onerror = () => reject(req.error);
+      req.onsuccess = () => {
+        type Row = { runId: string; trajectory?: { turns: { results: { name: string; ms: number }[] }[] } };
+        const rows = (req.result as Row[]).filter((a) => a.runId === runId);
+        resolve(rows.flatMap((a) => (a.trajectory?.turns ?? []).flatMap((t) => t.results.filter((x) => x.name === 'run').map((x) => Math.round(x.ms)))));
+      };
+    };
+  });
+}
+
 const out: Record<string, unknown> = {};
 for (const name of engines) {
   const engine = await launchEngine(name);
@@ -146,6 +179,9 @@ for (const name of engines) {
     fake.reset();
     fake.respond(scriptedAgent({ run: true }));
     const warm = await agentRun(tab, `agent-warm-${name}`, WARM_TASK);
+    // The warm-up run's first call is `run` (the kernel's C parsed where the call is answered): the page's longest stall in it.
+    const warmStallMs = lastStallMs;
+    const warmRunCallMs = await tab.eval(runCallMs, warm);
     if (shots) {
       await tab.goto(`${site.url}#/runs/${encodeURIComponent(warm)}`);
       await tab.waitFor('the trajectory', () => !!document.querySelector('[data-testid="trajectory"]'), LONG);
@@ -180,6 +216,8 @@ for (const name of engines) {
       overheadPerGapMs: +(overhead / f.gaps.length).toFixed(1),
       toolPerGapMs: +(tools / f.gaps.length).toFixed(1),
       overheadShareOfTools: +(overhead / tools).toFixed(3),
+      warmStallMs,
+      warmRunCallMs,
       medianOverheadPerGapMs: +median(f.gaps.map((g) => g.overhead)).toFixed(1),
       // The gap into a final answer has no call: the calls' median is over the gaps with calls.
       medianToolMsOfGapsWithCalls: +median(f.gaps.filter((g) => g.tools > 0).map((g) => g.tools)).toFixed(1),

@@ -7,7 +7,7 @@
  */
 import { RunControl } from '../core/eval/run/run-control.ts';
 import type { RunStore } from '../core/eval/run/run-types.ts';
-import type { Grader, SessionPorts } from '../core/eval/session/ports.ts';
+import type { AgentRunner, Grader, SessionPorts } from '../core/eval/session/ports.ts';
 import type { ResponseCacheStore } from '../core/llm/cache.ts';
 import { LlmClient } from '../core/llm/client.ts';
 import type { Provider } from '../core/llm/types.ts';
@@ -16,6 +16,8 @@ import { nodeVerifier } from './node-pool.ts';
 
 export interface Grading {
   readonly grader: Grader;
+  /** An agent's `run` calls, on the same pool. */
+  readonly runner: AgentRunner;
   /** Cancelled by Ctrl-C when `stopping` was given. */
   readonly control: RunControl;
 }
@@ -37,7 +39,7 @@ export async function withGrading<T>(opts: { readonly workers?: number; readonly
     process.once('SIGTERM', onSignal);
   }
   try {
-    return await body({ grader: (task, spec, options) => pool.grade(task, spec, options), control });
+    return await body({ grader: (task, spec, options) => pool.grade(task, spec, options), runner: (req, signal) => pool.agentRun(req, { signal }), control });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -52,9 +54,10 @@ export interface ClientSetup {
   readonly requests?: number;
 }
 
-/** A session's ports over `store`: the tasks, the grader and, for a run that asks a model, its client. */
-export function sessionPorts(tasks: readonly Task[], store: RunStore, grader: Grader, client?: ClientSetup): SessionPorts {
-  if (!client) return { tasks, store, grader };
+/** A session's ports over `store`: the tasks, the grader and the agent's runner (`withGrading`'s) and, for a run that asks a model, its client. */
+export function sessionPorts(tasks: readonly Task[], store: RunStore, grading: Pick<Grading, 'grader' | 'runner'>, client?: ClientSetup): SessionPorts {
+  const { grader, runner } = grading;
+  if (!client) return { tasks, store, grader, runner };
   const { provider, cache, requests } = client;
-  return { tasks, store, grader, client: (config) => new LlmClient({ provider, cache, concurrency: Math.max(1, requests ?? config.concurrency) }) };
+  return { tasks, store, grader, runner, client: (config) => new LlmClient({ provider, cache, concurrency: Math.max(1, requests ?? config.concurrency) }) };
 }

@@ -24,7 +24,7 @@ export function repository(): DexieRepository {
 /** The session's ports in this page; with `keyFor` (the key for a provider at a base URL, if any), a client for a run's provider too. */
 export async function pagePorts(keyFor?: (kind: ProviderKind, baseUrl: string) => string | undefined): Promise<SessionPorts> {
   await taskCatalog.load();
-  const ports: SessionPorts = { tasks: taskCatalog.tasks, store: repository(), grader: (task, spec, options) => verifier.grade(task, spec, options) };
+  const ports: SessionPorts = { tasks: taskCatalog.tasks, store: repository(), grader: (task, spec, options) => verifier.grade(task, spec, options), runner: (req, signal) => verifier.agentRun(req, signal) };
   if (!keyFor) return ports;
   return {
     ...ports,

@@ -8,6 +8,7 @@
  * holds the worker pool itself.
  */
 import type { Diagnostic } from '../../core/diagnostic.ts';
+import type { RunToolReply, RunToolRequest } from '../../core/eval/agent/run-tool.ts';
 import type { GradeResult } from '../../core/eval/grade/grade-types.ts';
 import type { GraderOptions } from '../../core/eval/session/ports.ts';
 import type { CatalogEntry, SelfTestResult, Z3LoadSteps } from '../../core/service/contract.ts';
@@ -144,6 +145,11 @@ export class VerifierService {
   /** Grades one spec on the pool as the CLI does (core/service/client.ts): the page's runs' grader. */
   grade(task: Task, spec: string | null, options: GraderOptions): Promise<GradeResult> {
     return this.client.grade(task, spec, options);
+  }
+
+  /** Answers an agent's `run` call on the pool, off the page's thread (the page's runs' runner). */
+  agentRun(req: RunToolRequest, signal?: AbortSignal): Promise<RunToolReply> {
+    return this.client.agentRun(req, signal ? { signal } : {});
   }
 
   /** The built-in Z3 self-test (Diagnostics). */

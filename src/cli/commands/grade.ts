@@ -84,11 +84,11 @@ export async function run(argv: string[]): Promise<number> {
   try {
     // Ctrl+C stops grading: what is graded is kept (stored with --out), the rest stays ungraded for a rerun.
     const stopping = `stopping: grades so far are kept${outDir ? '; rerun the same command to grade the rest' : ''}`;
-    ({ results, total } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined, stopping }, async ({ grader, control }) => {
+    ({ results, total } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined, stopping }, async ({ grader, runner, control }) => {
       const session = await usageErrors(() =>
         AnswersSession.open(
           { file: parsed, source: { format: parsed.format, file: basename(file) }, model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''), name: args.values.get('name'), grading, shard, ...(rename ? { rename } : {}) },
-          sessionPorts(tasks, store, grader),
+          sessionPorts(tasks, store, { grader, runner }),
           outDir,
         ),
       );

@@ -293,8 +293,8 @@ async function reverifyPublished(dir: string, concurrency: number | undefined, j
   const tasks = await loadTasks();
   const live = !json && process.stderr.isTTY;
   const rows: { opened: Opened; verdict?: RowVerdict }[] = [];
-  await withGrading({ workers: concurrency }, async ({ grader }) => {
-    const ports = { tasks, grader };
+  await withGrading({ workers: concurrency }, async ({ grader, runner }) => {
+    const ports = { tasks, grader, runner };
     for (const entry of idx.index.runs) {
       const bytes = siteFile(dir, entry.file);
       const opened: Opened = bytes ? await openPublishedRun(entry, bytes, man.manifest) : { ok: false, entry, message: `${entry.file} is missing` };

@@ -43,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
   const tasks = await loadTasks();
   const live = !json && process.stderr.isTTY;
   const onProgress = (done: number, total: number) => live && writeControl(process.stderr, '\r', `re-verified ${done} of ${total} answers`);
-  const { stored, run, report } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined }, async ({ grader }) => {
+  const { stored, run, report } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined }, async ({ grader, runner }) => {
     let stored: StoredRun;
     if (isDirectory(input)) {
       stored = await readRunDir(input);
@@ -58,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
         for (const p of answers.problems) process.stderr.write(`${input}: ${p.line ? `line ${p.line}: ` : ''}${p.code} ${p.message}\n`);
         // Answers without grades: the session grades them (nothing stored yet), then nothing is "changed".
         const store = new MemoryStore();
-        const session = await AnswersSession.open({ file: answers, source: { format: answers.format, file: basename(input) }, model: basename(input).replace(/\.[^.]*$/, ''), ...(rename ? { rename } : {}) }, sessionPorts(tasks, store, grader));
+        const session = await AnswersSession.open({ file: answers, source: { format: answers.format, file: basename(input) }, model: basename(input).replace(/\.[^.]*$/, ''), ...(rename ? { rename } : {}) }, sessionPorts(tasks, store, { grader, runner }));
         const runRecord = session.run;
         const ungraded = await store.listAttempts(runRecord.id);
         stored = { source: input, run: runRecord, attempts: ungraded, prompts: [], cache: [], damaged: [] };
@@ -69,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
     if (rename && namesText(run.config.rename) !== namesText(rename)) {
       throw new UsageError(`${input} records its answers in ${namesText(run.config.rename)} names, not ${namesText(rename)}: a run regrades in the names it records (leave out --rename)`);
     }
-    const report = await regradeRun(run, stored.attempts, { tasks, grader }, { onProgress });
+    const report = await regradeRun(run, stored.attempts, { tasks, grader, runner }, { onProgress });
     if (live) process.stderr.write('\n');
     return { stored, run, report };
   });

@@ -131,8 +131,8 @@ export async function run(argv: string[]): Promise<number> {
   const store = await openRunDir(dir);
   const stopping = 'stopping: answers already received are kept; rerun the same command to resume';
   try {
-    return await withGrading({ workers: Math.max(1, choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency), stopping }, async ({ grader, control }) => {
-      const ports = sessionPorts(tasks, store, grader, { provider: providerObj, cache: store, requests: choice.concurrency });
+    return await withGrading({ workers: Math.max(1, choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency), stopping }, async ({ grader, runner, control }) => {
+      const ports = sessionPorts(tasks, store, { grader, runner }, { provider: providerObj, cache: store, requests: choice.concurrency });
       const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
       process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);
       const prices = pricesWith(scale, await loadPrices(store), model);

@@ -202,7 +202,7 @@ export async function run(argv: string[]): Promise<number> {
   const stopping = 'stopping: answers already received are kept; rerun the same command to resume the study';
   let bar = progressReporter();
   try {
-    return await withGrading({ workers, stopping }, async ({ grader, control }) => {
+    return await withGrading({ workers, stopping }, async ({ grader, runner, control }) => {
       const outcome = await usageErrors(() =>
         runStudy(
           plan,
@@ -210,7 +210,7 @@ export async function run(argv: string[]): Promise<number> {
             const where = cellDir(dir, cell);
             const store = await openRunDir(where, { cachePath: join(dir, 'cache.jsonl') });
             const provider = providers.get(`${cell.choice.provider} ${cell.choice.baseUrl}`)!;
-            return { ...sessionPorts(tasks, store, grader, { provider, cache: store }), close: () => store.close(), where };
+            return { ...sessionPorts(tasks, store, { grader, runner }, { provider, cache: store }), close: () => store.close(), where };
           },
           {
             control,

@@ -8,6 +8,7 @@
  * verdict (a hard stop is a `timeout` verdict), a command's check (a worker
  * that ran out of memory or time is an `Exhaustion`), or a plain value.
  */
+import type { RunToolReply, RunToolRequest } from '../eval/agent/run-tool.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
 import { noCodeGrade } from '../eval/grade/grade.ts';
 import type { GraderOptions } from '../eval/session/ports.ts';
@@ -126,6 +127,21 @@ export class VerifierClient {
       return await this.run((api) => api.verify(req), { ...opts, hardTimeoutMs: hardLimitMs({ kind: 'verify', timeoutMs: req.timeoutMs, waiting: true }) });
     } catch (e) {
       if (e instanceof HardTimeoutError) return { status: 'timeout', obligations: [] };
+      throw e;
+    }
+  }
+
+  /**
+   * Answers an agent's `run` call on a worker, off the caller's thread, with
+   * the call's hard limit (limits.ts): past it the worker is replaced and the
+   * reply is `overrun`. A worker failure rejects; so does `signal`.
+   */
+  async agentRun(req: RunToolRequest, opts: Pick<ClientJobOptions, 'signal'> = {}): Promise<RunToolReply> {
+    try {
+      // Affinity by handler, as grading has: that worker has the handler's symbolic run already.
+      return valueOf(await this.pool.submit((api) => api.agentRun(req), { ...opts, affinity: req.handler, hardTimeoutMs: hardLimitMs({ kind: 'run', limitMs: req.limitMs }) }));
+    } catch (e) {
+      if (e instanceof HardTimeoutError) return { overrun: true };
       throw e;
     }
   }

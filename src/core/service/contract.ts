@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../diagnostic.ts';
 import type { PhaseTimes } from '../phases.ts';
+import type { RunToolReply, RunToolRequest } from '../eval/agent/run-tool.ts';
 import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { DeclarativeResult } from '../verify/declarative.ts';
@@ -152,6 +153,12 @@ export interface VerifierApi {
    * `variants` are given.
    */
   grade(task: Task, spec: string, options: GradeOptions): Promise<GradeResult>;
+  /**
+   * Answers an agent's `run` call (core/eval/agent/run-tool.ts `answerRun`):
+   * the spec and the implementation on one concrete state, by the evaluator,
+   * without Z3; its deadline starts when the request reaches the worker.
+   */
+  agentRun(req: RunToolRequest): Promise<RunToolReply>;
   /**
    * Starts (`true`) or stops this worker's phase clock (core/phases.ts), for
    * benchmarks (`osvlab bench --corpus`); returns what it measured since it

@@ -32,7 +32,9 @@ export type LimitedJob =
   /** Two specs compared by meaning (`diff`, Compare, grouping by meaning). */
   | { readonly kind: 'diff'; readonly timeoutMs?: number }
   /** The lemma checks alone (`lemmas`): no wall-clock budget, one per query. */
-  | { readonly kind: 'lemmas'; readonly queryTimeoutMs: number };
+  | { readonly kind: 'lemmas'; readonly queryTimeoutMs: number }
+  /** An agent's `run` call: concrete evaluation, no solver, stopped by its own deadline at `limitMs`. */
+  | { readonly kind: 'run'; readonly limitMs: number };
 
 /**
  * The wall-clock limit of `job` before its worker is stopped.
@@ -44,7 +46,12 @@ export type LimitedJob =
  *   page, the budget and half of it;
  * - diff: the budget and the slack;
  * - lemmas: a query per fact (a few hundred at most), each stopped by the
- *   engine's watchdog when it ignores its timeout; this is the backstop.
+ *   engine's watchdog when it ignores its timeout; this is the backstop;
+ * - run: as a `verify` call's job, twice the call's limit and half a
+ *   minute (the same limit bounds a fresh worker's start, Z3's loading
+ *   included); the evaluation stops itself at the limit (AGENT011) unless
+ *   one step runs long (the C's symbolic run, a string the spec builds),
+ *   which only this stops.
  */
 export function hardLimitMs(job: LimitedJob): number {
   switch (job.kind) {
@@ -59,5 +66,7 @@ export function hardLimitMs(job: LimitedJob): number {
       return (job.timeoutMs ?? DEFAULT_BUDGET_MS) + SLACK_MS;
     case 'lemmas':
       return 30 * 60_000 + 512 * job.queryTimeoutMs;
+    case 'run':
+      return job.limitMs * 2 + 30_000;
   }
 }

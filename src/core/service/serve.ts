@@ -10,6 +10,7 @@
  * answers a verification that takes no query while Z3's wasm still compiles
  * (solver-free.ts).
  */
+import { type RunToolRequest, answerRun } from '../eval/agent/run-tool.ts';
 import { GradeMemo } from '../eval/grade/grade-memo.ts';
 import { gradeSpec } from '../eval/grade/grade.ts';
 import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
@@ -216,6 +217,11 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       } finally {
         timed?.push({ arrived, answered: now() });
       }
+    },
+
+    agentRun(req: RunToolRequest) {
+      // On the worker's queue: its caches (the parsed kernel, the implementation's symbolic runs) are the verifier's.
+      return jobs(async () => answerRun(req, caches, now));
     },
 
     async clock(run: boolean): Promise<WorkerClock> {

@@ -8,6 +8,7 @@ import { oracleSpec } from '../../../src/core/kernel/content.ts';
 import type { ToolCall } from '../../../src/core/llm/types.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 import type { Task } from '../../../src/core/tasks/task.ts';
+import { answerRun } from '../../../src/core/eval/agent/run-tool.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 
 let tasks: readonly Task[];
@@ -25,7 +26,8 @@ const ctx = (toolTimeoutMs: number, now: () => number = () => performance.now())
   toKernelNames: (s) => s,
   toModelNames: (s) => s,
   now,
-  caches,
+  // On this thread, as a verifier worker answers it (serve.ts `agentRun`).
+  run: async (req) => answerRun(req, caches, now),
 });
 const call = (spec: string): ToolCall => ({ id: 'c1', name: 'run', arguments: JSON.stringify({ spec, case: 0 }) });
 

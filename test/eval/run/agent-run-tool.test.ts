@@ -7,6 +7,7 @@ import { oracleSpec } from '../../../src/core/kernel/content.ts';
 import type { ToolCall } from '../../../src/core/llm/types.ts';
 import { loadTasks } from '../../../src/core/tasks/load.ts';
 import type { Task } from '../../../src/core/tasks/task.ts';
+import { answerRun } from '../../../src/core/eval/agent/run-tool.ts';
 import { VerifierCaches } from '../../../src/core/verify/caches.ts';
 
 let tasks: readonly Task[];
@@ -22,7 +23,8 @@ const ctx = (over: Partial<ToolContext['settings']> = {}, names: (s: string) => 
   toKernelNames: back,
   toModelNames: names,
   now: () => 0,
-  caches,
+  // On this thread, as a verifier worker answers it (serve.ts `agentRun`).
+  run: async (req) => answerRun(req, caches, () => 0),
 });
 const call = (args: unknown, raw?: string): ToolCall => ({ id: 'c1', name: 'run', arguments: raw ?? JSON.stringify(args) });
 

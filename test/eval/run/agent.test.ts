@@ -53,6 +53,8 @@ function ports(store: RunStore, cache: MemoryResponseCache, kind: RunChoice['pro
     tasks,
     store,
     grader: (task, spec, options) => pool.grade(task, spec, options),
+    // `run` calls on the worker, as the CLI's and the page's ports send them.
+    runner: (req, signal) => pool.agentRun(req, { signal }),
     client: (config) => new LlmClient({ provider: createProvider({ kind, baseUrl: config.baseUrl, apiKey: 'k', timeoutMs: 20_000 }), cache, retry: { maxAttempts: 1 } }),
   };
 }

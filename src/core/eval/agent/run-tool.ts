@@ -14,6 +14,7 @@
  * state or a case's state.
  */
 import type { Diagnostic } from '../../diagnostic.ts';
+import { codeFrame } from '../../diagnostic-text.ts';
 import { runSpec } from '../../dialect/index.ts';
 import { KERNEL } from '../../kernel/content.ts';
 import { BACKED_FIELDS, abstractRead, backing } from '../../kernel/equiv.ts';
@@ -41,7 +42,7 @@ export interface RunInput {
 }
 
 /** A `run` call that cannot be answered: its AGENT0xx code and the words the model reads. */
-export class RunInputError extends Error {
+class RunInputError extends Error {
   constructor(
     readonly code: string,
     message: string,
@@ -280,8 +281,58 @@ export function runBoth(
 }
 
 /** The arguments as the result shows them: `pid=2, fd=1`. */
-export function shownArgs(handler: string, args: readonly bigint[]): string {
+function shownArgs(handler: string, args: readonly bigint[]): string {
   return requireHandler(handler)
     .args.map((a, i) => `${a.name}=${show(args[i], a.width)}`)
     .join(', ');
+}
+
+/**
+ * One `run` call as a verifier worker answers it (`VerifierApi.agentRun`;
+ * the page's and the CLI's ports send it there, off the thread the agent
+ * loop runs on). Plain data: the call's inputs as read, its cells already in
+ * hv6's names.
+ */
+export interface RunToolRequest {
+  readonly handler: string;
+  /** The spec, in hv6's names. */
+  readonly spec: string;
+  /** The implementation the call checks against; absent: the kernel's correct one. */
+  readonly implSource?: string;
+  /** Which implementation that is, in the result's words. */
+  readonly against: string;
+  readonly input: RunInput;
+  /** The call's time limit (ms), and what of it was spent before the request left (the deadline is read on the runner's own clock). */
+  readonly limitMs: number;
+  readonly spentMs: number;
+}
+
+/** A `run` call's answer: the result's text (hv6's names), a coded error, or no answer within the job's hard limit. */
+export type RunToolReply = { readonly text: string } | { readonly code: string; readonly message: string } | { readonly overrun: true };
+
+/**
+ * Answers `req` from the concrete state it asks for: the text the model
+ * reads, or the AGENT0xx error. Never throws; `now` is the clock of the
+ * call's deadline (AGENT011), which begins when this is called.
+ */
+export function answerRun(req: RunToolRequest, caches: VerifierCaches, now: () => number): RunToolReply {
+  try {
+    const start = concreteStart(req.handler, req.input, caches);
+    const r = runBoth(req.spec, req.handler, req.implSource ?? '', start.state, start.args, caches, { at: now() + req.limitMs - req.spentMs, now, limitMs: req.limitMs });
+    const args = shownArgs(req.handler, start.args);
+    const head = `Ran your spec and ${req.against} on ${start.from}, with ${args || 'no arguments'}.`;
+    if (!r.ok) {
+      const e = r.error;
+      return { text: `${head}\nThe spec could not be evaluated: error ${e.code} at line ${e.span.line}, column ${e.span.column}: ${e.message}\n${codeFrame(req.spec, e.span)}` };
+    }
+    const { cond, ret, rows } = r.outcome;
+    const agree = (cond === 'True') === (ret === '0');
+    const lines = [head, `The spec's condition is ${cond}; the implementation returns ${ret}${agree ? '.' : ' (they disagree: the spec must succeed exactly when the implementation returns 0).'}`];
+    lines.push(rows.length ? `The new states differ in ${rows.length} cell${rows.length === 1 ? '' : 's'}:` : 'The new states agree in every cell the two write.');
+    lines.push(...rows);
+    return { text: lines.join('\n') };
+  } catch (e) {
+    if (e instanceof RunInputError) return { code: e.code, message: e.message };
+    return { code: 'AGENT006', message: `the run failed on this call (${e instanceof Error ? e.message : String(e)}); this says nothing about your spec. Try again.` };
+  }
 }

@@ -10,12 +10,10 @@
  * renamed back before it is verified and the result renamed forward
  * (docs/rename.md).
  */
-import { codeFrame } from '../../diagnostic-text.ts';
 import type { ToolCall, ToolSpec } from '../../llm/types.ts';
-import type { VerifierCaches } from '../../verify/caches.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
-import type { RunInput } from './run-tool.ts';
+import type { RunInput, RunToolReply, RunToolRequest } from './run-tool.ts';
 
 /** What `verify` checks a spec against: the implementation the task shows, or the grading reference. */
 export type VerifyAgainst = 'shown' | 'reference';
@@ -129,8 +127,8 @@ export interface ToolContext {
   /** hv6's names to the model's, in feedback text. */
   readonly toModelNames: (text: string) => string;
   readonly now: () => number;
-  /** Where a `run` call keeps the parsed kernel and the implementation's symbolic runs. */
-  readonly caches: VerifierCaches;
+  /** Answers a `run` call's request (run-tool.ts `answerRun`, on a verifier worker in the page and the CLI); rejects when the runner failed. */
+  readonly run: (req: RunToolRequest) => Promise<RunToolReply>;
 }
 
 /** A spec fenced for the grader, with a fence longer than any run of backticks in it. */
@@ -215,39 +213,27 @@ function runInput(raw: Record<string, unknown>): RunInput | { code: string; mess
 /**
  * Answers a `run` call: the spec and the implementation the run checks
  * against, on one concrete state (run-tool.ts). Concrete evaluation only, no
- * solver: it runs on this thread, and the call's time limit is a deadline the
- * spec's interpreter and the comparison read as they go (AGENT011 past it),
- * besides the dialect's step limit.
+ * solver, on the context's runner (a verifier worker in the page and the
+ * CLI, off the thread this loop runs on); the call's time limit is a
+ * deadline the spec's interpreter and the comparison read as they go
+ * (AGENT011 past it), besides the dialect's step limit, and the runner's
+ * job has a hard limit behind it.
  */
 async function runCall(task: Task, call: ToolCall, spec: string, impl: string | undefined, ctx: ToolContext, started: number): Promise<ToolResult> {
   const against = ctx.settings.verifyAgainst === 'shown' || task.bug_count === 0 ? 'the implementation shown in the task' : "the kernel's correct implementation";
-  let text: string;
-  // Loaded on the first run call: the C frontend and the kernel stay out of the page's first chunks.
-  const { RunInputError, concreteStart, runBoth, shownArgs } = await import('./run-tool.ts');
+  const limitMs = ctx.settings.toolTimeoutMs;
+  let reply: RunToolReply;
   try {
     const input = runInput(JSON.parse(call.arguments) as Record<string, unknown>);
     if ('code' in input) return errorResult(call, input.code, input.message, started, ctx.now);
     // A renamed run's model names cells in its own names ("tasks.state"): hv6's before the state is built.
     const cells = input.cells && (await Promise.all(input.cells.map(async (c) => (c !== null && typeof c === 'object' && typeof c.field === 'string' ? { ...c, field: await ctx.toKernelNames(c.field) } : c))));
-    const start = concreteStart(task.handler, { ...input, ...(cells ? { cells } : {}) }, ctx.caches);
-    const limitMs = ctx.settings.toolTimeoutMs;
-    const r = runBoth(spec, task.handler, impl ?? '', start.state, start.args, ctx.caches, { at: started + limitMs, now: ctx.now, limitMs });
-    const args = shownArgs(task.handler, start.args);
-    const head = `Ran your spec and ${against} on ${start.from}, with ${args || 'no arguments'}.`;
-    if (!r.ok) {
-      const e = r.error;
-      text = `${head}\nThe spec could not be evaluated: error ${e.code} at line ${e.span.line}, column ${e.span.column}: ${e.message}\n${codeFrame(spec, e.span)}`;
-    } else {
-      const { cond, ret, rows } = r.outcome;
-      const agree = (cond === 'True') === (ret === '0');
-      const lines = [head, `The spec's condition is ${cond}; the implementation returns ${ret}${agree ? '.' : ' (they disagree: the spec must succeed exactly when the implementation returns 0).'}`];
-      lines.push(rows.length ? `The new states differ in ${rows.length} cell${rows.length === 1 ? '' : 's'}:` : 'The new states agree in every cell the two write.');
-      lines.push(...rows);
-      text = lines.join('\n');
-    }
+    const req: RunToolRequest = { handler: task.handler, spec, against, input: { ...input, ...(cells ? { cells } : {}) }, limitMs, spentMs: ctx.now() - started, ...(impl !== undefined ? { implSource: impl } : {}) };
+    reply = await ctx.run(req);
   } catch (e) {
-    if (e instanceof RunInputError) return errorResult(call, e.code, e.message, started, ctx.now);
     return errorResult(call, 'AGENT006', `the run failed on this call (${e instanceof Error ? e.message : String(e)}); this says nothing about your spec. Try again.`, started, ctx.now);
   }
-  return { callId: call.id, name: call.name, text: ctx.toModelNames(text), spec, ms: ctx.now() - started };
+  if ('overrun' in reply) return errorResult(call, 'AGENT011', `run stopped at its time limit of ${limitMs} ms and its worker with it; nothing more was compared. Look for a huge loop or deep recursion in your spec, or try another case.`, started, ctx.now);
+  if ('code' in reply) return errorResult(call, reply.code, reply.message, started, ctx.now);
+  return { callId: call.id, name: call.name, text: ctx.toModelNames(reply.text), spec, ms: ctx.now() - started };
 }

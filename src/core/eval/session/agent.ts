@@ -12,15 +12,14 @@ import { agentInstruction, agentTools, answerCall } from '../agent/tools.ts';
 import type { AgentDeps } from '../run/run-loop.ts';
 import type { RunConfig } from '../run/run-types.ts';
 import { VerifierCaches } from '../../verify/caches.ts';
-import type { Grader } from './ports.ts';
+import type { AgentRunner, Grader } from './ports.ts';
 
-/** The tools of an agent run with `config` over `grader`; `now` times each call. */
-export function agentDeps(config: RunConfig, grader: Grader, now: () => number = Date.now): AgentDeps | undefined {
+/** The tools of an agent run with `config` over `grader` and `runner` (`run` calls; absent: on this thread); `now` times each call. */
+export function agentDeps(config: RunConfig, grader: Grader, now: () => number = Date.now, runner?: AgentRunner): AgentDeps | undefined {
   const settings = config.agent;
   if (!settings) return undefined;
   const lens = config.rename ? lensFor(config.rename) : undefined;
-  // The `run` tool evaluates concretely on this thread; its parsed kernel and symbolic runs are kept for the run's calls.
-  const caches = new VerifierCaches();
+  const run = runner ?? localRunner(now);
   return {
     tools: agentTools(settings.verifyAgainst),
     instruction: agentInstruction(settings),
@@ -36,9 +35,20 @@ export function agentDeps(config: RunConfig, grader: Grader, now: () => number =
           toKernelNames: (spec) => (lens ? lens.inverse.codeText(spec, 'python') : spec),
           toModelNames: (text) => (lens ? lens.forward.feedback(text) : text),
           now,
-          caches,
+          run: (req) => run(req, signal),
         },
         overCap,
       ),
   };
+}
+
+/**
+ * `run` calls answered on this thread, for a session given no runner (a
+ * test's ports): the parsed kernel and the implementation's symbolic runs
+ * are kept for the run's calls. Loaded on the first call, so the C frontend
+ * and the kernel stay out of a page's first chunks.
+ */
+function localRunner(now: () => number): AgentRunner {
+  const caches = new VerifierCaches();
+  return async (req) => (await import('../agent/run-tool.ts')).answerRun(req, caches, now);
 }

@@ -5,6 +5,7 @@
  */
 import type { LlmClient } from '../../llm/client.ts';
 import type { Task } from '../../tasks/task.ts';
+import type { RunToolReply, RunToolRequest } from '../agent/run-tool.ts';
 import type { GradeOptions, GradeResult } from '../grade/grade-types.ts';
 import type { RunConfig, RunStore } from '../run/run-types.ts';
 
@@ -23,11 +24,20 @@ export interface GraderOptions extends GradeOptions {
  */
 export type Grader = (task: Task, spec: string | null, options: GraderOptions) => Promise<GradeResult>;
 
+/**
+ * Answers an agent's `run` call (core/eval/agent/run-tool.ts) off the
+ * thread the agent loop runs on: on a verifier worker, with the call's hard
+ * limit (core/service/client.ts `agentRun`). `signal` cancels it (it then rejects).
+ */
+export type AgentRunner = (req: RunToolRequest, signal?: AbortSignal) => Promise<RunToolReply>;
+
 export interface SessionPorts {
   /** Every task of this build, in loadTasks() order. */
   readonly tasks: readonly Task[];
   readonly store: RunStore;
   readonly grader: Grader;
+  /** Where an agent's `run` calls are answered (a verifier worker); absent: on this thread. */
+  readonly runner?: AgentRunner;
   /** The client for `config`'s provider and base URL; needed only to run a benchmark. */
   readonly client?: (config: RunConfig) => LlmClient;
   /** Milliseconds since the epoch (default Date.now). */

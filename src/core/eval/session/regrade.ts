@@ -100,7 +100,7 @@ export class RegradeCancelledError extends Error {
 export async function regradeRun(
   run: RunRecord,
   attempts: readonly AttemptRecord[],
-  ports: Pick<SessionPorts, 'tasks' | 'grader' | 'clock'>,
+  ports: Pick<SessionPorts, 'tasks' | 'grader' | 'runner' | 'clock'>,
   opts: { readonly onProgress?: (done: number, total: number) => void; readonly signal?: AbortSignal } = {},
 ): Promise<RegradeReport> {
   const clock = ports.clock ?? Date.now;
@@ -119,7 +119,7 @@ export async function regradeRun(
       return { a, g };
     }),
   );
-  const tools = agentDeps(run.config, ports.grader, clock);
+  const tools = agentDeps(run.config, ports.grader, clock, ports.runner);
   const trajectoriesChanged: ChangedTrajectory[] = [];
   if (tools) {
     await Promise.all(

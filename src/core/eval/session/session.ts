@@ -133,7 +133,7 @@ export class RunSession {
       onProgress: hooks.onProgress,
       onAttempt: hooks.onAttempt,
       now: this.ports.clock,
-      agent: agentDeps(this.run.config, this.ports.grader, this.ports.clock),
+      agent: agentDeps(this.run.config, this.ports.grader, this.ports.clock, this.ports.runner),
     });
   }
 }

@@ -41,6 +41,8 @@ export interface CommandDecl {
 }
 
 const LIMIT = `1 to ${MAX_TIME_LIMIT_MS} ms`;
+/** The range of a time limit the parser does not know by name (`SHARED` in args.ts has --budget's and the timeouts'). */
+const TIME_LIMIT = { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' } as const;
 /** The solver time limit of each query of `osvlab lemmas`. */
 const LEMMA_QUERY_TIMEOUT_MS = 20_000;
 
@@ -102,7 +104,7 @@ const DECLARED = [
       ['<A.py>', 'the first spec (- reads standard input)'],
       ['<B.py>', 'the second spec'],
     ],
-    options: [{ name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole comparison, ${LIMIT}`, default: DEFAULT_BUDGET_MS }, JSON_OUT('the verdict')],
+    options: [{ name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole comparison, ${LIMIT}`, default: DEFAULT_BUDGET_MS, range: TIME_LIMIT }, JSON_OUT('the verdict')],
     notes: 'A difference in ghost fields only (never compared with the C state, read by the lemma checks) is a note beside an equivalent verdict (docs/hv6-model.md §2.1).',
     exit: '0 equivalent, 1 different, 2 spec error (DIFF001: the specs are of different handlers), 3 timeout or unknown, 4 usage or internal error.',
   },

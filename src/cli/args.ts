@@ -80,8 +80,16 @@ export interface OptionDecl {
   readonly value?: string;
   /** What it does, in a phrase; the choices and the default are added to it. */
   readonly meaning: string;
-  /** The values it takes (shown, and checked by `choiceOption`). */
+  /** The values it takes (shown, and checked by `choiceOption` and `optionsOf`). */
   readonly choices?: readonly string[];
+  /**
+   * What its value is when it is not text: `int`, a whole number (in `range`,
+   * 0 and up without one; a number default makes an option `int` too), or
+   * `number`, any finite number (`optionsOf` checks and converts it).
+   */
+  readonly type?: 'int' | 'number';
+  /** The range of an `int` option; the time limits of `SHARED` always have theirs. */
+  readonly range?: IntRange;
   /** The value it has when absent: the constant the command uses (`intOption`, `textOption`, `choiceOption` read it here). */
   readonly default?: number | string;
   /** More to say after the choices and the default (a limit, a document). */
@@ -194,4 +202,55 @@ export function choiceOption<T extends string>(args: ParsedArgs, name: string): 
   const v = textOption(args, name);
   if (v === undefined || choices.includes(v)) return v as T | undefined;
   throw new UsageError(`--${name} must be ${choices.length === 1 ? choices[0] : `one of ${choices.join(', ')}`}, got '${v}'`);
+}
+
+/** `max-turns` as `maxTurns`: the key of an option in `optionsOf`'s record. */
+type CamelName<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<CamelName<B>>}` : S;
+
+/** The type of a given value of option `O`: its choices, a number, or text. */
+type GivenValue<O extends OptionDecl> = O extends { readonly choices: readonly (infer C extends string)[] }
+  ? C
+  : O extends { readonly type: 'int' | 'number' } | { readonly default: number } | { readonly range: IntRange }
+    ? number
+    : string;
+
+/** The value of option `O` in `optionsOf`'s record: a flag's boolean, or its value (undefined when absent without a default). */
+type OptionValue<O extends OptionDecl> = O extends { readonly value: string } ? (O extends { readonly default: number | string } ? GivenValue<O> : GivenValue<O> | undefined) : boolean;
+
+/** The typed record of a command's options, keyed by each option's name in camel case (`--max-turns` is `maxTurns`). */
+export type OptionValues<D extends readonly OptionDecl[]> = { readonly [O in D[number] as CamelName<O['name']>]: OptionValue<O> };
+
+const camelName = (name: string): string => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** Whether an option's value is a whole number, as its declaration states it (a number default says so too). */
+function isInt(o: OptionDecl): boolean {
+  return o.type === 'int' || (o.type === undefined && (typeof o.default === 'number' || o.range !== undefined || SHARED.has(o.name)));
+}
+
+/**
+ * Every declared option of the parsed command, typed as its declaration
+ * states it (`options` declared `as const`, declarations.ts): a flag is a
+ * boolean; a value is one of its choices (ARG006 otherwise), a whole number
+ * in its range (ARG005 otherwise), a finite number (ARG006 otherwise) or its
+ * text; an absent one is its default, or undefined without one.
+ */
+export function optionsOf<const D extends readonly OptionDecl[]>(options: D, args: ParsedArgs): OptionValues<D> {
+  const out: Record<string, boolean | number | string | undefined> = {};
+  for (const o of options) {
+    const key = camelName(o.name);
+    if (o.value === undefined) {
+      out[key] = args.flags.has(o.name);
+      continue;
+    }
+    const v = args.values.get(o.name);
+    if (v === undefined) out[key] = o.default;
+    else if (o.choices) out[key] = choiceOption(args, o.name);
+    else if (isInt(o)) out[key] = wholeNumber(o.name, v, SHARED.get(o.name) ?? o.range ?? {});
+    else if (o.type === 'number') {
+      const x = Number(v);
+      if (!Number.isFinite(x)) throw new UsageError(`--${o.name} must be a number, got '${v}'`);
+      out[key] = x;
+    } else out[key] = v;
+  }
+  return out as OptionValues<D>;
 }

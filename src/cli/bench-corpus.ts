@@ -44,7 +44,8 @@ import { PHASES, type PhaseTimes, phaseClock } from '../core/phases.ts';
 import type { VerifierApi } from '../core/service/contract.ts';
 import { WorkerPool } from '../core/pool/pool.ts';
 import type { AnswerItem } from '../core/eval/files/responses.ts';
-import { type ParsedArgs, UsageError, intOption, optionalInt } from './args.ts';
+import { UsageError } from './args.ts';
+import type { CommandOptions } from './declarations.ts';
 import { RESPONSES_CAP, readInput } from './read-input.ts';
 import { workerThread } from './node-pool.ts';
 import { nodeEngine } from '../z3/node.ts';
@@ -134,22 +135,22 @@ function strictRowPart(r: LemmaCheckRun): Pick<Row, 'strictPartMs' | 'path' | 's
 }
 
 /** `osvlab bench --corpus FILE`: prints the rows and the summary, returns the exit code (1: the full check differs somewhere). */
-export async function benchCorpus(file: string, args: ParsedArgs): Promise<number> {
-  const timeoutMs = intOption(args, 'budget');
-  const limit = optionalInt(args, 'limit') ?? Number.MAX_SAFE_INTEGER;
-  const json = args.flags.has('json');
+export async function benchCorpus(file: string, o: CommandOptions<'bench'>): Promise<number> {
+  const timeoutMs = o.budget;
+  const limit = o.limit ?? Number.MAX_SAFE_INTEGER;
+  const json = o.json;
   const text = await readInput(file, 'corpus', RESPONSES_CAP, 'decode');
   // As `osvlab grade` reads it: a {task_id} line against its task, a {handler} line against the correct kernel.
   const parsed = parseAnswerFile(text, await loadTasks(), handlerOnlyTask);
   if (parsed.problems.length) throw new UsageError(`${file}: ${parsed.problems.map((p) => `line ${p.line}: ${p.code} ${p.message}`).join('; ')}`);
   if (parsed.items.length === 0) throw new UsageError(`${file}: no answers`);
   const labels = madeLabels(text);
-  const made = args.values.get('made');
+  const made = o.made;
   const items = parsed.items.filter((i) => made === undefined || (labels.get(i.line) ?? '').startsWith(made)).slice(0, limit);
   // One environment for the whole run, as a worker builds one.
   const env: VerifyEnv = { engine: await nodeEngine(), caches: new VerifierCaches() };
   // The full check's own caches: nothing the shortcut side learnt reaches it.
-  const fullEnv: VerifyEnv | undefined = args.flags.has('full') ? { engine: env.engine, caches: new VerifierCaches() } : undefined;
+  const fullEnv: VerifyEnv | undefined = o.full ? { engine: env.engine, caches: new VerifierCaches() } : undefined;
   const proofs = currentProofs(env.caches);
   // The lemma grade's own check, seen through its probe: timed, with its path and queries.
   let last: LemmaCheckRun | undefined;

@@ -12,7 +12,7 @@ import { ascending, nearestRank } from '../core/quantile.ts';
 import { HANDLERS, findHandler, requireHandler } from '../core/kernel/handlers.ts';
 import { proveSpecLemmas, oracleProofKey } from '../core/verify/declarative.ts';
 import { clearVerifierCaches, loadProgram, verify } from '../core/verify/index.ts';
-import { type ParsedArgs, intOption } from './args.ts';
+import type { CommandOptions } from './declarations.ts';
 import { nodeEnv } from '../z3/node.ts';
 
 /** The nearest-rank q-quantile of `xs` (core/quantile.ts); NaN when empty. */
@@ -39,19 +39,19 @@ async function timeRuns(runs: number, job: () => Promise<string>, setup?: () => 
 }
 
 /** `osvlab bench` without `--corpus`: prints the table, returns the exit code (1: an oracle not verified or not proved). */
-export async function benchOracles(args: ParsedArgs): Promise<number> {
-  const lemmas = args.flags.has('lemmas');
-  const full = lemmas && args.flags.has('full');
-  const runs = Math.max(1, intOption(args, 'runs'));
-  const timeoutMs = intOption(args, 'budget');
-  const names = args.values.get('handlers')?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
+export async function benchOracles(o: CommandOptions<'bench'>): Promise<number> {
+  const lemmas = o.lemmas;
+  const full = lemmas && o.full;
+  const runs = Math.max(1, o.runs);
+  const timeoutMs = o.budget;
+  const names = o.handlers?.split(',').map((s) => s.trim()).filter(Boolean) ?? HANDLERS.map((h) => h.name);
   for (const n of names) requireHandler(n);
   const env = await nodeEnv();
   const t0 = Date.now();
   loadProgram(env.caches);
   const parseMs = Date.now() - t0;
   const rows: (Timing & { handler: string; lemmas?: Timing; full?: Timing })[] = [];
-  const json = args.flags.has('json');
+  const json = o.json;
   for (const name of names) {
     const h = findHandler(name)!;
     const spec = oracleSpec(h.name);

@@ -23,7 +23,7 @@ import { DEFAULT_BUDGET_MS } from '../core/verify/index.ts';
 import type { Lens } from '../core/lens.ts';
 import { RENAME_LENS } from '../core/rename/choice.ts';
 import { SHAPE_LENS } from '../core/shape/choice.ts';
-import { MAX_TIME_LIMIT_MS, type OptionDecl } from './args.ts';
+import { MAX_TIME_LIMIT_MS, type OptionDecl, type OptionValues, type ParsedArgs, optionsOf, parseArgs } from './args.ts';
 
 export interface CommandDecl {
   readonly name: string;
@@ -41,32 +41,40 @@ export interface CommandDecl {
 }
 
 const LIMIT = `1 to ${MAX_TIME_LIMIT_MS} ms`;
+/** The range of a time limit the parser does not know by name (`SHARED` in args.ts has --budget's and the timeouts'). */
+const TIME_LIMIT = { min: 1, max: MAX_TIME_LIMIT_MS, unit: 'ms' } as const;
 /** The solver time limit of each query of `osvlab lemmas`. */
 const LEMMA_QUERY_TIMEOUT_MS = 20_000;
 
-const SPEC: OptionDecl = { name: 'spec', value: 'FILE', meaning: 'the spec to check, a Python file in the spec dialect (- reads standard input); give --spec or --oracle' };
-const ORACLE: OptionDecl = { name: 'oracle', meaning: "check the handler's reference spec instead of a file" };
-const JSON_OUT = (what: string): OptionDecl => ({ name: 'json', meaning: `print ${what} as JSON` });
-const SHARD = (what: string): OptionDecl => ({
-  name: 'shard',
-  value: 'K/N',
-  meaning: `${what} (K counts from 1); env takes K as one more than JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, and N from OSVLAB_SHARD_TOTAL or SLURM_ARRAY_TASK_COUNT (docs/scale.md)`,
-});
-const NO_LEMMAS: OptionDecl = { name: 'no-lemmas', alias: 'no-strict', meaning: 'skip the lemma checks (the spec invariants and the lemmas) on passing answers; they run by default' };
-const MATRIX: OptionDecl = { name: 'matrix', meaning: "also record each first answer's verdict on all five variants of its handler (the variant matrix, which report counts)" };
-const REQUEST_TIMEOUT: OptionDecl = { name: 'request-timeout', value: 'MS', meaning: `time limit of each request to the provider, ${LIMIT}`, default: DEFAULT_REQUEST_TIMEOUT_MS };
-const WORKERS: OptionDecl = { name: 'concurrency', value: 'N', meaning: 'verifier worker threads (default one per core; at most two per core and one per GiB of memory)' };
-const OUT_RUN = (what: string): OptionDecl => ({ name: 'out', value: 'DIR', meaning: what });
-const NAME: OptionDecl = { name: 'name', value: 'NAME', meaning: 'a label for the run (compare shows it in place of the run id)' };
-/** A lens's style (core/lens.ts), with what it does to this command and what no style means. */
-const LENS = (lens: Lens<string>, what: string, without: string): OptionDecl => ({ name: lens.key, value: 'STYLE', meaning: `${what} (no --${lens.key}: ${without}; docs/${lens.key}.md)`, choices: lens.styles });
-const LENS_SEED = (lens: Lens<string>): OptionDecl => ({ name: `${lens.key}-seed`, value: 'N', meaning: `the seed of the ${lens.what}, a whole number (with --${lens.key})`, default: lens.defaultSeed });
+/** An option declared with its literal name, choices and default, so that `optionsOf` types its value. */
+const opt = <const O extends OptionDecl>(o: O): O => o;
+
+const SPEC = opt({ name: 'spec', value: 'FILE', meaning: 'the spec to check, a Python file in the spec dialect (- reads standard input); give --spec or --oracle' });
+const ORACLE = opt({ name: 'oracle', meaning: "check the handler's reference spec instead of a file" });
+const JSON_OUT = (what: string) => opt({ name: 'json', meaning: `print ${what} as JSON` });
+const SHARD = (what: string) =>
+  opt({
+    name: 'shard',
+    value: 'K/N',
+    meaning: `${what} (K counts from 1); env takes K as one more than JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, and N from OSVLAB_SHARD_TOTAL or SLURM_ARRAY_TASK_COUNT (docs/scale.md)`,
+  });
+const NO_LEMMAS = opt({ name: 'no-lemmas', alias: 'no-strict', meaning: 'skip the lemma checks (the spec invariants and the lemmas) on passing answers; they run by default' });
+const MATRIX = opt({ name: 'matrix', meaning: "also record each first answer's verdict on all five variants of its handler (the variant matrix, which report counts)" });
+const REQUEST_TIMEOUT = opt({ name: 'request-timeout', value: 'MS', meaning: `time limit of each request to the provider, ${LIMIT}`, default: DEFAULT_REQUEST_TIMEOUT_MS });
+const WORKERS = opt({ name: 'concurrency', value: 'N', type: 'int', meaning: 'verifier worker threads (default one per core; at most two per core and one per GiB of memory)' });
+const OUT_RUN = (what: string) => opt({ name: 'out', value: 'DIR', meaning: what });
+const NAME = opt({ name: 'name', value: 'NAME', meaning: 'a label for the run (compare shows it in place of the run id)' });
+/** A lens's style (core/lens.ts), under its own key, with what it does to this command and what no style means. */
+const LENS = <K extends Lens<string>['key'], S extends string>(key: K, lens: Lens<S>, what: string, without: string) =>
+  opt({ name: key, value: 'STYLE', meaning: `${what} (no --${key}: ${without}; docs/${key}.md)`, choices: lens.styles });
+const LENS_SEED = <K extends Lens<string>['key']>(key: K, lens: Lens<string>) =>
+  opt({ name: `${key}-seed`, value: 'N', meaning: `the seed of the ${lens.what}, a whole number (with --${key})`, default: lens.defaultSeed });
 /** A renaming (docs/rename.md), with what it does to this command. */
-const RENAME = (what: string): OptionDecl => LENS(RENAME_LENS, what, "hv6's own names");
-const RENAME_SEED = LENS_SEED(RENAME_LENS);
+const RENAME = (what: string) => LENS('rename', RENAME_LENS, what, "hv6's own names");
+const RENAME_SEED = LENS_SEED('rename', RENAME_LENS);
 /** A shape of the shown code (docs/shape.md), with what it does to this command. */
-const SHAPE = (what: string): OptionDecl => LENS(SHAPE_LENS, what, "the kernel's own order");
-const SHAPE_SEED = LENS_SEED(SHAPE_LENS);
+const SHAPE = (what: string) => LENS('shape', SHAPE_LENS, what, "the kernel's own order");
+const SHAPE_SEED = LENS_SEED('shape', SHAPE_LENS);
 const KEY = "The API key comes from the environment, never from a flag: OSVLAB_API_KEY, or the provider's own variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), which is sent only to that provider's own host (docs/providers.md).";
 
 const DECLARED = [
@@ -96,7 +104,7 @@ const DECLARED = [
       ['<A.py>', 'the first spec (- reads standard input)'],
       ['<B.py>', 'the second spec'],
     ],
-    options: [{ name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole comparison, ${LIMIT}`, default: DEFAULT_BUDGET_MS }, JSON_OUT('the verdict')],
+    options: [{ name: 'timeout', value: 'MS', meaning: `wall-clock budget of the whole comparison, ${LIMIT}`, default: DEFAULT_BUDGET_MS, range: TIME_LIMIT }, JSON_OUT('the verdict')],
     notes: 'A difference in ghost fields only (never compared with the C state, read by the lemma checks) is a note beside an equivalent verdict (docs/hv6-model.md §2.1).',
     exit: '0 equivalent, 1 different, 2 spec error (DIFF001: the specs are of different handlers), 3 timeout or unknown, 4 usage or internal error.',
   },
@@ -176,7 +184,7 @@ const DECLARED = [
       { name: 'budget', value: 'MS', meaning: `wall-clock budget of each verification or graded answer (and of each query of the lemma checks), ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
       { name: 'corpus', value: 'FILE', meaning: 'grade the answers of FILE (JSONL as osvlab grade reads it, e.g. perf/corpus/answers.jsonl) twice each, without and with the lemma check (docs/lemmas.md)' },
       { name: 'made', value: 'PREFIX', meaning: 'with --corpus: only the answers whose made label starts with PREFIX' },
-      { name: 'limit', value: 'N', meaning: 'with --corpus: only the first N answers' },
+      { name: 'limit', value: 'N', type: 'int', meaning: 'with --corpus: only the first N answers' },
       JSON_OUT('the rows and the summary'),
     ],
     exit: '0 done, 1 some oracle not verified or some lemma not proved (with --corpus --full: some full check differs from the grade with lemmas), 4 usage error.',
@@ -228,10 +236,10 @@ const DECLARED = [
       NAME,
       { name: 'concurrency', value: 'C', meaning: 'requests in flight at most; fewer while the provider rate-limits', default: RUN_DEFAULTS.concurrency },
       { name: 'grade-concurrency', value: 'G', meaning: 'verifier worker threads grading the answers', default: RUN_DEFAULTS.gradeConcurrency },
-      { name: 'temperature', value: 'T', meaning: 'sampling temperature; this and the next four are sent only when given (docs/providers.md)' },
-      { name: 'top-p', value: 'P', meaning: 'nucleus sampling top_p' },
-      { name: 'max-tokens', value: 'N', meaning: "the cap on each answer's tokens" },
-      { name: 'seed', value: 'S', meaning: 'sampling seed' },
+      { name: 'temperature', type: 'number', value: 'T', meaning: 'sampling temperature; this and the next four are sent only when given (docs/providers.md)' },
+      { name: 'top-p', type: 'number', value: 'P', meaning: 'nucleus sampling top_p' },
+      { name: 'max-tokens', type: 'number', value: 'N', meaning: "the cap on each answer's tokens" },
+      { name: 'seed', type: 'number', value: 'S', meaning: 'sampling seed' },
       { name: 'reasoning-effort', value: 'E', meaning: 'reasoning effort', choices: REASONING_EFFORTS },
       {
         name: 'extract',
@@ -343,7 +351,7 @@ const DECLARED = [
       { name: 'base', value: 'PATH', meaning: "the absolute path the site is served under, e.g. /paper/ (index.html gets <base href>); the site's URLs are relative, so it works under any path without it" },
       { name: 'app', value: 'DIR', meaning: "the built app to copy (default dist/, made by npm run build; it must be a build of this checkout's verifier)" },
       { name: 'check', value: 'DIR', meaning: "re-verify the published site in DIR instead: each run's answers graded again, each cell reproduced or changed" },
-      { ...WORKERS, meaning: `with --check: ${WORKERS.meaning}` },
+      { ...WORKERS, range: { min: 1 }, meaning: `with --check: ${WORKERS.meaning}` },
       JSON_OUT('what was published, or the verdicts'),
     ],
     exit: '0 published, or every cell reproduced; 1 (--check) a cell changed, an answer altered or a run missing; 4 usage error (PUB001-PUB005, docs/cli-errors.md).',
@@ -367,4 +375,25 @@ export function findCommand(name: string): CommandDecl | undefined {
 /** The declared options of command `name`, for its parser. */
 export function declaredOptions(name: CommandName): readonly OptionDecl[] {
   return BY_NAME.get(name)!.options;
+}
+
+/** The declaration of command `name`, with its options' literal names, choices and defaults. */
+type Declared<N extends CommandName> = Extract<(typeof DECLARED)[number], { readonly name: N }>;
+
+/** A command's options as `optionsOf` types them. */
+export type CommandOptions<N extends CommandName> = OptionValues<Declared<N>['options']>;
+
+/** Command `name`'s options read from its parsed arguments, each as its declaration types it (`runOptionsOf` takes them so). */
+export function commandOptions<N extends CommandName>(name: N, args: ParsedArgs): CommandOptions<N> {
+  return optionsOf(declaredOptions(name), args) as CommandOptions<N>;
+}
+
+/**
+ * Parses `argv` against command `name`'s declared options and reads each
+ * one as its declaration types it: `options.budget` is a number in its
+ * range, `options.feedback` one of its choices, `options.json` a boolean.
+ */
+export function parseCommand<N extends CommandName>(name: N, argv: readonly string[]): { args: ParsedArgs; options: CommandOptions<N> } {
+  const args = parseArgs(argv, declaredOptions(name));
+  return { args, options: commandOptions(name, args) };
 }

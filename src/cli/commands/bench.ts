@@ -6,13 +6,11 @@
  * there `--full` runs the full check beside every grade with lemmas and counts
  * where they differ).
  */
-import { parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { parseCommand } from '../declarations.ts';
 import { benchCorpus } from '../bench-corpus.ts';
 import { benchOracles } from '../bench-oracles.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('bench'));
-  const corpus = args.values.get('corpus');
-  return corpus === undefined ? benchOracles(args) : benchCorpus(corpus, args);
+  const { options } = parseCommand('bench', argv);
+  return options.corpus === undefined ? benchOracles(options) : benchCorpus(options.corpus, options);
 }

@@ -10,8 +10,8 @@ import { type CompareSide, type PairedStats, type RunComparison, compareRuns } f
 import { roundTable, tableText } from '../../core/eval/stats/table.ts';
 import { OSVBENCH_PASS1, REFERENCE_LABEL } from '../../core/eval/stats/published.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
-import { UsageError, intOption, parseArgs, textOption } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 import { readStoredRun } from '../stored-run.ts';
 import { groupByMeaning } from '../meaning-groups.ts';
 import type { Determinism } from '../../core/eval/stats/determinism.ts';
@@ -57,18 +57,18 @@ function leftOut(c: RunComparison): string[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('compare'));
+  const { args, options } = parseCommand('compare', argv);
   const [a, b, ...extra] = args.positionals;
   if (!a || !b) throw new UsageError('which two runs (run directories or run files)? e.g. osvlab compare runs/gpt-4o-... runs/claude-...');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  const resamples = intOption(args, 'resamples');
+  const resamples = options.resamples;
   if (resamples < 100) throw new UsageError('--resamples must be at least 100');
   const tasks = await loadTasks();
   const [sa, sb] = [await side(a), await side(b)];
-  const c = compareRuns(sa, sb, tasks, { resamples, seed: textOption(args, 'seed')! });
+  const c = compareRuns(sa, sb, tasks, { resamples, seed: options.seed });
   // Grouping by meaning asks the solver: done only where it is printed (not before 'nothing to compare').
   const meaning = async () => ({ a: await meaningOf(sa, tasks), b: await meaningOf(sb, tasks) });
-  if (args.flags.has('json')) {
+  if (options.json) {
     const determinism = await meaning();
     const figures = (d: Determinism) => ({ mean_largest_share: d.mean_largest_share, consensus_pass_at_1: d.consensus_pass_at_1, queries: d.queries });
     process.stdout.write(`${JSON.stringify({ ...c, determinism: { a: figures(determinism.a), b: figures(determinism.b) }, reference: { label: REFERENCE_LABEL, pass1: OSVBENCH_PASS1 } })}\n`);

@@ -13,8 +13,8 @@ import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import type { DiffVerdict } from '../../core/verify/equivalence.ts';
 import { NOT_EVALUATED } from '../../core/verify/counterexample.ts';
 import { requireHandler } from '../../core/verify/index.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
 import { hardLimitMs } from '../../core/service/limits.ts';
@@ -23,13 +23,13 @@ import { verifierThread } from '../node-pool.ts';
 const EXIT: Record<DiffVerdict['status'], number> = { equivalent: 0, different: 1, 'spec-error': 2, timeout: 3, unknown: 3 };
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('diff'));
+  const { args, options: o } = parseCommand('diff', argv);
   const [handlerName, pathA, pathB, ...extra] = args.positionals;
   if (!handlerName || !pathA || !pathB) throw new UsageError('give a handler and two spec files, e.g. osvlab diff sys_dup a.py b.py');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   if (pathA === '-' && pathB === '-') throw new UsageError('only one of the two specs can be - (standard input)');
   const handler = requireHandler(handlerName);
-  const timeoutMs = intOption(args, 'timeout');
+  const timeoutMs = o.timeout;
   const a = await readInput(pathA, 'spec', SPEC_CAP);
   const b = await readInput(pathB, 'spec', SPEC_CAP);
   const thread = verifierThread();
@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
     await thread.dispose();
   }
   const names = { a: pathA === '-' ? '<stdin>' : pathA, b: pathB === '-' ? '<stdin>' : pathB };
-  if (args.flags.has('json')) {
+  if (o.json) {
     const json: Record<string, unknown> = { handler: handler.name, a: names.a, b: names.b, ...verdict };
     if (verdict.status === 'spec-error') {
       json.error = diagnosticJson(verdict.error, names[verdict.side]);

@@ -27,8 +27,8 @@ import { gradingOf } from '../../core/eval/session/config.ts';
 import type { RunStore } from '../../core/eval/run/run-types.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { MemoryStore } from '../../store/memory.ts';
-import { UsageError, intOption, optionalInt, parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 import type { RenameChoice } from '../../core/rename/choice.ts';
 import { lensFor } from '../../core/rename/lens.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
@@ -58,12 +58,12 @@ function problemText(p: InputProblem): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('grade'));
+  const { args, options: o } = parseCommand('grade', argv);
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const file = args.values.get('responses');
+  const file = o.responses;
   if (!file) throw new UsageError('--responses FILE is required (JSONL, or an OSVBench results file)');
   const text = await readInput(file, 'responses', RESPONSES_CAP, 'decode');
-  const json = args.flags.has('json');
+  const json = o.json;
   const rename = lensOption(args, RENAME_LENS);
   const parsed = await parseResponses(text, rename);
   for (const p of parsed.problems) process.stderr.write(`${file}: ${problemText(p)}\n`);
@@ -72,10 +72,10 @@ export async function run(argv: string[]): Promise<number> {
     throw new InputError('IN004', file, `${file} holds no answer to grade (${text.trim() === '' ? 'it is empty' : `${parsed.problems.length} bad line${parsed.problems.length === 1 ? '' : 's'}, listed above, and no good one`}); a JSONL line is {"task_id": ..., "response": ...}`);
   }
 
-  const grading = gradingOf({ timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-lemmas'), matrix: args.flags.has('matrix') });
-  const shard = shardOption(args.values.get('shard'));
+  const grading = gradingOf({ timeoutMs: o.budget, strict: !o.noLemmas, matrix: o.matrix });
+  const shard = shardOption(o.shard);
   const tasks = await loadTasks();
-  const outDir = args.values.get('out');
+  const outDir = o.out;
   // Without --out the run lives in memory: the same session, nothing written.
   const store: RunStore & { close(): Promise<void> } = outDir ? await openRunDir(outDir) : new MemoryStore();
   const started = Date.now();
@@ -84,10 +84,10 @@ export async function run(argv: string[]): Promise<number> {
   try {
     // Ctrl+C stops grading: what is graded is kept (stored with --out), the rest stays ungraded for a rerun.
     const stopping = `stopping: grades so far are kept${outDir ? '; rerun the same command to grade the rest' : ''}`;
-    ({ results, total } = await withGrading({ workers: optionalInt(args, 'concurrency') || undefined, stopping }, async ({ grader, runner, control }) => {
+    ({ results, total } = await withGrading({ workers: o.concurrency || undefined, stopping }, async ({ grader, runner, control }) => {
       const session = await usageErrors(() =>
         AnswersSession.open(
-          { file: parsed, source: { format: parsed.format, file: basename(file) }, model: args.values.get('model') ?? basename(file).replace(/\.[^.]*$/, ''), name: args.values.get('name'), grading, shard, ...(rename ? { rename } : {}) },
+          { file: parsed, source: { format: parsed.format, file: basename(file) }, model: o.model ?? basename(file).replace(/\.[^.]*$/, ''), name: o.name, grading, shard, ...(rename ? { rename } : {}) },
           sessionPorts(tasks, store, { grader, runner }),
           outDir,
         ),

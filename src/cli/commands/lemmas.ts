@@ -10,38 +10,38 @@ import { oracleSpec } from '../../core/kernel/content.ts';
 import { LEMMAS, findLemma } from '../../core/kernel/lemmas/index.ts';
 import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import { requireHandler } from '../../core/verify/index.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { SPEC_CAP, readInput } from '../read-input.ts';
 import { hardLimitMs } from '../../core/service/limits.ts';
 import { verifierThread } from '../node-pool.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('lemmas'));
+  const { args, options: o } = parseCommand('lemmas', argv);
   const [name, ...extra] = args.positionals;
   if (!name) throw new UsageError('which handler? e.g. osvlab lemmas sys_alloc_pt --oracle');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (args.values.has('spec') === args.flags.has('oracle')) throw new UsageError('give exactly one of --spec FILE or --oracle');
+  if ((o.spec !== undefined) === o.oracle) throw new UsageError('give exactly one of --spec FILE or --oracle');
   const h = requireHandler(name);
-  const path = args.values.get('spec');
+  const path = o.spec;
   const spec = path ? await readInput(path, 'spec', SPEC_CAP) : oracleSpec(h.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${h.name}`);
-  const only = args.values.get('only')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = o.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.find((n) => !findLemma(n));
   if (unknown !== undefined) throw new UsageError(`--only: no lemma '${unknown}' (known: ${LEMMAS.map((l) => l.name).join(', ')})`, 'ARG007');
-  const timeoutMs = intOption(args, 'query-timeout');
+  const timeoutMs = o.queryTimeout;
   const thread = verifierThread();
   let done;
   try {
-    done = await thread.check((api) => api.lemmas(h.name, spec, { timeoutMs, only, reuse: !args.flags.has('full') }), hardLimitMs({ kind: 'lemmas', queryTimeoutMs: timeoutMs }));
+    done = await thread.check((api) => api.lemmas(h.name, spec, { timeoutMs, only, reuse: !o.full }), hardLimitMs({ kind: 'lemmas', queryTimeoutMs: timeoutMs }));
   } finally {
     await thread.dispose();
   }
   if (done.kind === 'failed') throw new Error(done.message);
   if (done.kind === 'exhausted') {
     const d = exhaustionDiagnostic(done.exhaustion);
-    if (args.flags.has('json')) process.stdout.write(`${JSON.stringify({ handler: h.name, status: 'timeout', error: diagnosticJson(d), ms: done.ms })}\n`);
+    if (o.json) process.stdout.write(`${JSON.stringify({ handler: h.name, status: 'timeout', error: diagnosticJson(d), ms: done.ms })}\n`);
     else {
       process.stdout.write(`${h.name}: lemma checks timeout (${done.ms} ms)\n`);
       printDiagnostic(process.stderr, d);
@@ -49,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
     return 3;
   }
   const r = done.value;
-  if (args.flags.has('json')) {
+  if (o.json) {
     const out =
       r.status === 'spec-error'
         ? { handler: h.name, status: r.status, error: diagnosticJson(r.error) }

@@ -8,21 +8,18 @@
  * when it stopped, or that failed for good, are sent again). Exit 0 done, 3
  * cancelled or incomplete (rerun to resume), 4 failed or usage error.
  */
-import type { VerifyAgainst } from '../../core/eval/agent/tools.ts';
 import { join } from 'node:path';
 import { selectTasks } from '../../core/eval/run/run-setup.ts';
 import { RUN_DEFAULTS, type RunChoiceInput, runChoiceOf } from '../../core/eval/session/config.ts';
-import type { FeedbackMode } from '../../core/eval/run/run-types.ts';
 import { RunSession } from '../../core/eval/session/session.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { requestDiagnostic } from '../../core/llm/errors.ts';
 import { baseUrlProblem } from '../../core/llm/base-url.ts';
 import { KEY_ENV, createProvider, keyFromEnv } from '../../core/llm/provider.ts';
-import { PROVIDER_KINDS, type ProviderKind, type ReasoningEffort, type SamplingParams } from '../../core/llm/types.ts';
-import type { ExtractMode } from '../../core/eval/grade/answer.ts';
+import { PROVIDER_KINDS, type ProviderKind, type SamplingParams } from '../../core/llm/types.ts';
 import { loadPrices } from '../../store/repository.ts';
-import { type ParsedArgs, UsageError, choiceOption, intOption, parseArgs, textOption } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { type ParsedArgs, UsageError } from '../args.ts';
+import { commandOptions, parseCommand } from '../declarations.ts';
 import { printDiagnostic } from '../diagnostics.ts';
 import { sessionPorts, withGrading } from '../session-ports.ts';
 import { progressReporter } from '../progress.ts';
@@ -38,13 +35,6 @@ function checkBaseUrl(v: string): void {
   if (why) throw new UsageError(`--base-url: ${why}`, 'LLM017');
 }
 
-function numberOption(v: string | undefined, name: string): number | undefined {
-  if (v === undefined) return undefined;
-  const x = Number(v);
-  if (!Number.isFinite(x)) throw new UsageError(`--${name} must be a number, got '${v}'`);
-  return x;
-}
-
 /**
  * The run options the flags state, every option left out taking its declared
  * default (the core's RUN_DEFAULTS); the core's `runChoiceOf` makes the run
@@ -53,20 +43,13 @@ function numberOption(v: string | undefined, name: string): number | undefined {
  * `--repair N` with it, is a usage error: the agent repairs with its tools.
  */
 export function runOptionsOf(args: ParsedArgs, to: { provider: ProviderKind; baseUrl?: string; model: string }, tasks: readonly string[]): RunChoiceInput {
-  const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((o) => args.values.has(o));
-  const agent = args.flags.has('agent');
-  if (agentOnly.length > 0 && !agent) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);
-  if (agent && intOption(args, 'repair') > 0) throw new UsageError('--repair is not an option of the agent mode: the model repairs with its tools (leave out --repair, or --agent)');
+  const o = commandOptions('run', args);
+  const agentOnly = ['max-turns', 'max-tool-calls', 'verify-against', 'tool-timeout'].filter((name) => args.values.has(name));
+  if (agentOnly.length > 0 && !o.agent) throw new UsageError(`--${agentOnly[0]} is an option of the agent mode: add --agent`);
+  if (o.agent && o.repair > 0) throw new UsageError('--repair is not an option of the agent mode: the model repairs with its tools (leave out --repair, or --agent)');
   const params: SamplingParams = Object.fromEntries(
-    Object.entries({
-      temperature: numberOption(args.values.get('temperature'), 'temperature'),
-      topP: numberOption(args.values.get('top-p'), 'top-p'),
-      maxTokens: numberOption(args.values.get('max-tokens'), 'max-tokens'),
-      seed: numberOption(args.values.get('seed'), 'seed'),
-      reasoningEffort: choiceOption<ReasoningEffort>(args, 'reasoning-effort'),
-    }).filter(([, v]) => v !== undefined),
+    Object.entries({ temperature: o.temperature, topP: o.topP, maxTokens: o.maxTokens, seed: o.seed, reasoningEffort: o.reasoningEffort }).filter(([, v]) => v !== undefined),
   );
-  const extract = choiceOption<ExtractMode>(args, 'extract');
   const rename = lensOption(args, RENAME_LENS);
   const shape = lensOption(args, SHAPE_LENS);
   return {
@@ -75,38 +58,27 @@ export function runOptionsOf(args: ParsedArgs, to: { provider: ProviderKind; bas
     model: to.model,
     params,
     tasks: [...tasks],
-    shots: intOption(args, 'shots'),
-    n: Math.max(1, intOption(args, 'n')),
-    repairRounds: intOption(args, 'repair'),
-    concurrency: intOption(args, 'concurrency'),
-    gradeConcurrency: intOption(args, 'grade-concurrency'),
-    ...(extract ? { extract } : {}),
-    grading: { timeoutMs: intOption(args, 'budget'), strict: !args.flags.has('no-lemmas'), matrix: args.flags.has('matrix') },
-    feedback: choiceOption<FeedbackMode>(args, 'feedback'),
-    prompt: args.values.get('prompt'),
+    shots: o.shots,
+    n: Math.max(1, o.n),
+    repairRounds: o.repair,
+    concurrency: o.concurrency,
+    gradeConcurrency: o.gradeConcurrency,
+    extract: o.extract,
+    grading: { timeoutMs: o.budget, strict: !o.noLemmas, matrix: o.matrix },
+    feedback: o.feedback,
+    prompt: o.prompt,
     ...(rename ? { rename } : {}),
     ...(shape ? { shape } : {}),
-    ...(agent
-      ? {
-          agent: {
-            maxTurns: intOption(args, 'max-turns'),
-            maxCalls: intOption(args, 'max-tool-calls'),
-            verifyAgainst: choiceOption<VerifyAgainst>(args, 'verify-against'),
-            toolTimeoutMs: intOption(args, 'tool-timeout'),
-          },
-        }
-      : {}),
+    ...(o.agent ? { agent: { maxTurns: o.maxTurns, maxCalls: o.maxToolCalls, verifyAgainst: o.verifyAgainst, toolTimeoutMs: o.toolTimeout } } : {}),
   };
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('run'));
+  const { args, options: o } = parseCommand('run', argv);
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const provider = choiceOption<ProviderKind>(args, 'provider');
+  const { provider, model, baseUrl } = o;
   if (!provider) throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}`);
-  const model = args.values.get('model');
   if (!model) throw new UsageError('--model is required');
-  const baseUrl = args.values.get('base-url');
   if (provider === 'openai-compatible' && !baseUrl) throw new UsageError('--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)');
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const apiKey = keyFromEnv(provider, baseUrl, process.env);
@@ -120,20 +92,20 @@ export async function run(argv: string[]): Promise<number> {
   const tasks = await loadTasks();
   let selected: string[];
   try {
-    selected = selectTasks(tasks, textOption(args, 'tasks')!);
+    selected = selectTasks(tasks, o.tasks);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: intOption(args, 'request-timeout') });
+  const providerObj = createProvider({ kind: provider, baseUrl, apiKey, timeoutMs: o.requestTimeout });
   const choice = runChoiceOf(runOptionsOf(args, { provider, baseUrl: providerObj.baseUrl, model }, selected));
   const id = await RunSession.idOf(choice);
-  const dir = args.values.get('out') ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
+  const dir = o.out ?? join('.osvlab', 'runs', `${model.replace(/[^\w.-]+/g, '_')}-${id}${shardSuffix(scale)}`);
   const store = await openRunDir(dir);
   const stopping = 'stopping: answers already received are kept; rerun the same command to resume';
   try {
     return await withGrading({ workers: Math.max(1, choice.gradeConcurrency ?? RUN_DEFAULTS.gradeConcurrency), stopping }, async ({ grader, runner, control }) => {
       const ports = sessionPorts(tasks, store, { grader, runner }, { provider: providerObj, cache: store, requests: choice.concurrency });
-      const session = await usageErrors(() => RunSession.open(choice, ports, { name: args.values.get('name'), shard: scale.shard, where: dir }));
+      const session = await usageErrors(() => RunSession.open(choice, ports, { name: o.name, shard: scale.shard, where: dir }));
       process.stderr.write(`${session.created ? 'new' : 'resuming'} run ${id} in ${dir}\n`);
       const prices = pricesWith(scale, await loadPrices(store), model);
       // The tokenizer's 2 MB tables are loaded only for a budget, the one thing that counts prompt tokens here.
@@ -153,7 +125,7 @@ export async function run(argv: string[]): Promise<number> {
       if (outcome.status === 'incomplete') {
         process.stderr.write(`run incomplete: ${outcome.progress.errors} answers missing (requests that failed for good, or gradings that failed); rerun the same command to retry them\n`);
       }
-      await printReport(store, id, tasks, args.flags.has('json'), store.damaged);
+      await printReport(store, id, tasks, o.json, store.damaged);
       return outcome.status === 'done' ? 0 : outcome.status === 'cancelled' || outcome.status === 'incomplete' ? 3 : 4;
     });
   } finally {

@@ -4,18 +4,18 @@
  * and the override the verifier links for it.
  */
 import { findTask } from '../../core/tasks/load.ts';
-import { UsageError, parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('task'));
+  const { args, options } = parseCommand('task', argv);
   const [sub, id, ...extra] = args.positionals;
   if (sub !== 'show') throw new UsageError(sub ? `unknown subcommand '${sub}' (known: show)` : 'usage: osvlab task show <id> [--json]');
   if (!id) throw new UsageError('which task? e.g. osvlab task show sys_dup-v1');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
   const t = await findTask(id);
   if (!t) throw new UsageError(`no task '${id}' (osvlab tasks lists them)`, 'ARG007');
-  if (args.flags.has('json')) {
+  if (options.json) {
     process.stdout.write(`${JSON.stringify(t, null, 2)}\n`);
     return 0;
   }

@@ -12,16 +12,16 @@ import { toOsvbenchBenchmark } from '../../core/eval/files/osvbench.ts';
 import { loadTasks } from '../../core/tasks/load.ts';
 import { renamedTask } from '../../core/rename/task.ts';
 import { shapedTask } from '../../core/shape/task.ts';
-import { UsageError, choiceOption, parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 import { lensOption } from '../lens-option.ts';
 import { SHAPE_LENS } from '../../core/shape/choice.ts';
 import { RENAME_LENS } from '../../core/rename/choice.ts';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('tasks'));
+  const { args, options } = parseCommand('tasks', argv);
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const format = choiceOption(args, 'format');
+  const format = options.format;
   const rename = lensOption(args, RENAME_LENS);
   const shape = lensOption(args, SHAPE_LENS);
   // Shaped first, renamed after: a renaming keeps every line where it is.
@@ -31,7 +31,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(toOsvbenchBenchmark(tasks), null, 4)}\n`);
     return 0;
   }
-  if (args.flags.has('json')) {
+  if (options.json) {
     process.stdout.write(`${JSON.stringify(tasks)}\n`);
     return 0;
   }

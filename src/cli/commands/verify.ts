@@ -15,8 +15,8 @@ import { ImplementationError, loadProgram, requireHandler } from '../../core/ver
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import { exhaustionDiagnostic } from '../../core/service/exhaustion.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
-import { UsageError, intOption, parseArgs } from '../args.ts';
-import { declaredOptions } from '../declarations.ts';
+import { UsageError } from '../args.ts';
+import { parseCommand } from '../declarations.ts';
 import { diagnosticJson, printDiagnostic } from '../diagnostics.ts';
 import { C_CAP, InputError, SPEC_CAP, readInput } from '../read-input.ts';
 import { nodeCaches } from '../../z3/node.ts';
@@ -37,29 +37,28 @@ async function variantSource(id: string, handler: string): Promise<string> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, declaredOptions('verify'));
+  const { args, options: o } = parseCommand('verify', argv);
   const [handlerName, ...extra] = args.positionals;
   if (!handlerName) throw new UsageError('which handler? e.g. osvlab verify sys_dup --oracle');
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (args.values.has('spec') === args.flags.has('oracle')) throw new UsageError('give exactly one of --spec FILE or --oracle');
-  if (args.values.has('impl') && args.values.has('variant')) throw new UsageError('give at most one of --impl FILE or --variant ID');
+  if ((o.spec !== undefined) === o.oracle) throw new UsageError('give exactly one of --spec FILE or --oracle');
+  if (o.impl !== undefined && o.variant !== undefined) throw new UsageError('give at most one of --impl FILE or --variant ID');
   const handler = requireHandler(handlerName);
-  const specPath = args.values.get('spec');
-  const implPath = args.values.get('impl');
+  const { spec: specPath, impl: implPath, variant } = o;
   if (specPath === '-' && implPath === '-') throw new UsageError('only one of --spec and --impl can be - (standard input)');
-  const timeoutMs = intOption(args, 'budget');
+  const timeoutMs = o.budget;
   const spec = specPath ? await readInput(specPath, 'spec', SPEC_CAP) : oracleSpec(handler.name);
   if (spec === undefined) throw new UsageError(`no oracle spec for ${handler.name}`);
   const implSource = implPath
     ? await readInput(implPath, 'implementation', C_CAP)
-    : args.values.has('variant')
-      ? await variantSource(args.values.get('variant')!, handler.name)
+    : variant !== undefined
+      ? await variantSource(variant, handler.name)
       : '';
   // An override replaces what it defines; one that defines nothing would verify the kernel's own code.
   const overridesNothing = () =>
     new InputError('IN004', implPath!, `implementation '${implPath}' defines no function: it would override nothing and verify the kernel's own ${handler.name}; give a C file that defines it, or leave --impl out`);
   if (implPath && implSource.trim() === '') throw overridesNothing();
-  const strict = args.flags.has('lemmas');
+  const strict = o.lemmas;
   // Z3 runs in a worker thread, loading while the C is checked here (node-pool.ts, verifierThread).
   const thread = verifierThread();
   const started = Date.now();
@@ -82,8 +81,8 @@ export async function run(argv: string[]): Promise<number> {
     const d = e instanceof ImplementationError ? e.diagnostics[0] : undefined;
     if (!d) throw e;
     const ms = Date.now() - started;
-    const file = d.file === OVERRIDE ? (implPath ?? `${args.values.get('variant')} (override)`) : d.file;
-    if (args.flags.has('json')) {
+    const file = d.file === OVERRIDE ? (implPath ?? `${variant} (override)`) : d.file;
+    if (o.json) {
       process.stdout.write(`${JSON.stringify({ handler: handler.name, verdict: { status: 'impl-error', error: diagnosticJson(d, file) }, ms })}\n`);
     } else {
       printDiagnostic(process.stderr, d, { file, source: d.file === OVERRIDE ? implSource : KERNEL.files.get(d.file) });
@@ -92,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await thread.dispose();
   }
-  if (args.flags.has('json')) {
+  if (o.json) {
     const json = jsonVerdict(handler.name, verdict, ms) as { verdict: Record<string, unknown> };
     if (stopped) json.verdict.error = diagnosticJson(stopped);
     process.stdout.write(`${JSON.stringify(json)}\n`);

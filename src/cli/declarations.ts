@@ -200,7 +200,7 @@ const DECLARED = [
       { name: 'model', value: 'NAME', meaning: "the model name the run records (default the file's name without its extension)" },
       NAME,
       WORKERS,
-      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each answer's whole check, refinement then strict with what is left, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
+      { name: 'budget', value: 'MS', meaning: `wall-clock budget of each answer's whole check, refinement then the lemma checks with what is left, ${LIMIT}`, default: DEFAULT_GRADE_TIMEOUT_MS, alias: 'timeout' },
       NO_LEMMAS,
       MATRIX,
       RENAME('the answers are written in a renaming (a model was shown its names): each spec is renamed back before it is graded'),

@@ -12,7 +12,7 @@ import { freshState } from '../src/core/kernel/state.ts';
 import { variable } from '../src/core/smt/term.ts';
 import { lintSpec, runSpec } from '../src/core/dialect/index.ts';
 
-const DIR = new URL('../tasks/hv6/specs', import.meta.url);
+const DIR = new URL('../tasks/hv6/specs/', import.meta.url);
 const repeats = Number(process.argv[2] ?? 20);
 
 /** The oracle's text with its `# uses: name` helpers prepended. */

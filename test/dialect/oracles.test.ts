@@ -10,7 +10,7 @@ import { freshState } from '../../src/core/kernel/state.ts';
 import { BOOL, variable } from '../../src/core/smt/term.ts';
 import { runSpec } from '../../src/core/dialect/index.ts';
 
-const DIR = new URL('../../tasks/hv6/specs', import.meta.url);
+const DIR = new URL('../../tasks/hv6/specs/', import.meta.url);
 const files = existsSync(DIR) ? readdirSync(DIR).filter((f) => f.endsWith('.py')).sort() : [];
 // Every handler has its oracle; a missing one fails here, not silently.
 const HANDLER_COUNT = 50;

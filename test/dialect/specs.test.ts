@@ -221,7 +221,7 @@ describe('realistic specs', () => {
 
 // ------------------------------------------------------------------ agreement with the oracles
 
-const ORACLES = new URL('../../tasks/hv6/specs', import.meta.url);
+const ORACLES = new URL('../../tasks/hv6/specs/', import.meta.url);
 
 function oracleSource(handler: string): string | undefined {
   const file = new URL(`${handler}.py`, ORACLES);

@@ -41,6 +41,10 @@ const HANDLER = 'sys_set_runnable';
 const ORACLE = readFileSync(join(ROOT, `tasks/hv6/specs/${HANDLER}.py`), 'utf8');
 // Wrong on purpose (lesson 1's starter): starting a child does not run it.
 const WRONG = ORACLE.replace(/PROC_RUNNABLE/g, 'PROC_RUNNING');
+// Cancel needs a verification that waits for Z3: a spec a reachable state refutes is answered by running,
+// with no query (docs/design.md §3). This one drops an index bound no state of the bank shows.
+const SOLVER_HANDLER = 'sys_map_pcipage';
+const SOLVER_ONLY = readFileSync(join(ROOT, `tasks/hv6/specs/${SOLVER_HANDLER}.py`), 'utf8').replace('        z3.ULT(index, 512),\n', '');
 const KEY = 'test-key-smoke-0123456789';
 
 /** Long enough for a loaded CI machine running one browser per core: a wait that runs out is a failure. */
@@ -99,12 +103,20 @@ export function smokeSuite(name: EngineName): void {
         sharedStatus = 'refuted';
 
         // Cancel: Verify, then Cancel once the run shows (one frame later, long before any proof ends).
+        await tab.select('[data-testid="handler"]', SOLVER_HANDLER);
+        await tab.waitFor('the handler', (h: string) => (document.querySelector('[data-testid="handler"]') as HTMLSelectElement).value === h, LONG, SOLVER_HANDLER);
+        await tab.waitFor('the editor', editorReady, LONG, 'spec-editor');
+        await setEditor(tab, SOLVER_ONLY);
         await tab.eval(async () => {
           (document.querySelector('[data-testid="verify"]') as HTMLButtonElement).click();
           for (let i = 0; i < 100 && !document.querySelector('[data-testid="cancel"]'); i++) await new Promise((r) => requestAnimationFrame(r));
           (document.querySelector('[data-testid="cancel"]') as HTMLButtonElement).click();
         });
         await tab.waitFor('the cancelled state', () => !!document.querySelector('[data-testid="cancelled"]'));
+        await tab.select('[data-testid="handler"]', HANDLER);
+        await tab.waitFor('the handler', (h: string) => (document.querySelector('[data-testid="handler"]') as HTMLSelectElement).value === h, LONG, HANDLER);
+        await tab.waitFor('the editor', editorReady, LONG, 'spec-editor');
+        await setEditor(tab, WRONG);
 
         // The variant matrix: the wrong spec and the reference against all five variants (ten
         // verifications on the pool).

@@ -41,16 +41,12 @@ import { ENGINES, type EngineName, type Tab, launchEngine } from '../test/e2e/dr
 import { ensureBuilt, serve } from '../test/e2e/harness.ts';
 import { selectTasks } from '../src/core/eval/run/run-setup.ts';
 import { loadTasks } from '../src/core/tasks/load.ts';
+import { type TimedTurn, gapsOf, median } from './agent-gaps.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at < 0 ? undefined : process.argv[at + 1];
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const engines = (option('engines') ?? 'chromium').split(',').map((e) => e.trim()) as EngineName[];
 for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`unknown engine ${e}; the engines are ${ENGINES.join(', ')}`);
@@ -109,22 +105,8 @@ async function agentRun(tab: Tab, model: string, tasks: string): Promise<string>
   return decodeURIComponent(href.replace('#/runs/', ''));
 }
 
-interface Gap {
-  /** Between two turns of one trajectory: the time from one turn's end to the next's, less the next request's latency and its tool calls. */
-  readonly overhead: number;
-  /** The later turn's tool calls, as the loop saw them. */
-  readonly tools: number;
-}
-
-interface PageFigures {
-  readonly attempts: number;
-  readonly turns: number;
-  readonly providerMs: number;
-  readonly gaps: Gap[];
-}
-
-/** The run's attempts as IndexedDB holds them: each trajectory's gaps between turns, in the page. */
-function figures(runId: string): Promise<PageFigures> {
+/** The run's trajectories as IndexedDB holds them, read in the page: each attempt's turns. */
+function trajectoriesOf(runId: string): Promise<TimedTurn[][]> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open('osvlab');
     open.onerror = () => reject(open.error);
@@ -132,40 +114,8 @@ function figures(runId: string): Promise<PageFigures> {
       const req = open.result.transaction('attempts').objectStore('attempts').getAll();
       req.onerror = () => reject(req.error);
       req.onsuccess = () => {
-        type Turn = { response: { latencyMs: number }; results: { ms: number }[]; at: number };
-        type Row = { runId: string; trajectory?: { turns: Turn[] } };
-        const rows = (req.result as Row[]).filter((a) => a.runId === runId);
-        let turns = 0;
-        let providerMs = 0;
-        const gaps: Gap[] = [];
-        for (const a of rows) {
-          const ts = a.trajectory?.turns ?? [];
-          turns += ts.length;
-          providerMs += ts.reduce((n, t) => n + t.response.latencyMs, 0);
-          for (let i = 1; i < ts.length; i++) {
-            // A turn's `at` is taken after its tool calls were answered: the gap holds the later turn's request and calls.
-            const tools = ts[i].results.reduce((m, r) => m + r.ms, 0);
-            gaps.push({ overhead: ts[i].at - ts[i - 1].at - ts[i].response.latencyMs - tools, tools });
-          }
-        }
-        resolve({ attempts: rows.length, turns, providerMs, gaps });
-      };
-    };
-  });
-}
-
-/** The `run` calls' time (ToolResult.ms) in run `runId`'s trajectories. */
-function runCallMs(runId: string): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open('osvlab');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const req = open.result.transaction('attempts').objectStore('attempts').getAll();
-      req.onerror = () => reject(req.error);
-      req.onsuccess = () => {
-        type Row = { runId: string; trajectory?: { turns: { results: { name: string; ms: number }[] }[] } };
-        const rows = (req.result as Row[]).filter((a) => a.runId === runId);
-        resolve(rows.flatMap((a) => (a.trajectory?.turns ?? []).flatMap((t) => t.results.filter((x) => x.name === 'run').map((x) => Math.round(x.ms)))));
+        type Row = { runId: string; trajectory?: { turns: TimedTurn[] } };
+        resolve((req.result as Row[]).filter((a) => a.runId === runId).map((a) => a.trajectory?.turns ?? []));
       };
     };
   });
@@ -181,7 +131,8 @@ for (const name of engines) {
     const warm = await agentRun(tab, `agent-warm-${name}`, WARM_TASK);
     // The warm-up run's first call is `run` (the kernel's C parsed where the call is answered): the page's longest stall in it.
     const warmStallMs = lastStallMs;
-    const warmRunCallMs = await tab.eval(runCallMs, warm);
+    // The `run` calls' time (ToolResult.ms).
+    const warmRunCallMs = (await tab.eval(trajectoriesOf, warm)).flat().flatMap((t) => t.results.filter((x) => x.name === 'run').map((x) => Math.round(x.ms)));
     if (shots) {
       await tab.goto(`${site.url}#/runs/${encodeURIComponent(warm)}`);
       await tab.waitFor('the trajectory', () => !!document.querySelector('[data-testid="trajectory"]'), LONG);
@@ -200,9 +151,14 @@ for (const name of engines) {
     fake.respond(scriptedAgent());
     // --one-by-one: a run per task, so no task waits for a grading slot another holds (that wait is not the loop's).
     const runs = oneByOne ? selectTasks(await loadTasks(), selection) : [selection];
-    const parts: PageFigures[] = [];
-    for (const [i, sel] of runs.entries()) parts.push(await tab.eval(figures, await agentRun(tab, `agent-perf-${name}-${i}`, sel)));
-    const f: PageFigures = { attempts: parts.reduce((n, p) => n + p.attempts, 0), turns: parts.reduce((n, p) => n + p.turns, 0), providerMs: parts.reduce((n, p) => n + p.providerMs, 0), gaps: parts.flatMap((p) => p.gaps) };
+    const trajectories: TimedTurn[][] = [];
+    for (const [i, sel] of runs.entries()) trajectories.push(...(await tab.eval(trajectoriesOf, await agentRun(tab, `agent-perf-${name}-${i}`, sel))));
+    const f = {
+      attempts: trajectories.length,
+      turns: trajectories.reduce((n, t) => n + t.length, 0),
+      providerMs: trajectories.flat().reduce((n, t) => n + t.response.latencyMs, 0),
+      gaps: gapsOf(trajectories),
+    };
     const overhead = f.gaps.reduce((n, g) => n + g.overhead, 0);
     const tools = f.gaps.reduce((n, g) => n + g.tools, 0);
     out[name] = {

@@ -26,16 +26,12 @@ import { MemoryStore } from '../src/store/memory.ts';
 import { nodeVerifier } from '../src/cli/node-pool.ts';
 import { scriptedAgent } from '../test/fake-provider/agent.ts';
 import { startFakeProvider } from '../test/fake-provider/server.ts';
+import { gapsOf, median } from './agent-gaps.ts';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at < 0 ? undefined : process.argv[at + 1];
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const tasks = await loadTasks();
 const selected = selectTasks(tasks, option('tasks') ?? 'all');
@@ -78,16 +74,8 @@ for (const a of attempts) {
   const v = calls.reduce((m, r) => m + r.ms, 0) / Math.max(1, t.length);
   perTurnVerify.push(v);
 }
-// The page's measure (perf/agent-overhead-page.ts), for a like-for-like figure: between two turns of one trajectory,
-// the time from one turn's end to the next's (`at` is taken once a turn's calls are answered) less the later
-// request's latency and its tool calls as the loop saw them.
-const gaps = attempts.flatMap((a) => {
-  const t = a.trajectory?.turns ?? [];
-  return t.slice(1).map((x, i) => {
-    const tools = x.results.reduce((m, r) => m + r.ms, 0);
-    return { overhead: x.at - t[i].at - x.response.latencyMs - tools, tools };
-  });
-});
+// The page's measure, for a like-for-like figure (perf/agent-gaps.ts).
+const gaps = gapsOf(attempts.map((a) => a.trajectory?.turns ?? []));
 console.log(JSON.stringify({
   config: canonicalConfig(choice).agent,
   status: outcome.status,

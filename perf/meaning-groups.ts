@@ -12,11 +12,8 @@
  *
  * --responses (default perf/corpus/answers.jsonl): a JSONL of
  * `{handler, response}` or `{task_id, response}`; each handler's answers are
- * one group. --upstream: OSVBench's results file
- * (`results/Spec/<model>_Spec.json` of github.com/lishangyu-hkust/OSVBench,
- * keys "0".."244", each `{syscall: [answer]}`; index i shows handler
- * i mod 49, the correct code for i < 49 and an injected bug otherwise), grouped per
- * handler, one sample per variant shown; then it also prints the finding of
+ * one group. --upstream: OSVBench's results file (upstream-answers.ts),
+ * grouped per handler, one sample per variant shown; then it also prints the finding of
  * docs/research.md §8: for how many handlers the model wrote one spec
  * whatever code it was shown, and for how many an answer to buggy code
  * differs from the answer to the correct code (the spec followed the code).
@@ -31,6 +28,7 @@ import { oracleSpec } from '../src/core/kernel/content.ts';
 import { requireHandler } from '../src/core/kernel/handlers.ts';
 import { diffSpecs } from '../src/core/verify/equivalence.ts';
 import { clearVerifierCaches, verify } from '../src/core/verify/index.ts';
+import { upstreamAnswers } from './upstream-answers.ts';
 
 interface Answer {
   readonly handler: string;
@@ -58,22 +56,10 @@ function corpus(path: string): Answer[] {
     });
 }
 
-function upstream(path: string): Answer[] {
-  const json = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, string[]>>;
-  const out: Answer[] = [];
-  for (const [index, entry] of Object.entries(json)) {
-    for (const [syscall, answers] of Object.entries(entry)) {
-      // One sample per index in upstream's file; the first if there are more.
-      if (answers.length) out.push({ handler: requireHandler(syscall).name, response: answers[0], sample: Math.floor(Number(index) / 49) });
-    }
-  }
-  return out;
-}
-
 async function main(): Promise<void> {
   const env = await nodeEnv();
   const upstreamPath = flag('--upstream');
-  const answers = upstreamPath ? upstream(upstreamPath) : corpus(flag('--responses') ?? join(import.meta.dirname, 'corpus', 'answers.jsonl'));
+  const answers = upstreamPath ? upstreamAnswers(upstreamPath) : corpus(flag('--responses') ?? join(import.meta.dirname, 'corpus', 'answers.jsonl'));
   const graded: { a: Answer; spec: string | null; passes: boolean; runs: boolean }[] = [];
   const t0 = Date.now();
   for (const a of answers) {

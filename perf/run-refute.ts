@@ -8,10 +8,12 @@
  * oracles and mutants) differs, or whose run names an obligation the solver
  * does not refute. Exit 1 on any difference.
  *
- *   npx tsx perf/run-refute.ts [--corpus FILE]... [--oracles] [--mutants N]
+ *   npx tsx perf/run-refute.ts [--corpus FILE]... [--upstream FILE]... [--oracles] [--mutants N] [--misses]
  *
  * Without options: perf/corpus/per-task.jsonl, perf/corpus/answers.jsonl,
- * the oracles and up to 3 mutants per handler.
+ * the oracles and up to 3 mutants per handler. --upstream: OSVBench's
+ * recorded answers (upstream-answers.ts). --misses: each semantic failure
+ * the run did not refute, with the obligations the solver fails.
  */
 import { readFileSync } from 'node:fs';
 import { nodeEnv } from '../src/z3/node.ts';
@@ -21,6 +23,7 @@ import { oracleSpec } from '../src/core/kernel/content.ts';
 import { type VerifyEnv, verify } from '../src/core/verify/index.ts';
 import type { Verdict } from '../src/core/verify/verdict.ts';
 import { specMutants } from '../test/verify/spec-mutants.ts';
+import { upstreamAnswers } from './upstream-answers.ts';
 
 interface Row {
   readonly handler: string;
@@ -44,8 +47,7 @@ function unbacked(run: Verdict, solver: Verdict): string[] {
 }
 
 /** Each way grades with caches of its own, so neither reuses what the other proved. */
-async function corpus(file: string, env: VerifyEnv, alone: VerifyEnv): Promise<number> {
-  const rows = readCorpus(file);
+async function corpus(file: string, rows: readonly Row[], env: VerifyEnv, alone: VerifyEnv, misses: boolean): Promise<number> {
   let differ = 0;
   let semantic = 0;
   let byRun = 0;
@@ -60,6 +62,10 @@ async function corpus(file: string, env: VerifyEnv, alone: VerifyEnv): Promise<n
     ms.run += Date.now() - t;
     if (solver.category === 'semantic') semantic++;
     if (run.verdict?.status === 'refuted' && run.verdict.foundBy === 'run') byRun++;
+    else if (misses && solver.category === 'semantic') {
+      const failed = solver.verdict?.status === 'refuted' ? solver.verdict.failed.join(',') : solver.verdict?.status;
+      console.log(`MISSED ${r.handler} ${r.label}: solver fails ${failed}`);
+    }
     const extra = run.verdict && solver.verdict ? unbacked(run.verdict, solver.verdict) : [];
     if (run.category !== solver.category || extra.length) {
       differ++;
@@ -98,19 +104,24 @@ async function specs(env: VerifyEnv, alone: VerifyEnv, mutants: number): Promise
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const files: string[] = [];
+  const upstream: string[] = [];
   let oracles = false;
+  let misses = false;
   let mutants = -1;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--corpus') files.push(argv[++i]);
+    else if (argv[i] === '--upstream') upstream.push(argv[++i]);
+    else if (argv[i] === '--misses') misses = true;
     else if (argv[i] === '--oracles') oracles = true;
     else if (argv[i] === '--mutants') mutants = Number(argv[++i]);
   }
-  const all = !files.length && !oracles && mutants < 0;
+  const all = !files.length && !upstream.length && !oracles && mutants < 0;
   if (all) files.push('perf/corpus/per-task.jsonl', 'perf/corpus/answers.jsonl');
   const env = await nodeEnv();
   const alone = await nodeEnv();
   let differ = 0;
-  for (const f of files) differ += await corpus(f, env, alone);
+  for (const f of files) differ += await corpus(f, readCorpus(f), env, alone, misses);
+  for (const f of upstream) differ += await corpus(f, upstreamAnswers(f).map((a) => ({ handler: a.handler, response: a.response, label: `#${a.index}` })), env, alone, misses);
   if (all || oracles || mutants >= 0) differ += await specs(env, alone, mutants < 0 ? (all ? 3 : 0) : mutants);
   process.exit(differ ? 1 : 0);
 }

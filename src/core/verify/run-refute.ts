@@ -21,11 +21,11 @@ import { QuantifierEvalError, type Value, evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { Snapshot } from '../smt/snapshot.ts';
 import { eachSubterm } from '../smt/subterms.ts';
-import { type Term, bvConst, norm } from '../smt/term.ts';
+import { BOOL, type Term, bvConst, norm } from '../smt/term.ts';
 import type { VerifierCaches } from './caches.ts';
 import type { Failure, Obligation } from './prove.ts';
 import { ENUM_LEAVES } from './counterexample-wellformed.ts';
-import { type CaseSymbols, type ReachableCase, afterOwnCall, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
+import { type CaseRead, type CaseSymbols, type ReachableCase, afterOwnCall, reachableCases, readsIn, refuteInCases } from './state-bank.ts';
 import type { RefinementStep } from './steps.ts';
 
 /** A refutation found by running: a model of the query (kept as a snapshot) and the obligations it falsifies. */
@@ -162,14 +162,60 @@ function roundRobin<T>(lists: readonly (readonly T[])[], cap: number): T[] {
  */
 function cellCases(base: readonly ReachableCase[], condition: Term, symbols: CaseSymbols): ReachableCase[] {
   const lists = base.map((c) =>
-    readsIn(condition, symbols, c).flatMap((r) => {
-      if (!r.name.startsWith('c:')) return [];
-      const members = ENUM_LEAVES[r.name.slice(2)];
-      const values: Value[] = typeof r.value === 'boolean' ? [!r.value] : members ?? [0n, 1n, r.value + 1n, r.value - 1n];
-      return values.filter((v) => v !== r.value && (typeof v === 'boolean' || v >= 0n)).map((v) => ({ ...c, cells: new Map([[r.key, v]]) }));
-    }),
+    readsIn(condition, symbols, c).flatMap((r) => (r.name.startsWith('c:') ? otherValues(r, [0n, 1n]).map((v) => ({ ...c, cells: new Map([[r.key, v]]) })) : [])),
   );
   return roundRobin(lists, CELL_CASES);
+}
+
+/**
+ * A cell's other values: an enum cell's other members, a flag's negation,
+ * a number's `numbers` and neighbours (never negative, never the cell's own
+ * value).
+ */
+function otherValues(r: CaseRead, numbers: readonly bigint[]): Value[] {
+  const members = r.name.startsWith('c:') ? ENUM_LEAVES[r.name.slice(2)] : undefined;
+  const values: Value[] = typeof r.value === 'boolean' ? [!r.value] : members ?? [...numbers, r.value + 1n, r.value - 1n];
+  return values.filter((v) => v !== r.value && (typeof v === 'boolean' || v >= 0n));
+}
+
+/** At most this many bank cases are read for `goalCellCases`, and at most this many states derived from them. */
+const GOAL_BASES = 2;
+const GOAL_CELL_CASES = 48;
+
+/**
+ * The bank's states with one cell a goal reads changed, the goal's skolems
+ * at the point it was read: all at 0, at an entry the conditions read (the
+ * parent table's slot), or all at one argument's value (the page the call
+ * frees). A spec that writes what the kernel leaves (zeroes a freed page's
+ * words, sets a flag already set, rebuilds an address from a page number)
+ * agrees with it wherever the cell already holds what the spec writes: in
+ * a fresh page, a flag set by an earlier call, a region that starts on a
+ * page boundary. Changing the cell, a word to 1 or 2, a flag to its
+ * negation, an address to its neighbour, shows the difference. Per
+ * obligation, in turn, so each gets its share of the cap; cells the
+ * conditions read are `cellCases`'. Only a model of the whole query
+ * refutes (`refutes`).
+ */
+function goalCellCases(base: readonly ReachableCase[], goals: readonly Term[], condition: Term, symbols: CaseSymbols): ReachableCase[] {
+  const lists: ReachableCase[][] = goals.map(() => []);
+  for (const c of base.slice(0, GOAL_BASES)) {
+    const conditionReads = readsIn(condition, symbols, c);
+    const read = new Set(conditionReads.map((r) => r.key));
+    goals.forEach((goal, g) => {
+      const skolems = skolemsOf([goal]);
+      const at = (values: readonly Value[]) => new Map<string, Value>(skolems.map((s, i) => [s.name!, s.sort === BOOL ? false : norm(values[Math.min(i, values.length - 1)] as bigint, s.sort)]));
+      const entries = conditionReads.filter((r) => skolems.length > 1 && r.args.length === skolems.length && r.args.every((v) => typeof v === 'bigint')).map((r) => at(r.args));
+      const seen = new Set(read);
+      for (const point of [at([0n]), ...entries, ...[...new Set(c.args)].map((v) => at([v]))]) {
+        for (const r of readsIn(goal, symbols, { ...c, skolems: point })) {
+          if (seen.has(r.key) || !(r.name.startsWith('c:') || r.name.startsWith('&'))) continue;
+          seen.add(r.key);
+          for (const v of otherValues(r, r.value === 0n ? [1n, 2n] : [0n])) lists[g].push({ ...c, skolems: point, cells: new Map([[r.key, v]]) });
+        }
+      }
+    });
+  }
+  return roundRobin(lists, GOAL_CELL_CASES);
 }
 
 /** What the two conditions read: the spec's condition and the implementation's return value. */
@@ -213,7 +259,8 @@ export function refuteByRunning(
     refuteInCases(q, skolems, symbols, base, [], BASE_COMBINATIONS) ??
     refuteInCases(q, skolems, symbols, elsewhere, [], OTHER_COMBINATIONS) ??
     refuteInCases(q, skolems, symbols, derived, [], CONDITION_COMBINATIONS) ??
-    refuteInCases(q, skolems, symbols, cellCases(base, condition, symbols), [], CONDITION_COMBINATIONS);
+    refuteInCases(q, skolems, symbols, cellCases(base, condition, symbols), [], CONDITION_COMBINATIONS) ??
+    refuteInCases(q, skolems, symbols, goalCellCases(base, goals, condition, symbols), [], CONDITION_COMBINATIONS);
   if (!model) return undefined;
   // The replay: each obligation's goal under the model.
   const memo = new Map<number, Value>();

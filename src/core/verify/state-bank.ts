@@ -70,6 +70,12 @@ export interface ReachableCase {
    * the whole query refutes.
    */
   readonly cells?: ReadonlyMap<string, Value>;
+  /**
+   * The goal's skolems to try first in this case, by name (absent: all at
+   * 0): the point a state derived for the goal was derived at
+   * (verify/run-refute.ts).
+   */
+  readonly skolems?: ReadonlyMap<string, Value>;
 }
 
 /** One read of a case's pre-state: the symbol, the indices, the value, and its key (as `ReachableCase.cells` names it). */
@@ -324,7 +330,7 @@ export function refuteInCases(
     // Skolems at 0 first; then the goal and `roots` (the step's footprint)
     // read the indices and values the step touches (the points it updates,
     // the slots a count update moves): they seed the candidates.
-    for (const s of skolems) interp.skolems.set(s.name!, s.sort === BOOL ? false : 0n);
+    for (const s of skolems) interp.skolems.set(s.name!, c.skolems?.get(s.name!) ?? (s.sort === BOOL ? false : 0n));
     // What does not read a skolem has one value in the case: evaluated once, whatever the skolems.
     const stable = new StableMemo(dependent);
     if (tryEvaluate(goal, interp, stable) === false) {
@@ -350,10 +356,11 @@ export function refuteInCases(
   return undefined;
 }
 
-/** The pre-state cells `t` reads in case `c` (skolems at 0), in the order read. */
+/** The pre-state cells `t` reads in case `c` (skolems at the case's, or 0), in the order read. */
 export function readsIn(t: Term, symbols: CaseSymbols, c: ReachableCase): readonly CaseRead[] {
   const consts = new Map<string, Value>(symbols.args.map((a, i) => [a.name!, norm(c.args[i], a.sort)]));
   const interp = new CaseInterpretation(symbolMaps(symbols.pre, c.state, symbols.mem), consts, c.cells);
+  for (const [name, v] of c.skolems ?? []) interp.skolems.set(name, v);
   tryEvaluate(t, interp);
   return interp.reads;
 }

@@ -283,6 +283,23 @@ describe('a grading job on the pool', () => {
     }
   });
 
+  it('runs a job that needs no start beside the start, its limit from the hand-over; a start that fails ends it', async () => {
+    // Z3's load never ends here: a job that waits for the start never runs, one that needs none does.
+    const { pool, crashes, starts } = neverStarting(1);
+    expect(await pool.submit(async (api) => api.n * 10, { beforeStart: true })).toEqual({ kind: 'done', value: 10 });
+    expect(starts()).toBe(1);
+    expect(await pool.submit(async (api) => api.n, { hardTimeoutMs: 20 })).toEqual({ kind: 'overrun', ms: 20 });
+    // Its hard limit bounds the job itself: the worker is replaced, and the next job goes to the fresh one at once.
+    expect(await pool.submit(() => new Promise(() => undefined), { beforeStart: true, hardTimeoutMs: 20 })).toEqual({ kind: 'overrun', ms: 20 });
+    expect(pool.respawns).toBe(2);
+    expect(await pool.submit(async (api) => api.n, { beforeStart: true })).toEqual({ kind: 'done', value: 3 });
+    // The worker dies while it starts: the job beside its start ends with it, and nothing waits forever.
+    const beside = pool.submit(() => new Promise(() => undefined), { beforeStart: true });
+    crashes[2]('the verifier worker crashed: out of memory');
+    expect(await beside).toMatchObject({ kind: 'crashed', message: expect.stringMatching(/out of memory/) });
+    await pool.dispose();
+  });
+
   it('a worker that crashes while starting fails warm() and the waiting job with its message; nothing waits forever', async () => {
     // Loading Z3 that never finishes: only the crash can end it.
     const { pool, crashes, starts } = neverStarting(1);

@@ -139,8 +139,9 @@ export class VerifierClient {
    */
   async agentRun(req: RunToolRequest, opts: Pick<ClientJobOptions, 'signal' | 'hardTimeoutMs'> = {}): Promise<RunToolReply> {
     try {
-      // Affinity by handler, as grading has: that worker has the handler's symbolic run already.
-      return valueOf(await this.pool.submit((api) => api.agentRun(req), { ...opts, affinity: req.handler, hardTimeoutMs: opts.hardTimeoutMs ?? hardLimitMs({ kind: 'tool', limitMs: req.limitMs }) }));
+      // Affinity by handler, as grading has: that worker has the handler's symbolic run already. It needs no
+      // Z3: a fresh worker answers it while Z3 loads (the kernel's parse, its start's first step, it does need).
+      return valueOf(await this.pool.submit((api) => api.agentRun(req), { ...opts, affinity: req.handler, beforeStart: true, hardTimeoutMs: opts.hardTimeoutMs ?? hardLimitMs({ kind: 'tool', limitMs: req.limitMs }) }));
     } catch (e) {
       if (e instanceof HardTimeoutError) return { overrun: true };
       throw e;

@@ -38,9 +38,12 @@
  * skips the measured run (the warm-up's `run` call alone: the first call of a
  * fresh pool).
  *
- *   npx tsx perf/agent-overhead-page.ts [--engines chromium,firefox,webkit] [--tasks first:N] [--one-by-one] [--shots DIR] [--base DIR] [--repeat N] [--warm-only]
+ * With `--cpuprofile DIR` (Chromium) the page's main thread is profiled
+ * through the measured run: DIR/<label>.cpuprofile, for Chrome's DevTools.
+ *
+ *   npx tsx perf/agent-overhead-page.ts [--engines chromium,firefox,webkit] [--tasks first:N] [--one-by-one] [--shots DIR] [--base DIR] [--repeat N] [--warm-only] [--cpuprofile DIR]
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scriptedAgent } from '../test/fake-provider/agent.ts';
 import { startFakeProvider } from '../test/fake-provider/server.ts';
@@ -60,6 +63,8 @@ for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`unknown engi
 const selection = option('tasks') ?? 'first:20';
 const shots = option('shots');
 const oneByOne = process.argv.includes('--one-by-one');
+const cpuprofile = option('cpuprofile');
+if (cpuprofile) mkdirSync(cpuprofile, { recursive: true });
 if (shots) mkdirSync(shots, { recursive: true });
 const KEY = 'perf-key-agent-0123456789';
 const LONG = 1_800_000;
@@ -163,15 +168,31 @@ async function measured(site: Site, engine: Engine, name: string, label: string)
     // --one-by-one: a run per task, so no task waits for a grading slot another holds (that wait is not the loop's).
     const runs = oneByOne ? selectTasks(await loadTasks(), selection) : [selection];
     const trajectories: TimedTurn[][] = [];
+    const profiling = cpuprofile && tab.cdp ? tab.cdp : undefined;
+    if (profiling) {
+      await profiling('Profiler.enable');
+      await profiling('Profiler.setSamplingInterval', { interval: 200 });
+      await profiling('Profiler.start');
+    }
     const started = Date.now();
-    for (const [i, sel] of runs.entries()) trajectories.push(...(await tab.eval(trajectoriesOf, await agentRun(site, tab, `agent-perf-${name}-${label}-${i}`, sel))));
+    for (const [i, sel] of runs.entries()) {
+      trajectories.push(...(await tab.eval(trajectoriesOf, await agentRun(site, tab, `agent-perf-${name}-${label}-${i}`, sel))));
+      if (runs.length > 1 && (i + 1) % 25 === 0) console.error(`${name} ${label}: ${i + 1} of ${runs.length} runs, ${Math.round((Date.now() - started) / 1000)} s`);
+    }
     const wallMs = Date.now() - started;
+    if (profiling) {
+      const { profile } = (await profiling('Profiler.stop')) as { profile: unknown };
+      writeFileSync(join(cpuprofile!, `${name}-${label}.cpuprofile`), JSON.stringify(profile));
+    }
     const gaps = gapsOf(trajectories);
     const overhead = gaps.reduce((n, g) => n + g.overhead, 0);
     const tools = gaps.reduce((n, g) => n + g.tools, 0);
+    // Every turn's tool calls, the first turn's (the draft's refutation, before any gap) included.
+    const turns = trajectories.reduce((n, t) => n + t.length, 0);
+    const allTools = trajectories.flat().reduce((n, t) => n + t.results.reduce((m, r) => m + r.ms, 0), 0);
     return {
       tasks: trajectories.length,
-      turns: trajectories.reduce((n, t) => n + t.length, 0),
+      turns,
       requests: fake.requests.length,
       gaps: gaps.length,
       wallMs,
@@ -185,6 +206,10 @@ async function measured(site: Site, engine: Engine, name: string, label: string)
       // The gap into a final answer has no call: the calls' median is over the gaps with calls.
       medianToolMsOfGapsWithCalls: +median(gaps.filter((g) => g.tools > 0).map((g) => g.tools)).toFixed(1),
       medianOverheadShareOfGapsWithCalls: +median(gaps.filter((g) => g.tools > 0).map((g) => g.overhead / g.tools)).toFixed(3),
+      toolPerTurnMs: +(allTools / turns).toFixed(1),
+      // The mean overhead of a gap against the mean tool time of a turn (the CLI's measure: per turn, all calls).
+      overheadPerGapShareOfToolPerTurn: +(overhead / gaps.length / (allTools / turns)).toFixed(3),
+      medianToolMsOfFirstTurns: +median(trajectories.filter((t) => t.length).map((t) => t[0].results.reduce((m, r) => m + r.ms, 0))).toFixed(1),
     };
   } finally {
     await tab.close();

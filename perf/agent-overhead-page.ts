@@ -47,7 +47,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scriptedAgent } from '../test/fake-provider/agent.ts';
 import { startFakeProvider } from '../test/fake-provider/server.ts';
-import { ENGINES, type Engine, type EngineName, type Tab, launchEngine } from '../test/e2e/driver.ts';
+import { ENGINES, type Engine, type EngineName, type Tab, launchEngine, settled } from '../test/e2e/driver.ts';
 import { type Site, ensureBuilt, serve } from '../test/e2e/harness.ts';
 import { selectTasks } from '../src/core/eval/run/run-setup.ts';
 import { loadTasks } from '../src/core/tasks/load.ts';
@@ -144,11 +144,17 @@ async function screenshots(site: Site, tab: Tab, name: string, runId: string): P
   await tab.goto(`${site.url}#/runs/${encodeURIComponent(runId)}`);
   await tab.waitFor('the trajectory', () => !!document.querySelector('[data-testid="trajectory"]'), LONG);
   await tab.click('[data-testid="trajectory"] > summary');
-  const toTimeline = () => document.querySelector('[data-testid="trajectories"]')?.scrollIntoView();
-  await tab.eval(toTimeline);
+  // The run's tables above the timeline may still be laying out (WebKitGTK): scroll once they have.
+  const toTimeline = async () => {
+    await settled(tab);
+    await tab.eval(() => document.querySelector('[data-testid="trajectories"]')?.scrollIntoView());
+  };
+  await toTimeline();
   await tab.screenshot(join(shots!, `trajectories-${name}-1400.png`));
   await tab.resize(390, 844);
-  await tab.eval(toTimeline);
+  await toTimeline();
+  const width = await tab.eval(() => window.innerWidth);
+  if (width !== 390) console.error(`${name}: the narrowest window this engine opens is ${width} px wide, not 390`);
   await tab.screenshot(join(shots!, `trajectories-${name}-390.png`));
   const wide = await tab.eval(() => document.querySelector('[data-testid="trajectories"]')!.scrollWidth - window.innerWidth);
   if (wide > 0) console.error(`${name}: the timeline is ${wide} px wider than the 390 px screen`);

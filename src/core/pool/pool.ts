@@ -9,6 +9,8 @@
  * - Affinity: a free worker takes the queued job with the key of its last
  *   job first, since its caches are warm for that key (grading: the handler).
  * - Cancel (AbortSignal) and a hard time limit per job.
+ * - A job that needs nothing the worker's start loads (`beforeStart`: an
+ *   agent's `run` call, which asks no solver) runs beside that start.
  * - Terminate-and-respawn: stopping Z3 in WASM reliably means terminating
  *   its worker, so a cancelled, overrunning or crashed job's worker is
  *   replaced, and the replacement starts loading at once.

@@ -6,7 +6,7 @@
  * The spawn adapters themselves are covered by pool.test.ts (worker threads)
  * and the e2e tests (Web Workers).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nodeEngine } from '../../src/z3/node.ts';
 import { handlerOnlyTask } from '../../src/core/eval/grade/grade.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
@@ -14,6 +14,8 @@ import type { VerifierApi } from '../../src/core/service/contract.ts';
 import { extractSpec } from '../../src/core/eval/grade/answer.ts';
 import { gradeOfOutcome, gradeOnPool } from '../../src/core/service/grade-job.ts';
 import { hardLimitMs } from '../../src/core/service/limits.ts';
+import { VerifierClient } from '../../src/core/service/client.ts';
+import { ToolOverrunError } from '../../src/core/eval/agent/tool-overrun.ts';
 import { CancelledError, type Spawn, WorkerPool } from '../../src/core/pool/pool.ts';
 import { serveVerifier } from '../../src/core/service/serve.ts';
 
@@ -250,6 +252,53 @@ describe('a grading job on the pool', () => {
     expect(hardLimitMs({ kind: 'diff', timeoutMs: 20_000 })).toBe(35_000);
     expect(hardLimitMs({ kind: 'lemmas', queryTimeoutMs: 20_000 })).toBe(30 * 60_000 + 512 * 20_000);
   }, 300_000);
+
+  it("an agent's tool call has one hard limit, verify and run alike: twice its limit and half a minute", async () => {
+    expect(hardLimitMs({ kind: 'tool', limitMs: 20_000 })).toBe(70_000);
+    vi.useFakeTimers();
+    try {
+      // Workers that never answer: a `verify` call's grading never starts, a `run` call never returns.
+      const hung: VerifierApi = { agentRun: () => new Promise(() => undefined) } as unknown as VerifierApi;
+      const options = { spawn: () => ({ api: hung, terminate: () => undefined }), size: 1, init: () => new Promise(() => undefined) };
+      const grading = new WorkerPool<VerifierApi>(options);
+      const client = new VerifierClient(options);
+      const verify = gradeOnPool(grading, handlerOnlyTask('sys_alloc_vector'), SPEC, { timeoutMs: 1000, strict: false, toolCall: true }).catch((e: unknown) => e);
+      const run = client.agentRun({ handler: 'sys_alloc_vector', spec: SPEC, against: 'the implementation shown in the task', input: { case: 0 }, limitMs: 1000, spentMs: 0 });
+      const settled: string[] = [];
+      void verify.then(() => settled.push('verify'));
+      void run.then(() => settled.push('run'));
+      await vi.advanceTimersByTimeAsync(31_999);
+      expect(settled).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled.sort()).toEqual(['run', 'verify']);
+      const stopped = await verify;
+      expect(stopped).toBeInstanceOf(ToolOverrunError);
+      expect((stopped as ToolOverrunError).ms).toBe(32_000);
+      expect(await run).toEqual({ overrun: true });
+      expect([grading.overruns, client.overruns]).toEqual([1, 1]);
+      await grading.dispose();
+      await client.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('runs a job that needs no start beside the start, its limit from the hand-over; a start that fails ends it', async () => {
+    // Z3's load never ends here: a job that waits for the start never runs, one that needs none does.
+    const { pool, crashes, starts } = neverStarting(1);
+    expect(await pool.submit(async (api) => api.n * 10, { beforeStart: true })).toEqual({ kind: 'done', value: 10 });
+    expect(starts()).toBe(1);
+    expect(await pool.submit(async (api) => api.n, { hardTimeoutMs: 20 })).toEqual({ kind: 'overrun', ms: 20 });
+    // Its hard limit bounds the job itself: the worker is replaced, and the next job goes to the fresh one at once.
+    expect(await pool.submit(() => new Promise(() => undefined), { beforeStart: true, hardTimeoutMs: 20 })).toEqual({ kind: 'overrun', ms: 20 });
+    expect(pool.respawns).toBe(2);
+    expect(await pool.submit(async (api) => api.n, { beforeStart: true })).toEqual({ kind: 'done', value: 3 });
+    // The worker dies while it starts: the job beside its start ends with it, and nothing waits forever.
+    const beside = pool.submit(() => new Promise(() => undefined), { beforeStart: true });
+    crashes[2]('the verifier worker crashed: out of memory');
+    expect(await beside).toMatchObject({ kind: 'crashed', message: expect.stringMatching(/out of memory/) });
+    await pool.dispose();
+  });
 
   it('a worker that crashes while starting fails warm() and the waiting job with its message; nothing waits forever', async () => {
     // Loading Z3 that never finishes: only the crash can end it.

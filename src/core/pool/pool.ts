@@ -9,6 +9,8 @@
  * - Affinity: a free worker takes the queued job with the key of its last
  *   job first, since its caches are warm for that key (grading: the handler).
  * - Cancel (AbortSignal) and a hard time limit per job.
+ * - A job that needs nothing the worker's start loads (`beforeStart`: an
+ *   agent's `run` call, which asks no solver) runs beside that start.
  * - Terminate-and-respawn: stopping Z3 in WASM reliably means terminating
  *   its worker, so a cancelled, overrunning or crashed job's worker is
  *   replaced, and the replacement starts loading at once.
@@ -91,6 +93,13 @@ export interface JobOptions {
    */
   readonly hardTimeoutMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * The job needs nothing the worker's start (`init`) makes ready: it runs as
+   * soon as a worker takes it, while that worker's start goes on (begun now if
+   * it was not), and its hard limit counts from the hand-over. A start that
+   * fails meanwhile fails the job with it.
+   */
+  readonly beforeStart?: boolean;
   /** A throw leaves the worker in an unknown state (a grading's Z3): replace it. */
   readonly replaceOnError?: boolean;
 }
@@ -311,7 +320,8 @@ export class WorkerPool<Api> {
     const fresh = this.spawn(slot.tries + 1);
     this.slots[i] = fresh;
     fresh.lastKey = slot.lastKey;
-    if (job) {
+    // A job running beside the failed start stays with the worker it was sent to, and ends with it.
+    if (job && !job.opts.beforeStart) {
       fresh.job = job;
       job.slot = fresh;
       fresh.handle.hold?.(true);
@@ -350,13 +360,21 @@ export class WorkerPool<Api> {
     // The limit bounds the worker's start (a start that hangs is an overrun too), then the job
     // afresh: a slow start (Z3 loading in a slow engine) does not eat the job's own time.
     if (limit) arm();
-    this.readyOf(slot)
-      .then(() => {
+    const ready = this.readyOf(slot);
+    let running: Promise<unknown>;
+    if (job.opts.beforeStart) {
+      // Sent now, after the start's own first call; it ends with its worker (a start that fails lets the worker go).
+      ready.catch(() => undefined);
+      running = Promise.race([job.run(slot.handle.api), slot.ended]);
+    } else {
+      running = ready.then(() => {
         if (job.done) return undefined;
         if (limit) arm();
         // The job's worker: a failed start may have replaced the one it was handed.
         return job.run(job.slot!.handle.api);
-      })
+      });
+    }
+    running
       .then(
         (value) => this.finish(job, { kind: 'done', value }),
         (error) => {

@@ -133,13 +133,15 @@ export class VerifierClient {
 
   /**
    * Answers an agent's `run` call on a worker, off the caller's thread, with
-   * the call's hard limit (limits.ts): past it the worker is replaced and the
-   * reply is `overrun`. A worker failure rejects; so does `signal`.
+   * a tool call's hard limit (limits.ts, unless `hardTimeoutMs`): past it the
+   * worker is replaced and the reply is `overrun`. A worker failure rejects;
+   * so does `signal`.
    */
-  async agentRun(req: RunToolRequest, opts: Pick<ClientJobOptions, 'signal'> = {}): Promise<RunToolReply> {
+  async agentRun(req: RunToolRequest, opts: Pick<ClientJobOptions, 'signal' | 'hardTimeoutMs'> = {}): Promise<RunToolReply> {
     try {
-      // Affinity by handler, as grading has: that worker has the handler's symbolic run already.
-      return valueOf(await this.pool.submit((api) => api.agentRun(req), { ...opts, affinity: req.handler, hardTimeoutMs: hardLimitMs({ kind: 'run', limitMs: req.limitMs }) }));
+      // Affinity by handler, as grading has: that worker has the handler's symbolic run already. It needs no
+      // Z3: a fresh worker answers it while Z3 loads (the kernel's parse, its start's first step, it does need).
+      return valueOf(await this.pool.submit((api) => api.agentRun(req), { ...opts, affinity: req.handler, beforeStart: true, hardTimeoutMs: opts.hardTimeoutMs ?? hardLimitMs({ kind: 'tool', limitMs: req.limitMs }) }));
     } catch (e) {
       if (e instanceof HardTimeoutError) return { overrun: true };
       throw e;

@@ -156,7 +156,9 @@ export interface VerifierApi {
   /**
    * Answers an agent's `run` call (core/eval/agent/run-tool.ts `answerRun`):
    * the spec and the implementation on one concrete state, by the evaluator,
-   * without Z3; its deadline starts when the request reaches the worker.
+   * without Z3, so it never waits for Z3's load (the pool sends it to a
+   * worker still starting: core/service/client.ts); its deadline starts when
+   * the request reaches the worker.
    */
   agentRun(req: RunToolRequest): Promise<RunToolReply>;
   /**

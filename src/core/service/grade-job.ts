@@ -4,8 +4,9 @@
  * job's ending means. The page and the CLI grade through the one client
  * (client.ts), so an overrun or a crash grades the same in either.
  */
+import { ToolOverrunError } from '../eval/agent/tool-overrun.ts';
 import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
-import { internalGrade } from '../eval/grade/grade-types.ts';
+import { DEFAULT_GRADE_TIMEOUT_MS, internalGrade } from '../eval/grade/grade-types.ts';
 import type { Task } from '../tasks/task.ts';
 import type { VerifierApi } from './contract.ts';
 import { exhaustionOfMessage } from './exhaustion.ts';
@@ -45,17 +46,23 @@ export function gradeOfOutcome(outcome: JobOutcome<GradeResult>, spec: string): 
 /**
  * Grades one spec on a pool: affinity by handler (that worker's grade memo
  * and caches are warm), a worker that throws is replaced, the hard limit is
- * limits.ts's unless given.
+ * limits.ts's unless given: a grading's, or with `toolCall` an agent's tool
+ * call's, which throws `ToolOverrunError` past it.
  */
 export async function gradeOnPool(
   pool: WorkerPool<VerifierApi>,
   task: Task,
   spec: string,
-  options: GradeOptions & { readonly hardTimeoutMs?: number; readonly signal?: AbortSignal },
+  options: GradeOptions & { readonly hardTimeoutMs?: number; readonly signal?: AbortSignal; readonly toolCall?: boolean },
 ): Promise<GradeResult> {
   // The signal stays on this side: it cancels the job, and cannot be sent to a worker.
-  const { hardTimeoutMs, signal, ...grading } = options;
-  const limit = hardTimeoutMs ?? hardLimitMs({ kind: 'grade', timeoutMs: grading.timeoutMs, variants: grading.variants?.length });
+  const { hardTimeoutMs, signal, toolCall, ...grading } = options;
+  const limit =
+    hardTimeoutMs ??
+    (toolCall
+      ? hardLimitMs({ kind: 'tool', limitMs: grading.timeoutMs ?? DEFAULT_GRADE_TIMEOUT_MS })
+      : hardLimitMs({ kind: 'grade', timeoutMs: grading.timeoutMs, variants: grading.variants?.length }));
   const outcome = await pool.submit((api) => api.grade(task, spec, grading), { affinity: task.handler, hardTimeoutMs: limit, replaceOnError: true, ...(signal ? { signal } : {}) });
+  if (toolCall && outcome.kind === 'overrun') throw new ToolOverrunError(outcome.ms);
   return gradeOfOutcome(outcome, spec);
 }

@@ -2,8 +2,9 @@
  * The hard limit of every verifier job: how long past its start a job may
  * run before its worker is terminated (the only reliable stop for a query
  * that ignores its own timeout, docs/design.md §5). One function for the
- * page, the CLI's commands and the grading pool, so a job of one kind is
- * stopped at the same time wherever it runs.
+ * page, the CLI's commands, the grading pool and an agent's tool calls
+ * (`verify` and `run` alike), so a job of one kind is stopped at the same
+ * time wherever it runs.
  */
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../eval/grade/grade-types.ts';
 import { DEFAULT_BUDGET_MS } from '../verify/driver.ts';
@@ -33,8 +34,12 @@ export type LimitedJob =
   | { readonly kind: 'diff'; readonly timeoutMs?: number }
   /** The lemma checks alone (`lemmas`): no wall-clock budget, one per query. */
   | { readonly kind: 'lemmas'; readonly queryTimeoutMs: number }
-  /** An agent's `run` call: concrete evaluation, no solver, stopped by its own deadline at `limitMs`. */
-  | { readonly kind: 'run'; readonly limitMs: number };
+  /**
+   * An agent's tool call with its limit (`--tool-timeout`): a `verify` call
+   * graded with `limitMs` as the solver's budget, or a `run` call (concrete
+   * evaluation, no solver) stopped by its own deadline at `limitMs`.
+   */
+  | { readonly kind: 'tool'; readonly limitMs: number };
 
 /**
  * The wall-clock limit of `job` before its worker is stopped.
@@ -47,11 +52,11 @@ export type LimitedJob =
  * - diff: the budget and the slack;
  * - lemmas: a query per fact (a few hundred at most), each stopped by the
  *   engine's watchdog when it ignores its timeout; this is the backstop;
- * - run: as a `verify` call's job, twice the call's limit and half a
- *   minute (the same limit bounds a fresh worker's start, Z3's loading
- *   included); the evaluation stops itself at the limit (AGENT011) unless
- *   one step runs long (the C's symbolic run, a string the spec builds),
- *   which only this stops.
+ * - tool: twice the call's limit and half a minute, for either tool (the
+ *   same limit bounds a fresh worker's start, Z3's loading included, for a
+ *   `verify` call); a `run` call's evaluation stops itself at the limit
+ *   (AGENT011) unless one step runs long (the C's symbolic run, a string
+ *   the spec builds), which only this stops.
  */
 export function hardLimitMs(job: LimitedJob): number {
   switch (job.kind) {
@@ -66,7 +71,7 @@ export function hardLimitMs(job: LimitedJob): number {
       return (job.timeoutMs ?? DEFAULT_BUDGET_MS) + SLACK_MS;
     case 'lemmas':
       return 30 * 60_000 + 512 * job.queryTimeoutMs;
-    case 'run':
+    case 'tool':
       return job.limitMs * 2 + 30_000;
   }
 }

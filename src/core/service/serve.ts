@@ -8,7 +8,8 @@
  * `check` and `catalog` never load Z3, so the page's lint worker, which only
  * calls those, stays light. `verifyWithoutSolver` never waits for it: it
  * answers a verification that takes no query while Z3's wasm still compiles
- * (solver-free.ts).
+ * (solver-free.ts); nor does `agentRun`, which needs the parsed kernel (the
+ * start's first step, `init`) and no solver.
  */
 import { type RunToolRequest, answerRun } from '../eval/agent/run-tool.ts';
 import { GradeMemo } from '../eval/grade/grade-memo.ts';

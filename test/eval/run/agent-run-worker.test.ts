@@ -61,6 +61,6 @@ describe('the run tool on a verifier worker', () => {
   }, 300_000);
 
   it("the job's hard limit is a verify call's: twice the call's limit and half a minute", () => {
-    expect(hardLimitMs({ kind: 'run', limitMs: 20_000 })).toBe(70_000);
+    expect(hardLimitMs({ kind: 'tool', limitMs: 20_000 })).toBe(70_000);
   });
 });

@@ -14,6 +14,7 @@ import type { ToolCall, ToolSpec } from '../../llm/types.ts';
 import type { Task } from '../../tasks/task.ts';
 import type { GradeResult } from '../grade/grade-types.ts';
 import type { RunInput, RunToolReply, RunToolRequest } from './run-tool.ts';
+import { ToolOverrunError } from './tool-overrun.ts';
 
 /** What `verify` checks a spec against: the implementation the task shows, or the grading reference. */
 export type VerifyAgainst = 'shown' | 'reference';
@@ -195,6 +196,11 @@ export async function answerCall(task: Task, call: ToolCall, ctx: ToolContext, o
   try {
     grade = await ctx.check(task, spec, impl);
   } catch (e) {
+    if (e instanceof ToolOverrunError) {
+      // The solver ignored its budget and its worker was stopped (core/service/limits.ts): no verdict, a `timeout` as far as the model's spec goes.
+      const stopped = errorResult(call, 'AGENT011', `verify ran past its time limit of ${ctx.settings.toolTimeoutMs} ms and was stopped, its worker with it; there is no verdict on this spec. Try a simpler spec, or \`run\` it on a case.`, started, ctx.now);
+      return { ...stopped, category: 'timeout', spec };
+    }
     return errorResult(call, 'AGENT006', `the verifier failed on this call (${e instanceof Error ? e.message : String(e)}); this says nothing about your spec. Try again.`, started, ctx.now);
   }
   const text = ctx.toModelNames(verdictText(grade, ctx.settings.verifyAgainst, task));

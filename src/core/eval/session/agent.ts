@@ -29,9 +29,9 @@ export function agentDeps(config: RunConfig, grader: Grader, now: () => number =
         call,
         {
           settings,
-          // The tool's budget is the solver's; its job is stopped past twice that and half a minute.
+          // The tool's limit is the solver's budget; the job's hard limit is a tool call's (core/service/limits.ts).
           check: (t, spec, implSource) =>
-            grader(t, specText(spec), { timeoutMs: settings.toolTimeoutMs, strict: false, signal, hardTimeoutMs: settings.toolTimeoutMs * 2 + 30_000, ...(implSource !== undefined ? { implSource } : {}) }),
+            grader(t, specText(spec), { timeoutMs: settings.toolTimeoutMs, strict: false, signal, toolCall: true, ...(implSource !== undefined ? { implSource } : {}) }),
           toKernelNames: (spec) => (lens ? lens.inverse.codeText(spec, 'python') : spec),
           toModelNames: (text) => (lens ? lens.forward.feedback(text) : text),
           now,

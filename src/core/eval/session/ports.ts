@@ -13,6 +13,13 @@ import type { RunConfig, RunStore } from '../run/run-types.ts';
 export interface GraderOptions extends GradeOptions {
   /** Cancels the grading (a queued or running job); the grader then throws. */
   readonly signal?: AbortSignal;
+  /**
+   * An agent's tool call (`verify`), `timeoutMs` its limit: the job's hard
+   * limit is a tool call's (core/service/limits.ts), and past it the grader
+   * throws `ToolOverrunError` (the model reads AGENT011) instead of grading
+   * `timeout`.
+   */
+  readonly toolCall?: boolean;
   /** The wall-clock limit of the job, past which its worker is stopped (default: core/service/limits.ts). */
   readonly hardTimeoutMs?: number;
 }

@@ -43,6 +43,20 @@ export class CancelledError extends Error {
   }
 }
 
+/**
+ * What one worker did, for a benchmark's or a command's summary (ms since
+ * the epoch): when it was spawned and had started (its `init` done), how
+ * many jobs it ran, their time from the hand-over after its start to their
+ * end, and when its last job ended.
+ */
+export interface WorkerStats {
+  readonly spawnedAt: number;
+  readonly readyAt?: number;
+  readonly jobs: number;
+  readonly busyMs: number;
+  readonly lastEndAt?: number;
+}
+
 /** One running worker, as a spawn adapter hands it to the pool. */
 export interface WorkerHandle<Api> {
   /** What jobs call (in practice a Comlink proxy of the worker's API). */
@@ -110,6 +124,8 @@ interface Slot<Api> {
   lastKey?: string;
   /** The pool let go of this worker: its late events mean nothing. */
   gone: boolean;
+  /** What it did (`WorkerPool.stats`). */
+  readonly stats: { -readonly [K in keyof WorkerStats]: WorkerStats[K] };
 }
 
 interface Job<Api> {
@@ -119,6 +135,8 @@ interface Job<Api> {
   slot?: Slot<Api>;
   timer?: ReturnType<typeof setTimeout>;
   done: boolean;
+  /** When its worker, started, was handed it (ms since the epoch). */
+  ranAt?: number;
 }
 
 /** The jobs waiting on one abort signal, and the one listener the pool put on it. */
@@ -153,6 +171,8 @@ function afterTries(error: unknown, tries: number): unknown {
 export class WorkerPool<Api> {
   readonly size: number;
   private readonly slots: Slot<Api>[] = [];
+  /** What every worker this pool spawned did, replaced ones included. */
+  private readonly history: Slot<Api>['stats'][] = [];
   private readonly queue: Job<Api>[] = [];
   private readonly lanes = new Map<string, Job<Api>>();
   /**
@@ -230,6 +250,11 @@ export class WorkerPool<Api> {
     });
   }
 
+  /** What each worker the pool spawned did, in the order they were spawned (replaced ones included). */
+  stats(): WorkerStats[] {
+    return this.history.map((s) => ({ ...s }));
+  }
+
   /** Cancels the running or queued job of `lane`, if any. */
   cancel(lane: string): void {
     const job = this.lanes.get(lane);
@@ -259,7 +284,8 @@ export class WorkerPool<Api> {
     let end!: (error: Error) => void;
     const ended = new Promise<never>((_, reject) => (end = reject));
     ended.catch(() => undefined);
-    slot = { id, handle, gone: false, ended, end, starting: false, tries };
+    slot = { id, handle, gone: false, ended, end, starting: false, tries, stats: { spawnedAt: Date.now(), jobs: 0, busyMs: 0 } };
+    this.history.push(slot.stats);
     handle.hold?.(false);
     return slot;
   }
@@ -278,7 +304,7 @@ export class WorkerPool<Api> {
       // A worker that dies while starting never answers init: its end settles the start.
       const attempt = init ? Promise.race([init(slot.handle.api), slot.ended]) : Promise.resolve();
       slot.ready = attempt.then(
-        (value) => ((slot.starting = false), value),
+        (value) => ((slot.starting = false), (slot.stats.readyAt = Date.now()), value),
         (error: unknown) => ((slot.starting = false), this.startAgain(slot, error)),
       );
       // A failed start fails the job waiting on it, and its worker goes: it may never answer again (a warm-up
@@ -354,6 +380,7 @@ export class WorkerPool<Api> {
       .then(() => {
         if (job.done) return undefined;
         if (limit) arm();
+        job.ranAt = Date.now();
         // The job's worker: a failed start may have replaced the one it was handed.
         return job.run(job.slot!.handle.api);
       })
@@ -433,6 +460,12 @@ export class WorkerPool<Api> {
     if (job.opts.signal) this.unwatch(job.opts.signal, job);
     if (job.opts.lane && this.lanes.get(job.opts.lane) === job) this.lanes.delete(job.opts.lane);
     const slot = job.slot;
+    if (slot && job.ranAt !== undefined) {
+      const now = Date.now();
+      slot.stats.jobs++;
+      slot.stats.busyMs += now - job.ranAt;
+      slot.stats.lastEndAt = now;
+    }
     if (slot && slot.job === job) {
       slot.job = undefined;
       slot.handle.hold?.(false);

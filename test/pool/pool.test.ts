@@ -189,6 +189,35 @@ describe('the shared worker pool', () => {
     expect(values).toEqual(['sys_y@2', 'sys_x@1']);
     await pool.dispose();
   });
+
+  it("a free worker with none of its handler's jobs queued takes a handler no other worker has, so each handler's caches are built once", async () => {
+    const { spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 2 });
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    // Both workers busy with a handler of their own; then each handler's answers in file order, as `osvlab grade` submits them.
+    const x = gate();
+    const y = gate();
+    const busy = [pool.submit(async () => x.opened, { affinity: 'x' }), pool.submit(async () => y.opened, { affinity: 'y' })];
+    const jobs = ['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c', 'c'].map((h) => pool.submit(async (api) => (await sleep(10), `${h}@${api.worker}`), { affinity: h }));
+    x.open();
+    y.open();
+    await Promise.all(busy);
+    const values = (await Promise.all(jobs)).map((o) => (o.kind === 'done' ? o.value : o.kind));
+    const workersOf = (h: string) => [...new Set(values.filter((v) => v.startsWith(`${h}@`)).map((v) => v.slice(2)))];
+    // a and b each on one worker (before, both workers took a's answers from the head of the queue, then b's).
+    expect(workersOf('a')).toHaveLength(1);
+    expect(workersOf('b')).toHaveLength(1);
+    expect(workersOf('a')).not.toEqual(workersOf('b'));
+    // A worker with nothing else left still takes another's handler: no core idles while jobs wait.
+    const held = gate();
+    const long = pool.submit(async (api) => (await held.opened, api.worker), { affinity: 'd' });
+    const rest = [pool.submit(async (api) => api.worker, { affinity: 'd' }), pool.submit(async (api) => api.worker, { affinity: 'd' })];
+    const stolen = await Promise.all(rest);
+    held.open();
+    const first = await long;
+    expect(first.kind === 'done' && stolen.every((o) => o.kind === 'done' && o.value !== first.value)).toBe(true);
+    await pool.dispose();
+  });
 });
 
 describe('a grading job on the pool', () => {

@@ -7,7 +7,9 @@
  * - Lazy start: a worker is spawned when a job needs one, up to `size`.
  * - Lanes: a newer job in a lane supersedes the older one.
  * - Affinity: a free worker takes the queued job with the key of its last
- *   job first, since its caches are warm for that key (grading: the handler).
+ *   job first, since its caches are warm for that key (grading: the handler),
+ *   and otherwise one whose key no other worker has, so each key's caches
+ *   are built once.
  * - Cancel (AbortSignal) and a hard time limit per job.
  * - Terminate-and-respawn: stopping Z3 in WASM reliably means terminating
  *   its worker, so a cancelled, overrunning or crashed job's worker is
@@ -357,10 +359,27 @@ export class WorkerPool<Api> {
       let slot = this.slots.find((s) => !s.job);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
       if (!slot) return;
-      const same = slot.lastKey === undefined ? -1 : this.queue.findIndex((j) => !j.done && j.opts.affinity === slot.lastKey);
-      const job = this.queue.splice(same >= 0 ? same : 0, 1)[0];
+      const job = this.queue.splice(this.nextFor(slot), 1)[0];
       this.start(slot, job);
     }
+  }
+
+  /**
+   * Where in the queue the job `slot` takes next is: the first with the key
+   * of its last job (its caches are warm for it); else the first whose key
+   * no other worker has (a key's jobs stay with one worker, which pays for
+   * its cold caches once: grading a handler's first answer builds its
+   * symbolic runs, its proof keys and its reachable states); else the first.
+   */
+  private nextFor(slot: Slot<Api>): number {
+    const open = (j: Job<Api>) => !j.done;
+    if (slot.lastKey !== undefined) {
+      const same = this.queue.findIndex((j) => open(j) && j.opts.affinity === slot.lastKey);
+      if (same >= 0) return same;
+    }
+    const others = new Set(this.slots.filter((s) => s !== slot && s.lastKey !== undefined).map((s) => s.lastKey));
+    const free = this.queue.findIndex((j) => open(j) && (j.opts.affinity === undefined || !others.has(j.opts.affinity)));
+    return free >= 0 ? free : 0;
   }
 
   private start(slot: Slot<Api>, job: Job<Api>): void {

@@ -203,7 +203,7 @@ export interface RunFirst {
  * oracle's committed proof for the kernel as shipped), and the others run
  * in concrete states (run-refute.ts).
  */
-export function runFirst(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv): RunFirst {
+function runFirst(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv): RunFirst {
   const known = env.caches.slot(PROVED_GOALS);
   if (isShippedKernel(req, env)) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
   const obligations = phaseClock.timed('terms', () => specObligations(steps.step));

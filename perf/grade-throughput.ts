@@ -16,8 +16,11 @@
  * (default 1), so both meet the same load; each run's time is printed with
  * its CPU time (user + system, all threads, from /usr/bin/time where it
  * exists), and at the end the medians and their ratios, and the grades of
- * the two compared line by line (category, strict, bug-following): a speed-up
- * must not change one.
+ * the two compared line by line (category, strict, bug-following, found_by
+ * and the diagnosis's text): a speed-up must not change one. Each run also
+ * prints each grading worker's start, jobs and busy time and the idle tail
+ * (one worker done while another still grades), from `osvlab grade`'s
+ * summary.
  *
  * --compare grades the same answers twice, without the lemma check and then
  * with it, and prints both times and their ratio (strict / without).
@@ -30,6 +33,7 @@
  * they are.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -77,6 +81,20 @@ interface Outcome {
 
 const TIME = '/usr/bin/time';
 
+/** One grading worker as `osvlab grade --json`'s summary reports it (ms from the start of grading). */
+interface WorkerSummary {
+  readonly readyMs?: number;
+  readonly jobs: number;
+  readonly busyMs: number;
+  readonly doneMs?: number;
+}
+
+/** The time from the first worker's last job's end to the last one's (ms), over the workers that ran a job. */
+function idleTailMs(workers: readonly { readonly jobs: number; readonly doneMs?: number }[]): number {
+  const done = workers.filter((w) => w.jobs > 0 && w.doneMs !== undefined).map((w) => w.doneMs!);
+  return done.length ? Math.max(...done) - Math.min(...done) : 0;
+}
+
 async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outcome> {
   const loadBefore = loadavg();
   const samples: number[] = [];
@@ -111,8 +129,18 @@ async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outc
     process.exit(1);
   }
   const result = JSON.parse(out) as {
-    results: { line: number; task_id: string; category: string; strict: boolean | null; bug_following: boolean | null }[];
-    summary: { answers: number; pass: number; syntax: number; semantic: number; timeout: number; ms: number; answersPerMinute: number };
+    results: { line: number; task_id: string; category: string; strict: boolean | null; bug_following: boolean | null; found_by?: string; diagnosis: string }[];
+    summary: {
+      answers: number;
+      pass: number;
+      syntax: number;
+      semantic: number;
+      timeout: number;
+      ms: number;
+      answersPerMinute: number;
+      /** Absent from an osvlab that does not report its workers. */
+      workers?: WorkerSummary[];
+    };
   };
   const s = result.summary;
   const perMinute = (s.answers / wallMs) * 60_000;
@@ -123,14 +151,30 @@ async function gradeAll(gradeArgs: readonly string[], root = ROOT): Promise<Outc
       `answers: ${s.answers}   pass ${s.pass}, syntax ${s.syntax}, semantic ${s.semantic}, timeout ${s.timeout}`,
       `wall time (process start to exit): ${(wallMs / 1000).toFixed(1)} s   ${perMinute.toFixed(1)} answers/min${cpuMs === undefined ? '' : `   CPU ${(cpuMs / 1000).toFixed(1)} s`}`,
       `grading time (as osvlab grade reports it): ${(s.ms / 1000).toFixed(1)} s   ${s.answersPerMinute} answers/min`,
+      ...workerLines(s.workers),
       `load average after: ${fmtLoad(loadAfter)}   mean 1-min load during the run: ${meanLoad.toFixed(2)} (${samples.length} samples)`,
       `target < ${TARGET_MS / 60_000} min: ${wallMs < TARGET_MS ? 'met' : 'MISSED'}`,
       ...(notPassing.length ? [`not passing (${notPassing.length}): ${notPassing.map((r) => `${r.task_id}=${r.category}`).join(', ')}`] : []),
       '',
     ].join('\n'),
   );
-  const grades = result.results.map((r) => `line ${r.line} ${r.task_id} ${r.category} strict=${r.strict} bug-following=${r.bug_following}`);
+  const grades = result.results.map(
+    (r) => `line ${r.line} ${r.task_id} ${r.category} strict=${r.strict} bug-following=${r.bug_following} found-by=${r.found_by ?? '-'} diagnosis=${createHash('sha256').update(r.diagnosis).digest('hex').slice(0, 12)}`,
+  );
   return { wallMs, gradingMs: s.ms, grades, ...(cpuMs === undefined ? {} : { cpuMs }) };
+}
+
+/**
+ * Each worker's start, jobs and busy time, and the idle tail: from the first
+ * worker's last job to the last worker's, when a core had nothing to grade.
+ */
+function workerLines(workers: readonly WorkerSummary[] | undefined): string[] {
+  if (!workers?.length) return [];
+  const s = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).toFixed(2)} s`);
+  return [
+    ...workers.map((w, i) => `worker ${i + 1}: ready at ${s(w.readyMs)}, ${w.jobs} jobs, busy ${s(w.busyMs)}, last job done at ${s(w.doneMs)}`),
+    `idle tail (one worker done, another still grading): ${s(idleTailMs(workers))}`,
+  ];
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

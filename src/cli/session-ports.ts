@@ -12,6 +12,7 @@ import type { ResponseCacheStore } from '../core/llm/cache.ts';
 import { LlmClient } from '../core/llm/client.ts';
 import type { Provider } from '../core/llm/types.ts';
 import type { Task } from '../core/tasks/task.ts';
+import type { WorkerStats } from '../core/pool/pool.ts';
 import { nodeVerifier } from './node-pool.ts';
 
 export interface Grading {
@@ -20,6 +21,8 @@ export interface Grading {
   readonly runner: AgentRunner;
   /** Cancelled by Ctrl-C when `stopping` was given. */
   readonly control: RunControl;
+  /** What each worker of the pool did so far (pool.ts, `WorkerStats`). */
+  readonly workers: () => WorkerStats[];
 }
 
 /**
@@ -39,7 +42,7 @@ export async function withGrading<T>(opts: { readonly workers?: number; readonly
     process.once('SIGTERM', onSignal);
   }
   try {
-    return await body({ grader: (task, spec, options) => pool.grade(task, spec, options), runner: (req, signal) => pool.agentRun(req, { signal }), control });
+    return await body({ grader: (task, spec, options) => pool.grade(task, spec, options), runner: (req, signal) => pool.agentRun(req, { signal }), control, workers: () => pool.workerStats() });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

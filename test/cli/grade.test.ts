@@ -82,6 +82,13 @@ describe('osvlab grade', () => {
     ]);
     expect(out.summary).toMatchObject({ format: 'jsonl', answers: 2, pass: 1, syntax: 1, strict: 1, bad_lines: 5, grading: { strict: true } });
     expect(out.summary.grading.timeoutMs).toBeGreaterThan(0);
+    // Each verifier worker's start, jobs and busy time: one answer went to a worker (the prose one needs none).
+    const workers = out.summary.workers as { readyMs?: number; jobs: number; busyMs: number; doneMs?: number }[];
+    expect(workers.reduce((n, w) => n + w.jobs, 0)).toBe(1);
+    const busy = workers.find((w) => w.jobs === 1)!;
+    expect(busy.busyMs).toBeGreaterThan(0);
+    expect(busy.doneMs).toBeGreaterThanOrEqual(busy.readyMs! + busy.busyMs);
+    expect(busy.doneMs).toBeLessThanOrEqual(out.summary.ms);
     for (const n of [2, 3, 4, 5, 6]) expect(r.err).toContain(`line ${n}: GRADE`);
   }, TIMEOUT_MS);
 

@@ -191,6 +191,35 @@ describe('the shared worker pool', () => {
     expect(values).toEqual(['sys_y@2', 'sys_x@1']);
     await pool.dispose();
   });
+
+  it("a free worker with none of its handler's jobs queued takes a handler no other worker has, so each handler's caches are built once", async () => {
+    const { spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 2 });
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    // Both workers busy with a handler of their own; then each handler's answers in file order, as `osvlab grade` submits them.
+    const x = gate();
+    const y = gate();
+    const busy = [pool.submit(async () => x.opened, { affinity: 'x' }), pool.submit(async () => y.opened, { affinity: 'y' })];
+    const jobs = ['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c', 'c'].map((h) => pool.submit(async (api) => (await sleep(10), `${h}@${api.worker}`), { affinity: h }));
+    x.open();
+    y.open();
+    await Promise.all(busy);
+    const values = (await Promise.all(jobs)).map((o) => (o.kind === 'done' ? o.value : o.kind));
+    const workersOf = (h: string) => [...new Set(values.filter((v) => v.startsWith(`${h}@`)).map((v) => v.slice(2)))];
+    // a and b each on one worker (before, both workers took a's answers from the head of the queue, then b's).
+    expect(workersOf('a')).toHaveLength(1);
+    expect(workersOf('b')).toHaveLength(1);
+    expect(workersOf('a')).not.toEqual(workersOf('b'));
+    // A worker with nothing else left still takes another's handler: no core idles while jobs wait.
+    const held = gate();
+    const long = pool.submit(async (api) => (await held.opened, api.worker), { affinity: 'd' });
+    const rest = [pool.submit(async (api) => api.worker, { affinity: 'd' }), pool.submit(async (api) => api.worker, { affinity: 'd' })];
+    const stolen = await Promise.all(rest);
+    held.open();
+    const first = await long;
+    expect(first.kind === 'done' && stolen.every((o) => o.kind === 'done' && o.value !== first.value)).toBe(true);
+    await pool.dispose();
+  });
 });
 
 describe('a grading job on the pool', () => {
@@ -433,5 +462,37 @@ describe('a grading job on the pool', () => {
     await pool.dispose();
     await expect(pending).rejects.toThrow();
     await expect(pool.beside(async (api) => api.n)).rejects.toThrow('verification disposed');
+  });
+
+  it("stats() says what each worker did: its start, its jobs, their busy time and its last job's end, replaced workers too", async () => {
+    const { spawn } = inProcess();
+    const pool = new WorkerPool<TestApi>({ spawn, size: 2, init: async (api) => api.verifier.check(SPEC, 'sys_kill') });
+    const before = Date.now();
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    // Worker 1 takes the 120 ms job, worker 2 one of 40 ms and (being free first, as a rule) the other.
+    const lengths = [120, 40, 40];
+    const outcomes = await Promise.all(lengths.map((ms) => pool.submit(async (api) => (await sleep(ms), api.worker))));
+    const ran = outcomes.map((o) => (o.kind === 'done' ? o.value : 0));
+    expect(ran.slice(0, 2)).toEqual([1, 2]);
+    const stats = pool.stats();
+    expect(stats).toHaveLength(2);
+    for (const [i, w] of stats.entries()) {
+      const mine = lengths.filter((_, j) => ran[j] === i + 1);
+      expect(w.jobs).toBe(mine.length);
+      expect(w.busyMs).toBeGreaterThanOrEqual(mine.reduce((a, b) => a + b, 0) - 5);
+      expect(w.spawnedAt).toBeGreaterThanOrEqual(before);
+      expect(w.readyAt).toBeGreaterThanOrEqual(w.spawnedAt);
+      // Busy counts from the hand-over after the start, never the start itself.
+      expect(w.busyMs).toBeLessThanOrEqual(w.lastEndAt! - w.readyAt!);
+    }
+    // A job past its limit: its worker is replaced, and both stay in the stats.
+    const overrun = await pool.submit(() => new Promise(() => undefined), { hardTimeoutMs: 50 });
+    expect(overrun.kind).toBe('overrun');
+    const after = pool.stats();
+    expect(after).toHaveLength(3);
+    expect(after.reduce((n, w) => n + w.jobs, 0)).toBe(4);
+    expect(after[2].jobs).toBe(0);
+    expect(after[2].lastEndAt).toBeUndefined();
+    await pool.dispose();
   });
 });

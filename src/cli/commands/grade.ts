@@ -36,6 +36,7 @@ import { openRunDir, shardOption, usageErrors } from '../run-scale.ts';
 import { InputError, RESPONSES_CAP, readInput } from '../read-input.ts';
 import { lensOption } from '../lens-option.ts';
 import { RENAME_LENS } from '../../core/rename/choice.ts';
+import type { WorkerStats } from '../../core/pool/pool.ts';
 
 /**
  * Parses an answer file of either format against the benchmark tasks; in a
@@ -81,10 +82,11 @@ export async function run(argv: string[]): Promise<number> {
   const started = Date.now();
   let results: readonly { item: AnswerItem; grade: GradeResult }[];
   let total: number;
+  let workers: readonly WorkerStats[] = [];
   try {
     // Ctrl+C stops grading: what is graded is kept (stored with --out), the rest stays ungraded for a rerun.
     const stopping = `stopping: grades so far are kept${outDir ? '; rerun the same command to grade the rest' : ''}`;
-    ({ results, total } = await withGrading({ workers: o.concurrency || undefined, stopping }, async ({ grader, runner, control }) => {
+    ({ results, total } = await withGrading({ workers: o.concurrency || undefined, stopping }, async ({ grader, runner, control, workers: stats }) => {
       const session = await usageErrors(() =>
         AnswersSession.open(
           { file: parsed, source: { format: parsed.format, file: basename(file) }, model: o.model ?? basename(file).replace(/\.[^.]*$/, ''), name: o.name, grading, shard, ...(rename ? { rename } : {}) },
@@ -100,6 +102,7 @@ export async function run(argv: string[]): Promise<number> {
           process.stdout.write(`${label(item)}  ${item.task.id.padEnd(28)} ${grade.category}${extra ? ` (${extra})` : ''}\n`);
         },
       });
+      workers = stats();
       return { results: outcome.results, total: session.size };
     }));
   } finally {
@@ -131,6 +134,13 @@ export async function run(argv: string[]): Promise<number> {
     grading,
     ms,
     answersPerMinute: Math.round(perMinute * 10) / 10,
+    // Each verifier worker's start, jobs and busy time, ms from the start of grading: where two cores were not both at work.
+    workers: workers.map((w) => ({
+      ...(w.readyAt !== undefined ? { readyMs: w.readyAt - started } : {}),
+      jobs: w.jobs,
+      busyMs: w.busyMs,
+      ...(w.lastEndAt !== undefined ? { doneMs: w.lastEndAt - started } : {}),
+    })),
   };
 
   if (json) {

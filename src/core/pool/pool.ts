@@ -7,7 +7,9 @@
  * - Lazy start: a worker is spawned when a job needs one, up to `size`.
  * - Lanes: a newer job in a lane supersedes the older one.
  * - Affinity: a free worker takes the queued job with the key of its last
- *   job first, since its caches are warm for that key (grading: the handler).
+ *   job first, since its caches are warm for that key (grading: the handler),
+ *   and otherwise one whose key no other worker has, so each key's caches
+ *   are built once.
  * - Cancel (AbortSignal) and a hard time limit per job.
  * - A job that needs nothing the worker's start loads (`beforeStart`: an
  *   agent's `run` call, which asks no solver) runs beside that start.
@@ -43,6 +45,20 @@ export class CancelledError extends Error {
     super(`verification ${why}`);
     this.name = 'CancelledError';
   }
+}
+
+/**
+ * What one worker did, for a benchmark's or a command's summary (ms since
+ * the epoch): when it was spawned and had started (its `init` done), how
+ * many jobs it ran, their time from the hand-over after its start to their
+ * end, and when its last job ended.
+ */
+export interface WorkerStats {
+  readonly spawnedAt: number;
+  readonly readyAt?: number;
+  readonly jobs: number;
+  readonly busyMs: number;
+  readonly lastEndAt?: number;
 }
 
 /** One running worker, as a spawn adapter hands it to the pool. */
@@ -119,6 +135,8 @@ interface Slot<Api> {
   lastKey?: string;
   /** The pool let go of this worker: its late events mean nothing. */
   gone: boolean;
+  /** What it did (`WorkerPool.stats`). */
+  readonly stats: { -readonly [K in keyof WorkerStats]: WorkerStats[K] };
 }
 
 interface Job<Api> {
@@ -128,6 +146,8 @@ interface Job<Api> {
   slot?: Slot<Api>;
   timer?: ReturnType<typeof setTimeout>;
   done: boolean;
+  /** When its worker, started, was handed it (ms since the epoch). */
+  ranAt?: number;
 }
 
 /** The jobs waiting on one abort signal, and the one listener the pool put on it. */
@@ -162,6 +182,8 @@ function afterTries(error: unknown, tries: number): unknown {
 export class WorkerPool<Api> {
   readonly size: number;
   private readonly slots: Slot<Api>[] = [];
+  /** What every worker this pool spawned did, replaced ones included. */
+  private readonly history: Slot<Api>['stats'][] = [];
   private readonly queue: Job<Api>[] = [];
   private readonly lanes = new Map<string, Job<Api>>();
   /**
@@ -239,6 +261,11 @@ export class WorkerPool<Api> {
     });
   }
 
+  /** What each worker the pool spawned did, in the order they were spawned (replaced ones included). */
+  stats(): WorkerStats[] {
+    return this.history.map((s) => ({ ...s }));
+  }
+
   /** Cancels the running or queued job of `lane`, if any. */
   cancel(lane: string): void {
     const job = this.lanes.get(lane);
@@ -268,7 +295,8 @@ export class WorkerPool<Api> {
     let end!: (error: Error) => void;
     const ended = new Promise<never>((_, reject) => (end = reject));
     ended.catch(() => undefined);
-    slot = { id, handle, gone: false, ended, end, starting: false, tries };
+    slot = { id, handle, gone: false, ended, end, starting: false, tries, stats: { spawnedAt: Date.now(), jobs: 0, busyMs: 0 } };
+    this.history.push(slot.stats);
     handle.hold?.(false);
     return slot;
   }
@@ -287,7 +315,7 @@ export class WorkerPool<Api> {
       // A worker that dies while starting never answers init: its end settles the start.
       const attempt = init ? Promise.race([init(slot.handle.api), slot.ended]) : Promise.resolve();
       slot.ready = attempt.then(
-        (value) => ((slot.starting = false), value),
+        (value) => ((slot.starting = false), (slot.stats.readyAt = Date.now()), value),
         (error: unknown) => ((slot.starting = false), this.startAgain(slot, error)),
       );
       // A failed start fails the job waiting on it, and its worker goes: it may never answer again (a warm-up
@@ -341,10 +369,27 @@ export class WorkerPool<Api> {
       let slot = this.slots.find((s) => !s.job);
       if (!slot && this.slots.length < this.size) slot = this.addSlot();
       if (!slot) return;
-      const same = slot.lastKey === undefined ? -1 : this.queue.findIndex((j) => !j.done && j.opts.affinity === slot.lastKey);
-      const job = this.queue.splice(same >= 0 ? same : 0, 1)[0];
+      const job = this.queue.splice(this.nextFor(slot), 1)[0];
       this.start(slot, job);
     }
+  }
+
+  /**
+   * Where in the queue the job `slot` takes next is: the first with the key
+   * of its last job (its caches are warm for it); else the first whose key
+   * no other worker has (a key's jobs stay with one worker, which pays for
+   * its cold caches once: grading a handler's first answer builds its
+   * symbolic runs, its proof keys and its reachable states); else the first.
+   */
+  private nextFor(slot: Slot<Api>): number {
+    const open = (j: Job<Api>) => !j.done;
+    if (slot.lastKey !== undefined) {
+      const same = this.queue.findIndex((j) => open(j) && j.opts.affinity === slot.lastKey);
+      if (same >= 0) return same;
+    }
+    const others = new Set(this.slots.filter((s) => s !== slot && s.lastKey !== undefined).map((s) => s.lastKey));
+    const free = this.queue.findIndex((j) => open(j) && (j.opts.affinity === undefined || !others.has(j.opts.affinity)));
+    return free >= 0 ? free : 0;
   }
 
   private start(slot: Slot<Api>, job: Job<Api>): void {
@@ -370,6 +415,7 @@ export class WorkerPool<Api> {
       running = ready.then(() => {
         if (job.done) return undefined;
         if (limit) arm();
+        job.ranAt = Date.now();
         // The job's worker: a failed start may have replaced the one it was handed.
         return job.run(job.slot!.handle.api);
       });
@@ -451,6 +497,12 @@ export class WorkerPool<Api> {
     if (job.opts.signal) this.unwatch(job.opts.signal, job);
     if (job.opts.lane && this.lanes.get(job.opts.lane) === job) this.lanes.delete(job.opts.lane);
     const slot = job.slot;
+    if (slot && job.ranAt !== undefined) {
+      const now = Date.now();
+      slot.stats.jobs++;
+      slot.stats.busyMs += now - job.ranAt;
+      slot.stats.lastEndAt = now;
+    }
     if (slot && slot.job === job) {
       slot.job = undefined;
       slot.handle.hold?.(false);

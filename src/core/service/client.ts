@@ -20,7 +20,7 @@ import type { ReadyInfo, VerifierApi } from './contract.ts';
 import { type Exhaustion, exhaustionOf } from './exhaustion.ts';
 import { gradeOnPool } from './grade-job.ts';
 import { START_LIMIT_MS, hardLimitMs } from './limits.ts';
-import { CancelledError, type JobOptions, type JobOutcome, type PoolOptions, WorkerPool } from '../pool/pool.ts';
+import { CancelledError, type JobOptions, type JobOutcome, type PoolOptions, WorkerPool, type WorkerStats } from '../pool/pool.ts';
 
 /** The request ran past its hard time limit and its worker was terminated. */
 class HardTimeoutError extends Error {
@@ -85,6 +85,11 @@ export class VerifierClient {
   /** Jobs a worker failed on, each followed by a fresh worker. */
   get failures(): number {
     return this.pool.failures;
+  }
+
+  /** What each worker did so far: its start, its jobs and their time (pool.ts, `WorkerStats`). */
+  workerStats(): WorkerStats[] {
+    return this.pool.stats();
   }
 
   /** Loads Z3 in one worker ahead of the first request. */

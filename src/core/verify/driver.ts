@@ -152,20 +152,14 @@ export function verdictStatus(results: readonly ObligationResult[]): Verdict['st
  * from `started`, and explains a refutation with a counterexample. Must run
  * as one engine job (a model is read between queries).
  */
-export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv, started: number): Promise<TimedVerdict> {
+export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv, started: number, ran = runFirst(steps, req, env)): Promise<TimedVerdict> {
   const { step, spec, assume } = steps;
   const timeoutMs = req.timeoutMs ?? DEFAULT_BUDGET_MS;
   const deadline = started + timeoutMs;
   const implProofs = env.caches.slot(IMPL_PROOFS);
   const known = env.caches.slot(PROVED_GOALS);
   const shipped = isShippedKernel(req, env);
-  if (shipped) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
-
-  const obligations = phaseClock.timed('terms', () => specObligations(step));
-  const isKnown = (g: Term) => known.has(steps.implKey, g);
-  // Before any query, what is not known already is run in concrete states (run-refute.ts).
-  const open = obligations.filter((ob) => !isKnown(ob.goal));
-  const run = open.length && req.run !== false ? phaseClock.timed('replay', () => refuteByRunning(steps.handler.name, step, open, assume, env.caches)) : undefined;
+  const { obligations, isKnown, run } = ran;
   // With a solver, it settles what the run's state does not falsify, so the verdict lists what the solver's alone would.
   const asked = env.solverFree && run ? undefined : await prove(run ? obligations.filter((ob) => !failsIn(run, ob)) : obligations, env.engine, { assume, timeoutMs, deadline, known: isKnown });
   const specSide = run ? withRun(run, obligations, asked ?? notAsked(obligations, isKnown)) : asked!;
@@ -193,6 +187,45 @@ export async function proveRefinement(steps: Extract<Steps, { ok: true }>, req: 
   } finally {
     disposeOutcome(specSide);
   }
+}
+
+/** The spec side's obligations, which of them are known proved already, and what running them in concrete states found. */
+export interface RunFirst {
+  readonly obligations: Obligation[];
+  readonly isKnown: (g: Term) => boolean;
+  /** Undefined when nothing was run (every obligation known, or `req.run` false). */
+  readonly run?: RunRefutation;
+}
+
+/**
+ * The first part of `proveRefinement`, before any query: the spec side's
+ * obligations, those known proved for this program (seeded from the
+ * oracle's committed proof for the kernel as shipped), and the others run
+ * in concrete states (run-refute.ts).
+ */
+function runFirst(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv): RunFirst {
+  const known = env.caches.slot(PROVED_GOALS);
+  if (isShippedKernel(req, env)) known.seedOnce(steps.implKey, () => seedFromOracle(steps, env));
+  const obligations = phaseClock.timed('terms', () => specObligations(steps.step));
+  const isKnown = (g: Term) => known.has(steps.implKey, g);
+  const open = obligations.filter((ob) => !isKnown(ob.goal));
+  const run = open.length && req.run !== false ? phaseClock.timed('replay', () => refuteByRunning(steps.handler.name, steps.step, open, steps.assume, env.caches)) : undefined;
+  return { obligations, isKnown, ...(run ? { run } : {}) };
+}
+
+/**
+ * The status `proveRefinement` gives, without what only its verdict needs
+ * (for bug-following and the matrix, docs/design.md §4): when running finds
+ * a state that refutes an obligation, the verdict is `refuted` whatever the
+ * other obligations come to (a failure is the worst outcome, outcome.ts), so
+ * neither the solver's proof of the rest, the implementation's own
+ * obligations nor a counterexample is made. Otherwise the whole proof, as
+ * `proveRefinement` makes it. Must run as one engine job.
+ */
+export async function refinementStatus(steps: Extract<Steps, { ok: true }>, req: VerifyRequest, env: VerifyEnv, started: number): Promise<Verdict['status']> {
+  const ran = runFirst(steps, req, env);
+  if (ran.run?.failures.length) return 'refuted';
+  return (await proveRefinement(steps, req, env, started, ran)).status;
 }
 
 /** Does the run's state falsify `ob`? */

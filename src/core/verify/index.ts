@@ -6,8 +6,8 @@
  */
 import { SpecError } from '../dialect/index.ts';
 import type { VerifierCaches } from './caches.ts';
-import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, verifyDeclarative, proveRefinement, verdictStatus, withWarnings } from './driver.ts';
-import type { ObligationResult } from './verdict.ts';
+import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, verifyDeclarative, proveRefinement, refinementStatus, verdictStatus, withWarnings } from './driver.ts';
+import type { ObligationResult, VerdictStatus } from './verdict.ts';
 
 export { DEFAULT_BUDGET_MS, type TimedVerdict, type VerifyEnv, type VerifyRequest } from './driver.ts';
 export { ImplementationError, loadProgram, requireHandler } from './implementation.ts';
@@ -44,6 +44,28 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
   const d = await verifyDeclarative(req, env, Math.max(1, budget - v.ms));
   if (d.status === 'spec-error') return withWarnings({ status: 'spec-error', error: d.error, ms: Date.now() - started }, v.warnings);
   return withWarnings(withDeclarative(v, d.results, Date.now() - started), [...(v.warnings ?? []), ...d.warnings]);
+}
+
+/**
+ * The status `verify(req, env)` would give, made with less work where only
+ * the status is wanted (bug-following, the matrix): a state found by running
+ * that refutes the spec settles `refuted` without a query
+ * (driver.ts, `refinementStatus`). With `strict`, the whole verification.
+ */
+export async function verifyStatus(req: VerifyRequest, env: VerifyEnv): Promise<VerdictStatus> {
+  if (req.strict) return (await verify(req, env)).status;
+  return env.engine.exclusive(async () => {
+    const begun = Date.now();
+    const steps = buildSteps(req, env);
+    if (!steps.ok) return 'spec-error';
+    try {
+      return await refinementStatus(steps, req, env, begun);
+    } catch (e) {
+      // As in verify: a spec's error raised by a read of its step is the spec's.
+      if (!(e instanceof SpecError)) throw e;
+      return 'spec-error';
+    }
+  });
 }
 
 /** Folds the declarative results into a refinement verdict. */

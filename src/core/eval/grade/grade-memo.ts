@@ -7,13 +7,15 @@
  * second time is a lookup. Failures to verify (thrown errors) are not kept.
  */
 import type { KernelContent } from '../../kernel/content.ts';
-import { type TimedVerdict, type VerifyEnv, type VerifyRequest, verify } from '../../verify/index.ts';
+import { type TimedVerdict, type VerifyEnv, type VerifyRequest, verify, verifyStatus } from '../../verify/index.ts';
+import type { VerdictStatus } from '../../verify/verdict.ts';
 
 const DEFAULT_CAPACITY = 512;
 
 export class GradeMemo {
   private readonly verdicts = new Map<string, Promise<TimedVerdict>>();
   private readonly stricts = new Map<string, Promise<boolean>>();
+  private readonly statuses = new Map<string, Promise<VerdictStatus>>();
   hits = 0;
   misses = 0;
 
@@ -21,8 +23,15 @@ export class GradeMemo {
 
   /** `verify(req, env)`, once per distinct request. */
   verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
-    const key = [req.handler, req.spec, req.implSource ?? '', req.timeoutMs ?? '', req.strict ? 1 : 0, req.run === false ? 0 : 1, kernelKey(env.kernel)].join('\0');
-    return this.remember(this.verdicts, key, () => verify(req, env));
+    return this.remember(this.verdicts, requestKey(req, env), () => verify(req, env));
+  }
+
+  /** The status of `verify(req, env)`: from its verdict if remembered, else `verifyStatus`, once per distinct request. */
+  status(req: VerifyRequest, env: VerifyEnv): Promise<VerdictStatus> {
+    const key = requestKey(req, env);
+    const verdict = this.verdicts.get(key);
+    if (verdict) return verdict.then((v) => v.status);
+    return this.remember(this.statuses, key, () => verifyStatus(req, env));
   }
 
   /** The strict check of `spec` for `handler`, once per distinct pair. */
@@ -46,6 +55,11 @@ export class GradeMemo {
     while (map.size > this.capacity) map.delete(map.keys().next().value!);
     return p;
   }
+}
+
+/** What a verification depends on besides the verifier itself. */
+function requestKey(req: VerifyRequest, env: VerifyEnv): string {
+  return [req.handler, req.spec, req.implSource ?? '', req.timeoutMs ?? '', req.strict ? 1 : 0, req.run === false ? 0 : 1, kernelKey(env.kernel)].join('\0');
 }
 
 const kernelIds = new WeakMap<KernelContent, number>();

@@ -6,7 +6,7 @@
  */
 import { codeFrame } from '../../diagnostic-text.ts';
 import { type DeclarativeCheck, verifyDeclarative } from '../../verify/driver.ts';
-import { ImplementationError, type VerifyEnv, type VerifyRequest, verify } from '../../verify/index.ts';
+import { ImplementationError, type VerifyEnv, type VerifyRequest, verify, verifyStatus } from '../../verify/index.ts';
 import type { QueryInfo } from '../../verify/fact-prover.ts';
 import type { Verdict, VerdictStatus } from '../../verify/verdict.ts';
 import { extractSpec } from './answer.ts';
@@ -94,6 +94,8 @@ export async function gradeSpec(task: Task, spec: string | null, env: GradeEnv):
   const base = { handler: task.handler, spec, timeoutMs: env.timeoutMs, ...(shown ? { implSource: env.implSource } : {}), ...(env.run === false ? { run: false } : {}) };
   const verifyEnv: VerifyEnv = { engine: env.engine, caches: env.caches, kernel: env.kernel };
   const check = (req: VerifyRequest) => (env.memo ? env.memo.verify(req, verifyEnv) : verify(req, verifyEnv));
+  // Bug-following and the matrix need only a status: a state found by running settles a refutation (verifyStatus).
+  const status = (req: VerifyRequest) => (env.memo ? env.memo.status(req, verifyEnv) : verifyStatus(req, verifyEnv));
   const verdict = await check(base);
   const category = categoryOf(verdict);
   let bugFollowing: boolean | undefined;
@@ -102,7 +104,7 @@ export async function gradeSpec(task: Task, spec: string | null, env: GradeEnv):
     const statusOn = async (implSource: string): Promise<VerdictStatus> => {
       if (!implSource.trim()) return verdict.status;
       try {
-        return (await check({ ...base, implSource })).status;
+        return await status({ ...base, implSource });
       } catch (e) {
         if (e instanceof ImplementationError) return 'unknown';
         throw e;

@@ -27,15 +27,26 @@
 import * as Comlink from 'comlink';
 import type { VerifierApi } from '../core/service/contract.ts';
 import { reportCrashes } from './crash-report.ts';
+import { VERIFIER_CODE_LOADED } from './code-loaded.ts';
 
 const core = import('./verifier-core.ts');
 
-/** A verifier worker (named so by src/worker/verifier-spawn.ts) loads Z3, once its own code is in; the lint worker never does. */
+/**
+ * A verifier worker (named so by src/worker/verifier-spawn.ts), once its own
+ * code is in, tells the page so (a share link's first visit loads the page's
+ * code after it, src/app/main.ts) and parses the kernel, the longest step
+ * of a first verdict that needs no query. It starts loading Z3 when the page
+ * asks (`init`): on a share link once the page's code is in, which on a slow
+ * network would otherwise share the bandwidth with the 5 MB wasm
+ * (docs/app.md, "Loading Z3"). The lint worker does none of this.
+ */
 if (/^osvlab-verifier\b/.test(self.name)) {
   core
-    .then(() => import('../z3/start.ts'))
-    .then(({ startZ3 }) => startZ3())
-    // This browser cannot run Z3, or a chunk did not load: the page's first call hears why (loadZ3 tries again and throws it).
+    .then((c) => {
+      self.postMessage({ [VERIFIER_CODE_LOADED]: true });
+      return c.api.prepare();
+    })
+    // A chunk did not load: the page's first call hears why.
     .catch(() => undefined);
 }
 let lastWords: () => string | undefined = () => undefined;

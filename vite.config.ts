@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 import { BUILD_STAMP, appFileHashes } from './src/cli/app-files.ts';
-import { earlyVerifierScript } from './src/worker/early-verifier-html.ts';
 
 // Z3's wasm build uses pthreads, which need SharedArrayBuffer, which needs a
 // cross-origin isolated page. Static hosts that cannot send these headers get
@@ -71,31 +70,10 @@ function buildStamp(): Plugin {
   };
 }
 
-/**
- * Puts the script that starts a share link's verifier worker into the built
- * index.html, ahead of the app's entry script, with the built worker's URL
- * (src/worker/early-verifier-html.ts; docs/app.md, "Loading Z3"). In dev the
- * entry starts it (src/app/main.ts).
- */
-function earlyVerifier(): Plugin {
-  return {
-    name: 'osvlab-early-verifier',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        const worker = Object.keys(ctx.bundle ?? {}).find((f) => /(^|\/)verifier\.worker-[\w-]+\.js$/.test(f));
-        if (!worker) throw new Error('osvlab-early-verifier: no verifier worker chunk in the build');
-        return { html, tags: [{ tag: 'script', children: earlyVerifierScript(`./${worker}`), injectTo: 'head' }] };
-      },
-    },
-  };
-}
-
 export default defineConfig({
   // Relative asset URLs so the built site works from any sub-path of any static host.
   base: './',
-  plugins: [svelte(), isolationOnEveryResponse(), swManifest(), earlyVerifier(), buildStamp()],
+  plugins: [svelte(), isolationOnEveryResponse(), swManifest(), buildStamp()],
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },

@@ -37,11 +37,8 @@ const monacoLoading = opensPlayground(location.hash) ? Promise.resolve() : impor
 
 async function start() {
   await codeFirst;
-  // All of the app's code is requested at once: on a slow network each round trip saved is a share link's verdict sooner.
-  const services = Promise.all([import('./lib/cross-origin.ts'), import('./state/verifier.svelte.ts')]);
+  const [{ ensureIsolation, registerForOffline }, { verifier }] = await Promise.all([import('./lib/cross-origin.ts'), import('./state/verifier.svelte.ts')]);
   const shell = Promise.all([import('svelte'), import('./App.svelte'), import('./styles/app.css')]);
-  shell.catch(() => undefined);
-  const [{ ensureIsolation, registerForOffline }, { verifier }] = await services;
   if (await ensureIsolation()) return; // Reloading under the service worker.
   // The pool takes the worker started above; the page's code and the editor load meanwhile, and the app mounts.
   // A share link's verification asks for Z3 itself, once the page's code is in: Z3's download does not share the network with it.

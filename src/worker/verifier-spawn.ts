@@ -8,7 +8,6 @@
  */
 import { parseZ3Memory } from '../z3/memory.ts';
 import { isCodeLoadedNote } from './code-loaded.ts';
-import { EARLY_VERIFIER_GLOBAL, type EarlyVerifier } from './early-verifier-html.ts';
 
 /** A verifier worker loads Z3; the lint worker never does. The worker reads which it is from its name (src/z3/start.ts). */
 export type WorkerRole = 'verifier' | 'lint';
@@ -42,29 +41,20 @@ export function spawnWorker(role: WorkerRole): Worker {
   return new Worker(new URL('./verifier.worker.ts', import.meta.url), { type: 'module', name });
 }
 
-let early: EarlyVerifier | undefined;
+let early: { readonly worker: Worker; readonly heard: Event[]; readonly keep: (e: Event) => void } | undefined;
 
 /** Resolves once the early worker's own code has loaded, or it failed (`startVerifierEarly`). */
 let earlyCode: Promise<void> = Promise.resolve();
 
-/** The worker index.html's own script started (src/worker/early-verifier-html.ts), taken once. */
-function startedByPage(): EarlyVerifier | undefined {
-  const holder = globalThis as { [EARLY_VERIFIER_GLOBAL]?: EarlyVerifier };
-  const started = holder[EARLY_VERIFIER_GLOBAL];
-  delete holder[EARLY_VERIFIER_GLOBAL];
-  return started;
-}
-
-/**
- * Starts the first verifier worker now (or takes the one index.html's script
- * started), for the pool to take later (`takeEarlyVerifier`).
- */
+/** Starts the first verifier worker now, for the pool to take later (`takeEarlyVerifier`). */
 export function startVerifierEarly(): void {
   if (early) return;
-  early = startedByPage() ?? keepEvents(spawnWorker('verifier'));
-  const { worker, heard } = early;
-  // The note may have come before this: it is among what was kept.
-  if (heard.some((e) => e.type === 'error' || (e.type === 'message' && isCodeLoadedNote((e as MessageEvent).data)))) return;
+  const worker = spawnWorker('verifier');
+  const heard: Event[] = [];
+  const keep = (e: Event) => heard.push(e);
+  worker.addEventListener('error', keep);
+  worker.addEventListener('message', keep);
+  early = { worker, heard, keep };
   earlyCode = new Promise((resolve) => {
     const done = (e: Event) => {
       if (e.type === 'message' && !isCodeLoadedNote((e as MessageEvent).data)) return;
@@ -75,15 +65,6 @@ export function startVerifierEarly(): void {
     worker.addEventListener('message', done);
     worker.addEventListener('error', done);
   });
-}
-
-/** `worker`, with the events it sends kept until the pool takes it. */
-function keepEvents(worker: Worker): EarlyVerifier {
-  const heard: Event[] = [];
-  const keep = (e: Event) => heard.push(e);
-  worker.addEventListener('error', keep);
-  worker.addEventListener('message', keep);
-  return { worker, heard, keep };
 }
 
 /**

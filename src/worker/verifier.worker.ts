@@ -1,13 +1,12 @@
 /**
  * The page's verifier worker. It imports the rest of its code first
  * (src/worker/verifier-core.ts: the core and z3-solver's API, most of the
- * worker's bytes); once that is in, a verifier worker tells the page and
- * parses the kernel, and it starts loading Z3 (reserve the memory, start the
+ * worker's bytes), and starts loading Z3 (reserve the memory, start the
  * wasm's download and streaming compile, and the glue's download:
- * src/z3/start.ts, through src/z3/browser.ts) when the page asks for Z3.
- * The first verdict of a spec that needs no query waits for that code and
- * the kernel, and not for Z3: on a slow network the 5 MB wasm took most of
- * the bandwidth the worker's and the page's code needed (docs/measurements.md,
+ * src/z3/start.ts) as soon as that code is here, before the page's first
+ * call needs it. The first verdict of a spec that needs no query waits for
+ * that code and not for Z3: on a slow network the 5 MB wasm, begun first,
+ * took most of the bandwidth the worker's code needed (docs/measurements.md,
  * "A share link on a phone"). Meanwhile the worker already answers Comlink:
  * each call waits for the rest to be here.
  *
@@ -18,9 +17,9 @@
  * second src/z3/start.ts, so the wasm downloaded twice; docs/measurements.md, "Z3's
  * load before the page's and the worker's code"). The bundler puts a module that
  * both this file and verifier-core.ts import statically into this file's
- * chunk, so this file imports nothing verifier-core.ts imports (code-loaded.ts
- * is shared with the page's entry only), and the worker's name is tested here
- * rather than by a shared helper; test/e2e/platform.test.ts checks the built chunks.
+ * chunk, so src/z3/start.ts, which they share, comes with import() here, and the
+ * worker's name is tested here rather than by a shared helper;
+ * test/e2e/platform.test.ts checks the built chunks.
  *
  * The page's lint worker runs this same script and never loads Z3; its name
  * says which it is (src/worker/verifier-spawn.ts).

@@ -60,17 +60,6 @@ describe('platform', () => {
     expect(source).not.toMatch(/["'\x60]\.\.?\/(?:z3\/)?start-[\w-]+\.js["'\x60]/);
   });
 
-  it("starts a share link's verifier worker from index.html, with the built worker's URL", async () => {
-    // src/worker/early-verifier-html.ts: the worker's code starts downloading before the app's entry has run.
-    const out = await ensureBuilt();
-    const worker = readdirSync(join(out, 'assets')).find((f) => /^verifier\.worker-[\w-]+\.js$/.test(f));
-    const html = readFileSync(join(out, 'index.html'), 'utf8');
-    const inline = html.indexOf(`new Worker("./assets/${worker}"`);
-    expect(inline, 'the inline script names the built worker').toBeGreaterThan(0);
-    // A classic inline script: it runs as the HTML is parsed, before the (deferred) module entry.
-    expect(html.slice(html.lastIndexOf('<script', inline), inline)).toMatch(/^<script>/);
-  });
-
   it('answers a real Z3 query from the worker (self-test)', async () => {
     const { page, context, errors } = await newPage(env.browser);
     await page.goto(env.site.url + '#/about');

@@ -1,15 +1,15 @@
 /**
  * Entry point: make the page cross-origin isolated if needed, then mount the
  * app. On the playground (and a share link) Z3's worker is started first
- * thing, before the app's code loads, and starts loading Z3 once it has
- * parsed the kernel; a share link's first visit loads the app's code once
- * the worker's is in (docs/app.md, "Loading Z3"); Monaco waits for the first verdict (Playground.svelte);
+ * thing, before the app's code loads, and parses the kernel as soon as its
+ * code is in; Z3 loads when the page asks, on a share link once the page's
+ * code is in (docs/app.md, "Loading Z3"); Monaco waits for the first verdict (Playground.svelte);
  * elsewhere Monaco (the largest download after Z3, and what those pages'
  * first screen waits for) is requested before anything else is evaluated,
  * so it loads while the app chunk is parsed.
  */
 
-import { earlyVerifierCode, startVerifierEarly } from '../worker/verifier-spawn.ts';
+import { startVerifierEarly } from '../worker/verifier-spawn.ts';
 
 // When the app's script runs (perf/app-load.ts: the phases of the first verdict).
 performance.mark('osvlab:app-script');
@@ -23,22 +23,14 @@ const opensShareLink = (hash: string) => /^#\/s\//.test(hash);
 // Z3 takes the longest to load. A page that is not isolated yet may reload under the service worker first (ensureIsolation): it starts the worker after that.
 if (opensPlayground(location.hash) && window.crossOriginIsolated) startVerifierEarly();
 
-/**
- * How long a share link's page waits for the verifier worker's code before
- * loading its own. Its first verdict waits for both; on a slow network the
- * worker's (it then parses the kernel, which takes the longest) goes first,
- * and the page's loads while the worker parses. From the service worker's
- * copy (a repeat visit) nothing shares a network, and nothing waits.
- */
-const WORKER_CODE_FIRST_MS = 3000;
-const codeFirst = opensShareLink(location.hash) && !navigator.serviceWorker?.controller ? earlyVerifierCode(WORKER_CODE_FIRST_MS) : Promise.resolve();
-
 const monacoLoading = opensPlayground(location.hash) ? Promise.resolve() : import('./lib/monaco.ts');
 
 async function start() {
-  await codeFirst;
-  const [{ ensureIsolation, registerForOffline }, { verifier }] = await Promise.all([import('./lib/cross-origin.ts'), import('./state/verifier.svelte.ts')]);
+  // All of the app's code is requested at once: on a slow network each round trip saved is a share link's verdict sooner.
+  const services = Promise.all([import('./lib/cross-origin.ts'), import('./state/verifier.svelte.ts')]);
   const shell = Promise.all([import('svelte'), import('./App.svelte'), import('./styles/app.css')]);
+  shell.catch(() => undefined);
+  const [{ ensureIsolation, registerForOffline }, { verifier }] = await services;
   if (await ensureIsolation()) return; // Reloading under the service worker.
   // The pool takes the worker started above; the page's code and the editor load meanwhile, and the app mounts.
   // A share link's verification asks for Z3 itself, once the page's code is in: Z3's download does not share the network with it.

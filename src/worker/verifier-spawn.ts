@@ -7,7 +7,6 @@
  * a crash note) is kept and handed to the pool's listeners.
  */
 import { parseZ3Memory } from '../z3/memory.ts';
-import { isCodeLoadedNote } from './code-loaded.ts';
 
 /** A verifier worker loads Z3; the lint worker never does. The worker reads which it is from its name (src/z3/start.ts). */
 export type WorkerRole = 'verifier' | 'lint';
@@ -43,9 +42,6 @@ export function spawnWorker(role: WorkerRole): Worker {
 
 let early: { readonly worker: Worker; readonly heard: Event[]; readonly keep: (e: Event) => void } | undefined;
 
-/** Resolves once the early worker's own code has loaded, or it failed (`startVerifierEarly`). */
-let earlyCode: Promise<void> = Promise.resolve();
-
 /** Starts the first verifier worker now, for the pool to take later (`takeEarlyVerifier`). */
 export function startVerifierEarly(): void {
   if (early) return;
@@ -55,28 +51,6 @@ export function startVerifierEarly(): void {
   worker.addEventListener('error', keep);
   worker.addEventListener('message', keep);
   early = { worker, heard, keep };
-  earlyCode = new Promise((resolve) => {
-    const done = (e: Event) => {
-      if (e.type === 'message' && !isCodeLoadedNote((e as MessageEvent).data)) return;
-      worker.removeEventListener('message', done);
-      worker.removeEventListener('error', done);
-      resolve();
-    };
-    worker.addEventListener('message', done);
-    worker.addEventListener('error', done);
-  });
-}
-
-/**
- * Resolves once the worker `startVerifierEarly` started has its own code (it
- * posts a note, src/worker/verifier.worker.ts), or failed, or after
- * `limitMs`; at once when none was started. A share link's page loads its
- * own code after that, so that on a slow network the worker's code, which
- * the first verdict waits for, does not share the bandwidth with the page's
- * (src/app/main.ts).
- */
-export function earlyVerifierCode(limitMs: number): Promise<void> {
-  return Promise.race([earlyCode, new Promise<void>((resolve) => setTimeout(resolve, limitMs))]);
 }
 
 /**

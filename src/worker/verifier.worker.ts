@@ -1,14 +1,15 @@
 /**
  * The page's verifier worker. It imports the rest of its code first
  * (src/worker/verifier-core.ts: the core and z3-solver's API, most of the
- * worker's bytes), and starts loading Z3 (reserve the memory, start the
- * wasm's download and streaming compile, and the glue's download:
- * src/z3/start.ts) as soon as that code is here, before the page's first
- * call needs it. The first verdict of a spec that needs no query waits for
- * that code and not for Z3: on a slow network the 5 MB wasm, begun first,
- * took most of the bandwidth the worker's code needed (docs/measurements.md,
- * "A share link on a phone"). Meanwhile the worker already answers Comlink:
- * each call waits for the rest to be here.
+ * worker's bytes); once that is in, a verifier worker parses the kernel,
+ * and it starts loading Z3 (reserve the memory, start the wasm's download
+ * and streaming compile, and the glue's download: src/z3/start.ts, through
+ * src/z3/browser.ts) when the page asks for Z3. The first verdict of a spec
+ * that needs no query waits for that code and the kernel, and not for Z3:
+ * on a slow network the 5 MB wasm took most of the bandwidth the worker's
+ * and the page's code needed (docs/measurements.md, "A share link on a
+ * phone"). Meanwhile the worker already answers Comlink: each call waits
+ * for the rest to be here.
  *
  * This module is the worker's main script, and no other module may import
  * from it. WebKit does not keep a worker's main module in the worker's module
@@ -17,7 +18,7 @@
  * second src/z3/start.ts, so the wasm downloaded twice; docs/measurements.md, "Z3's
  * load before the page's and the worker's code"). The bundler puts a module that
  * both this file and verifier-core.ts import statically into this file's
- * chunk, so src/z3/start.ts, which they share, comes with import() here, and the
+ * chunk, so this file imports nothing verifier-core.ts imports, and the
  * worker's name is tested here rather than by a shared helper;
  * test/e2e/platform.test.ts checks the built chunks.
  *
@@ -30,12 +31,18 @@ import { reportCrashes } from './crash-report.ts';
 
 const core = import('./verifier-core.ts');
 
-/** A verifier worker (named so by src/worker/verifier-spawn.ts) loads Z3, once its own code is in; the lint worker never does. */
+/**
+ * A verifier worker (named so by src/worker/verifier-spawn.ts), once its own
+ * code is in, parses the kernel, the longest step of a first verdict that
+ * needs no query. It starts loading Z3 when the page asks (`init`): on a
+ * share link once the page's code is in, which on a slow network would
+ * otherwise share the bandwidth with the 5 MB wasm (docs/app.md, "Loading
+ * Z3"). The lint worker does neither.
+ */
 if (/^osvlab-verifier\b/.test(self.name)) {
   core
-    .then(() => import('../z3/start.ts'))
-    .then(({ startZ3 }) => startZ3())
-    // This browser cannot run Z3, or a chunk did not load: the page's first call hears why (loadZ3 tries again and throws it).
+    .then((c) => c.api.prepare())
+    // A chunk did not load: the page's first call hears why.
     .catch(() => undefined);
 }
 let lastWords: () => string | undefined = () => undefined;

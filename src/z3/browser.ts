@@ -12,7 +12,7 @@
  * first (src/z3/obstacle.ts).
  *
  * The memory reservation and the downloads are begun by src/z3/start.ts,
- * as early as the worker's entry can; this finishes the load from them.
+ * when the page first asks for Z3; this finishes the load from them.
  * z3-solver's API (about 300 kB of script before minifying) is imported here
  * when Z3 loads, not with the worker's code: a verdict that needs no query
  * does not wait for it.
@@ -125,7 +125,7 @@ export function loadZ3(): Promise<Z3Api> {
   loading ??= (async () => {
     // Without a memory to share with workers (WebKitGTK), Z3 runs in this worker's one thread.
     const threads = wantThreads();
-    // Begun by the worker's entry already, as it started (src/worker/verifier.worker.ts), or now.
+    // The downloads begin now, before z3-solver's API is imported (src/z3/start.ts).
     const load = startZ3();
     const url = load.glueUrl;
     const api = import('z3-solver');

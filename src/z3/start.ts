@@ -1,10 +1,10 @@
 /**
  * The first step of loading Z3 in a verifier worker, kept apart from the
- * rest so that the worker's entry can take it before its other code has
- * even downloaded (src/worker/verifier.worker.ts; docs/app.md, "Loading
- * Z3"): reserve Z3's memory, then start downloading and compiling the wasm
- * of that size and downloading the glue. Nothing here imports z3-solver or
- * the core; src/z3/browser.ts finishes the load from what this began.
+ * rest (src/z3/browser.ts takes it as soon as the page asks for Z3, before
+ * z3-solver's API has downloaded; docs/app.md, "Loading Z3"): reserve Z3's
+ * memory, then start downloading and compiling the wasm of that size and
+ * downloading the glue. Nothing here imports z3-solver or the core;
+ * src/z3/browser.ts finishes the load from what this began.
  *
  * The memory is the largest size the device grants (src/z3/memory.ts),
  * reserved once per worker; the one wasm links to a memory of any of those

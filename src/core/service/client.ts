@@ -10,11 +10,10 @@
  */
 import type { RunToolReply, RunToolRequest } from '../eval/agent/run-tool.ts';
 import type { GradeResult } from '../eval/grade/grade-types.ts';
-import { noCodeGrade } from '../eval/grade/grade.ts';
 import type { GraderOptions } from '../eval/session/ports.ts';
 import type { Task } from '../tasks/task.ts';
 import type { DiffRequest, DiffVerdict } from '../verify/equivalence.ts';
-import { ImplementationError, type VerifyRequest } from '../verify/index.ts';
+import type { VerifyRequest } from '../verify/index.ts';
 import type { Verdict } from '../verify/verdict.ts';
 import type { ReadyInfo, VerifierApi } from './contract.ts';
 import { type Exhaustion, exhaustionOf } from './exhaustion.ts';
@@ -113,7 +112,8 @@ export class VerifierClient {
    * closed client it throws.
    */
   async grade(task: Task, spec: string | null, options: GraderOptions = {}): Promise<GradeResult> {
-    if (spec === null) return noCodeGrade();
+    // The grader's code is the worker's; the page's bundle need not hold it for this one answer (docs/app.md, "Loading Z3").
+    if (spec === null) return (await import('../eval/grade/grade.ts')).noCodeGrade();
     try {
       return await gradeOnPool(this.pool, task, spec, options);
     } catch (e) {
@@ -191,7 +191,7 @@ export class VerifierClient {
     const started = Date.now();
     const outcome = await this.pool.submit(job, { hardTimeoutMs: limitMs, replaceOnError: true });
     if (outcome.kind === 'done') return { kind: 'done', value: outcome.value, ms: Date.now() - started };
-    if (outcome.kind === 'failed') rethrowCoded(outcome.error);
+    if (outcome.kind === 'failed') await rethrowCoded(outcome.error);
     const exhaustion = exhaustionOf(outcome);
     if (exhaustion) return { kind: 'exhausted', exhaustion, ms: Date.now() - started };
     return { kind: 'failed', message: why(outcome) };
@@ -219,11 +219,17 @@ export class VerifierClient {
   }
 }
 
-/** A C error the worker found while it ran the handler, thrown here as the ImplementationError it was (src/cli/grade-worker-impl.ts sends its diagnostics). */
-function rethrowCoded(error: unknown): void {
+/**
+ * A C error the worker found while it ran the handler, thrown here as the
+ * ImplementationError it was (src/cli/grade-worker-impl.ts sends its
+ * diagnostics). Its class comes with the C checker, which the page's bundle
+ * need not hold for this: it is imported when needed.
+ */
+async function rethrowCoded(error: unknown): Promise<void> {
   const e = error as { name?: unknown; message?: unknown; diagnostics?: unknown };
   if (e?.name === 'ImplementationError' && Array.isArray(e.diagnostics) && e.diagnostics.length) {
-    throw new ImplementationError(String(e.message), e.diagnostics as ImplementationError['diagnostics']);
+    const { ImplementationError } = await import('../verify/implementation.ts');
+    throw new ImplementationError(String(e.message), e.diagnostics as InstanceType<typeof ImplementationError>['diagnostics']);
   }
 }
 

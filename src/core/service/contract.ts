@@ -108,8 +108,14 @@ export interface WorkerClock {
 }
 
 export interface VerifierApi {
-  /** Loads Z3 (once per worker); resolves when the worker can solve. */
+  /** Loads Z3 (once per worker); resolves when the worker can solve. Parses the kernel as `prepare` does, while Z3 loads. */
   init(): Promise<ReadyInfo>;
+  /**
+   * Parses the kernel into its symbolic form now (once per worker), without
+   * loading Z3: the page's verifier worker does it as soon as its code is in,
+   * before the page asks for anything (src/worker/verifier.worker.ts).
+   */
+  prepare(): Promise<void>;
   /**
    * Loads Z3 as `init` does, then runs the platform's warm-up (once per
    * worker): the checks that start Z3's threads, where the page's workers run

@@ -87,11 +87,13 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}), ...(steps ? { steps } : {}) };
   }
 
-  async function init(): Promise<ReadyInfo> {
-    const loading = getEngine();
-    loading.catch(() => undefined);
-    // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
-    // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
+  /** Whether the kernel has been parsed (`prepare`). */
+  let prepared = false;
+
+  /** Parses the kernel into its symbolic form, once per worker (`VerifierApi.prepare`). */
+  function prepare(): void {
+    if (prepared) return;
+    prepared = true;
     const start = now();
     try {
       loadProgram(caches);
@@ -99,12 +101,24 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     } catch {
       // A kernel that does not compile is reported by verify() itself.
     }
+  }
+
+  async function init(): Promise<ReadyInfo> {
+    const loading = getEngine();
+    loading.catch(() => undefined);
+    // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
+    // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
+    prepare();
     await loading;
     return readyInfo();
   }
 
   return {
     init,
+
+    async prepare(): Promise<void> {
+      prepare();
+    },
 
     async warmUp(): Promise<ReadyInfo> {
       const engine = await getEngine();

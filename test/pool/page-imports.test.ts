@@ -1,0 +1,34 @@
+/**
+ * What the page's bundle takes of the verifier service: the client
+ * (src/core/service/client.ts) and the job limits (src/core/service/limits.ts)
+ * are the page's, and must not import the verifier itself (the driver, the
+ * grader, the C checker), which only the workers run: an import of one
+ * constant or one class brought the whole verifier into the page's first
+ * bytes (docs/app.md, "Loading Z3"). The limit's copy of the default budget
+ * must stay the driver's.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BUDGET_MS as driverBudget } from '../../src/core/verify/driver.ts';
+import { DEFAULT_BUDGET_MS, hardLimitMs } from '../../src/core/service/limits.ts';
+
+const SERVICE = join(import.meta.dirname, '../../src/core/service');
+
+/** The modules `file` imports statically (not `import type`, not `import()`). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(join(SERVICE, file), 'utf8');
+  return [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
+}
+
+describe("the page's share of the verifier service", () => {
+  it('keeps the default budget of a verification equal to the driver', () => {
+    expect(DEFAULT_BUDGET_MS).toBe(driverBudget);
+    expect(hardLimitMs({ kind: 'diff' })).toBe(driverBudget + hardLimitMs({ kind: 'diff', timeoutMs: 0 }));
+  });
+
+  it.each(['client.ts', 'limits.ts', 'grade-job.ts', 'exhaustion.ts'])('%s imports nothing of the verifier, the grader or the dialect', (file) => {
+    const heavy = staticImports(file).filter((m) => /\/(verify|dialect|c|smt)\/|\/eval\/grade\/(?!grade-types\.ts$)/.test(m));
+    expect(heavy).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * The kernel's checked program as `npm run bundle` made it
+ * (tasks/hv6/kernel-program.json, c/program-form.ts): read back in a few
+ * milliseconds instead of parsed (about 0.2 s on this machine, 1 s on a slow
+ * phone, most of it the JIT warming to the preprocessor, parser and checker:
+ * docs/measurements.md, "The kernel's program made at build time"). It
+ * stands only for the kernel it was made from: the same kernel hash, units
+ * and file texts. test/c/program-form.test.ts checks that it is what the
+ * parse of today's kernel and front end gives.
+ */
+import type { CProgram } from '../c/index.ts';
+import { type ProgramForm, programFromForm } from '../c/program-form.ts';
+import shipped from '../../../tasks/hv6/kernel-program.json';
+import type { KernelContent } from './content.ts';
+
+/** What tasks/hv6/kernel-program.json holds. */
+export interface ShippedProgram {
+  readonly kernelHash: string;
+  readonly units: readonly string[];
+  /** The files the form was made from: their texts must be the content's. */
+  readonly files: readonly string[];
+  readonly form: ProgramForm;
+}
+
+const SHIPPED = shipped as ShippedProgram;
+
+/**
+ * The program of `content` with no override, from its shipped form; undefined
+ * when the form was made from another kernel (or another front end's
+ * version of it: then a test fails until `npm run bundle` makes it again).
+ */
+export function shippedProgram(content: KernelContent, form: ShippedProgram = SHIPPED): CProgram | undefined {
+  if (form.kernelHash !== content.kernelHash) return undefined;
+  if (form.units.length !== content.units.length || form.units.some((u, i) => content.units[i] !== u)) return undefined;
+  if (form.files.length !== content.files.size || form.files.some((f) => !content.files.has(f))) return undefined;
+  return programFromForm(form.form, content.files);
+}

@@ -15,7 +15,7 @@ import { type CProgram, INT, execFunction, freshMemory, parseProgram } from '../
 import { programForm, programFromForm } from '../../src/core/c/program-form.ts';
 import { KERNEL, type KernelContent } from '../../src/core/kernel/content.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
-import { type ShippedProgram, shippedProgram } from '../../src/core/kernel/program.ts';
+import { type ShippedProgram, loadShippedForm, shippedProgram } from '../../src/core/kernel/program.ts';
 import { variable } from '../../src/core/smt/term.ts';
 import { collectBundle } from '../../scripts/bundle-lib.ts';
 
@@ -148,7 +148,10 @@ describe('the shipped kernel program', () => {
     expect(readFileSync(SHIPPED_PATH, 'utf8') === kernelProgramText(collectBundle(ROOT)), stale).toBe(true);
   });
 
-  it('is the program the kernel parses to, and only the kernel’s', () => {
+  it('is the program the kernel parses to, and only the kernel’s, once loaded', async () => {
+    // Not before it is loaded (a chunk of its own in the site).
+    expect(shippedProgram(KERNEL)).toBeUndefined();
+    expect((await loadShippedForm()) === undefined).toBe(false);
     const p = shippedProgram(KERNEL);
     expect(p).toBeDefined();
     expect(difference(parsed(), p)).toBeUndefined();

@@ -4,13 +4,17 @@
  * milliseconds instead of parsed (about 0.2 s on this machine, 1 s on a slow
  * phone, most of it the JIT warming to the preprocessor, parser and checker:
  * docs/measurements.md, "The kernel's program made at build time"). It
- * stands only for the kernel it was made from: the same kernel hash, units
- * and file texts. test/c/program-form.test.ts checks that it is what the
+ * stands only for the kernel it was made from: the same kernel hash (the
+ * digest of the files' texts), units and file names. test/c/program-form.test.ts checks that it is what the
  * parse of today's kernel and front end gives.
+ *
+ * The form (240 kB, 26 kB with brotli) is loaded on demand
+ * (`loadShippedForm`), a chunk of its own in the site: the page's own code
+ * imports the verifier's modules too, and must not fetch it; the verifier
+ * worker loads it when asked to verify (service/serve.ts).
  */
 import type { CProgram } from '../c/index.ts';
 import { type ProgramForm, programFromForm } from '../c/program-form.ts';
-import shipped from '../../../tasks/hv6/kernel-program.json';
 import type { KernelContent } from './content.ts';
 
 /** What tasks/hv6/kernel-program.json holds. */
@@ -22,15 +26,26 @@ export interface ShippedProgram {
   readonly form: ProgramForm;
 }
 
-const SHIPPED = shipped as ShippedProgram;
+let loaded: Promise<ShippedProgram | undefined> | undefined;
+let shipped: ShippedProgram | undefined;
+
+/** Loads the shipped form, once: what `shippedProgram` reads from then on (undefined if it cannot be loaded). */
+export function loadShippedForm(): Promise<ShippedProgram | undefined> {
+  loaded ??= import('../../../tasks/hv6/kernel-program.json').then(
+    (m) => (shipped = m.default as ShippedProgram),
+    () => undefined,
+  );
+  return loaded;
+}
 
 /**
- * The program of `content` with no override, from its shipped form; undefined
- * when the form was made from another kernel (or another front end's
- * version of it: then a test fails until `npm run bundle` makes it again).
+ * The program of `content` with no override, from its shipped form (`form`,
+ * or the one `loadShippedForm` loaded); undefined before that form is here,
+ * or when it was made from another kernel (or another front end's version of
+ * it: then a test fails until `npm run bundle` makes it again).
  */
-export function shippedProgram(content: KernelContent, form: ShippedProgram = SHIPPED): CProgram | undefined {
-  if (form.kernelHash !== content.kernelHash) return undefined;
+export function shippedProgram(content: KernelContent, form: ShippedProgram | undefined = shipped): CProgram | undefined {
+  if (!form || form.kernelHash !== content.kernelHash) return undefined;
   if (form.units.length !== content.units.length || form.units.some((u, i) => content.units[i] !== u)) return undefined;
   if (form.files.length !== content.files.size || form.files.some((f) => !content.files.has(f))) return undefined;
   return programFromForm(form.form, content.files);

@@ -20,6 +20,7 @@ import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
+import { loadShippedForm } from '../kernel/program.ts';
 import type { Task } from '../tasks/task.ts';
 import { proveSpecLemmas } from '../verify/declarative.ts';
 import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
@@ -58,7 +59,17 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   const memo = new GradeMemo();
   /** What this worker's verifier keeps between verifications: built once, for every request it serves. */
   const caches = new VerifierCaches();
-  const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
+  /**
+   * The kernel's program as `npm run bundle` made it (kernel/program.ts), loaded
+   * on the first call that verifies, never by the lint worker: each such call
+   * waits for it, so the kernel is read from it rather than parsed.
+   */
+  let kernelForm: Promise<unknown> | undefined;
+  const kernelReady = () => (kernelForm ??= loadShippedForm());
+  const env = async (): Promise<VerifyEnv> => {
+    await kernelReady();
+    return { engine: await getEngine(), caches };
+  };
   /** One job at a time over these caches, with Z3 or without (`verifyWithoutSolver`). */
   const jobs = serial();
   const solverFree: VerifyEnv = { engine: solverFreeEngine(jobs), caches, solverFree: true };
@@ -89,10 +100,12 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   async function init(): Promise<ReadyInfo> {
     const loading = getEngine();
     loading.catch(() => undefined);
-    // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
-    // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
+    // Load the kernel now rather than on the first Verify, and while Z3's wasm downloads and compiles (off this
+    // thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
+    // (Its time includes fetching the kernel's shipped form.)
     const start = now();
     try {
+      await kernelReady();
       loadProgram(caches);
       timings.kernel = { start, end: now() };
     } catch {
@@ -183,6 +196,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       const before = phaseClock.read();
       const start = now();
       try {
+        await kernelReady();
         const v = await verify(req, solverFree);
         // Undecided without a query (a budget spent before it asked): Z3 decides.
         return v.status === 'timeout' || v.status === 'unknown' ? null : v;
@@ -221,7 +235,10 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
 
     agentRun(req: RunToolRequest) {
       // On the worker's queue: its caches (the parsed kernel, the implementation's symbolic runs) are the verifier's.
-      return jobs(async () => answerRun(req, caches, now));
+      return jobs(async () => {
+        await kernelReady();
+        return answerRun(req, caches, now);
+      });
     },
 
     async clock(run: boolean): Promise<WorkerClock> {

@@ -29,10 +29,15 @@ export interface ShippedProgram {
 let loaded: Promise<ShippedProgram | undefined> | undefined;
 let shipped: ShippedProgram | undefined;
 
-/** Loads the shipped form, once: what `shippedProgram` reads from then on (undefined if it cannot be loaded). */
-export function loadShippedForm(): Promise<ShippedProgram | undefined> {
-  loaded ??= import('../../../tasks/hv6/kernel-program.json').then(
-    (m) => (shipped = m.default as ShippedProgram),
+/**
+ * Loads the shipped form, once: what `shippedProgram` reads from then on
+ * (undefined if it cannot be loaded). `given` is the form where the caller
+ * has it already (the page's verifier worker imports it with its own code,
+ * src/worker/verifier-core.ts); otherwise it is imported here.
+ */
+export function loadShippedForm(given?: () => Promise<ShippedProgram>): Promise<ShippedProgram | undefined> {
+  loaded ??= (given ? given() : import('../../../tasks/hv6/kernel-program.json').then((m) => m.default as ShippedProgram)).then(
+    (f) => (shipped = f),
     () => undefined,
   );
   return loaded;

@@ -20,7 +20,7 @@ import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import { loadShippedForm } from '../kernel/program.ts';
+import { type ShippedProgram, loadShippedForm } from '../kernel/program.ts';
 import type { Task } from '../tasks/task.ts';
 import { proveSpecLemmas } from '../verify/declarative.ts';
 import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
@@ -46,6 +46,8 @@ export interface WorkerPlatform {
   readonly origin?: number;
   /** Milliseconds since the epoch, as finely as the platform measures (`performance.timeOrigin + performance.now()`; default `Date.now`). */
   readonly now?: () => number;
+  /** The kernel's shipped program form, where the platform has it with its own code (else kernel/program.ts imports it). */
+  readonly kernelForm?: () => Promise<ShippedProgram>;
 }
 
 /** The worker's API over `platform`'s Z3. */
@@ -65,7 +67,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
    * waits for it, so the kernel is read from it rather than parsed.
    */
   let kernelForm: Promise<unknown> | undefined;
-  const kernelReady = () => (kernelForm ??= loadShippedForm());
+  const kernelReady = () => (kernelForm ??= loadShippedForm(platform.kernelForm));
   const env = async (): Promise<VerifyEnv> => {
     await kernelReady();
     return { engine: await getEngine(), caches };

@@ -9,9 +9,11 @@
  * parse of today's kernel and front end gives.
  *
  * The form (240 kB, 26 kB with brotli) is loaded on demand
- * (`loadShippedForm`), a chunk of its own in the site: the page's own code
- * imports the verifier's modules too, and must not fetch it; the verifier
- * worker loads it when asked to verify (service/serve.ts).
+ * (`loadShippedForm`): imported from here it is a chunk of its own in the
+ * site, which the page's own code (it imports the verifier's modules too)
+ * never asks for. The verifier worker has it with its own code
+ * (src/worker/verifier-core.ts) and loads it when first asked to verify
+ * (service/serve.ts).
  */
 import type { CProgram } from '../c/index.ts';
 import { type ProgramForm, programFromForm } from '../c/program-form.ts';

@@ -6,6 +6,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseProgram } from '../src/core/c/program.ts';
+import { programForm } from '../src/core/c/program-form.ts';
+import type { ShippedProgram } from '../src/core/kernel/program.ts';
 
 export interface ContentBundle {
   format: 1;
@@ -105,6 +108,20 @@ export function collectBundle(root: string): ContentBundle {
 
 export function bundleText(root: string): string {
   return `${JSON.stringify(collectBundle(root), null, 1)}\n`;
+}
+
+/**
+ * The kernel's checked program as flat data (src/core/c/program-form.ts), for
+ * tasks/hv6/kernel-program.json: a worker reads it back instead of parsing
+ * the kernel (src/core/kernel/program.ts). It depends on the kernel and on
+ * the C front end; test/c/program-form.test.ts fails when it is stale.
+ */
+export function kernelProgramText(bundle: ContentBundle): string {
+  const files = new Map(Object.entries(bundle.kernel.files));
+  const r = parseProgram(files, bundle.kernel.units);
+  if (!r.ok) throw new Error(`the kernel does not compile: ${r.errors.map((e) => e.message).join('; ')}`);
+  const shipped: ShippedProgram = { kernelHash: bundle.kernelHash, units: bundle.kernel.units, files: [...files.keys()], form: programForm(r.program, files) };
+  return `${JSON.stringify(shipped)}\n`;
 }
 
 /**

@@ -4,10 +4,15 @@
  * (src/core/service/serve.ts) the page's pool calls over Comlink. The CLI's
  * worker threads serve the same object; only the Z3 loader differs.
  */
+import type { ShippedProgram } from '../core/kernel/program.ts';
 import { serveVerifier } from '../core/service/serve.ts';
 import { createEngine, warmUp } from '../core/smt/solver.ts';
 import { loadZ3, z3LoadSteps, z3Memory } from '../z3/browser.ts';
 import { threadWorkersTaken } from '../z3/threads.ts';
+// The kernel's program as `npm run bundle` made it, with this code (26 kB with brotli): a chunk of its own was
+// fetched after it, a round trip later and beside Z3's wasm (docs/measurements.md, "The kernel's program made at
+// build time").
+import kernelForm from '../../tasks/hv6/kernel-program.json';
 
 export { z3LastWords } from '../z3/browser.ts';
 
@@ -34,6 +39,7 @@ export const api = serveVerifier({
     if (!steps || !steps.threadsGetModule) return steps;
     return warmedInMs !== undefined ? { ...steps, warmUp: warmedInMs, threadsAhead: threadWorkersTaken() } : steps;
   },
+  kernelForm: async () => kernelForm as ShippedProgram,
   origin: performance.timeOrigin,
   now: () => performance.timeOrigin + performance.now(),
 });

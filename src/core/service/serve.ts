@@ -21,6 +21,7 @@ import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
 import { bvConst, variable } from '../smt/term.ts';
 import type { Diagnostic } from '../diagnostic.ts';
+import { type ShippedProgram, loadShippedForm } from '../kernel/program.ts';
 import type { Task } from '../tasks/task.ts';
 import { proveSpecLemmas } from '../verify/declarative.ts';
 import { type DiffRequest, diffSpecs } from '../verify/equivalence.ts';
@@ -46,6 +47,8 @@ export interface WorkerPlatform {
   readonly origin?: number;
   /** Milliseconds since the epoch, as finely as the platform measures (`performance.timeOrigin + performance.now()`; default `Date.now`). */
   readonly now?: () => number;
+  /** The kernel's shipped program form, where the platform has it with its own code (else kernel/program.ts imports it). */
+  readonly kernelForm?: () => Promise<ShippedProgram>;
 }
 
 /** The worker's API over `platform`'s Z3. */
@@ -59,7 +62,17 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   const memo = new GradeMemo();
   /** What this worker's verifier keeps between verifications: built once, for every request it serves. */
   const caches = new VerifierCaches();
-  const env = async (): Promise<VerifyEnv> => ({ engine: await getEngine(), caches });
+  /**
+   * The kernel's program as `npm run bundle` made it (kernel/program.ts), loaded
+   * on the first call that verifies, never by the lint worker: each such call
+   * waits for it, so the kernel is read from it rather than parsed.
+   */
+  let kernelForm: Promise<unknown> | undefined;
+  const kernelReady = () => (kernelForm ??= loadShippedForm(platform.kernelForm));
+  const env = async (): Promise<VerifyEnv> => {
+    await kernelReady();
+    return { engine: await getEngine(), caches };
+  };
   /** One job at a time over these caches, with Z3 or without (`verifyWithoutSolver`). */
   const jobs = serial();
   const solverFree: VerifyEnv = { engine: solverFreeEngine(jobs), caches, solverFree: true };
@@ -87,28 +100,33 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     return { z3: true, initMs, isolated: platform.isolated(), ...(memory ? { memoryMiB: memory.mib, memoryCapped: memory.capped, threads: memory.threads } : {}), ...(steps ? { steps } : {}) };
   }
 
-  /** Whether the kernel has been parsed (`prepare`). */
-  let prepared = false;
+  /** The kernel read into its symbolic form, once per worker (`VerifierApi.prepare`). */
+  let prepared: Promise<void> | undefined;
 
-  /** Parses the kernel into its symbolic form, once per worker (`VerifierApi.prepare`). */
-  function prepare(): void {
-    if (prepared) return;
-    prepared = true;
-    const start = now();
-    try {
-      loadProgram(caches);
-      timings.kernel = { start, end: now() };
-    } catch {
-      // A kernel that does not compile is reported by verify() itself.
-    }
+  /**
+   * Reads the kernel into its symbolic form, once per worker: as soon as the worker's code is in
+   * (`VerifierApi.prepare`), else at `init`. Its time includes loading the kernel's shipped form.
+   */
+  function prepare(): Promise<void> {
+    prepared ??= (async () => {
+      const start = now();
+      try {
+        await kernelReady();
+        loadProgram(caches);
+        timings.kernel = { start, end: now() };
+      } catch {
+        // A kernel that does not compile is reported by verify() itself.
+      }
+    })();
+    return prepared;
   }
 
   async function init(): Promise<ReadyInfo> {
     const loading = getEngine();
     loading.catch(() => undefined);
-    // Parse the kernel now rather than on the first Verify (about half a second), and while Z3's wasm downloads
+    // Read the kernel now (unless `prepare` has) rather than on the first Verify, and while Z3's wasm downloads
     // and compiles (off this thread) rather than after: the first verdict waited for it (docs/app.md, "Loading Z3").
-    prepare();
+    await prepare();
     await loading;
     return readyInfo();
   }
@@ -116,8 +134,8 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
   return {
     init,
 
-    async prepare(): Promise<void> {
-      prepare();
+    prepare(): Promise<void> {
+      return prepare();
     },
 
     async warmUp(): Promise<ReadyInfo> {
@@ -198,6 +216,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
       const before = phaseClock.read();
       const start = now();
       try {
+        await kernelReady();
         const v = await verify(req, solverFree);
         // Undecided without a query (a budget spent before it asked): Z3 decides.
         return v.status === 'timeout' || v.status === 'unknown' ? null : v;
@@ -236,7 +255,10 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
 
     agentRun(req: RunToolRequest) {
       // On the worker's queue: its caches (the parsed kernel, the implementation's symbolic runs) are the verifier's.
-      return jobs(async () => answerRun(req, caches, now));
+      return jobs(async () => {
+        await kernelReady();
+        return answerRun(req, caches, now);
+      });
     },
 
     async clock(run: boolean): Promise<WorkerClock> {

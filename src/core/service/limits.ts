@@ -7,15 +7,7 @@
  * time wherever it runs.
  */
 import { DEFAULT_GRADE_TIMEOUT_MS } from '../eval/grade/grade-types.ts';
-
-/**
- * The verifier's default budget, verify/driver.ts's `DEFAULT_BUDGET_MS`
- * (test/service/limits.test.ts keeps the two equal). Not imported from there:
- * the page's bundle holds this file, and an import of the driver would bring
- * the whole verifier with it, which only the workers run (docs/app.md,
- * "Loading Z3").
- */
-export const DEFAULT_BUDGET_MS = 120_000;
+import { DEFAULT_BUDGET_MS } from '../budget.ts';
 
 /**
  * How long past its budget a command's verification or comparison may run:

@@ -44,6 +44,7 @@ import type { RefinementStep } from './steps.ts';
 import type { Snapshot } from '../smt/snapshot.ts';
 import type { SmtModel } from '../smt/solver.ts';
 import type { ObligationResult, Verdict } from './verdict.ts';
+import { DEFAULT_BUDGET_MS } from '../budget.ts';
 
 export type { VerifyEnv } from './env.ts';
 
@@ -75,13 +76,8 @@ export interface VerifyRequest {
 
 export type TimedVerdict = Verdict & { readonly ms: number };
 
-/**
- * The budget of a verification when the request gives none (ms). The
- * slowest oracle, clone_proc, took 29 s on this 2-core machine under a load
- * of 20 (about 5 s idle); the budget must not turn a slow machine's proof
- * into a timeout.
- */
-export const DEFAULT_BUDGET_MS = 120_000;
+/** The budget of a verification when the request gives none (core/budget.ts). */
+export { DEFAULT_BUDGET_MS };
 
 type SpecRun = Extract<ReturnType<typeof runSpec>, { ok: true }>;
 

@@ -59,12 +59,18 @@
  * first visit and <= 1.0 s on a repeat visit, warm re-verify < 1 s, at most
  * 6 MB before the first verdict of a first visit from a brotli host.
  *
- * Run: npx tsx perf/app-load.ts [--browser|--engine chromium|firefox|webkit|all] [--handler NAME] [--runs N] [--profile desktop|mobile] [--no-compressed] [--base DIR]
+ * --spec-file FILE shares FILE's spec instead of the handler's oracle: e.g. a
+ * wrong spec that a concrete state refutes, whose first counterexample comes
+ * before Z3 (docs/design.md §3, "Refuted by running"); each visit prints the
+ * verdict's status.
+ *
+ * Run: npx tsx perf/app-load.ts [--browser|--engine chromium|firefox|webkit|all] [--handler NAME] [--spec-file FILE] [--runs N] [--profile desktop|mobile] [--no-compressed] [--base DIR]
  * With --browser all the engines take turns, run by run, so that they share
  * the machine's load alike. --base DIR (a built site, e.g. of another
  * worktree) is measured the same way, each run right before this build's,
  * and the summary gives both.
  */
+import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Z3LoadSteps } from '../src/core/service/contract.ts';
 import { oracleSpec } from '../src/core/kernel/content.ts';
@@ -80,6 +86,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const handler = arg('handler', 'sys_set_runnable');
+const specFile = arg('spec-file', '');
 const runs = Number(arg('runs', '3'));
 const browserArg = arg('browser', arg('engine', 'chromium'));
 const browsers: EngineName[] = browserArg === 'all' ? [...ENGINES] : [browserArg as EngineName];
@@ -408,7 +415,7 @@ function chunkTable(chunks: Map<string, number>): string {
 }
 
 async function main() {
-  const spec = oracleSpec(handler);
+  const spec = specFile ? readFileSync(specFile, 'utf8') : oracleSpec(handler);
   if (!spec) throw new Error(`no oracle spec for ${handler}`);
   const fragment = shareFragment({ handler, spec, label: 'perf' });
   const t0 = Date.now();

@@ -4,6 +4,7 @@
  * Verdict. Runs unchanged in Node and in a Web Worker. The steps and the
  * obligations are the driver's (driver.ts); this file orders the jobs.
  */
+import type { Diagnostic } from '../diagnostic.ts';
 import { SpecError } from '../dialect/index.ts';
 import type { VerifierCaches } from './caches.ts';
 import { type TimedVerdict, type VerifyEnv, type VerifyRequest, DEFAULT_BUDGET_MS, buildSteps, verifyDeclarative, proveRefinement, refinementStatus, verdictStatus, withWarnings } from './driver.ts';
@@ -26,19 +27,7 @@ export function clearVerifierCaches(caches: VerifierCaches): void {
 export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedVerdict> {
   const started = Date.now();
   const budget = req.timeoutMs ?? DEFAULT_BUDGET_MS;
-  const v = await env.engine.exclusive(async () => {
-    const begun = Date.now();
-    const steps = buildSteps(req, env);
-    if (!steps.ok) return withWarnings({ status: 'spec-error', error: steps.error, ms: Date.now() - begun }, steps.warnings);
-    try {
-      return await proveRefinement(steps, req, env, begun);
-    } catch (e) {
-      // A spec's error raised by a read of its step (none is expected: the
-      // run pins every map it writes) is still the spec's, with its place.
-      if (!(e instanceof SpecError)) throw e;
-      return withWarnings({ status: 'spec-error', error: e.toDiagnostic(e.source ?? req.spec), ms: Date.now() - begun }, steps.spec.warnings);
-    }
-  });
+  const v = await onSteps(req, env, proveRefinement, (error, warnings, begun): TimedVerdict => withWarnings({ status: 'spec-error', error, ms: Date.now() - begun }, warnings));
   if (!req.strict || v.status === 'spec-error') return v;
   // The declarative checks are a job of their own (never nested in another).
   const d = await verifyDeclarative(req, env, Math.max(1, budget - v.ms));
@@ -54,16 +43,32 @@ export async function verify(req: VerifyRequest, env: VerifyEnv): Promise<TimedV
  */
 export async function verifyStatus(req: VerifyRequest, env: VerifyEnv): Promise<VerdictStatus> {
   if (req.strict) return (await verify(req, env)).status;
+  return onSteps(req, env, refinementStatus, (): VerdictStatus => 'spec-error');
+}
+
+type BuiltSteps = Extract<ReturnType<typeof buildSteps>, { ok: true }>;
+
+/**
+ * `prove` over the steps of `req`, as one engine job begun at `begun`; a spec
+ * error, in building the steps or raised by a read of a step (none is
+ * expected: the run pins every map it writes), is still the spec's, with its
+ * place and the warnings so far, given to `specError`.
+ */
+function onSteps<T>(
+  req: VerifyRequest,
+  env: VerifyEnv,
+  prove: (steps: BuiltSteps, req: VerifyRequest, env: VerifyEnv, begun: number) => Promise<T>,
+  specError: (error: Diagnostic, warnings: readonly Diagnostic[] | undefined, begun: number) => T,
+): Promise<T> {
   return env.engine.exclusive(async () => {
     const begun = Date.now();
     const steps = buildSteps(req, env);
-    if (!steps.ok) return 'spec-error';
+    if (!steps.ok) return specError(steps.error, steps.warnings, begun);
     try {
-      return await refinementStatus(steps, req, env, begun);
+      return await prove(steps, req, env, begun);
     } catch (e) {
-      // As in verify: a spec's error raised by a read of its step is the spec's.
       if (!(e instanceof SpecError)) throw e;
-      return 'spec-error';
+      return specError(e.toDiagnostic(e.source ?? req.spec), steps.spec.warnings, begun);
     }
   });
 }

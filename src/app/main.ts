@@ -2,8 +2,8 @@
  * Entry point: make the page cross-origin isolated if needed, then mount the
  * app. On the playground (and a share link) Z3's worker is started first
  * thing, before the app's code loads, and parses the kernel as soon as its
- * code is in; Z3 loads when the page asks, on a share link once the page's
- * code is in (docs/app.md, "Loading Z3"); Monaco waits for the first verdict (Playground.svelte);
+ * code is in; Z3 loads when the page asks, on a share link once its first
+ * verdict is in (docs/app.md, "Loading Z3"); Monaco waits for the first verdict (Playground.svelte);
  * elsewhere Monaco (the largest download after Z3, and what those pages'
  * first screen waits for) is requested before anything else is evaluated,
  * so it loads while the app chunk is parsed.
@@ -33,12 +33,11 @@ async function start() {
   const [{ ensureIsolation, registerForOffline }, { verifier }] = await services;
   if (await ensureIsolation()) return; // Reloading under the service worker.
   // The pool takes the worker started above; the page's code and the editor load meanwhile, and the app mounts.
-  // A share link's verification asks for Z3 itself, once the page's code is in: Z3's download does not share the network with it.
-  const shareLink = opensShareLink(location.hash);
-  if (opensPlayground(location.hash) && !shareLink) void verifier.warm();
+  // A share link's verification asks for Z3 itself, once its first verdict is in (verifier.svelte.ts): Z3's download
+  // and compile do not share the network and the CPU with that verdict.
+  if (opensPlayground(location.hash) && !opensShareLink(location.hash)) void verifier.warm();
   const [{ mount }, { default: App }] = await shell;
   mount(App, { target: document.getElementById('app')! });
-  if (shareLink) void verifier.warm();
   // The offline copy (every page's code, Monaco, the token table) waits for Z3 and for the playground's first verdict if one is under way.
   const { playground } = await import('./state/app.svelte.ts');
   registerForOffline(verifier.settled.then(() => playground.whenIdle()));

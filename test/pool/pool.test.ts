@@ -464,6 +464,18 @@ describe('a grading job on the pool', () => {
     await expect(pool.beside(async (api) => api.n)).rejects.toThrow('verification disposed');
   });
 
+  it('beside(run, { start: false }) answers on the first worker without beginning its start; a later warm() begins it once', async () => {
+    const { pool, starts } = neverStarting(1);
+    await expect(pool.beside(async (api) => api.n * 10, { start: false })).resolves.toBe(10);
+    await expect(pool.beside(async (api) => api.n, { start: false })).resolves.toBe(1);
+    expect(starts()).toBe(0);
+    pool.warm().catch(() => undefined); // Never starts here: it ends with the pool.
+    // The same worker: warm() starts the worker beside() used, and a default beside() starts no second one.
+    await expect(pool.beside(async (api) => api.n)).resolves.toBe(1);
+    expect(starts()).toBe(1);
+    await pool.dispose();
+  });
+
   it("stats() says what each worker did: its start, its jobs, their busy time and its last job's end, replaced workers too", async () => {
     const { spawn } = inProcess();
     const pool = new WorkerPool<TestApi>({ spawn, size: 2, init: async (api) => api.verifier.check(SPEC, 'sys_kill') });

@@ -98,6 +98,8 @@ export class VerifierService {
    * otherwise it waits for Z3 (throwing why, when Z3 cannot run here) and
    * verifies on the pool. In a `lane`, a newer verification or `cancel`
    * supersedes this one (`CancelledError`), also before it reaches the pool.
+   * When nothing has asked for Z3 yet, Z3 starts loading only once the worker
+   * has answered without it.
    */
   async verify(req: VerifyRequest, opts: { readonly lane?: string } = {}): Promise<Verdict> {
     const lane = opts.lane;
@@ -105,6 +107,15 @@ export class VerifierService {
     const overtaken = () => {
       if (lane !== undefined && this.laneTurns.get(lane) !== turn) throw new CancelledError(this.laneTurns.get(lane)! < 0 ? 'cancelled' : 'superseded');
     };
+    // Z3 not asked for yet (a share link opening): the verdict without a query first, and Z3's load after it, so that
+    // its 5 MB download and its compile do not share the network and the CPU with the verdict's own code (docs/app.md,
+    // "Loading Z3"). The worker's start (its kernel) is what that verdict waits for, not Z3.
+    if (this.status.kind === 'idle' && this.isolated) {
+      const first = await this.client.verifyWithoutSolver(req, (api) => void api.timings().then(markWorkerPhases, () => undefined), { start: false });
+      void this.warm();
+      overtaken();
+      if (first) return first;
+    }
     const warming = this.warm();
     const early = await this.whileLoading(req);
     overtaken();

@@ -232,13 +232,16 @@ export class WorkerPool<Api> {
    * its start (`init`) and beside whatever job it has: for a short call that
    * needs nothing the start loads (the page's verification from committed
    * proofs while Z3's wasm compiles, core/service/solver-free.ts). Begins that
-   * worker's start, as `warm()` does. No lane, limit or signal: rejects when
-   * the worker crashes or is let go (a failed start, the pool's disposal).
+   * worker's start, as `warm()` does, unless `start` is false: a share link's
+   * first verdict asks before Z3 is wanted, so that Z3's download and compile
+   * do not share the network and the CPU with it (docs/app.md, "Loading Z3").
+   * No lane, limit or signal: rejects when the worker crashes or is let go (a
+   * failed start, the pool's disposal).
    */
-  beside<T>(run: (api: Api) => Promise<T>): Promise<T> {
+  beside<T>(run: (api: Api) => Promise<T>, opts: { readonly start?: boolean } = {}): Promise<T> {
     if (this.disposed) return Promise.reject(new CancelledError('disposed'));
     const slot = this.slots[0] ?? this.addSlot();
-    this.readyOf(slot).catch(() => undefined);
+    if (opts.start !== false) this.readyOf(slot).catch(() => undefined);
     return Promise.race([run(slot.handle.api), slot.ended]);
   }
 

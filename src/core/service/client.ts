@@ -162,15 +162,16 @@ export class VerifierClient {
    * `req`'s verdict if it takes no query (solver-free.ts), from the first
    * worker even while its Z3 is still loading; undefined when it needs Z3 or
    * that worker did not answer (`verify` then says why). `after` is called
-   * with that worker's API once it has answered.
+   * with that worker's API once it has answered. With `start: false` the
+   * worker's start (Z3's load) is not begun by this call (`Pool.beside`).
    */
-  async verifyWithoutSolver(req: VerifyRequest, after?: (api: VerifierApi) => void): Promise<Verdict | undefined> {
+  async verifyWithoutSolver(req: VerifyRequest, after?: (api: VerifierApi) => void, opts: { readonly start?: boolean } = {}): Promise<Verdict | undefined> {
     try {
       const verdict = await this.pool.beside(async (api) => {
         const v = await api.verifyWithoutSolver(req);
         after?.(api);
         return v;
-      });
+      }, opts);
       return verdict ?? undefined;
     } catch {
       return undefined;

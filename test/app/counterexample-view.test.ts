@@ -4,8 +4,8 @@
  * by hand in the core's shape; the browser tests check the same on real ones.
  */
 import { describe, expect, it } from 'vitest';
-import { conditionText, returnText, returnWithNumber, showsCondition, specFact } from '../../src/app/lib/cex-text.ts';
-import { explainingWarning, fixLine } from '../../src/app/lib/fix-line.ts';
+import { conditionText, explainingWarning, returnText, returnWithNumber, showsCondition, specFact } from '../../src/app/lib/cex-text.ts';
+import { fixLine } from '../../src/app/lib/fix-line.ts';
 import type { Diagnostic } from '../../src/core/diagnostic.ts';
 import type { Counterexample, Verdict } from '../../src/core/verify/verdict.ts';
 

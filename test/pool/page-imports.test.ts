@@ -8,7 +8,7 @@
  * leaf core/budget.ts.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BUDGET_MS as driverBudget } from '../../src/core/verify/driver.ts';
 import { hardLimitMs } from '../../src/core/service/limits.ts';
@@ -29,5 +29,37 @@ describe("the page's share of the verifier service", () => {
   it.each(['client.ts', 'limits.ts', 'grade-job.ts', 'exhaustion.ts'])('%s imports nothing of the verifier, the grader or the dialect', (file) => {
     const heavy = staticImports(file).filter((m) => /\/(verify|dialect|c|smt)\/|\/eval\/grade\/(?!grade-types\.ts$)/.test(m));
     expect(heavy).toEqual([]);
+  });
+});
+
+const SRC = join(import.meta.dirname, '../../src');
+
+/** Every source module `entry` reaches by static imports (the bundle's first chunks for it), as paths under src/. */
+function staticGraph(entries: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...entries];
+  while (todo.length) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!/\.(ts|svelte)$/.test(file)) continue;
+    const text = readFileSync(join(SRC, file), 'utf8');
+    for (const m of text.matchAll(/^\s*import\s+(?!type\b)(?:[^;'"]*?from\s+)?'(\.[^']+)'/gm)) todo.push(join(dirname(file), m[1]));
+  }
+  return seen;
+}
+
+describe("a share link's first code", () => {
+  // What src/app/main.ts loads before the app mounts on a share link, and the playground it opens in.
+  const graph = staticGraph(['app/main.ts', 'app/App.svelte', 'app/state/verifier.svelte.ts', 'app/lib/cross-origin.ts', 'app/pages/Playground.svelte']);
+
+  it('reaches the playground and its verdict view', () => {
+    expect(graph).toContain('app/components/VerdictView.svelte');
+    expect(graph).toContain('app/state/playground.svelte.ts');
+  });
+
+  it("holds neither the dialect's parser and lexer nor the task bundle: the first verdict needs neither (fix-line-soon.svelte.ts, taskdb.svelte.ts)", () => {
+    const late = [...graph].filter((f) => /^core\/dialect\/(parser|lexer)\.ts$|^core\/tasks\/load\.ts$|^app\/lib\/fix-line\.ts$/.test(f));
+    expect(late).toEqual([]);
   });
 });

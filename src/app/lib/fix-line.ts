@@ -12,7 +12,6 @@
 import { findHandler } from '../../core/kernel/handlers.ts';
 import type * as A from '../../core/dialect/ast.ts';
 import { parseModule } from '../../core/dialect/parser.ts';
-import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { showsCondition } from './cex-text.ts';
 
@@ -98,15 +97,4 @@ export function fixLine(spec: string, handler: string, verdict: Verdict): FixLin
     if (last) return { kind: 'missing-write', line: last.span.endLine, field };
   }
   return { kind: 'line', line: given };
-}
-
-/**
- * The warning that explains a refutation: one inside the statement the fix
- * goes to (a comparison that is always False inside the condition, say), or
- * on its line. A warning never changes the verdict, but it often says why.
- */
-export function explainingWarning(warnings: readonly Diagnostic[], fix: FixLine | undefined): Diagnostic | undefined {
-  if (!fix) return undefined;
-  const end = fix.kind === 'condition' ? fix.endLine : fix.line;
-  return warnings.find((w) => w.span.line >= fix.line && w.span.line <= end);
 }

@@ -10,7 +10,7 @@ import { findHandler } from '../../core/kernel/handlers.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
-import { fixLine } from '../lib/fix-line.ts';
+import { fixLineSoon, loadFixLine } from '../lib/fix-line-soon.svelte.ts';
 import { type SharedState, ShareLinkError, decodeShared, shareRoute, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
@@ -351,6 +351,7 @@ export class PlaygroundState {
     this.scheduleCheck();
     await this.verify();
     // The line the verdict blames is shown in the editor at once, without taking the focus (a phone would open its keyboard).
+    if (this.verification.kind === 'done' && this.verification.verdict.status === 'refuted') await loadFixLine().catch(() => undefined);
     const line = this.blamedLine;
     if (line) this.goToLine(line, false);
   }
@@ -361,7 +362,7 @@ export class PlaygroundState {
     if (v.kind !== 'done') return undefined;
     if (v.verdict.status === 'spec-error') return v.verdict.error.span.line;
     if (v.verdict.status !== 'refuted' || !v.verdict.counterexample?.specLine) return undefined;
-    return fixLine(v.spec, this.handler, v.verdict)?.line ?? v.verdict.counterexample.specLine;
+    return fixLineSoon(v.spec, this.handler, v.verdict)?.line ?? v.verdict.counterexample.specLine;
   }
 
   /**

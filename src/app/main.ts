@@ -9,7 +9,7 @@
  * so it loads while the app chunk is parsed.
  */
 
-import { startVerifierEarly } from '../worker/verifier-spawn.ts';
+import { foreseeEarly, startVerifierEarly } from '../worker/verifier-spawn.ts';
 
 // When the app's script runs (perf/app-load.ts: the phases of the first verdict).
 performance.mark('osvlab:app-script');
@@ -21,7 +21,26 @@ const opensPlayground = (hash: string) => /^(#\/?)?$|^#\/(play|s\/)/.test(hash);
 const opensShareLink = (hash: string) => /^#\/s\//.test(hash);
 
 // Z3 takes the longest to load. A page that is not isolated yet may reload under the service worker first (ensureIsolation): it starts the worker after that.
-if (opensPlayground(location.hash) && window.crossOriginIsolated) startVerifierEarly();
+if (opensPlayground(location.hash) && window.crossOriginIsolated) {
+  startVerifierEarly();
+  if (opensShareLink(location.hash)) void foreseeShareLink(location.hash.slice('#/s/'.length).split('/')[0]);
+}
+
+/**
+ * A share link's verification, told to the worker while the page's code
+ * still loads: it runs once the worker's code and the kernel are in, and the
+ * playground's request, the same one, is answered by it. A link that names a
+ * buggy variant needs the task bundle for its request, and is not foreseen.
+ */
+async function foreseeShareLink(payload: string): Promise<void> {
+  try {
+    const { decodeShared } = await import('./lib/share.ts');
+    const s = await decodeShared(payload);
+    if (!s.variant) foreseeEarly({ handler: s.handler, spec: s.spec, timeoutMs: s.options.timeoutMs, strict: s.options.strict });
+  } catch {
+    // The playground says why the link cannot be opened.
+  }
+}
 
 const monacoLoading = opensPlayground(location.hash) ? Promise.resolve() : import('./lib/monaco.ts');
 

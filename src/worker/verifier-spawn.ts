@@ -6,6 +6,7 @@
  * docs/app.md, "Loading Z3"). Until then what the worker sends (an error,
  * a crash note) is kept and handed to the pool's listeners.
  */
+import type { VerifyRequest } from '../core/verify/driver.ts';
 import { parseZ3Memory } from '../z3/memory.ts';
 
 /** A verifier worker loads Z3; the lint worker never does. The worker reads which it is from its name (src/z3/start.ts). */
@@ -51,6 +52,17 @@ export function startVerifierEarly(): void {
   worker.addEventListener('error', keep);
   worker.addEventListener('message', keep);
   early = { worker, heard, keep };
+}
+
+/**
+ * Tells the worker `startVerifierEarly` started which verification the page
+ * is about to ask for (a share link's), so it begins as soon as the worker's
+ * code and the kernel are in (`VerifierApi.foresee`); the page's identical
+ * request is answered by it. Nothing when that worker was taken or never
+ * started.
+ */
+export function foreseeEarly(req: VerifyRequest): void {
+  early?.worker.postMessage({ osvlabForesee: req });
 }
 
 /**

@@ -27,6 +27,7 @@
  */
 import * as Comlink from 'comlink';
 import type { VerifierApi } from '../core/service/contract.ts';
+import type { VerifyRequest } from '../core/verify/driver.ts';
 import { reportCrashes } from './crash-report.ts';
 
 const core = import('./verifier-core.ts');
@@ -48,6 +49,19 @@ if (/^osvlab-verifier\b/.test(self.name)) {
 let lastWords: () => string | undefined = () => undefined;
 core.then((c) => (lastWords = c.z3LastWords)).catch(() => undefined);
 reportCrashes(self, () => lastWords());
+
+/**
+ * A share link's request, posted by the page before it wraps this worker in
+ * Comlink (src/worker/verifier-spawn.ts, `foreseeEarly`): verified as soon as
+ * the kernel is read, while the page's own code still loads. Registered
+ * before Comlink's listener, which never sees it.
+ */
+self.addEventListener('message', (e: MessageEvent) => {
+  const req = (e.data as { osvlabForesee?: unknown } | null)?.osvlabForesee;
+  if (req === undefined) return;
+  e.stopImmediatePropagation();
+  core.then((c) => c.api.foresee(req as VerifyRequest)).catch(() => undefined);
+});
 
 /** Every method of `VerifierApi`, as the core's own once it has loaded (a core that did not load fails each call, so the page starts the worker again). */
 const api = new Proxy({} as VerifierApi, {

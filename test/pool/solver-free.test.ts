@@ -53,6 +53,28 @@ describe('verifying without the solver', () => {
     expect(loads).toBe(0);
   }, 120_000);
 
+  it("answers a foreseen request with the verification foresee began, once, and any other request afresh", async () => {
+    const api = serveVerifier({ loadEngine: () => new Promise(() => undefined), isolated: () => true });
+    const req = { handler: 'sys_kill', spec: WRONG, timeoutMs: 30_000, strict: false };
+    await api.foresee(req);
+    const span = (await api.timings()).withoutSolver;
+    expect(span).toBeDefined();
+    // The page's request: the same fields (one given as undefined, as the playground builds it), in another order.
+    const first = await api.verifyWithoutSolver({ strict: false, implSource: undefined, spec: WRONG, handler: 'sys_kill', timeoutMs: 30_000 });
+    expect(first).toMatchObject({ status: 'refuted', foundBy: 'run' });
+    // No second verification ran for it.
+    expect((await api.timings()).withoutSolver).toEqual(span);
+    // Asked again: verified again (a new span), with the same answer.
+    const again = await api.verifyWithoutSolver(req);
+    expect((await api.timings()).withoutSolver).not.toEqual(span);
+    expect(untimed(again)).toEqual(untimed(first));
+    // Not the same request (another limit): not the foreseen verdict.
+    void api.foresee({ ...req, spec: oracleSpec('sys_kill')! });
+    const other = await api.verifyWithoutSolver({ ...req, spec: oracleSpec('sys_kill')!, timeoutMs: 29_000 });
+    expect(other?.status).toBe('verified');
+    expect(other).not.toBe(await api.verifyWithoutSolver({ ...req, spec: oracleSpec('sys_kill')! }));
+  }, 60_000);
+
   it('waits for a Z3 job running on the same caches', async () => {
     // Z3's first check waits until the test lets it go, so the Z3 job is surely running meanwhile.
     let entered!: () => void;

@@ -145,6 +145,14 @@ export interface VerifierApi {
    * compiles (core/service/solver-free.ts). Never throws: null says "ask `verify`".
    */
   verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null>;
+  /**
+   * Begins `verifyWithoutSolver(req)` now, once the kernel is read, for a
+   * request the page is about to make: a share link's worker is told its
+   * spec while the page's own code still loads, and the page's identical
+   * request (the same handler, spec, implementation, limit and strictness)
+   * is answered by that same verification, once (docs/app.md, "Loading Z3").
+   */
+  foresee(req: VerifyRequest): Promise<void>;
   /** When this worker started, parsed the kernel and last verified without Z3 (a benchmark's phases of the first verdict). */
   timings(): Promise<WorkerTimings>;
   /** Two specs of one handler compared by meaning (core/verify/equivalence.ts; `osvlab diff`, the playground's Compare). */

@@ -131,6 +131,31 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     return readyInfo();
   }
 
+  /** What `foresee` began, by request, until the page asks for it. */
+  const foreseen = new Map<string, Promise<Verdict | null>>();
+
+  /** A verification that takes no query (`verifyWithoutSolver`), timed for `timings`. */
+  async function withoutSolver(req: VerifyRequest): Promise<Verdict | null> {
+    // Its phases, on the worker's phase clock (started for this call unless a benchmark runs it already).
+    const own = !phaseClock.running;
+    if (own) phaseClock.start(now);
+    const before = phaseClock.read();
+    const start = now();
+    try {
+      await kernelReady();
+      const v = await verify(req, solverFree);
+      // Undecided without a query (a budget spent before it asked): Z3 decides.
+      return v.status === 'timeout' || v.status === 'unknown' ? null : v;
+    } catch {
+      // It needs Z3 (SolverNeededError), or it fails: the verification with Z3 says which, as it always has.
+      return null;
+    } finally {
+      const after = own ? phaseClock.stop() : phaseClock.read();
+      const phases = Object.fromEntries(PHASES.map((p) => [p, after[p] - before[p]])) as PhaseTimes;
+      timings.withoutSolver = { start, end: now(), phases };
+    }
+  }
+
   return {
     init,
 
@@ -210,24 +235,21 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     async verifyWithoutSolver(req: VerifyRequest): Promise<Verdict | null> {
-      // Its phases, on the worker's phase clock (started for this call unless a benchmark runs it already).
-      const own = !phaseClock.running;
-      if (own) phaseClock.start(now);
-      const before = phaseClock.read();
-      const start = now();
-      try {
-        await kernelReady();
-        const v = await verify(req, solverFree);
-        // Undecided without a query (a budget spent before it asked): Z3 decides.
-        return v.status === 'timeout' || v.status === 'unknown' ? null : v;
-      } catch {
-        // It needs Z3 (SolverNeededError), or it fails: the verification with Z3 says which, as it always has.
-        return null;
-      } finally {
-        const after = own ? phaseClock.stop() : phaseClock.read();
-        const phases = Object.fromEntries(PHASES.map((p) => [p, after[p] - before[p]])) as PhaseTimes;
-        timings.withoutSolver = { start, end: now(), phases };
+      const key = requestKey(req);
+      const seen = foreseen.get(key);
+      if (seen) {
+        foreseen.delete(key);
+        return seen;
       }
+      return withoutSolver(req);
+    },
+
+    async foresee(req: VerifyRequest): Promise<void> {
+      const key = requestKey(req);
+      if (foreseen.has(key)) return;
+      const verdict = prepare().then(() => withoutSolver(req));
+      foreseen.set(key, verdict);
+      await verdict;
     },
 
     async timings(): Promise<WorkerTimings> {
@@ -291,4 +313,10 @@ function onQueue(engine: SmtEngine, exclusive: Serial): SmtEngine {
     interrupt: () => engine.interrupt(),
     exclusive,
   };
+}
+
+/** What makes two verification requests the same: every field that is given, in one order. */
+function requestKey(req: VerifyRequest): string {
+  const given = Object.entries(req).filter(([, v]) => v !== undefined);
+  return JSON.stringify(given.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -1,22 +1,30 @@
 /**
  * The playground's history: every Verify kept with its spec, handler,
  * implementation, verdict, time and an editable title, in the `history`
- * table of the page's one database (storage.ts). Every failure to store is a
+ * table of the page's one database (storage.ts, loaded on first use:
+ * storage-soon.ts). Every failure to store is a
  * HistoryStorageError with a message that says what happened; what was saved
  * before stays as it was (each write is one transaction).
  */
-import { type HistoryEntry, StorageError, openStorage } from './storage.ts';
+import type { HistoryEntry } from './storage.ts';
+import { openStorage } from './storage-soon.ts';
 
 /** The export file's format. */
 export const HISTORY_FORMAT = 'osvlab-history';
 
 export class HistoryStorageError extends Error {}
 
+/** storage.ts's StorageError, known by its name: that module loads on first use, and may be what failed to load. */
+function storageFailure(e: unknown): { readonly code: string; readonly message: string; readonly reason?: unknown } | undefined {
+  return e instanceof Error && e.name === 'StorageError' ? (e as Error & { code: string; reason?: unknown }) : undefined;
+}
+
 /** Why storing failed, in words. */
 function why(failure: unknown): HistoryStorageError {
   // The upgrade waiting for another tab: its own words. Any other failure to open: the browser's reason, as below.
-  if (failure instanceof StorageError && failure.code === 'storage-blocked') return new HistoryStorageError(failure.message);
-  const e = failure instanceof StorageError ? failure.reason : failure;
+  const storageError = storageFailure(failure);
+  if (storageError?.code === 'storage-blocked') return new HistoryStorageError(storageError.message);
+  const e = storageError ? storageError.reason : failure;
   const name = (e as { name?: string; inner?: { name?: string } })?.inner?.name ?? (e as { name?: string })?.name ?? '';
   if (/Quota/i.test(name)) return new HistoryStorageError("The browser's storage for this site is full: this version was not kept in the history (earlier ones are still there). Export the history and remove old versions to make room.");
   if (/Open|Invalid|Security|Unknown|Missing|Database/i.test(name))

@@ -86,6 +86,16 @@ export class PlaygroundState {
   /** Something (a restore, a task, a share link) already chose what to show. */
   private chosen = false;
 
+  private showFirst!: () => void;
+  /**
+   * Resolves once the playground shows its first verdict, or knows it has
+   * none to show yet (a draft restored, a share link that did not open). On
+   * a share link what the verdict does not need (the task bundle, Z3, the
+   * storage's code, the lint worker) waits for it: on a phone it would share
+   * the network and the CPU with it (docs/app.md, "Loading Z3").
+   */
+  readonly firstShown = new Promise<void>((r) => (this.showFirst = r));
+
   constructor(private readonly verifier: VerifierService) {}
 
   /** Restores the last handler and its draft; the task variants arrive when the task bundle has loaded. */
@@ -117,6 +127,7 @@ export class PlaygroundState {
     this.savedAt = draft?.updatedAt ?? 0;
     void settings.put('playground.last', { handler, variant: this.variant });
     this.scheduleCheck();
+    this.showFirst();
   }
 
   setVariant(id: string): void {
@@ -237,7 +248,10 @@ export class PlaygroundState {
         this.verification = e instanceof CancelledError ? { kind: 'cancelled' } : { kind: 'error', message: e instanceof Error ? e.message : String(e) };
       }
     } finally {
-      if (this.verification.kind !== 'running') clearInterval(this.ticker);
+      if (this.verification.kind !== 'running') {
+        clearInterval(this.ticker);
+        this.showFirst();
+      }
     }
   }
 
@@ -324,7 +338,7 @@ export class PlaygroundState {
       return undefined;
     } catch (e) {
       this.chosen = false;
-      await this.restore();
+      await this.restore().finally(() => this.showFirst());
       const why = e instanceof Error ? e.message : String(e);
       const cut = e instanceof ShareLinkError && e.code === 'LINK001' ? '' : ' It may have been cut short when it was copied: ask for the link again.';
       return `${why}${cut} The playground shows ${this.handler} instead.`;
@@ -348,8 +362,10 @@ export class PlaygroundState {
     this.sharedFrom = s;
     this.openedFrom = from;
     this.loaded = true;
-    this.scheduleCheck();
+    // The checker's diagnostics after the verdict: its worker's start (the verifier's code, evaluated once more) would
+    // share a phone's CPU with the verdict's, and the editor that shows them waits for the verdict too.
     await this.verify();
+    this.scheduleCheck();
     // The line the verdict blames is shown in the editor at once, without taking the focus (a phone would open its keyboard).
     if (this.verification.kind === 'done' && this.verification.verdict.status === 'refuted') await loadFixLine().catch(() => undefined);
     const line = this.blamedLine;

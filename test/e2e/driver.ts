@@ -164,6 +164,22 @@ async function chromiumEngine(): Promise<Engine> {
 
 export const FIREFOX = '/usr/bin/firefox-esr';
 
+/**
+ * Sets a Firefox tab's viewport. puppeteer-core sends WebDriver BiDi's
+ * `browsingContext.setViewport` and `emulation.setScreenOrientationOverride`
+ * together and rejects when either fails; Firefox ESR 140.12 knows no
+ * `emulation.setScreenOrientationOverride` ("unknown command"), yet applies
+ * the viewport. That one rejection is let go, and the size is waited for.
+ */
+async function firefoxViewport(page: import('puppeteer-core').Page, width: number, height: number): Promise<void> {
+  try {
+    await page.setViewport({ width, height });
+  } catch (e) {
+    if (!/unknown command emulation\.setScreenOrientationOverride/.test(String(e))) throw e;
+  }
+  await page.waitForFunction(`innerWidth === ${width} && innerHeight === ${height}`, { timeout: 10_000 });
+}
+
 async function firefoxEngine(): Promise<Engine> {
   const puppeteer = (await import('puppeteer-core')).default;
   const browser = await puppeteer.launch({
@@ -180,7 +196,7 @@ async function firefoxEngine(): Promise<Engine> {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       page.setDefaultTimeout(WAIT_MS);
-      await page.setViewport({ width, height });
+      await firefoxViewport(page, width, height);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       const evalIn = <R>(expr: string) => page.evaluate(expr) as Promise<R>;
@@ -204,7 +220,7 @@ async function firefoxEngine(): Promise<Engine> {
           if (!el) throw new Error(`no element ${sel}`);
           await (el as unknown as { uploadFile(...paths: string[]): Promise<void> }).uploadFile(path);
         },
-        resize: (w, h) => page.setViewport({ width: w, height: h }),
+        resize: (w, h) => firefoxViewport(page, w, h),
         screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
         waitFor: (what, cond, timeoutMs = WAIT_MS, ...args) => waitUntil(what, () => evalIn(callExpression(cond as never, args)), timeoutMs),
         close: () => context.close(),

@@ -10,7 +10,7 @@ import { findHandler } from '../../core/kernel/handlers.ts';
 import { CancelledError } from '../../worker/web-pool.ts';
 import * as content from '../lib/content.ts';
 import { drafts, settings } from '../lib/db.ts';
-import { fixLine } from '../lib/fix-line.ts';
+import { fixLine, fixLineReady } from '../lib/fix-line.ts';
 import { type SharedState, ShareLinkError, decodeShared, shareRoute, shareUrl } from '../lib/share.ts';
 import { APP_VERSION } from '../lib/version.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
@@ -221,7 +221,11 @@ export class PlaygroundState {
     const current = () => this.verification.kind === 'running' && this.verification.startedAt === startedAt;
     try {
       // The service's policy: a verdict that takes no query does not wait for Z3's wasm to compile (1.5 s in Firefox and WebKit on every visit).
+      // A spec with a `\N{...}` escape: the page's lexer loads its Unicode names while the worker verifies, so that the
+      // line the verdict blames (`blamedLine`) is read from the spec (docs/design.md, "The Unicode name filter").
+      const names = fixLineReady(req.spec).catch(() => undefined);
       const verdict = await this.verifier.verify(req, { lane: LANE });
+      await names;
       if (current()) {
         this.verification = { kind: 'done', verdict, ms: Date.now() - startedAt, ...asked };
         this.finished++;

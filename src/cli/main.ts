@@ -51,8 +51,8 @@ export async function main(argv: string[]): Promise<number> {
   showControls(process.stdout);
   showControls(process.stderr);
   // The commands lex specs on this thread too (lint, the oracles, a run's answers), synchronously: the Unicode name
-  // filter the page loads on demand is loaded once here, a few milliseconds from disk (docs/design.md, "The Unicode
-  // name filter").
+  // filter the page loads on demand is loaded once here, a few milliseconds from disk (docs/design.md, "The worker's
+  // first code").
   await loadNameFilter();
   const code = await dispatch(argv);
   await flushed(process.stdout);

@@ -1,7 +1,7 @@
 /**
  * `\N{NAME}` escapes and the Unicode name filter the lexer loads on demand
- * (src/core/dialect/unicode-names.ts; docs/design.md, "The Unicode name
- * filter"). The tests run in order: the first ones see the filter unloaded,
+ * (src/core/dialect/unicode-names.ts; docs/design.md, "The worker's first
+ * code"). The tests run in order: the first ones see the filter unloaded,
  * as a worker does before its first request that needs it.
  */
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * What the verifier worker's first code (src/worker/verifier-core.ts and
  * everything it imports statically) and the page's lexer leave to a dynamic
  * `import()`: on a phone's network a share link's first verdict waits for
- * those bytes (docs/design.md, "The Unicode name filter"). A static import
+ * those bytes (docs/design.md, "The worker's first code"). A static import
  * of a module that is loaded on demand would bring it back, and Vite would
  * only warn; this bundles each entry with esbuild and reads its graph.
  */
@@ -50,7 +50,13 @@ describe("the verifier worker's first code", () => {
     expect(later).toContain('src/core/dialect/unicode-name-filter.ts');
   });
 
-  it("and so does the page's lexer", async () => {
+  it('has no task description: a verification reads none', async () => {
+    const { first, later } = await graph('src/worker/verifier-core.ts');
+    expect(first).toContain('tasks/hv6/bundle.json');
+    expect([...first, ...later]).not.toContain('tasks/hv6/descriptions.json');
+  });
+
+  it("and the page's lexer loads the filter on demand too", async () => {
     const { first, later } = await graph('src/app/lib/fix-line.ts');
     expect(first).toContain('src/core/dialect/lexer.ts');
     expect(first).not.toContain('src/core/dialect/unicode-name-filter.ts');

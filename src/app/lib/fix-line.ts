@@ -64,7 +64,7 @@ function entry(mod: A.Module, handler: string): A.FunctionDef | undefined {
 /**
  * Resolves when `fixLine` can read `spec`: at once, unless it holds a
  * `\N{...}` escape, which the lexer checks in the Unicode name filter the
- * page loads on demand (docs/design.md, "The Unicode name filter").
+ * page loads on demand (docs/design.md, "The worker's first code").
  */
 export function fixLineReady(spec: string): Promise<void> {
   return mayNeedNameFilter(spec) ? loadNameFilter() : Promise.resolve();

@@ -222,7 +222,7 @@ export class PlaygroundState {
     try {
       // The service's policy: a verdict that takes no query does not wait for Z3's wasm to compile (1.5 s in Firefox and WebKit on every visit).
       // A spec with a `\N{...}` escape: the page's lexer loads its Unicode names while the worker verifies, so that the
-      // line the verdict blames (`blamedLine`) is read from the spec (docs/design.md, "The Unicode name filter").
+      // line the verdict blames (`blamedLine`) is read from the spec (docs/design.md, "The worker's first code").
       const names = fixLineReady(req.spec).catch(() => undefined);
       const verdict = await this.verifier.verify(req, { lane: LANE });
       await names;

@@ -10,8 +10,8 @@
  *
  * The filter is 28 kB with brotli that no other spec needs, so it is loaded
  * on demand (`loadNameFilter`), never with the lexer: the verifier worker's
- * and the page's first code do not carry it (docs/design.md, "The Unicode
- * name filter"). The lexer is synchronous: whoever lexes text in which
+ * and the page's first code do not carry it (docs/design.md, "The worker's
+ * first code"). The lexer is synchronous: whoever lexes text in which
  * `mayNeedNameFilter` is true awaits `loadNameFilter` first (the worker's
  * service does, src/core/service/serve.ts). A name looked up before that
  * is an internal error, never a different answer.

@@ -13,7 +13,7 @@
  *
  * Every method first loads the Unicode name filter when a string of its
  * request holds `\N{` (the one place the worker awaits it; the filter is
- * not in the worker's first code: docs/design.md, "The Unicode name filter").
+ * not in the worker's first code: docs/design.md, "The worker's first code").
  */
 import { type RunToolRequest, answerRun } from '../eval/agent/run-tool.ts';
 import { GradeMemo } from '../eval/grade/grade-memo.ts';

@@ -50,6 +50,12 @@ describe("the verifier worker's first code", () => {
     expect(later).toContain('src/core/dialect/unicode-name-filter.ts');
   });
 
+  it("loads an agent's run tool on demand", async () => {
+    const { first, later } = await graph('src/worker/verifier-core.ts');
+    expect(first).not.toContain('src/core/eval/agent/run-tool.ts');
+    expect(later).toContain('src/core/eval/agent/run-tool.ts');
+  });
+
   it('has no task description: a verification reads none', async () => {
     const { first, later } = await graph('src/worker/verifier-core.ts');
     expect(first).toContain('tasks/hv6/bundle.json');

@@ -15,7 +15,7 @@
  * request holds `\N{` (the one place the worker awaits it; the filter is
  * not in the worker's first code: docs/design.md, "The worker's first code").
  */
-import { type RunToolRequest, answerRun } from '../eval/agent/run-tool.ts';
+import type { RunToolRequest } from '../eval/agent/run-tool.ts';
 import { GradeMemo } from '../eval/grade/grade-memo.ts';
 import { gradeSpec } from '../eval/grade/grade.ts';
 import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
@@ -259,10 +259,12 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     agentRun(req: RunToolRequest) {
+      // Its code is loaded by the first call (docs/design.md, "The worker's first code"), meanwhile the job waits its turn.
       // On the worker's queue: its caches (the parsed kernel, the implementation's symbolic runs) are the verifier's.
+      const code = import('../eval/agent/run-tool.ts');
       return jobs(async () => {
         await kernelReady();
-        return answerRun(req, caches, now);
+        return (await code).answerRun(req, caches, now);
       });
     },
 

@@ -10,6 +10,7 @@ import { lintSpec } from '../../src/core/dialect/index.ts';
 import { lex } from '../../src/core/dialect/lexer.ts';
 import { NameFilterNotLoadedError, mayNeedNameFilter, nameFilterLoaded } from '../../src/core/dialect/unicode-names.ts';
 import { oracleSpec } from '../../src/core/kernel/content.ts';
+import { walkCode } from '../../src/core/rename/walk.ts';
 import { serveVerifier } from '../../src/core/service/serve.ts';
 
 /** The golden case's spec and its one diagnostic (test/cases/spec-errors/lex-unicode-name.py). */
@@ -41,6 +42,8 @@ describe('the Unicode name filter, loaded on demand', () => {
     const [d] = lintSpec(UNKNOWN, 'sys_kill');
     expect(d.code).toBe('SPEC099');
     expect(d.message).toMatch(/Unicode name filter is not loaded/);
+    // Nor does the rename lens take such text for text that does not lex (and walk it as C).
+    expect(() => walkCode("x = u'\\N{EM DASH}'\n", 'python', (n) => n)).toThrow(NameFilterNotLoadedError);
     expect(nameFilterLoaded()).toBe(false);
   });
 

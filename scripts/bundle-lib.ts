@@ -1,7 +1,9 @@
 /**
- * Collects the kernel sources, oracle specs, shared spec helpers and
- * descriptions under tasks/hv6 into one JSON value, so that Node, the CLI
- * and the browser all read the same content with a plain JSON import.
+ * Collects the kernel sources, oracle specs and shared spec helpers under
+ * tasks/hv6 into one JSON value, so that Node, the CLI and the browser all
+ * read the same content with a plain JSON import; the descriptions go to a
+ * JSON file of their own, which the verifier worker does not import
+ * (docs/design.md, "The worker's first code").
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -32,7 +34,6 @@ export interface ContentBundle {
   kernel: { files: Record<string, string>; units: string[] };
   specs: Record<string, string>;
   shared: Record<string, string>;
-  descriptions: Record<string, string>;
 }
 
 function readDir(dir: string, ext: RegExp): Record<string, string> {
@@ -102,12 +103,20 @@ export function collectBundle(root: string): ContentBundle {
     kernel: { files, units },
     specs,
     shared,
-    descriptions: strip(readDir(join(base, 'descriptions'), /\.md$/), /\.md$/),
   };
 }
 
 export function bundleText(root: string): string {
   return `${JSON.stringify(collectBundle(root), null, 1)}\n`;
+}
+
+/**
+ * The functional descriptions (tasks/hv6/descriptions/<handler>.md) by
+ * handler, for tasks/hv6/descriptions.json: the page and the task builder
+ * read them (src/core/kernel/descriptions.ts); a verification never does.
+ */
+export function descriptionsText(root: string): string {
+  return `${JSON.stringify(strip(readDir(join(root, 'tasks/hv6/descriptions'), /\.md$/), /\.md$/), null, 1)}\n`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * Each command lives in its own module under ./commands.
  */
 import { hasDiagnostic } from '../core/diagnostic.ts';
+import { loadNameFilter } from '../core/dialect/unicode-names.ts';
 import { UsageError } from './args.ts';
 import { flushed, guardOutput, outputFailure } from './closed-output.ts';
 import { showControls } from './visible-output.ts';
@@ -49,6 +50,10 @@ export async function main(argv: string[]): Promise<number> {
   // Outside the guard: what is printed from files never reaches the terminal as control characters.
   showControls(process.stdout);
   showControls(process.stderr);
+  // The commands lex specs on this thread too (lint, the oracles, a run's answers), synchronously: the Unicode name
+  // filter the page loads on demand is loaded once here, a few milliseconds from disk (docs/design.md, "The worker's
+  // first code").
+  await loadNameFilter();
   const code = await dispatch(argv);
   await flushed(process.stdout);
   const lost = outputFailure(process.stdout);

@@ -4,8 +4,9 @@
  * by hand in the core's shape; the browser tests check the same on real ones.
  */
 import { describe, expect, it } from 'vitest';
-import { conditionText, explainingWarning, returnText, returnWithNumber, showsCondition, specFact } from '../../src/app/lib/cex-text.ts';
-import { fixLine } from '../../src/app/lib/fix-line.ts';
+import { conditionText, returnText, returnWithNumber, showsCondition, specFact } from '../../src/app/lib/cex-text.ts';
+import { fixLine, fixLineCanRead, fixLineReady } from '../../src/app/lib/fix-line.ts';
+import { explainingWarning } from '../../src/app/lib/fix-line-kind.ts';
 import type { Diagnostic } from '../../src/core/diagnostic.ts';
 import type { Counterexample, Verdict } from '../../src/core/verify/verdict.ts';
 
@@ -93,5 +94,16 @@ describe('where the fix goes', () => {
     const v = refuted(['procs.state'], cex({ specCond: true, implRet: '0', rows: [row], specLine: 10 }));
     expect(fixLine(SPEC, 'sys_set_runnable', v)).toEqual({ kind: 'write', line: 10, field: 'procs.state' });
     expect(fixLine('def (', 'sys_set_runnable', v)).toEqual({ kind: 'line', line: 10 });
+  });
+
+  it('reads a spec with a \\N{...} escape once the page has its Unicode names, and keeps the verifier line before', async () => {
+    const named = `${SPEC}\nNOTE = u'\\N{EM DASH}'\n`;
+    const v = refuted(['cond'], cex({ specLine: RETURN_LINE }));
+    expect(fixLineCanRead(SPEC)).toBe(true);
+    expect(fixLineCanRead(named)).toBe(false);
+    expect(fixLine(named, 'sys_set_runnable', v)).toEqual({ kind: 'line', line: RETURN_LINE });
+    await fixLineReady(named);
+    expect(fixLineCanRead(named)).toBe(true);
+    expect(fixLine(named, 'sys_set_runnable', v)).toEqual({ kind: 'condition', line: 6, endLine: 8 });
   });
 });

@@ -14,6 +14,7 @@ import { osvlab } from '../cli-main.ts';
 import { parseArgs } from '../../src/cli/args.ts';
 import { declaredOptions } from '../../src/cli/declarations.ts';
 import { KERNEL, contentEntry, oracleSpec } from '../../src/core/kernel/content.ts';
+import { DESCRIPTIONS } from '../../src/core/kernel/descriptions.ts';
 import { findHandler } from '../../src/core/kernel/handlers.ts';
 import { findLemma } from '../../src/core/kernel/lemmas/index.ts';
 import { missingKeyError } from '../../src/core/llm/errors.ts';
@@ -74,7 +75,7 @@ describe('Object.prototype names in the core tables', () => {
     for (const name of NAMES) {
       expect(findHandler(name), name).toBeUndefined();
       expect(oracleSpec(name), name).toBeUndefined();
-      expect(contentEntry(KERNEL.descriptions, name), name).toBeUndefined();
+      expect(contentEntry(DESCRIPTIONS, name), name).toBeUndefined();
       expect(contentEntry(KERNEL.shared, name), name).toBeUndefined();
       expect(sharedHelpersOf(name), name).toEqual([]);
       expect(findLemma(name), name).toBeUndefined();

@@ -7,9 +7,10 @@
  * with a code frame in its detail.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { codeFrame } from '../../src/core/diagnostic-text.ts';
 import { SPEC_CODES, lintSpec } from '../../src/core/dialect/index.ts';
+import { loadNameFilter } from '../../src/core/dialect/unicode-names.ts';
 import { type Case, type Header, loadCases, parseHeader } from '../cases/load.ts';
 
 interface Expectation {
@@ -30,6 +31,9 @@ function expectation(header: Header, file: string): Expectation {
 const cases: Case[] = loadCases('spec-errors');
 
 describe('golden spec-error cases', () => {
+  // As the worker's service does for a spec with a `\N{...}` escape (lex-unicode-name.py).
+  beforeAll(() => loadNameFilter());
+
   it('refuses a case file with no expectation', () => {
     expect(() => parseHeader('import z3\n# expect: error SPEC001 1:1 x\n', '#', 'bad.py')).toThrow(/no 'expect:' line/);
     expect(() => parseHeader('# expect: error SPEC01 1:1 x\n', '#', 'bad.py')).toThrow(/malformed expectation/);

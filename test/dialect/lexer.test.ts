@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SpecError } from '../../src/core/dialect/errors.ts';
 import { lex } from '../../src/core/dialect/lexer.ts';
+import { loadNameFilter } from '../../src/core/dialect/unicode-names.ts';
 
 const kinds = (src: string) => lex(src).map((t) => (t.kind === 'op' || t.kind === 'name' || t.kind === 'keyword' ? t.value : t.kind));
 
@@ -15,6 +16,9 @@ function lexError(src: string): SpecError {
 }
 
 describe('lexer', () => {
+  // `\N{...}` escapes look names up in the Unicode name filter, loaded on demand (test/dialect/unicode-names.test.ts).
+  beforeAll(() => loadNameFilter());
+
   it('emits INDENT/DEDENT and NEWLINE for blocks, skipping blank and comment lines', () => {
     const src = 'def f(x):\n    # comment\n\n    if x:\n        return 1\n    return 2\n';
     expect(kinds(src)).toEqual([

@@ -58,6 +58,11 @@ describe('platform', () => {
     expect(source, 'the main chunk exports nothing for others to import').not.toMatch(/\bexport\s*\{/);
     // It does not start Z3's download itself: the page's init does, once the page's code is in (docs/app.md, "Loading Z3").
     expect(source).not.toMatch(/["'\x60]\.\.?\/(?:z3\/)?start-[\w-]+\.js["'\x60]/);
+    // The worker's own code is one chunk, fetched at once: a dynamic import of a module sharing code with it made the
+    // bundler move that code to chunks fetched only after it, a round trip later (docs/design.md, "The worker's first code").
+    const core = scripts.filter((f) => /^verifier-core-[\w-]+\.js$/.test(f));
+    expect(core, 'one verifier core chunk').toHaveLength(1);
+    expect(readFileSync(join(assets, core[0]), 'utf8'), 'the core chunk imports no other chunk statically').not.toMatch(/\b(?:from|import)\s*["'\x60]\.\//);
   });
 
   it('answers a real Z3 query from the worker (self-test)', async () => {

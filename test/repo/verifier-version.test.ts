@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VERIFIER_SOURCES, collectBundle, verifierDigest } from '../../scripts/bundle-lib.ts';
+import { VERIFIER_SOURCES, bundleText, collectBundle, descriptionsText, verifierDigest } from '../../scripts/bundle-lib.ts';
 import { APP_VERSION, PROOF_VERSION, VERIFIER_VERSION } from '../../src/core/version.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -20,6 +20,13 @@ describe('the verifier version', () => {
     expect(VERIFIER_VERSION, STALE).toBe(`v-${b.verifierHash}`);
     expect(PROOF_VERSION, STALE).toBe(`p-${b.proofHash}`);
     expect(APP_VERSION, STALE).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('is in a bundle that is current, as are the descriptions beside it', () => {
+    for (const [file, text] of [['bundle.json', bundleText(ROOT)], ['descriptions.json', descriptionsText(ROOT)]]) {
+      const committed = readFileSync(join(ROOT, 'tasks/hv6', file), 'utf8');
+      expect(committed === text, `tasks/hv6/${file} is stale: run \`npm run bundle\` (then commit it)`).toBe(true);
+    }
   });
 
   it('changes when a file under src/core/verify changes, and the proof version with it', () => {

@@ -29,6 +29,7 @@ import { BUG_CLASSES, type Task } from '../../src/core/tasks/task.ts';
 import { loadTasks } from '../../src/core/tasks/load.ts';
 import { parseProgram } from '../../src/core/c/index.ts';
 import { KERNEL, oracleSpec } from '../../src/core/kernel/content.ts';
+import { DESCRIPTIONS } from '../../src/core/kernel/descriptions.ts';
 import { HANDLERS } from '../../src/core/kernel/handlers.ts';
 import { verify } from '../../src/core/verify/index.ts';
 
@@ -73,7 +74,7 @@ describe('the task set', () => {
       );
       expect(t.hash, t.id).toBe(await taskHash(t));
       expect(t.declaration, t.id).toBe(declarationOf(kIndex, t.handler));
-      expect(t.description, t.id).toBe(KERNEL.descriptions[t.handler]);
+      expect(t.description, t.id).toBe(DESCRIPTIONS[t.handler]);
       expect(t.code, t.id).toMatch(new RegExp(`^int ${t.handler}\\(`, 'm'));
       if (t.id.endsWith('-v0')) {
         expect(t.bug_count).toBe(0);

@@ -9,9 +9,7 @@ import { ERRNO } from '../../core/kernel/constants.ts';
 import { backing } from '../../core/kernel/equiv.ts';
 import { ALL_FIELDS, type FieldSchema } from '../../core/kernel/schema.ts';
 import { BOOL } from '../../core/smt/term.ts';
-import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { Counterexample } from '../../core/verify/verdict.ts';
-import type { FixLine } from './fix-line.ts';
 
 const ERRNO_NAME = new Map<number, string>(Object.entries(ERRNO).map(([name, n]) => [n, name]));
 
@@ -79,15 +77,4 @@ export function conditionText(cex: Counterexample): string {
     return `With ${args}, the spec's condition is True (the call succeeds) but the implementation refuses it with ${ret}: the condition misses a check the implementation makes.`;
   }
   return `With ${args}, the spec's condition is False (the call fails) but the implementation carries it out and returns ${ret}: the condition refuses a call it should allow.`;
-}
-
-/**
- * The warning that explains a refutation: one inside the statement the fix
- * goes to (a comparison that is always False inside the condition, say), or
- * on its line. A warning never changes the verdict, but it often says why.
- */
-export function explainingWarning(warnings: readonly Diagnostic[], fix: FixLine | undefined): Diagnostic | undefined {
-  if (!fix) return undefined;
-  const end = fix.kind === 'condition' ? fix.endLine : fix.line;
-  return warnings.find((w) => w.span.line >= fix.line && w.span.line <= end);
 }

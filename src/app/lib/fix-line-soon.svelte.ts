@@ -2,29 +2,40 @@
  * Where the fix goes (fix-line.ts), once its code is here. It parses the spec
  * with the dialect's parser, which a share link's first verdict does not
  * need: on a phone its bytes would share the network with that verdict's
- * (docs/app.md, "Loading Z3"). The first reader asks for it; until it is
- * here a refutation points at the verifier's own line, and readers see the
- * better line arrive (the module is reactive state).
+ * (docs/app.md, "Loading Z3"). A spec with a `\N{...}` escape also needs the
+ * Unicode names, which load on demand (docs/design.md, "The worker's first
+ * code"). The first reader asks for what is missing; until it is here a
+ * refutation points at the verifier's own line, and readers see the better
+ * line arrive (the module is reactive state).
  */
 import type { Verdict } from '../../core/verify/verdict.ts';
-import type { FixLine } from './fix-line.ts';
+import type { FixLine } from './fix-line-kind.ts';
 
 type FixLineModule = typeof import('./fix-line.ts');
 
 let loaded = $state.raw<FixLineModule | undefined>(undefined);
+/** Counts the Unicode names' arrivals, so that a reader of a spec that needed them reads it again. */
+let namesIn = $state(0);
 let loading: Promise<FixLineModule> | undefined;
 
-/** Loads fix-line.ts once; resolves when `fixLineSoon` answers from it. */
-export function loadFixLine(): Promise<FixLineModule> {
-  loading ??= import('./fix-line.ts').then((m) => (loaded = m));
-  loading.catch(() => (loading = undefined));
-  return loading;
+/** Loads fix-line.ts once, and the Unicode names when `spec` needs them; resolves when `fixLineSoon` reads `spec`. */
+export async function loadFixLine(spec = ''): Promise<void> {
+  const now = (loading ??= import('./fix-line.ts').then((m) => (loaded = m)));
+  now.catch(() => {
+    if (loading === now) loading = undefined;
+  });
+  const m = await now;
+  if (!m.fixLineCanRead(spec)) {
+    await m.fixLineReady(spec);
+    namesIn++;
+  }
 }
 
-/** `fixLine(spec, handler, verdict)` once fix-line.ts is here; undefined (and it is asked for) until then. */
+/** `fixLine(spec, handler, verdict)` once fix-line.ts (and the names `spec` needs) are here; undefined, and they are asked for, until then. */
 export function fixLineSoon(spec: string, handler: string, verdict: Verdict): FixLine | undefined {
-  if (!loaded) {
-    loadFixLine().catch(() => undefined);
+  void namesIn;
+  if (!loaded || !loaded.fixLineCanRead(spec)) {
+    loadFixLine(spec).catch(() => undefined);
     return undefined;
   }
   return loaded.fixLine(spec, handler, verdict);

@@ -12,20 +12,11 @@
 import { findHandler } from '../../core/kernel/handlers.ts';
 import type * as A from '../../core/dialect/ast.ts';
 import { parseModule } from '../../core/dialect/parser.ts';
+import { loadNameFilter, mayNeedNameFilter, nameFilterLoaded } from '../../core/dialect/unicode-names.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import { showsCondition } from './cex-text.ts';
+import type { FixLine } from './fix-line-kind.ts';
 
-export type FixLine =
-  /** The statement that builds the returned condition (lines `line` to `endLine`). */
-  | { readonly kind: 'condition'; readonly line: number; readonly endLine: number }
-  /** The `return`: its state is not the old one when the call fails. */
-  | { readonly kind: 'failure-state'; readonly line: number; readonly field: string }
-  /** The write of `field` that is wrong (the verifier's own line). */
-  | { readonly kind: 'write'; readonly line: number; readonly field: string }
-  /** `field` is never written: its write goes after this line. */
-  | { readonly kind: 'missing-write'; readonly line: number; readonly field: string }
-  /** Nothing better than the verifier's line. */
-  | { readonly kind: 'line'; readonly line: number };
 
 const NOT_FIELDS = new Set(['cond', 'safety', 'impl-invariants']);
 
@@ -59,13 +50,32 @@ function entry(mod: A.Module, handler: string): A.FunctionDef | undefined {
   return fns.find((f) => names.has(f.name)) ?? fns.at(-1);
 }
 
-/** The line to point at for a refutation of `spec`, or undefined without a counterexample line. */
+/**
+ * Resolves when `fixLine` can read `spec`: at once, unless it holds a
+ * `\N{...}` escape, which the lexer checks in the Unicode name filter the
+ * page loads on demand (docs/design.md, "The worker's first code").
+ */
+export function fixLineReady(spec: string): Promise<void> {
+  return mayNeedNameFilter(spec) ? loadNameFilter() : Promise.resolve();
+}
+
+/** Whether `fixLine` can read `spec` now (else await `fixLineReady`). */
+export function fixLineCanRead(spec: string): boolean {
+  return nameFilterLoaded() || !mayNeedNameFilter(spec);
+}
+
+/**
+ * The line to point at for a refutation of `spec`, or undefined without a
+ * counterexample line; the verifier's own line while `fixLineCanRead` is false.
+ */
 export function fixLine(spec: string, handler: string, verdict: Verdict): FixLine | undefined {
   if (verdict.status !== 'refuted' || !verdict.counterexample?.specLine) return undefined;
   const given = verdict.counterexample.specLine;
   const field = verdict.counterexample.rows.find((r) => r.differs)?.field ?? verdict.failed.find((n) => !NOT_FIELDS.has(n));
   // The verifier's line is a write's unless it is the return's (checked below).
   let fn: A.FunctionDef | undefined;
+  // The spec was verified, so it parses; with its Unicode names not yet loaded the lexer could not say so.
+  if (!fixLineCanRead(spec)) return { kind: 'line', line: given };
   try {
     fn = entry(parseModule(spec), handler);
   } catch {

@@ -14,7 +14,7 @@ type StorageModule = typeof import('./storage.ts');
 let loading: Promise<StorageModule> | undefined;
 
 /** storage.ts, loaded once (again after a failed load). */
-export function storageModule(): Promise<StorageModule> {
+function storageModule(): Promise<StorageModule> {
   const now = (loading ??= import('./storage.ts'));
   now.catch(() => {
     if (loading === now) loading = undefined;
@@ -30,4 +30,13 @@ export async function storage(): Promise<OsvlabDb> {
 /** The page's database, open and up to date (storage.ts `openStorage`). */
 export async function openStorage(): Promise<OsvlabDb> {
   return (await storageModule()).openStorage();
+}
+
+/** storage.ts `watchStorage`, once that module is here; `show` hears why if it does not load. */
+export async function watchStorage(show: (message: string) => void): Promise<void> {
+  try {
+    (await storageModule()).watchStorage(show);
+  } catch (e) {
+    show(`The page's storage code did not load (${e instanceof Error ? e.message : String(e)}): reload the page.`);
+  }
 }

@@ -367,7 +367,7 @@ export class PlaygroundState {
     await this.verify();
     this.scheduleCheck();
     // The line the verdict blames is shown in the editor at once, without taking the focus (a phone would open its keyboard).
-    if (this.verification.kind === 'done' && this.verification.verdict.status === 'refuted') await loadFixLine().catch(() => undefined);
+    if (this.verification.kind === 'done' && this.verification.verdict.status === 'refuted') await loadFixLine(this.verification.spec).catch(() => undefined);
     const line = this.blamedLine;
     if (line) this.goToLine(line, false);
   }

@@ -7,8 +7,52 @@
  * knows that a name exists, not its character: such an escape stands for
  * U+FFFD here, and about one made-up name in a hundred passes as a name
  * (docs/spec-errors.md).
+ *
+ * The filter is 28 kB with brotli that no other spec needs, so it is loaded
+ * on demand (`loadNameFilter`), never with the lexer: the verifier worker's
+ * and the page's first code do not carry it (docs/design.md, "The worker's
+ * first code"). The lexer is synchronous: whoever lexes text in which
+ * `mayNeedNameFilter` is true awaits `loadNameFilter` first (the worker's
+ * service does, src/core/service/serve.ts). A name looked up before that
+ * is an internal error, never a different answer.
  */
-import { NAME_FILTER } from './unicode-name-filter.ts';
+
+type NameFilter = { readonly size: number; readonly hashes: number; readonly bits: string };
+
+let filter: NameFilter | undefined;
+let loading: Promise<void> | undefined;
+
+/** Whether lexing `source` may look a name up in the filter: it holds `\N{` (case-sensitive, as in Python: `\n{` is a newline). */
+export function mayNeedNameFilter(source: string): boolean {
+  return source.includes('\\N{');
+}
+
+/** Whether the filter is loaded (`unicodeCharacter` can answer any name). */
+export function nameFilterLoaded(): boolean {
+  return filter !== undefined;
+}
+
+/** Loads the filter, once (again after a failed load). */
+export function loadNameFilter(): Promise<void> {
+  loading ??= import('./unicode-name-filter.ts').then(
+    (m) => {
+      filter = m.NAME_FILTER;
+    },
+    (e: unknown) => {
+      loading = undefined;
+      throw e;
+    },
+  );
+  return loading;
+}
+
+/** Thrown for a name looked up before `loadNameFilter` finished: a bug of the caller, not of the spec. */
+export class NameFilterNotLoadedError extends Error {
+  constructor(name: string) {
+    super(`the Unicode name filter is not loaded, so \\N{${name}} cannot be checked (its caller must await loadNameFilter() first)`);
+    this.name = 'NameFilterNotLoadedError';
+  }
+}
 
 /** The code point `name` stands for (U+FFFD for a name known only to the filter), or undefined for no name. */
 export function unicodeCharacter(name: string): number | undefined {
@@ -41,11 +85,12 @@ function hangul(): Map<string, number> {
 let filterBytes: Uint8Array | undefined;
 
 function inFilter(name: string): boolean {
-  filterBytes ??= base64Bytes(NAME_FILTER.bits);
-  const m = NAME_FILTER.size;
+  if (!filter) throw new NameFilterNotLoadedError(name);
+  filterBytes ??= base64Bytes(filter.bits);
+  const m = filter.size;
   const h1 = fnv1a(name, 0x811c9dc5) % m;
   const h2 = fnv1a(name, 0x01000193) % m;
-  for (let i = 0; i < NAME_FILTER.hashes; i++) {
+  for (let i = 0; i < filter.hashes; i++) {
     const k = (h1 + i * h2) % m;
     if (!(filterBytes[k >> 3] & (1 << (k & 7)))) return false;
   }

@@ -1,7 +1,10 @@
 /**
- * The kernel's content (C sources, oracle specs, descriptions) from the
+ * The kernel's content (C sources, oracle specs and their helpers) from the
  * generated bundle `tasks/hv6/bundle.json` (`npm run bundle` rebuilds it; a
  * test checks it is current). One JSON import works in Node, Vite and workers.
+ * The functional descriptions, which no verification reads, are in
+ * descriptions.ts, out of the verifier worker's code (docs/design.md, "The
+ * worker's first code").
  */
 import bundle from '../../../tasks/hv6/bundle.json';
 
@@ -13,7 +16,6 @@ export interface KernelContent {
   readonly units: readonly string[];
   readonly specs: Readonly<Record<string, string>>;
   readonly shared: Readonly<Record<string, string>>;
-  readonly descriptions: Readonly<Record<string, string>>;
 }
 
 export const KERNEL: KernelContent = {
@@ -22,7 +24,6 @@ export const KERNEL: KernelContent = {
   units: bundle.kernel.units,
   specs: bundle.specs as Record<string, string>,
   shared: bundle.shared as Record<string, string>,
-  descriptions: bundle.descriptions as Record<string, string>,
 };
 
 /**

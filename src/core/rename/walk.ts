@@ -15,6 +15,7 @@
  */
 import { lex as lexC } from '../c/lexer.ts';
 import { lex as lexSpec } from '../dialect/lexer.ts';
+import { NameFilterNotLoadedError } from '../dialect/unicode-names.ts';
 
 /**
  * How a name stands: in code (a token of a lexer), or as a word of prose,
@@ -74,7 +75,10 @@ function specPieces(text: string): Piece[] | undefined {
   let toks;
   try {
     toks = lexSpec(text);
-  } catch {
+  } catch (e) {
+    // Text that lexes only once the Unicode names are loaded is no text that does not lex: its caller loads them first
+    // (docs/design.md, "The worker's first code").
+    if (e instanceof NameFilterNotLoadedError) throw e;
     return undefined;
   }
   const out: Piece[] = [];

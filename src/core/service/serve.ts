@@ -10,12 +10,17 @@
  * answers a verification that takes no query while Z3's wasm still compiles
  * (solver-free.ts); nor does `agentRun`, which needs the parsed kernel (the
  * start's first step, `init`) and no solver.
+ *
+ * Every method first loads the Unicode name filter when a string of its
+ * request holds `\N{` (the one place the worker awaits it; the filter is
+ * not in the worker's first code: docs/design.md, "The worker's first code").
  */
-import { type RunToolRequest, answerRun } from '../eval/agent/run-tool.ts';
+import type { RunToolRequest } from '../eval/agent/run-tool.ts';
 import { GradeMemo } from '../eval/grade/grade-memo.ts';
 import { gradeSpec } from '../eval/grade/grade.ts';
 import type { GradeOptions, GradeResult } from '../eval/grade/grade-types.ts';
 import { lintSpec, dialectCatalog } from '../dialect/index.ts';
+import { loadNameFilter, mayNeedNameFilter } from '../dialect/unicode-names.ts';
 import { evaluate } from '../smt/eval.ts';
 import * as o from '../smt/ops.ts';
 import type { SmtEngine } from '../smt/solver.ts';
@@ -156,7 +161,7 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     }
   }
 
-  return {
+  return withNameFilter({
     init,
 
     prepare(): Promise<void> {
@@ -276,10 +281,12 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     },
 
     agentRun(req: RunToolRequest) {
+      // Its code is loaded by the first call (docs/design.md, "The worker's first code"), meanwhile the job waits its turn.
       // On the worker's queue: its caches (the parsed kernel, the implementation's symbolic runs) are the verifier's.
+      const code = import('../eval/agent/run-tool.ts');
       return jobs(async () => {
         await kernelReady();
-        return answerRun(req, caches, now);
+        return (await code).answerRun(req, caches, now);
       });
     },
 
@@ -302,7 +309,31 @@ export function serveVerifier(platform: WorkerPlatform): VerifierApi {
     async catalog(): Promise<CatalogEntry[]> {
       return dialectCatalog();
     },
-  };
+  });
+}
+
+/**
+ * `api` whose every method first loads the Unicode name filter when its
+ * arguments hold text that may need it (`mayNeedNameFilter`): a spec, a
+ * diff's two specs, a task's, an agent's request. Looking at every string
+ * of every request, rather than at the spec argument of each method, keeps
+ * a method added later from lexing an escape with the filter unloaded.
+ */
+function withNameFilter<T extends object>(api: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(api)) {
+    out[name] = (...args: unknown[]) => (holdsText(args, mayNeedNameFilter) ? loadNameFilter().then(() => method(...args)) : method(...args));
+  }
+  return out as T;
+}
+
+/** Whether some string in `value` (through arrays and plain objects, each once) passes `test`. */
+function holdsText(value: unknown, test: (text: string) => boolean, seen = new Set<object>()): boolean {
+  if (typeof value === 'string') return test(value);
+  if (typeof value !== 'object' || value === null || seen.has(value)) return false;
+  seen.add(value);
+  const items = Array.isArray(value) ? value : value instanceof Map ? [...value.keys(), ...value.values()] : Object.values(value);
+  return items.some((v) => holdsText(v, test, seen));
 }
 
 /** `engine` with its jobs on `exclusive` instead of its own queue. */

@@ -6,6 +6,7 @@
  */
 import { type CProgram, parseProgram } from '../c/index.ts';
 import { type KernelContent, contentEntry } from '../kernel/content.ts';
+import { DESCRIPTIONS } from '../kernel/descriptions.ts';
 import { canonicalJson, sha256Hex } from '../hash.ts';
 import { indexSource } from './c-source.ts';
 import { declarationOf, extractShownCode } from './shown-code.ts';
@@ -55,7 +56,7 @@ export async function buildTask(
   index: number,
   variant?: InjectedVariant,
 ): Promise<Task> {
-  const description = contentEntry(kernel.descriptions, handler);
+  const description = contentEntry(DESCRIPTIONS, handler);
   if (description === undefined) throw new Error(`no description for ${handler}`);
   const program = variant ? linkVariant(kernel, variant.override) : kernelProgram;
   const shown = extractShownCode(program, handler, indexOf(program));

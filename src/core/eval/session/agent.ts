@@ -6,6 +6,7 @@
  * sends and reads its own names (docs/rename.md). The same in the CLI and
  * the page.
  */
+import { loadNameFilter, mayNeedNameFilter } from '../../dialect/unicode-names.ts';
 import { lensFor } from '../../rename/lens.ts';
 import { specText } from '../grade/answer.ts';
 import { agentInstruction, agentTools, answerCall } from '../agent/tools.ts';
@@ -32,7 +33,12 @@ export function agentDeps(config: RunConfig, grader: Grader, now: () => number =
           // The tool's limit is the solver's budget; the job's hard limit is a tool call's (core/service/limits.ts).
           check: (t, spec, implSource) =>
             grader(t, specText(spec), { timeoutMs: settings.toolTimeoutMs, strict: false, signal, toolCall: true, ...(implSource !== undefined ? { implSource } : {}) }),
-          toKernelNames: (spec) => (lens ? lens.inverse.codeText(spec, 'python') : spec),
+          // The lens lexes the spec: one with a `\N{...}` escape waits for the Unicode names (docs/design.md, "The worker's first code").
+          toKernelNames: async (spec) => {
+            if (!lens) return spec;
+            if (mayNeedNameFilter(spec)) await loadNameFilter();
+            return lens.inverse.codeText(spec, 'python');
+          },
           toModelNames: (text) => (lens ? lens.forward.feedback(text) : text),
           now,
           run: (req) => run(req, signal),

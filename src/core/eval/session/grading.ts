@@ -10,6 +10,7 @@
  * matrix.
  */
 import type { Task } from '../../tasks/task.ts';
+import { loadNameFilter, mayNeedNameFilter } from '../../dialect/unicode-names.ts';
 import type { RenameChoice } from '../../rename/choice.ts';
 import { extractSpec, specText } from '../grade/answer.ts';
 import { type GradeResult, internalGrade } from '../grade/grade-types.ts';
@@ -35,8 +36,12 @@ export function gradeClosure(config: Pick<RunConfig, 'grading' | 'extract' | 're
   };
 }
 
-/** A renamed answer's spec in hv6's names. The lens is loaded only for a renamed run. */
+/**
+ * A renamed answer's spec in hv6's names. The lens is loaded only for a renamed run, and the Unicode names only for
+ * a spec with a `\N{...}` escape, which the lens lexes (docs/design.md, "The worker's first code").
+ */
 async function renamedBack(spec: string, choice: RenameChoice): Promise<string> {
+  if (mayNeedNameFilter(spec)) await loadNameFilter();
   const { lensFor } = await import('../../rename/lens.ts');
   return specText(lensFor(choice).inverse.codeText(spec, 'python'));
 }

@@ -89,14 +89,22 @@ export class PlaygroundState {
   private showFirst!: () => void;
   /**
    * Resolves once the playground shows its first verdict, or knows it has
-   * none to show yet (a draft restored, a share link that did not open). On
-   * a share link what the verdict does not need (the task bundle, Z3, the
-   * storage's code, the lint worker) waits for it: on a phone it would share
-   * the network and the CPU with it (docs/app.md, "Loading Z3").
+   * none to show yet (a draft restored, a share link that did not open), or
+   * once Z3 is loading (the verdict needs it, or the page asked for it: from
+   * then on the network is Z3's). On a share link what the verdict does not
+   * need (the task bundle, Z3, the storage's code, the lint worker) waits for
+   * it: on a phone it would share the network and the CPU with it
+   * (docs/app.md, "Loading Z3").
    */
   readonly firstShown = new Promise<void>((r) => (this.showFirst = r));
 
-  constructor(private readonly verifier: VerifierService) {}
+  constructor(private readonly verifier: VerifierService) {
+    $effect.root(() => {
+      $effect(() => {
+        if (verifier.status.kind !== 'idle') this.showFirst();
+      });
+    });
+  }
 
   /** Restores the last handler and its draft; the task variants arrive when the task bundle has loaded. */
   async restore(): Promise<void> {

@@ -116,7 +116,9 @@ describe.each(engines)('the storage upgrade in %s', (name) => {
       await tab.eval(() => page().holdOld());
       expect(await tab.eval(() => page().tryOpen())).toEqual({ code: 'storage-blocked', message: BLOCKED_MESSAGE });
       expect(await tab.eval(() => page().tryOpen())).toEqual({ code: 'storage-blocked', message: BLOCKED_MESSAGE });
-      expect(await tab.eval(() => page().databases())).toEqual(ALL);
+      // Firefox ESR 140.12's indexedDB.databases() does not answer while an upgrade is blocked, so there the list is
+      // read after it (below): that the old databases are still there while blocked is seen in Chromium and WebKitGTK.
+      if (name !== 'firefox') expect(await tab.eval(() => page().databases())).toEqual(ALL);
 
       await tab.eval(() => page().releaseOld());
       await tab.waitFor('the upgrade to finish once the old tab let go', async () => (await page().tryOpen()) === 'open');

@@ -1,15 +1,14 @@
 /**
- * Everything the app shows about the kernel: C sources, oracle specs,
- * functional descriptions and benchmark tasks. This is the one module that
- * knows where they come from. Kernel sources and oracle specs come from the
- * generated bundle (`core/kernel/content.ts`), descriptions from their own
- * (`core/kernel/descriptions.ts`); benchmark tasks
- * are loaded on demand by `state/taskdb.svelte.ts` and passed in here.
+ * Everything the app shows about the kernel: C sources, oracle specs and
+ * benchmark tasks. This is the one module that knows where they come from
+ * (the functional descriptions excepted: description.ts). Kernel sources and
+ * oracle specs come from the generated bundle (`core/kernel/content.ts`);
+ * benchmark tasks are loaded on demand by `state/taskdb.svelte.ts` and
+ * passed in here.
  */
 import type { Task } from '../../core/tasks/task.ts';
 import { HANDLERS, type HandlerInfo, entryNames, findHandler } from '../../core/kernel/handlers.ts';
 import { KERNEL, contentEntry, oracleSpec as bundledOracle } from '../../core/kernel/content.ts';
-import { DESCRIPTIONS } from '../../core/kernel/descriptions.ts';
 
 /** Kernel source files by path ("proc.c" -> text), sorted. */
 export const KERNEL_SOURCES: ReadonlyMap<string, string> = new Map([...KERNEL.files].sort(([a], [b]) => a.localeCompare(b)));
@@ -34,11 +33,6 @@ export function oracleSpec(handler: string): string | undefined {
   return undefined;
 }
 
-export function description(handler: string): string | undefined {
-  const h = findHandler(handler);
-  if (!h) return undefined;
-  return contentEntry(DESCRIPTIONS, h.name) ?? (h.alias ? contentEntry(DESCRIPTIONS, h.alias) : undefined);
-}
 
 /** An implementation variant of a handler, as the playground offers it. */
 export interface Variant {

@@ -9,7 +9,7 @@
 import type { RenameChoice, RenameStyle } from '../../core/rename/choice.ts';
 import type { ShapeChoice, ShapeStyle } from '../../core/shape/choice.ts';
 import type { BugClass, Provenance, Task } from '../../core/tasks/task.ts';
-import { description } from '../lib/content.ts';
+import { description } from '../lib/description.ts';
 import { taskCatalog } from './taskdb.svelte.ts';
 
 

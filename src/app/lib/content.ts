@@ -8,7 +8,7 @@
  */
 import type { Task } from '../../core/tasks/task.ts';
 import { HANDLERS, type HandlerInfo, entryNames, findHandler } from '../../core/kernel/handlers.ts';
-import { KERNEL, contentEntry, oracleSpec as bundledOracle } from '../../core/kernel/content.ts';
+import { KERNEL, oracleSpec as bundledOracle } from '../../core/kernel/content.ts';
 
 /** Kernel source files by path ("proc.c" -> text), sorted. */
 export const KERNEL_SOURCES: ReadonlyMap<string, string> = new Map([...KERNEL.files].sort(([a], [b]) => a.localeCompare(b)));

@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Lowest first; modules in one row may not import each other. */
 const LAYERS: readonly (readonly string[])[] = [
   ['hv6'], // the generated content bundle under tasks/hv6 (data)
-  ['core/span', 'core/rng', 'core/platform', 'core/bounded-map', 'core/hash', 'core/quantile', 'core/phases', 'core/lens', 'core/visible-text', 'core/plural', 'core/budget'],
+  ['core/span', 'core/rng', 'core/platform', 'core/bounded-map', 'core/hash', 'core/quantile', 'core/phases', 'core/lens', 'core/visible-text', 'core/plural', 'core/budget', 'core/load-once'],
   ['core/pool'], // the generic worker pool and a one-job-at-a-time queue (imports nothing)
   ['core/diagnostic'],
   ['core/diagnostic-text'],

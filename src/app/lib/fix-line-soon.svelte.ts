@@ -8,6 +8,7 @@
  * refutation points at the verifier's own line, and readers see the better
  * line arrive (the module is reactive state).
  */
+import { loadOnce } from '../../core/load-once.ts';
 import type { Verdict } from '../../core/verify/verdict.ts';
 import type { FixLine } from './fix-line-kind.ts';
 
@@ -16,15 +17,11 @@ type FixLineModule = typeof import('./fix-line.ts');
 let loaded = $state.raw<FixLineModule | undefined>(undefined);
 /** Counts the Unicode names' arrivals, so that a reader of a spec that needed them reads it again. */
 let namesIn = $state(0);
-let loading: Promise<FixLineModule> | undefined;
+const fixLineModule = loadOnce(() => import('./fix-line.ts').then((m) => (loaded = m)));
 
 /** Loads fix-line.ts once, and the Unicode names when `spec` needs them; resolves when `fixLineSoon` reads `spec`. */
 export async function loadFixLine(spec = ''): Promise<void> {
-  const now = (loading ??= import('./fix-line.ts').then((m) => (loaded = m)));
-  now.catch(() => {
-    if (loading === now) loading = undefined;
-  });
-  const m = await now;
+  const m = await fixLineModule();
   if (!m.fixLineCanRead(spec)) {
     await m.fixLineReady(spec);
     namesIn++;

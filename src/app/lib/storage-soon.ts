@@ -7,20 +7,13 @@
  * bytes (docs/app.md, "Loading Z3"). Pages that load later import storage.ts
  * itself.
  */
+import { loadOnce } from '../../core/load-once.ts';
 import type { OsvlabDb } from './storage.ts';
 
 type StorageModule = typeof import('./storage.ts');
 
-let loading: Promise<StorageModule> | undefined;
-
 /** storage.ts, loaded once (again after a failed load). */
-function storageModule(): Promise<StorageModule> {
-  const now = (loading ??= import('./storage.ts'));
-  now.catch(() => {
-    if (loading === now) loading = undefined;
-  });
-  return now;
-}
+const storageModule = loadOnce((): Promise<StorageModule> => import('./storage.ts'));
 
 /** The page's database, not yet open (storage.ts `storage`). */
 export async function storage(): Promise<OsvlabDb> {

@@ -17,10 +17,11 @@
  * is an internal error, never a different answer.
  */
 
+import { loadOnce } from '../load-once.ts';
+
 type NameFilter = { readonly size: number; readonly hashes: number; readonly bits: string };
 
 let filter: NameFilter | undefined;
-let loading: Promise<void> | undefined;
 
 /** Whether lexing `source` may look a name up in the filter: it holds `\N{` (case-sensitive, as in Python: `\n{` is a newline). */
 export function mayNeedNameFilter(source: string): boolean {
@@ -33,18 +34,11 @@ export function nameFilterLoaded(): boolean {
 }
 
 /** Loads the filter, once (again after a failed load). */
-export function loadNameFilter(): Promise<void> {
-  loading ??= import('./unicode-name-filter.ts').then(
-    (m) => {
-      filter = m.NAME_FILTER;
-    },
-    (e: unknown) => {
-      loading = undefined;
-      throw e;
-    },
-  );
-  return loading;
-}
+export const loadNameFilter: () => Promise<void> = loadOnce(() =>
+  import('./unicode-name-filter.ts').then((m) => {
+    filter = m.NAME_FILTER;
+  }),
+);
 
 /** Thrown for a name looked up before `loadNameFilter` finished: a bug of the caller, not of the spec. */
 export class NameFilterNotLoadedError extends Error {

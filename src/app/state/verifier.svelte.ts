@@ -110,14 +110,11 @@ export class VerifierService {
     // Z3 not asked for yet (a share link opening): the verdict without a query first, and Z3's load after it, so that
     // its 5 MB download and its compile do not share the network and the CPU with the verdict's own code (docs/app.md,
     // "Loading Z3"). The worker's start (its kernel) is what that verdict waits for, not Z3.
-    if (this.status.kind === 'idle' && this.isolated) {
-      const first = await this.client.verifyWithoutSolver(req, (api) => void api.timings().then(markWorkerPhases, () => undefined), { start: false });
-      void this.warm();
-      overtaken();
-      if (first) return first;
-    }
+    // Asked so, it is not asked again while Z3 loads: a spec that needed a query then needs one still.
+    const beforeZ3 = this.status.kind === 'idle' && this.isolated;
+    const first = beforeZ3 ? await this.withoutSolver(req, false) : undefined;
     const warming = this.warm();
-    const early = await this.whileLoading(req);
+    const early = beforeZ3 ? first : await this.whileLoading(req);
     overtaken();
     if (early) return early;
     await warming;
@@ -130,9 +127,13 @@ export class VerifierService {
   /** `req`'s verdict if it takes no query, while Z3 loads; undefined when it needs Z3, when Z3 is not loading, or once loading has settled first. */
   private async whileLoading(req: VerifyRequest): Promise<Verdict | undefined> {
     if (this.status.kind !== 'loading') return undefined;
+    return Promise.race([this.withoutSolver(req, true), this.settled.then(() => undefined)]);
+  }
+
+  /** `req`'s verdict from the first worker if it takes no query (`start`: begin that worker's Z3 load too). */
+  private withoutSolver(req: VerifyRequest, start: boolean): Promise<Verdict | undefined> {
     // Its phases for the benchmark's timeline, after the verdict and not waited for (an older worker has no `timings`).
-    const solverFree = this.client.verifyWithoutSolver(req, (api) => void api.timings().then(markWorkerPhases, () => undefined));
-    return Promise.race([solverFree, this.settled.then(() => undefined)]);
+    return this.client.verifyWithoutSolver(req, (api) => void api.timings().then(markWorkerPhases, () => undefined), { start });
   }
 
   private nextTurn(lane: string): number {
